@@ -1,0 +1,31 @@
+"""The context factory: an mlir.ir.Context with the upstream dialects oxide uses and oxide's own."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from mlir import ir
+
+from oxide.ir.compat import probe
+from oxide.ir.declare import Dialect
+
+# Upstream dialects that oxide's frontends emit or its lowerings produce.
+UPSTREAM_DIALECTS = ("builtin", "func", "arith", "math", "scf", "cf", "gpu", "llvm", "nvvm", "index", "vector", "ub")
+
+
+def oxide_dialects() -> list[Dialect]:
+    """oxide's own dialects (importing them declares them)."""
+    from oxide.dialects import simt
+
+    return [simt.DIALECT]
+
+
+def make_context(extra_dialects: Iterable[Dialect] = ()) -> ir.Context:
+    """A new context with the upstream dialects oxide uses, oxide's dialects, and `extra_dialects` loaded."""
+    probe()
+    context = ir.Context()
+    for name in UPSTREAM_DIALECTS:
+        context.dialects[name]
+    for dialect in [*oxide_dialects(), *extra_dialects]:
+        dialect.load(context)
+    return context
