@@ -75,19 +75,23 @@ class OxideError(Exception):
         return "\n".join(d.render(sources) for d in self.diagnostics)
 
 
-def source_loc(location: Any) -> SourceLoc | None:
-    """The file position behind an mlir.ir.Location (through name, call-site and fused locations)."""
+def source_loc(location: Any, rename: Mapping[str, str] | None = None) -> SourceLoc | None:
+    """The file position behind an mlir.ir.Location (through name, call-site and fused locations).
+
+    `rename` maps buffer names to file names, for text MLIR parsed without a name (it calls it "-").
+    """
     seen = 0
     while location is not None and seen < 64:
         seen += 1
         if location.is_a_file():
-            return SourceLoc(location.filename, location.start_line, location.start_col)
+            name = (rename or {}).get(location.filename, location.filename)
+            return SourceLoc(name, location.start_line, location.start_col)
         if location.is_a_name():
             location = location.child_loc
         elif location.is_a_callsite():
             location = location.callee
         elif location.is_a_fused():
-            inner = [loc for loc in location.locations if source_loc(loc) is not None]
+            inner = [loc for loc in location.locations if source_loc(loc, rename) is not None]
             location = inner[0] if inner else None
         else:
             return None
@@ -99,29 +103,29 @@ def _severity_name(severity: Any) -> str:
     return name.split(".")[-1]
 
 
-def from_mlir_diagnostic(diag: Any) -> Diagnostic:
+def from_mlir_diagnostic(diag: Any, rename: Mapping[str, str] | None = None) -> Diagnostic:
     """Convert an mlir.ir.Diagnostic or DiagnosticInfo into a Diagnostic."""
     return Diagnostic(
         severity=_severity_name(diag.severity),
         message=str(diag.message),
-        loc=source_loc(diag.location),
-        notes=[from_mlir_diagnostic(note) for note in diag.notes],
+        loc=source_loc(diag.location, rename),
+        notes=[from_mlir_diagnostic(note, rename) for note in diag.notes],
     )
 
 
-def from_mlir_error(error: Any) -> list[Diagnostic]:
+def from_mlir_error(error: Any, rename: Mapping[str, str] | None = None) -> list[Diagnostic]:
     """The diagnostics an mlir MLIRError carries, or its message when it carries none."""
-    diags = [from_mlir_diagnostic(d) for d in getattr(error, "error_diagnostics", [])]
+    diags = [from_mlir_diagnostic(d, rename) for d in getattr(error, "error_diagnostics", [])]
     return diags or [Diagnostic("error", str(getattr(error, "message", error)))]
 
 
 @contextlib.contextmanager
-def captured_diagnostics(context: Any) -> Iterator[list[Diagnostic]]:
+def captured_diagnostics(context: Any, rename: Mapping[str, str] | None = None) -> Iterator[list[Diagnostic]]:
     """Collect every diagnostic MLIR emits in `context` (instead of printing it) while the block runs."""
     collected: list[Diagnostic] = []
 
     def handler(diag: Any) -> bool:
-        collected.append(from_mlir_diagnostic(diag))
+        collected.append(from_mlir_diagnostic(diag, rename))
         return True
 
     handle = context.attach_diagnostic_handler(handler)

@@ -1,0 +1,52 @@
+"""Parse MLIR text from a named source into a builtin.module, with located errors."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mlir import ir
+
+from oxide.ir.diagnostics import OxideError, from_mlir_error
+
+# MLIR's name for a buffer parsed without one (ir.Module.parse).
+UNNAMED_BUFFER = "-"
+_TOP_LEVEL_COUNT = re.compile(r"single top-level operation, found: (\d+)")
+
+
+@dataclass
+class ParsedSource:
+    """A parsed builtin.module (an OpView), the object that owns it, and the source it came from."""
+
+    module: Any
+    owner: Any
+    name: str
+    text: str
+
+    @property
+    def rename(self) -> dict[str, str]:
+        """Buffer names to report as this source's name (see diagnostics.source_loc)."""
+        return {UNNAMED_BUFFER: self.name}
+
+
+def parse_source(text: str, name: str, context: ir.Context) -> ParsedSource:
+    """Parse `text` (named `name` in locations); a lone non-module op, or several top-level ops, get a module."""
+    try:
+        top = ir.Operation.parse(text, source_name=name, context=context)
+    except ir.MLIRError as exc:
+        count = _TOP_LEVEL_COUNT.search(str(exc))
+        if not count or count.group(1) == "1":
+            raise OxideError(from_mlir_error(exc)) from None
+        # Zero or several top-level ops: only ir.Module.parse wraps them in an implicit module, and it
+        # names the buffer "-"; ParsedSource.rename maps that back to `name` in diagnostics.
+        try:
+            owner = ir.Module.parse(text, context)
+        except ir.MLIRError as exc2:
+            raise OxideError(from_mlir_error(exc2, {UNNAMED_BUFFER: name})) from None
+        return ParsedSource(owner.operation.opview, owner, name, text)
+    if top.operation.name == "builtin.module":
+        return ParsedSource(top, top, name, text)
+    owner = ir.Module.create(loc=top.operation.location)
+    owner.body.append(top.operation)
+    return ParsedSource(owner.operation.opview, owner, name, text)

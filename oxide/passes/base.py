@@ -1,0 +1,69 @@
+"""OxidePass: the base of every Python-defined pass, and its adapter onto PassManager.add(callable).
+
+A pass is a frozen dataclass whose fields are its options (`{name=value}` in a pipeline). It anchors on
+builtin.module. It reports bad input by raising PassError with MLIR locations; any other exception is a
+bug in oxide and is reported as an internal error at the module's location. Either way the exception
+never crosses into the bindings: it becomes `emit_error` plus `signal_pass_failure()`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, ClassVar
+
+from mlir import ir
+
+from oxide.ir.verifier import python_verifier_failures
+
+
+class PassError(Exception):
+    """Raised by a pass to reject its input: one (location, message) per problem found."""
+
+    def __init__(self, failures: list[tuple[ir.Location, str]]):
+        self.failures = failures
+        super().__init__("; ".join(message for _, message in failures))
+
+
+@dataclasses.dataclass(frozen=True)
+class OxidePass:
+    """Base class of oxide's passes. Subclasses set `name` and implement `run`."""
+
+    name: ClassVar[str]
+    # Whether the Python verifiers run after this pass (a pass that is itself the verifier needs no repeat).
+    verify_after: ClassVar[bool] = True
+
+    def run(self, module: ir.Operation) -> None:
+        """Transform or check `module` (a builtin.module); raise PassError for bad input."""
+        raise NotImplementedError
+
+    def options_text(self) -> str:
+        """The options in pipeline syntax: `{a=1 b=x}`, or '' when the pass has none."""
+        fields = dataclasses.fields(self)
+        if not fields:
+            return ""
+        return "{" + " ".join(f"{f.name.replace('_', '-')}={_spell(getattr(self, f.name))}" for f in fields) + "}"
+
+    def as_callable(self) -> Callable[[Any, Any], None]:
+        """The function PassManager.add() runs: run the pass, then the Python verifiers, report failures."""
+
+        def run_pass(op: Any, pass_: Any) -> None:
+            try:
+                self.run(op)
+                failures = python_verifier_failures(op) if self.verify_after else []
+            except PassError as exc:
+                failures = exc.failures
+            except Exception as exc:  # a bug in oxide: say so, at the module, instead of a traceback
+                failures = [(op.location, f"internal error in pass '{self.name}': {type(exc).__name__}: {exc}")]
+            for location, message in failures:
+                location.emit_error(message)
+            if failures:
+                pass_.signal_pass_failure()
+
+        run_pass.__name__ = self.name
+        return run_pass
+
+
+def _spell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

@@ -1,0 +1,215 @@
+"""Parse MLIR's textual pipeline syntax and build a PassManager mixing oxide passes with upstream ones.
+
+    builtin.module(oxide-verify, canonicalize{max-iterations=3}, gpu.module(convert-gpu-to-nvvm))
+
+oxide passes run through PassManager.add(callable) and anchor on builtin.module, so they may appear only
+at the top level of the module pipeline; runs of upstream elements between them are handed to MLIR's own
+parser. Every upstream element is checked when the pipeline is parsed, so a misspelt pass is reported at
+its column in the pipeline text, not when the pipeline runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from mlir import ir
+from mlir.passmanager import PassManager
+
+from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc
+from oxide.passes.base import OxidePass
+from oxide.passes.registry import OptionError, instantiate, registered_passes
+
+PIPELINE_SOURCE = "<pass-pipeline>"
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+
+
+@dataclass
+class PipelineElement:
+    """One pass or nested anchor of a pipeline, with where it stands in the text."""
+
+    name: str
+    offset: int
+    end: int
+    options: str | None = None
+    options_offset: int = 0
+    children: list["PipelineElement"] | None = None
+    oxide: OxidePass | None = field(default=None, repr=False)
+
+
+class PipelineError(OxideError):
+    """A malformed pipeline, reported at its column in the pipeline text."""
+
+    def __init__(self, message: str, offset: int):
+        super().__init__(message, SourceLoc(PIPELINE_SOURCE, 1, offset + 1))
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip_space()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def elements(self, closing: str) -> list[PipelineElement]:
+        items: list[PipelineElement] = []
+        if self.peek() == closing:
+            return items
+        while True:
+            items.append(self.element())
+            nxt = self.peek()
+            if nxt == ",":
+                self.pos += 1
+                continue
+            if nxt == closing:
+                return items
+            what = f"'{nxt}'" if nxt else "the end of the pipeline"
+            expected = "',' or ')'" if closing == ")" else "',' or the end of the pipeline"
+            raise PipelineError(f"expected {expected}, found {what}", self.pos)
+
+    def element(self) -> PipelineElement:
+        self.skip_space()
+        match = _NAME.match(self.text, self.pos)
+        if not match:
+            found = f"'{self.text[self.pos]}'" if self.pos < len(self.text) else "the end of the pipeline"
+            raise PipelineError(f"expected a pass or anchor name, found {found}", self.pos)
+        element = PipelineElement(match.group(), match.start(), match.end())
+        self.pos = match.end()
+        if self.pos < len(self.text) and self.text[self.pos] == "{":
+            element.options_offset = self.pos + 1
+            element.options = self.braced()
+        if self.peek() == "(":
+            if element.options is not None:
+                raise PipelineError(f"anchor '{element.name}' takes no options", element.options_offset - 1)
+            self.pos += 1
+            element.children = self.elements(")")
+            self.pos += 1
+        element.end = self.pos
+        return element
+
+    def braced(self) -> str:
+        start, depth = self.pos, 0
+        while self.pos < len(self.text):
+            ch = self.text[self.pos]
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            self.pos += 1
+            if depth == 0:
+                return self.text[start + 1 : self.pos - 1]
+        raise PipelineError("unterminated '{' in pass options", start)
+
+
+def parse_pipeline(text: str) -> list[PipelineElement]:
+    """The elements run on builtin.module: `builtin.module(a, b)` and a bare `a, b` mean the same."""
+    parser = _Parser(text)
+    items = parser.elements(closing="")
+    if len(items) == 1 and items[0].name == "builtin.module" and items[0].children is not None:
+        items = items[0].children
+    _resolve(text, items, nested_in=None)
+    return items
+
+
+def _resolve(text: str, items: list[PipelineElement], nested_in: str | None) -> None:
+    """Bind oxide passes to instances and check upstream elements against MLIR's registry."""
+    oxide_passes = registered_passes()
+    for item in items:
+        if item.children is not None:
+            _resolve(text, item.children, nested_in=nested_in or item.name)
+            if nested_in is None:
+                _check_upstream(text, item)
+            continue
+        cls = oxide_passes.get(item.name)
+        if cls is None:
+            if nested_in is None:
+                _check_upstream(text, item)
+            continue
+        if nested_in is not None:
+            raise PipelineError(
+                f"oxide pass '{item.name}' runs on builtin.module and cannot be nested under '{nested_in}'; "
+                "move it to the top level of the pipeline",
+                item.offset,
+            )
+        try:
+            item.oxide = instantiate(cls, item.options or "")
+        except OptionError as exc:
+            raise PipelineError(str(exc), item.options_offset + exc.offset) from None
+
+
+_MLIR_PIPELINE_ERROR = re.compile(r"Parser:1:(\d+): error: (.*)")
+_MLIR_OPTIONS_ERROR = re.compile(r"failed to add `([^`]*)` with options")
+
+
+@contextlib.contextmanager
+def _stderr_captured() -> Iterator[list[str]]:
+    """Capture what LLVM writes straight to file descriptor 2 (its option parser reports there)."""
+    captured: list[str] = []
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+") as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield captured
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            captured.append(sink.read())
+
+
+def _check_upstream(text: str, item: PipelineElement) -> None:
+    """Let MLIR parse one upstream element alone, and relocate its complaint into our text."""
+    wrapper = "builtin.module("
+    with _stderr_captured() as stderr:
+        try:
+            PassManager.parse(wrapper + text[item.offset : item.end] + ")")
+            return
+        except ValueError as exc:
+            message = str(exc)
+    match = _MLIR_PIPELINE_ERROR.search(message)
+    if match:
+        column = max(int(match.group(1)) - 1 - len(wrapper), 0)
+        raise PipelineError(match.group(2), item.offset + column)
+    options = _MLIR_OPTIONS_ERROR.search(message)
+    if options:
+        details = [line.strip(" :") for line in (message[: options.start()] + "\n" + stderr[0]).splitlines()]
+        detail = "; ".join(d.replace("<Pass-Options-Parser>: ", "") for d in details if d)
+        raise PipelineError(f"invalid options for '{options.group(1)}': {detail or 'rejected by MLIR'}",
+                            item.options_offset if item.options is not None else item.offset)
+    raise PipelineError(f"invalid pipeline element: {message.strip().splitlines()[0]}", item.offset)
+
+
+def build_pass_manager(text: str, context: ir.Context | None = None) -> PassManager:
+    """A PassManager on builtin.module running the pipeline `text`."""
+    with context or ir.Context.current:
+        items = parse_pipeline(text)
+        pm = PassManager("builtin.module")
+        pending: list[str] = []
+        for item in items:
+            if item.oxide is not None:
+                if pending:
+                    pm.add(",".join(pending))
+                    pending = []
+                pm.add(item.oxide.as_callable(), item.name)
+            else:
+                pending.append(text[item.offset : item.end])
+        if pending:
+            pm.add(",".join(pending))
+        return pm
+
+
+def pipeline_diagnostic(error: PipelineError, text: str) -> str:
+    """Render a pipeline error with the pipeline text and a caret under the offending column."""
+    return error.render({PIPELINE_SOURCE: text})
+
+
+__all__ = ["PipelineElement", "PipelineError", "parse_pipeline", "build_pass_manager", "pipeline_diagnostic", "Diagnostic"]

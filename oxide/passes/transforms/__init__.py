@@ -1,0 +1,3 @@
+"""oxide's transform passes (same dialect in and out). Importing this package registers them."""
+
+from oxide.passes.transforms import verify  # noqa: F401

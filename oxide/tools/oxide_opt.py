@@ -1,0 +1,173 @@
+"""oxide-opt: mlir-opt for oxide. Parse MLIR, verify (IRDL and Python verifiers), run a pass pipeline that
+mixes oxide and upstream passes, and print MLIR, LLVM IR or PTX.
+
+Bad input exits with status 1 and `file:line:col: error: ...` on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import click
+
+from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc
+
+SPLIT_MARKER = "// -----"
+
+
+@dataclass
+class Chunk:
+    """A piece of the input; `text` keeps its original line numbers (earlier lines are blank)."""
+
+    text: str
+    first_line: int
+
+
+def split_input(text: str, split: bool) -> list[Chunk]:
+    """The input, or its `// -----`-separated pieces, each padded so line numbers match the file."""
+    if not split:
+        return [Chunk(text, 1)]
+    chunks, current, start = [], [], 1
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        if line.strip() == SPLIT_MARKER:
+            chunks.append(Chunk("\n" * (start - 1) + "".join(current), start))
+            current, start = [], number + 1
+        else:
+            current.append(line)
+    chunks.append(Chunk("\n" * (start - 1) + "".join(current), start))
+    return chunks
+
+
+def process_chunk(chunk: Chunk, name: str, pipeline: str | None, emit: str, chip: str, print_after_all: bool,
+                  context: object) -> tuple[str | None, list[Diagnostic]]:
+    """Run one chunk: (output text or None on failure, every diagnostic emitted)."""
+    from mlir import ir
+
+    from oxide.backend import Target, compile_to_llvm_ir, compile_to_ptx
+    from oxide.ir.diagnostics import captured_diagnostics, from_mlir_error
+    from oxide.ir.parse import UNNAMED_BUFFER, parse_source
+    from oxide.ir.verifier import python_verifier_failures
+    from oxide.passes.pipeline import build_pass_manager
+
+    rename = {UNNAMED_BUFFER: name}
+    with context, captured_diagnostics(context, rename) as emitted:  # type: ignore[attr-defined]
+        try:
+            target = Target(chip=chip)
+            pm = build_pass_manager(pipeline, context) if pipeline else None  # type: ignore[arg-type]
+            parsed = parse_source(chunk.text, name, context)  # type: ignore[arg-type]
+            for location, message in python_verifier_failures(parsed.module.operation):
+                location.emit_error(message)
+            if emitted:
+                return None, emitted
+            if pm is not None:
+                if print_after_all:
+                    pm.enable_ir_printing(print_after_all=True)
+                try:
+                    pm.run(parsed.module.operation)
+                except ir.MLIRError as exc:
+                    return None, emitted + from_mlir_error(exc, rename)
+            if emit == "ptx":
+                out = "\n".join(compile_to_ptx(parsed.module, target, rename).values())
+            elif emit == "llvm":
+                out = "\n".join(compile_to_llvm_ir(parsed.module, target, rename).values())
+            else:
+                out = str(parsed.module)
+        except OxideError as exc:
+            return None, emitted + exc.diagnostics
+    errors = [d for d in emitted if d.severity == "error"]
+    return (None if errors else out), emitted
+
+
+def pass_listing() -> str:
+    """oxide's passes with their summaries, for --list-passes."""
+    from oxide.passes.registry import registered_passes
+
+    lines = ["oxide passes (run on builtin.module; upstream MLIR passes may be mixed in):"]
+    for name, cls in sorted(registered_passes().items()):
+        summary = (cls.__doc__ or "").strip().splitlines()[0]
+        lines.append(f"  {name:28} {summary}")
+    return "\n".join(lines)
+
+
+def irdl_text() -> str:
+    """oxide's dialects as IRDL text (one module), loadable by upstream `mlir-opt --irdl-file=`."""
+    from oxide.ir.context import oxide_dialects
+
+    body = "".join(dialect.irdl() for dialect in oxide_dialects())
+    return "module {\n" + body + "}\n"
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("input_file", default="-", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("-o", "output", default="-", type=click.Path(allow_dash=True, dir_okay=False), help="Output file.")
+@click.option("--pass-pipeline", "pipeline", default=None, help="Textual pipeline, e.g. 'builtin.module(oxide-verify,cse)'.")
+@click.option("--emit", type=click.Choice(["mlir", "llvm", "ptx"]), default="mlir", show_default=True, help="What to print.")
+@click.option("--chip", default="sm_90", show_default=True, help="GPU architecture for --emit=llvm/ptx.")
+@click.option("--split-input-file", is_flag=True, help="Process each '// -----' separated chunk on its own.")
+@click.option("--verify-diagnostics", is_flag=True, help="Check diagnostics against expected-* comments.")
+@click.option("--mlir-print-ir-after-all", "print_after_all", is_flag=True, help="Print the IR after every pass.")
+@click.option("--list-passes", is_flag=True, help="List oxide's passes and exit.")
+@click.option("--emit-irdl", is_flag=True, help="Print oxide's dialects as IRDL and exit.")
+def cli(input_file: str, output: str, pipeline: str | None, emit: str, chip: str, split_input_file: bool,
+        verify_diagnostics: bool, print_after_all: bool, list_passes: bool, emit_irdl: bool) -> None:
+    """Parse, verify, transform and lower MLIR that uses oxide's dialects."""
+    if list_passes or emit_irdl:
+        write_output(output, pass_listing() if list_passes else irdl_text())
+        return
+    sys.exit(run(input_file, output, pipeline, emit, chip, split_input_file, verify_diagnostics, print_after_all))
+
+
+def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str, split: bool,
+        verify_diagnostics: bool, print_after_all: bool) -> int:
+    """The oxide-opt job; returns the exit status."""
+    from oxide.ir.context import make_context
+    from oxide.passes.pipeline import PIPELINE_SOURCE
+    from oxide.tools.expected_diagnostics import check, expectations
+
+    name = "<stdin>" if input_file == "-" else input_file
+    try:
+        text = sys.stdin.read() if input_file == "-" else open(input_file, encoding="utf-8").read()
+        context = make_context()
+    except (OSError, UnicodeDecodeError) as exc:
+        click.echo(f"error: cannot read {name}: {exc}", err=True)
+        return 1
+    except OxideError as exc:
+        click.echo(exc.render(), err=True)
+        return 1
+    sources = {name: text, PIPELINE_SOURCE: pipeline or ""}
+    outputs, failed = [], False
+    for chunk in split_input(text, split):
+        out, diagnostics = process_chunk(chunk, name, pipeline, emit, chip, print_after_all, context)
+        if verify_diagnostics:
+            problems = check(diagnostics, expectations(chunk.text, name))
+            if any(d.loc is not None and d.loc.file == PIPELINE_SOURCE for d in diagnostics):
+                problems = [d for d in diagnostics if d.severity == "error"]
+            diagnostics, failed = problems, failed or bool(problems)
+        else:
+            failed = failed or out is None
+        for diag in diagnostics:
+            click.echo(diag.render(sources), err=True)
+        if out is not None:
+            outputs.append(out)
+    if outputs and not (verify_diagnostics and failed):
+        write_output(output, ("\n" + SPLIT_MARKER + "\n").join(o.rstrip("\n") for o in outputs) + "\n")
+    return 1 if failed else 0
+
+
+def write_output(output: str, text: str) -> None:
+    """Write to `output` ('-' is stdout)."""
+    if output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def main() -> None:
+    """Console entry point."""
+    cli()
+
+
+if __name__ == "__main__":
+    main()
