@@ -146,6 +146,7 @@ def _resolve(text: str, items: list[PipelineElement], nested_in: str | None) -> 
 
 
 _MLIR_PIPELINE_ERROR = re.compile(r"Parser:1:(\d+): error: (.*)")
+_UNKNOWN_PASS = re.compile(r"'([^']+)' does not refer to a registered pass")
 _MLIR_OPTIONS_ERROR = re.compile(r"failed to add `([^`]*)` with options")
 
 
@@ -166,6 +167,13 @@ def _stderr_captured() -> Iterator[list[str]]:
             captured.append(sink.read())
 
 
+def _leaves(item: PipelineElement) -> Iterator[PipelineElement]:
+    if item.children is None:
+        yield item
+    for child in item.children or []:
+        yield from _leaves(child)
+
+
 def _check_upstream(text: str, item: PipelineElement) -> None:
     """Let MLIR parse one upstream element alone, and relocate its complaint into our text."""
     wrapper = "builtin.module("
@@ -177,8 +185,13 @@ def _check_upstream(text: str, item: PipelineElement) -> None:
             message = str(exc)
     match = _MLIR_PIPELINE_ERROR.search(message)
     if match:
-        column = max(int(match.group(1)) - 1 - len(wrapper), 0)
-        raise PipelineError(match.group(2), item.offset + column)
+        # MLIR re-parses nested pipelines as buffers of their own, so its column is only right at the top
+        # level; an unknown name is found in our own tree instead.
+        unknown = _UNKNOWN_PASS.match(match.group(2))
+        offset = item.offset + max(int(match.group(1)) - 1 - len(wrapper), 0)
+        if unknown:
+            offset = next((e.offset for e in _leaves(item) if e.name == unknown.group(1)), offset)
+        raise PipelineError(match.group(2), offset)
     options = _MLIR_OPTIONS_ERROR.search(message)
     if options:
         details = [line.strip(" :") for line in (message[: options.start()] + "\n" + stderr[0]).splitlines()]
