@@ -294,7 +294,7 @@ class Op(ir.OpView):
     def _infer_result_types(cls, operands: Sequence[Any], attrs: dict[str, ir.Attribute]) -> list[ir.Type]:
         bindings: dict[TypeVar, Any] = {}
         for f, value in zip(cls.operand_fields, operands):
-            for v in ([value] if f.kind == "single" else list(value or [])):
+            for v in (list(value) if f.kind == "variadic" else [value] if value is not None else []):
                 f.constraint.bind(v.type, bindings)
         types_: list[ir.Type] = []
         for f in cls.result_fields:

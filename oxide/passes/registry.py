@@ -21,7 +21,8 @@ class OptionError(Exception):
 
 def register_pass(cls: type[OxidePass]) -> type[OxidePass]:
     """Class decorator: make a frozen-dataclass pass available by its `name` in pipelines."""
-    if not dataclasses.is_dataclass(cls) or not cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+    # Checked on the class itself: a subclass of a dataclass inherits the markers without being one.
+    if "__dataclass_params__" not in vars(cls) or not cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
         raise TypeError(f"{cls.__name__} must be a frozen dataclass")
     if not getattr(cls, "name", None) or not (cls.__doc__ or "").strip():
         raise TypeError(f"{cls.__name__} needs a `name` and a docstring")
