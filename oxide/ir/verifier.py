@@ -6,9 +6,12 @@ a shared array is non-empty) is checked here. The oxide-verify pass and every ox
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from mlir import ir
 
 from oxide.ir.declare import Op, VerifyError
+from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
 
 
 def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]]:
@@ -26,3 +29,10 @@ def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]
 
     root.walk(visit, ir.WalkOrder.PRE_ORDER)
     return failures
+
+
+def verify_python(root: ir.Operation, rename: Mapping[str, str] | None = None) -> None:
+    """Raise OxideError with one located diagnostic per Python verifier failure under `root`."""
+    failures = python_verifier_failures(root)
+    if failures:
+        raise OxideError([Diagnostic("error", message, source_loc(loc, rename)) for loc, message in failures])

@@ -21,7 +21,7 @@ from typing import Iterator
 from mlir import ir
 from mlir.passmanager import PassManager
 
-from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc
+from oxide.ir.diagnostics import OxideError, SourceLoc
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import OptionError, instantiate, registered_passes
 
@@ -220,9 +220,4 @@ def build_pass_manager(text: str, context: ir.Context | None = None) -> PassMana
         return pm
 
 
-def pipeline_diagnostic(error: PipelineError, text: str) -> str:
-    """Render a pipeline error with the pipeline text and a caret under the offending column."""
-    return error.render({PIPELINE_SOURCE: text})
-
-
-__all__ = ["PipelineElement", "PipelineError", "parse_pipeline", "build_pass_manager", "pipeline_diagnostic", "Diagnostic"]
+__all__ = ["PipelineElement", "PipelineError", "parse_pipeline", "build_pass_manager"]

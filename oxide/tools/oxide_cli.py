@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from oxide.ir.diagnostics import OxideError
+from oxide.tools.entry import run_cli
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,7 +33,7 @@ def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> i
     from oxide.backend import Target, compile_to_ptx
     from oxide.ir.context import make_context
     from oxide.ir.parse import parse_source
-    from oxide.ir.verifier import python_verifier_failures
+    from oxide.ir.verifier import verify_python
 
     try:
         text = source.read_text(encoding="utf-8")
@@ -45,11 +46,7 @@ def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> i
         context = make_context()
         with context:
             parsed = parse_source(text, str(source), context)
-            failures = python_verifier_failures(parsed.module.operation)
-            if failures:
-                from oxide.ir.diagnostics import Diagnostic, source_loc
-
-                raise OxideError([Diagnostic("error", m, source_loc(loc, parsed.rename)) for loc, m in failures])
+            verify_python(parsed.module.operation, parsed.rename)
             ptx = compile_to_ptx(parsed.module, target, parsed.rename)
     except OxideError as exc:
         click.echo(exc.render(sources), err=True)
@@ -64,7 +61,7 @@ def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> i
 
 def main() -> None:
     """Console entry point."""
-    cli()
+    run_cli(cli)
 
 
 if __name__ == "__main__":

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
 
-from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc
+from oxide.ir.diagnostics import Diagnostic, OxideError
+from oxide.tools.entry import run_cli
+
+if TYPE_CHECKING:
+    from mlir import ir
 
 SPLIT_MARKER = "// -----"
 
@@ -40,26 +45,23 @@ def split_input(text: str, split: bool) -> list[Chunk]:
 
 
 def process_chunk(chunk: Chunk, name: str, pipeline: str | None, emit: str, chip: str, print_after_all: bool,
-                  context: object) -> tuple[str | None, list[Diagnostic]]:
+                  context: "ir.Context") -> tuple[str | None, list[Diagnostic]]:
     """Run one chunk: (output text or None on failure, every diagnostic emitted)."""
     from mlir import ir
 
     from oxide.backend import Target, compile_to_llvm_ir, compile_to_ptx
     from oxide.ir.diagnostics import captured_diagnostics, from_mlir_error
     from oxide.ir.parse import UNNAMED_BUFFER, parse_source
-    from oxide.ir.verifier import python_verifier_failures
+    from oxide.ir.verifier import verify_python
     from oxide.passes.pipeline import build_pass_manager
 
     rename = {UNNAMED_BUFFER: name}
-    with context, captured_diagnostics(context, rename) as emitted:  # type: ignore[attr-defined]
+    with context, captured_diagnostics(context, rename) as emitted:
         try:
             target = Target(chip=chip)
-            pm = build_pass_manager(pipeline, context) if pipeline else None  # type: ignore[arg-type]
-            parsed = parse_source(chunk.text, name, context)  # type: ignore[arg-type]
-            for location, message in python_verifier_failures(parsed.module.operation):
-                location.emit_error(message)
-            if emitted:
-                return None, emitted
+            pm = build_pass_manager(pipeline, context) if pipeline else None
+            parsed = parse_source(chunk.text, name, context)
+            verify_python(parsed.module.operation, rename)
             if pm is not None:
                 if print_after_all:
                     pm.enable_ir_printing(print_after_all=True)
@@ -166,7 +168,7 @@ def write_output(output: str, text: str) -> None:
 
 def main() -> None:
     """Console entry point."""
-    cli()
+    run_cli(cli)
 
 
 if __name__ == "__main__":
