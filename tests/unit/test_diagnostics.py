@@ -66,3 +66,22 @@ def test_split_keeps_line_numbers():
     assert [c.first_line for c in chunks] == [1, 3, 6]
     assert chunks[1].text.splitlines()[2] == "b" and chunks[2].text.splitlines()[5] == "d"
     assert len(split_input("a\n// -----\nb", split=False)) == 1
+
+
+def test_cli_bug_is_an_internal_error_without_traceback(capsys, monkeypatch):
+    import click
+    import pytest
+
+    from oxide.tools.entry import INTERNAL_ERROR_STATUS, run_cli
+
+    @click.command()
+    def broken():
+        raise KeyError("k")
+
+    monkeypatch.delenv("OXIDE_DEBUG", raising=False)
+    monkeypatch.setattr("sys.argv", ["broken"])
+    with pytest.raises(SystemExit) as info:
+        run_cli(broken)
+    assert info.value.code == INTERNAL_ERROR_STATUS
+    err = capsys.readouterr().err
+    assert err.startswith("internal error: KeyError: 'k'") and "Traceback" not in err
