@@ -1,5 +1,5 @@
-"""gpu.module kernels -> PTX (or LLVM IR) through upstream MLIR: convert-gpu-to-nvvm, nvvm-attach-target,
-gpu-module-to-binary. libdevice is linked only when the lowered code calls into it."""
+"""gpu.module kernels (simt or plain gpu/llvm) -> PTX or LLVM IR, through the named pipeline simt-to-llvm,
+oxide-attach-target (libdevice linked only when the code calls it) and upstream gpu-module-to-binary."""
 
 from __future__ import annotations
 
@@ -10,54 +10,27 @@ from typing import Any, Mapping
 
 from mlir import ir
 from mlir.dialects import gpu
-from mlir.passmanager import PassManager
 
-from oxide.backend.libdevice import find_libdevice, libdevice_candidates, libdevice_functions
+import oxide.backend.passes  # noqa: F401  (registers oxide-attach-target and the named pipelines)
 from oxide.backend.target import Target
 from oxide.ir.compat import probe
 from oxide.ir.diagnostics import OxideError, from_mlir_error
-
-# What runs inside each gpu.module to reach the LLVM dialect.
-LOWER_TO_NVVM = "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,convert-nvvm-to-llvm,reconcile-unrealized-casts)"
-
+from oxide.passes.pipeline import build_pass_manager
 
 # `module` below is a builtin.module: an ir.Module or its OpView, both have .operation, .body and .context.
-
-
-def _gpu_modules(module: Any) -> list[ir.Operation]:
-    return [op.operation for op in module.body.operations if op.operation.name == "gpu.module"]
-
-
-def _run(module: Any, pipeline: str, rename: Mapping[str, str] | None) -> None:
-    try:
-        PassManager.parse(f"builtin.module({pipeline})", module.context).run(module.operation)
-    except ir.MLIRError as exc:
-        raise OxideError(from_mlir_error(exc, rename)) from None
-
-
-def _attach_target(module: Any, target: Target, rename: Mapping[str, str] | None) -> None:
-    options = f"chip={target.chip} features={target.features} O={target.opt_level}"
-    needed = libdevice_functions(module.operation)
-    if needed:
-        libdevice = find_libdevice()
-        if libdevice is None:
-            searched = ", ".join(str(p) for p in libdevice_candidates()) or "nowhere"
-            raise OxideError(
-                f"the kernel calls libdevice ({', '.join(sorted(set(needed)))}) but libdevice.10.bc was not found "
-                f"(searched: {searched}); set CUDA_HOME or pip install nvidia-cuda-nvcc"
-            )
-        options += f" l={libdevice}"
-    _run(module, f"nvvm-attach-target{{{options}}}", rename)
 
 
 def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] | None) -> dict[str, bytes | str]:
     if not probe().nvptx_backend:
         raise OxideError("the installed MLIR bindings lack the NVPTX backend; install xtc-mlir-python-bindings==22.1.8.4")
-    if not _gpu_modules(module):
+    if not any(op.operation.name == "gpu.module" for op in module.body.operations):
         raise OxideError("nothing to compile: the input has no gpu.module")
-    _run(module, LOWER_TO_NVVM, rename)
-    _attach_target(module, target, rename)
-    _run(module, f"gpu-module-to-binary{{format={fmt}}}", rename)
+    pipeline = (f"simt-to-llvm{{chip={target.chip}}},oxide-attach-target{{chip={target.chip} "
+                f"features={target.features} opt-level={target.opt_level}}},gpu-module-to-binary{{format={fmt}}}")
+    try:
+        build_pass_manager(pipeline, module.context).run(module.operation)
+    except ir.MLIRError as exc:
+        raise OxideError(from_mlir_error(exc, rename)) from None
     out: dict[str, bytes | str] = {}
     for op in module.body.operations:
         if op.operation.name == "gpu.binary":

@@ -62,8 +62,11 @@ class Is(Constraint):
 
         try:
             return ir.Type.parse(self.text)
-        except Exception:  # an attribute literal such as '"x"' is no type: nothing to infer from it
-            return None
+        except Exception:  # not a type: an attribute literal such as '"1d"' (a type parameter)
+            try:
+                return ir.Attribute.parse(self.text)
+            except Exception:
+                return None
 
 
 @dataclass(frozen=True)

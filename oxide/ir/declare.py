@@ -357,6 +357,7 @@ class Dialect:
         self.types: list[type[TypeDef]] = []
         self.attributes: list[type[AttrDef]] = []
         self.ops: list[type[Op]] = []
+        self.attribute_verifiers: dict[str, Any] = {}
         self._irdl_text: str | None = None
         self._py_dialect = _cext.register_dialect(type(f"_{name}_dialect", (ir.Dialect,), {"DIALECT_NAMESPACE": name}))
         lookup_module = f"{OPVIEW_MODULE_PREFIX}.{name}"
@@ -409,6 +410,18 @@ class Dialect:
         self.ops.append(cls)
         self._irdl_text = None
         return cls
+
+    def discardable_attribute(self, name: str) -> Any:
+        """Decorator: `fn(op, attr)` verifies the discardable attribute `name` (e.g. `simt.contract` on a
+        kernel) wherever it appears; it raises VerifyError to reject it."""
+        if not name.startswith(self.name + "."):
+            raise DeclarationError(f"discardable attribute '{name}' must be prefixed '{self.name}.'")
+
+        def register(fn: Any) -> Any:
+            self.attribute_verifiers[name] = fn
+            return fn
+
+        return register
 
     def op_class(self, op_name: str) -> type[Op] | None:
         """The declared class of `dialect.mnemonic`, or None."""

@@ -10,13 +10,15 @@ from typing import Mapping
 
 from mlir import ir
 
-from oxide.ir.declare import Op, VerifyError
+from oxide.ir.declare import DIALECTS, Op, VerifyError
 from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
 
 
 def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]]:
     """(location, message) for every op under `root` whose Python verifier rejects it."""
     failures: list[tuple[ir.Location, str]] = []
+
+    attribute_verifiers = {name: fn for d in DIALECTS.values() for name, fn in d.attribute_verifiers.items()}
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         view = op.opview
@@ -25,6 +27,12 @@ def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]
                 view.verify_()
             except VerifyError as exc:
                 failures.append((op.location, f"'{op.name}' op {exc}"))
+        for name, check in attribute_verifiers.items():
+            if name in op.attributes:
+                try:
+                    check(op, op.attributes[name])
+                except VerifyError as exc:
+                    failures.append((op.location, f"'{op.name}' op attribute '{name}': {exc}"))
         return ir.WalkResult.ADVANCE
 
     root.walk(visit, ir.WalkOrder.PRE_ORDER)

@@ -16,7 +16,7 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import ClassVar, Iterator
 
 from mlir import ir
 from mlir.passmanager import PassManager
@@ -40,6 +40,29 @@ class PipelineElement:
     options_offset: int = 0
     children: list["PipelineElement"] | None = None
     oxide: OxidePass | None = field(default=None, repr=False)
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class NamedPipeline:
+    """A pipeline with a name and options (`simt-to-ptx{chip=sm_90}`) that expands to pipeline text."""
+
+    name: ClassVar[str]
+
+    def expand(self) -> str:
+        """The pipeline text this name stands for."""
+        raise NotImplementedError
+
+
+PIPELINES: dict[str, type[NamedPipeline]] = {}
+
+
+def register_pipeline(cls: type[NamedPipeline]) -> type[NamedPipeline]:
+    """Class decorator: make a named pipeline usable inside pipeline text."""
+    if cls.name in PIPELINES:
+        raise TypeError(f"pipeline '{cls.name}' is registered twice")
+    PIPELINES[cls.name] = cls
+    return cls
 
 
 class PipelineError(OxideError):
@@ -96,6 +119,7 @@ class _Parser:
             element.children = self.elements(")")
             self.pos += 1
         element.end = self.pos
+        element.source = self.text[element.offset : element.end]
         return element
 
     def braced(self) -> str:
@@ -115,16 +139,39 @@ def parse_pipeline(text: str) -> list[PipelineElement]:
     items = parser.elements(closing="")
     if len(items) == 1 and items[0].name == "builtin.module" and items[0].children is not None:
         items = items[0].children
-    _resolve(text, items, nested_in=None)
-    return items
+    return _resolve(text, items, nested_in=None)
 
 
-def _resolve(text: str, items: list[PipelineElement], nested_in: str | None) -> None:
-    """Bind oxide passes to instances and check upstream elements against MLIR's registry."""
+def _expand(item: PipelineElement) -> list[PipelineElement]:
+    """The elements a named pipeline stands for, located at the name in the user's text."""
+    try:
+        named = instantiate(PIPELINES[item.name], item.options or "")  # type: ignore[arg-type]
+    except OptionError as exc:
+        raise PipelineError(str(exc), item.options_offset + exc.offset) from None
+    expansion = named.expand()  # type: ignore[attr-defined]
+    try:
+        inner = parse_pipeline(expansion)
+    except PipelineError as exc:
+        raise PipelineError(f"internal error in pipeline '{item.name}': {exc.diagnostics[0].message}", item.offset) from None
+    for element in inner:
+        element.offset, element.end = item.offset, item.end
+    return inner
+
+
+def _resolve(text: str, items: list[PipelineElement], nested_in: str | None) -> list[PipelineElement]:
+    """Bind oxide passes to instances, expand named pipelines, check upstream elements against MLIR."""
     oxide_passes = registered_passes()
+    resolved: list[PipelineElement] = []
     for item in items:
+        if item.name in PIPELINES and item.children is None:
+            if nested_in is not None:
+                raise PipelineError(f"pipeline '{item.name}' runs on builtin.module and cannot be nested under "
+                                    f"'{nested_in}'", item.offset)
+            resolved.extend(_expand(item))
+            continue
+        resolved.append(item)
         if item.children is not None:
-            _resolve(text, item.children, nested_in=nested_in or item.name)
+            item.children = _resolve(text, item.children, nested_in=nested_in or item.name)
             if nested_in is None:
                 _check_upstream(text, item)
             continue
@@ -143,6 +190,7 @@ def _resolve(text: str, items: list[PipelineElement], nested_in: str | None) -> 
             item.oxide = instantiate(cls, item.options or "")
         except OptionError as exc:
             raise PipelineError(str(exc), item.options_offset + exc.offset) from None
+    return resolved
 
 
 _MLIR_PIPELINE_ERROR = re.compile(r"Parser:1:(\d+): error: (.*)")
@@ -179,7 +227,7 @@ def _check_upstream(text: str, item: PipelineElement) -> None:
     wrapper = "builtin.module("
     with _stderr_captured() as stderr:
         try:
-            PassManager.parse(wrapper + text[item.offset : item.end] + ")")
+            PassManager.parse(wrapper + item.source + ")")
             return
         except ValueError as exc:
             message = str(exc)
@@ -214,7 +262,7 @@ def build_pass_manager(text: str, context: ir.Context | None = None) -> PassMana
                     pending = []
                 pm.add(item.oxide.as_callable(), item.name)
             else:
-                pending.append(text[item.offset : item.end])
+                pending.append(item.source)
         if pending:
             pm.add(",".join(pending))
         return pm

@@ -34,7 +34,11 @@ def register_pass(cls: type[OxidePass]) -> type[OxidePass]:
 
 def registered_passes() -> dict[str, type[OxidePass]]:
     """All oxide passes by name (importing oxide.passes registers them)."""
-    import oxide.passes.transforms  # noqa: F401  (registration happens on import)
+    # Registration happens on import. The backend's passes (oxide-attach-target, simt-to-ptx) live with
+    # the backend, which imports oxide.passes; importing it here, lazily, keeps that direction at load time.
+    import oxide.backend.passes  # noqa: F401
+    import oxide.passes.conversion.simt_to_nvvm  # noqa: F401
+    import oxide.passes.transforms  # noqa: F401
 
     return PASSES
 
@@ -78,7 +82,7 @@ def _convert(raw: str, kind: Any, name: str, offset: int) -> Any:
     return raw.strip('"')
 
 
-def instantiate(cls: type[OxidePass], options: str) -> OxidePass:
+def instantiate(cls: Any, options: str) -> Any:
     """An instance of `cls` configured from its options text (without the braces)."""
     hints = typing.get_type_hints(cls)
     fields = {f.name.replace("_", "-"): f.name for f in dataclasses.fields(cls)}

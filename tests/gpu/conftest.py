@@ -7,12 +7,7 @@ compiler and run where the MLIR wheels are absent.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-
 
 def _gpu_context():
     try:
@@ -41,9 +36,3 @@ def cuda():
     if handle is None:
         pytest.skip(f"no GPU: {reason}")
     return handle[0]
-
-
-@pytest.fixture()
-def fixture_ptx():
-    """Read a compiled fixture by name."""
-    return lambda name: (FIXTURES / name).read_text()

@@ -41,9 +41,8 @@ def test_vecadd_compiles_to_ptx_with_pointer_params(ctx):
 
 
 def test_missing_libdevice_is_a_clear_error(ctx, monkeypatch):
-    monkeypatch.setattr(libdevice, "libdevice_candidates", lambda: [])
-    monkeypatch.setattr("oxide.backend.ptx.find_libdevice", lambda: None)
-    monkeypatch.setattr("oxide.backend.ptx.libdevice_candidates", lambda: [])
+    monkeypatch.setattr("oxide.backend.passes.find_libdevice", lambda: None)
+    monkeypatch.setattr("oxide.backend.passes.libdevice_candidates", lambda: [])
     parsed = parse_source(EXP.read_text(), "exp.mlir", ctx)
     with pytest.raises(OxideError, match=r"calls libdevice \(__nv_expf, __nv_sinf\) but libdevice.10.bc was not found"):
         compile_to_ptx(parsed.module)
@@ -61,9 +60,9 @@ def test_kernels_without_math_do_not_need_libdevice(ctx):
     parsed = parse_source((EXAMPLES / "vecadd.mlir").read_text(), "vecadd.mlir", ctx)
     from mlir.passmanager import PassManager
 
-    from oxide.backend.ptx import LOWER_TO_NVVM
+    from oxide.backend.passes import LOWER_TO_LLVM
 
-    PassManager.parse(f"builtin.module({LOWER_TO_NVVM})").run(parsed.module.operation)
+    PassManager.parse(f"builtin.module({LOWER_TO_LLVM})").run(parsed.module.operation)
     assert libdevice.libdevice_functions(parsed.module.operation) == []
 
 

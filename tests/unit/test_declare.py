@@ -18,7 +18,7 @@ def test_irdl_uses_real_constraints_not_any_everywhere():
     assert "irdl.dialect @simt {" in text
     assert "irdl.parametric @simt::@slice<" in text
     assert 'irdl.is "x"' in text and "irdl.is index" in text
-    assert "irdl.base @simt::@thread_index" in text
+    assert "irdl.parametric @simt::@thread_index<" in text
     load = text[text.index("irdl.operation @load") :].split("}")[0]
     # slice<T>, slice_mut<T> and the result share one constraint value: "same element type".
     assert load.count("irdl.any\n") == 1
@@ -35,7 +35,7 @@ def test_opview_is_the_declared_class_with_named_accessors(ctx):
         """
         func.func @f(%s: !simt.slice<f32>, %i: index) -> f32 {
           %v = "simt.load"(%s, %i) : (!simt.slice<f32>, index) -> f32
-          %t = "simt.thread_id"() {dim = #simt.dim<"y">} : () -> index
+          %t = "simt.thread_id"() {dim = #simt.dim<"y">} : () -> i32
           return %v : f32
         }"""
     )
@@ -56,7 +56,7 @@ def test_builder_infers_result_type_through_parametric_type(ctx):
         value = simt.LoadOp.build(block.arguments[0], block.arguments[1])
         witness = simt.Index1DOp.build()
     assert str(value.type) == "i64"
-    assert str(witness.type) == "!simt.thread_index"
+    assert str(witness.type) == '!simt.thread_index<"1d">'
     assert module.operation.verify()
 
 

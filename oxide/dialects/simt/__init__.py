@@ -1,16 +1,14 @@
 """The simt dialect: the IR of one GPU thread (the SIMT track, cuda-oxide's device API).
 
-This module must stay importable as `oxide.dialects.simt`: the MLIR bindings import it to find the
-OpView classes of `simt.*` ops.
+One module per op family; importing this package declares them all. It must stay importable as
+`oxide.dialects.simt`: the MLIR bindings import it to find the OpView classes of `simt.*` ops.
 """
 
+from oxide.dialects.simt import indexing, kernel, memory, shared, types  # noqa: F401  (declaration on import)
 from oxide.dialects.simt.dialect import DIALECT
-from oxide.dialects.simt.ops import (
-    BlockDimOp, BlockIdOp, DisjointStoreOp, GridDimOp, Index1DOp, IndexValueOp, LenOp, LoadOp, SharedArrayOp, ThreadIdOp,
-)
-from oxide.dialects.simt.types import DimAttr, DisjointType, SharedType, SliceMutType, SliceType, ThreadIndexType
+from oxide.dialects.simt.indexing import *  # noqa: F401,F403
+from oxide.dialects.simt.memory import *  # noqa: F401,F403
+from oxide.dialects.simt.shared import *  # noqa: F401,F403
+from oxide.dialects.simt.types import *  # noqa: F401,F403
 
-__all__ = [
-    "DIALECT", "BlockDimOp", "BlockIdOp", "DisjointStoreOp", "GridDimOp", "Index1DOp", "IndexValueOp", "LenOp",
-    "LoadOp", "SharedArrayOp", "ThreadIdOp", "DimAttr", "DisjointType", "SharedType", "SliceMutType", "SliceType", "ThreadIndexType",
-]
+__all__ = ["DIALECT"] + [op.__name__ for op in DIALECT.ops] + [t.__name__ for t in DIALECT.types + DIALECT.attributes]

@@ -1,0 +1,85 @@
+"""Kernel metadata: attributes a simt kernel (`gpu.func ... kernel`) carries, and their verifiers.
+
+    simt.launch_bounds = array<i32: MAX_THREADS[, MIN_BLOCKS]>     #[launch_bounds(...)]: .maxntid/.minnctapersm
+    simt.contract = {domain = 1, block = array<i32: 256, 1, 1>, coordinates = "u32",
+                     dynamic_shared = 4096, dynamic_shared_alignment = 16, ...}
+                                                                    #[launch_contract(...)]
+
+The contract states facts the runtime checks at every launch; the compiler may rely on them (a proven
+`domain = 1` makes `index_1d` witnesses valid without a device check; `block` becomes `.reqntid`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlir import ir
+
+from oxide.dialects.simt.dialect import DIALECT
+from oxide.ir.declare import VerifyError, python_value
+
+CONTRACT_KEYS = {
+    "domain": "the launch's dimensionality: 1, 2 or 3",
+    "block": "the exact block shape, array<i32: x, y, z>",
+    "coordinates": "\"u32\" when grid x block fits in 32 bits",
+    "dynamic_shared": "exact dynamic shared memory in bytes",
+    "dynamic_shared_min": "smallest dynamic shared memory in bytes",
+    "dynamic_shared_max": "largest dynamic shared memory in bytes",
+    "dynamic_shared_alignment": "alignment of dynamic shared memory in bytes",
+    "min_compute_capability": "array<i32: major, minor>",
+    "requires": "relations between scalar parameters, as strings",
+}
+
+
+def _kernel_only(op: ir.Operation, what: str) -> None:
+    # After convert-gpu-to-nvvm the kernel is an llvm.func marked nvvm.kernel; the contract stays on it.
+    is_kernel = (op.name == "gpu.func" and "gpu.kernel" in op.attributes) or \
+        (op.name == "llvm.func" and "nvvm.kernel" in op.attributes)
+    if not is_kernel:
+        raise VerifyError(f"{what} belongs on a kernel (gpu.func with the `kernel` keyword)")
+
+
+def _ints(attr: ir.Attribute, what: str) -> list[int]:
+    if not isinstance(attr.maybe_downcast(), ir.DenseI32ArrayAttr):
+        raise VerifyError(f"{what} must be an array<i32: ...>, got {attr}")
+    return list(ir.DenseI32ArrayAttr(attr))
+
+
+@DIALECT.discardable_attribute("simt.launch_bounds")
+def verify_launch_bounds(op: ir.Operation, attr: ir.Attribute) -> None:
+    """`array<i32: max_threads[, min_blocks]>` on a kernel, max_threads in 1..1024."""
+    _kernel_only(op, "simt.launch_bounds")
+    values = _ints(attr, "simt.launch_bounds")
+    if not 1 <= len(values) <= 2 or not 1 <= values[0] <= 1024 or (len(values) == 2 and values[1] < 1):
+        raise VerifyError(f"expected array<i32: max_threads (1..1024)[, min_blocks (>= 1)]>, got {attr}")
+
+
+def contract_entries(attr: ir.Attribute) -> dict[str, Any]:
+    """A contract dictionary as Python values."""
+    entries = ir.DictAttr(attr)
+    return {entries[i].name: entries[i].attr for i in range(len(entries))}
+
+
+@DIALECT.discardable_attribute("simt.contract")
+def verify_contract(op: ir.Operation, attr: ir.Attribute) -> None:
+    """A launch contract: known keys, well-formed values, `domain` present."""
+    _kernel_only(op, "simt.contract")
+    if not isinstance(attr.maybe_downcast(), ir.DictAttr):
+        raise VerifyError(f"expected a dictionary, got {attr}")
+    entries = contract_entries(attr)
+    for key in entries:
+        if key not in CONTRACT_KEYS:
+            raise VerifyError(f"unknown contract field '{key}' (known: {', '.join(CONTRACT_KEYS)})")
+    if "domain" not in entries:
+        raise VerifyError("a contract must state its domain (1, 2 or 3)")
+    if python_value(entries["domain"]) not in (1, 2, 3):
+        raise VerifyError(f"domain must be 1, 2 or 3, got {entries['domain']}")
+    if "block" in entries:
+        block = _ints(entries["block"], "block")
+        if len(block) != 3 or min(block) < 1 or block[0] * block[1] * block[2] > 1024:
+            raise VerifyError(f"block must be array<i32: x, y, z> with 1..1024 threads in all, got {entries['block']}")
+    if "coordinates" in entries and python_value(entries["coordinates"]) != "u32":
+        raise VerifyError(f"coordinates can only be \"u32\", got {entries['coordinates']}")
+    for key in ("dynamic_shared", "dynamic_shared_min", "dynamic_shared_max", "dynamic_shared_alignment"):
+        if key in entries and not isinstance(python_value(entries[key]), int):
+            raise VerifyError(f"{key} must be an integer, got {entries[key]}")

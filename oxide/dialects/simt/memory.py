@@ -1,0 +1,257 @@
+"""simt memory ops: slices, disjoint slices through witnesses, element references, vectors, raw pointers."""
+
+from __future__ import annotations
+
+from oxide.dialects.simt.dialect import DIALECT
+from oxide.dialects.simt.types import (
+    DisjointType, PtrType, RefType, SliceMutType, SliceType, ThreadIndexType, check_index_space,
+)
+from oxide.ir.constraints import I1, INDEX, INTEGER_ATTR, STRING_ATTR, AnyOf, AnyType, BaseOf, Parametric, TypeVar
+from oxide.ir.declare import Attr, Op, Operand, Result, VerifyError, python_value
+
+_ANY_SLICE = AnyOf(BaseOf(SliceType), BaseOf(SliceMutType), BaseOf(DisjointType))
+
+
+@DIALECT.op
+class LenOp(Op):
+    """`s.len()`: the element count of a slice, mutable slice or disjoint slice."""
+
+    mnemonic = "len"
+    slice = Operand(_ANY_SLICE)
+    result = Result(INDEX)
+
+
+_LOAD_T = TypeVar("T")
+
+
+@DIALECT.op
+class LoadOp(Op):
+    """`s[i]`: a bounds-checked element read of a slice; an index past the end traps. Reads of read-only
+    slices are `ld.global.nc`: no writable buffer of the launch overlaps them (checked at launch)."""
+
+    mnemonic = "load"
+    slice = Operand(AnyOf(Parametric(SliceType, _LOAD_T), Parametric(SliceMutType, _LOAD_T)))
+    index = Operand(INDEX)
+    result = Result(_LOAD_T)
+
+
+_LOADU_T = TypeVar("T")
+
+
+@DIALECT.op
+class LoadUncheckedOp(Op):
+    """`*s.get_unchecked(i)`: an element read without a bounds check (unsafe code, or
+    `#[kernel(unchecked_indexing)]`)."""
+
+    mnemonic = "load_unchecked"
+    slice = Operand(AnyOf(Parametric(SliceType, _LOADU_T), Parametric(SliceMutType, _LOADU_T)))
+    index = Operand(INDEX)
+    result = Result(_LOADU_T)
+
+
+_STORE_T = TypeVar("T")
+
+
+@DIALECT.op
+class StoreOp(Op):
+    """`s[i] = v` on a `&mut [T]`: a bounds-checked write that traps past the end (unsafe kernels only)."""
+
+    mnemonic = "store"
+    slice = Operand(Parametric(SliceMutType, _STORE_T))
+    index = Operand(INDEX)
+    value = Operand(_STORE_T)
+
+
+_GET_T = TypeVar("T")
+_GET_SPACE = TypeVar("Space", STRING_ATTR)
+
+
+@DIALECT.op
+class GetMutOp(Op):
+    """`out.get_mut(idx)`: this thread's own element of a disjoint slice. `ok` is false (the Option is
+    None) when the witness is invalid for this launch or out of bounds; the witness's index space must be
+    the slice's (an `Index2D<256>` witness cannot index an `Index2D<128>` slice)."""
+
+    mnemonic = "get_mut"
+    slice = Operand(Parametric(DisjointType, _GET_T, _GET_SPACE))
+    witness = Operand(Parametric(ThreadIndexType, _GET_SPACE))
+    ok = Result(I1)
+    ref = Result(Parametric(RefType, _GET_T))
+
+    def verify_(self) -> None:
+        check_index_space(DisjointType.parameters_of(self.slice.type)[1])
+
+
+_GETU_T = TypeVar("T")
+
+
+@DIALECT.op
+class GetUncheckedMutOp(Op):
+    """`out.get_unchecked_mut(i)`: an element reference with no bounds or uniqueness proof (unsafe)."""
+
+    mnemonic = "get_unchecked_mut"
+    slice = Operand(Parametric(DisjointType, _GETU_T, AnyType()))
+    index = Operand(INDEX)
+    ref = Result(Parametric(RefType, _GETU_T))
+
+
+_REF_LOAD_T = TypeVar("T")
+
+
+@DIALECT.op
+class RefLoadOp(Op):
+    """`*r`: read through an element reference."""
+
+    mnemonic = "ref_load"
+    ref = Operand(Parametric(RefType, _REF_LOAD_T))
+    result = Result(_REF_LOAD_T)
+
+
+_REF_STORE_T = TypeVar("T")
+
+
+@DIALECT.op
+class RefStoreOp(Op):
+    """`*r = v`: write through an element reference."""
+
+    mnemonic = "ref_store"
+    ref = Operand(Parametric(RefType, _REF_STORE_T))
+    value = Operand(_REF_STORE_T)
+
+
+def _vector_width(vector_type: object, elem: object) -> None:
+    text = str(vector_type)
+    if not (text.startswith("vector<") and text.endswith(f"x{elem}>")) or text.count("x") != 1:
+        raise VerifyError(f"expected a 1-D vector of {elem}, got {text}")
+    width = int(text[len("vector<"):].split("x")[0])
+    if width not in (2, 4) or width * _byte_width(str(elem)) > 16:
+        raise VerifyError(f"vector accesses are 2 or 4 elements of at most 16 bytes in all, got {text}")
+
+
+def _byte_width(elem: str) -> int:
+    return {"f16": 2, "bf16": 2, "f32": 4, "i32": 4, "f64": 8, "i64": 8, "i8": 1, "i16": 2}.get(elem, 16)
+
+
+@DIALECT.op
+class VectorLoadOp(Op):
+    """`s.as_vectors()[i]`: read the i-th aligned vector (f32x4, ...) of a slice, bounds-checked; the
+    runtime guarantees the base alignment, so the access is one `ld.global.v4`."""
+
+    mnemonic = "vector_load"
+    slice = Operand(AnyOf(BaseOf(SliceType), BaseOf(SliceMutType)))
+    index = Operand(INDEX)
+    result = Result(AnyType())
+
+    def verify_(self) -> None:
+        elem = (SliceType if SliceType.isinstance(self.slice.type) else SliceMutType).parameters_of(self.slice.type)[0]
+        _vector_width(self.result.type, elem)
+
+
+@DIALECT.op
+class VectorStoreOp(Op):
+    """`s.as_vectors_mut()[i] = v` on a `&mut [T]`: write the i-th aligned vector, bounds-checked."""
+
+    mnemonic = "vector_store"
+    slice = Operand(BaseOf(SliceMutType))
+    index = Operand(INDEX)
+    value = Operand(AnyType())
+
+    def verify_(self) -> None:
+        _vector_width(self.value.type, SliceMutType.parameters_of(self.slice.type)[0])
+
+
+_PTR_T = TypeVar("T")
+
+
+@DIALECT.op
+class SlicePtrOp(Op):
+    """`s.as_ptr()` / `s.as_mut_ptr()`: the slice's base as a raw global pointer."""
+
+    mnemonic = "slice_ptr"
+    slice = Operand(AnyOf(Parametric(SliceType, _PTR_T), Parametric(SliceMutType, _PTR_T),
+                          Parametric(DisjointType, _PTR_T, AnyType())))
+    result = Result(Parametric(PtrType, _PTR_T, AnyType()))
+
+    def verify_(self) -> None:
+        if python_value(PtrType.parameters_of(self.result.type)[1]) != 1:
+            raise VerifyError("a slice pointer is in the global address space (1)")
+
+
+_OFF_T = TypeVar("T")
+_OFF_AS = TypeVar("AS", INTEGER_ATTR)
+
+
+@DIALECT.op
+class PtrOffsetOp(Op):
+    """`p.add(i)` / `p.offset(i)`: advance a raw pointer by i elements (unsafe)."""
+
+    mnemonic = "ptr_offset"
+    ptr = Operand(Parametric(PtrType, _OFF_T, _OFF_AS))
+    offset = Operand(INDEX)
+    result = Result(Parametric(PtrType, _OFF_T, _OFF_AS))
+
+
+_PL_T = TypeVar("T")
+
+
+@DIALECT.op
+class PtrLoadOp(Op):
+    """`*p` / `p.read()`: read through a raw pointer (unsafe)."""
+
+    mnemonic = "ptr_load"
+    ptr = Operand(Parametric(PtrType, _PL_T, AnyType()))
+    result = Result(_PL_T)
+
+
+_PS_T = TypeVar("T")
+
+
+@DIALECT.op
+class PtrStoreOp(Op):
+    """`*p = v` / `p.write(v)`: write through a raw pointer (unsafe)."""
+
+    mnemonic = "ptr_store"
+    ptr = Operand(Parametric(PtrType, _PS_T, AnyType()))
+    value = Operand(_PS_T)
+
+
+_VL_T = TypeVar("T")
+
+
+@DIALECT.op
+class VolatileLoadOp(Op):
+    """`p.read_volatile()`: a volatile read (`ld.volatile`), never merged or removed."""
+
+    mnemonic = "volatile_load"
+    ptr = Operand(Parametric(PtrType, _VL_T, AnyType()))
+    result = Result(_VL_T)
+
+
+_VS_T = TypeVar("T")
+
+
+@DIALECT.op
+class VolatileStoreOp(Op):
+    """`p.write_volatile(v)`: a volatile write (`st.volatile`)."""
+
+    mnemonic = "volatile_store"
+    ptr = Operand(Parametric(PtrType, _VS_T, AnyType()))
+    value = Operand(_VS_T)
+
+
+_EP_T = TypeVar("T")
+
+
+@DIALECT.op
+class ElemPtrOp(Op):
+    """`&s[i] as *const T`: a bounds-checked element address of a slice (traps past the end); how the
+    element of a `&[DeviceAtomicU32]` reaches the atomic ops."""
+
+    mnemonic = "elem_ptr"
+    slice = Operand(AnyOf(Parametric(SliceType, _EP_T), Parametric(SliceMutType, _EP_T)))
+    index = Operand(INDEX)
+    result = Result(Parametric(PtrType, _EP_T, AnyType()))
+
+    def verify_(self) -> None:
+        if python_value(PtrType.parameters_of(self.result.type)[1]) != 1:
+            raise VerifyError("a slice element is in the global address space (1)")

@@ -1,0 +1,90 @@
+"""simt shared-memory ops: static shared arrays and dynamic shared memory (address space 3).
+
+Every access needs `unsafe` in the source: all threads of a block see the same array, and only barriers
+order their accesses."""
+
+from __future__ import annotations
+
+from oxide.dialects.simt.dialect import DIALECT
+from oxide.dialects.simt.types import PtrType, SharedType
+from oxide.ir.constraints import INDEX, INTEGER_ATTR, AnyType, BaseOf, Parametric, TypeVar
+from oxide.ir.declare import Attr, Op, Operand, Result, VerifyError, python_value
+
+
+def _check_align(align: int) -> None:
+    if align <= 0 or align & (align - 1) or align > 256:
+        raise VerifyError(f"alignment must be a power of two from 1 to 256, got {align}")
+
+
+@DIALECT.op
+class SharedArrayOp(Op):
+    """`static mut A: SharedArray<T, N, ALIGN>`: a block-shared array, aligned to `align` bytes; each op
+    is its own array (the lowering gives it a unique symbol)."""
+
+    mnemonic = "shared_array"
+    align = Attr(INTEGER_ATTR, "alignment in bytes: a power of two")
+    result = Result(BaseOf(SharedType))
+
+    def verify_(self) -> None:
+        _check_align(self.align)
+        _, count = SharedType.parameters_of(self.result.type)
+        if python_value(count) <= 0:
+            raise VerifyError(f"a shared array needs at least one element, got {python_value(count)}")
+
+
+_SL_T = TypeVar("T")
+
+
+@DIALECT.op
+class SharedLoadOp(Op):
+    """`A[i]`: a bounds-checked read of a shared array (traps when i >= N)."""
+
+    mnemonic = "shared_load"
+    array = Operand(Parametric(SharedType, _SL_T, AnyType()))
+    index = Operand(INDEX)
+    result = Result(_SL_T)
+
+
+_SS_T = TypeVar("T")
+
+
+@DIALECT.op
+class SharedStoreOp(Op):
+    """`A[i] = v`: a bounds-checked write to a shared array."""
+
+    mnemonic = "shared_store"
+    array = Operand(Parametric(SharedType, _SS_T, AnyType()))
+    index = Operand(INDEX)
+    value = Operand(_SS_T)
+
+
+_SP_T = TypeVar("T")
+
+
+@DIALECT.op
+class SharedPtrOp(Op):
+    """`A.as_mut_ptr()`: the shared array's base as a raw pointer in address space 3."""
+
+    mnemonic = "shared_ptr"
+    array = Operand(Parametric(SharedType, _SP_T, AnyType()))
+    result = Result(Parametric(PtrType, _SP_T, AnyType()))
+
+    def verify_(self) -> None:
+        if python_value(PtrType.parameters_of(self.result.type)[1]) != 3:
+            raise VerifyError("a shared array pointer is in the shared address space (3)")
+
+
+@DIALECT.op
+class DynamicSharedOp(Op):
+    """`DynamicSharedArray::<T, ALIGN>::offset(bytes)`: the dynamic shared memory of the launch, `offset`
+    bytes in, as a pointer in address space 3 (its size comes from the launch)."""
+
+    mnemonic = "dynamic_shared"
+    offset = Operand(INDEX, "byte offset")
+    align = Attr(INTEGER_ATTR, "alignment of the base in bytes")
+    result = Result(BaseOf(PtrType))
+
+    def verify_(self) -> None:
+        _check_align(self.align)
+        if python_value(PtrType.parameters_of(self.result.type)[1]) != 3:
+            raise VerifyError("dynamic shared memory is in the shared address space (3)")

@@ -1,0 +1,259 @@
+"""The conversion framework: a rule registry (one function per source op), a lowering context, and the
+driver that rewrites function signatures and ops.
+
+A rule takes the context and the op (its typed OpView), builds the replacement at the op, and returns
+the new values for the op's results: one Value per plain result, a list of Values for a result whose
+type the conversion splits (a slice becomes pointer + length). The driver ties those back to the old
+results with `builtin.unrealized_conversion_cast` ops marked `oxide.parts`, which later rules read
+through (`ctx.parts`) and upstream `reconcile-unrealized-casts` removes. An op of the source dialect
+with no rule is a located error, never a silent skip.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from mlir import ir
+from mlir.dialects import arith, llvm, scf
+
+from oxide.passes.base import PassError
+
+Rule = Callable[["LoweringContext", Any], Any]
+PARTS_MARKER = "oxide.parts"
+
+
+@dataclass
+class RuleSet:
+    """The rules of one conversion, keyed by op name, and the type converter that splits its types."""
+
+    dialect: str
+    convert_type: Callable[[ir.Type], list[ir.Type] | None]
+    rules: dict[str, Rule] = field(default_factory=dict)
+
+    def lowering(self, *op_classes: Any) -> Callable[[Rule], Rule]:
+        """Decorator: register `rule` as the lowering of each op class."""
+
+        def register(rule: Rule) -> Rule:
+            for cls in op_classes:
+                if cls.OPERATION_NAME in self.rules:
+                    raise ValueError(f"{cls.OPERATION_NAME} has two lowering rules")
+                self.rules[cls.OPERATION_NAME] = rule
+            return rule
+
+        return register
+
+
+class LoweringError(Exception):
+    """Raised by a rule for input it cannot lower; reported at the op."""
+
+
+class LoweringContext:
+    """What a rule sees: helpers to build common values, the enclosing function, the conversion's options."""
+
+    def __init__(self, ruleset: RuleSet, symbol_table_op: ir.Operation, options: Any):
+        self.ruleset = ruleset
+        self.container = symbol_table_op
+        self.options = options
+        self.function: ir.Operation | None = None
+        self._names: set[str] = set()
+
+    # Values ---------------------------------------------------------------------------------------
+    def parts(self, value: ir.Value) -> list[ir.Value]:
+        """The lowered values standing for a value of a converted type."""
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.name != "builtin.unrealized_conversion_cast" \
+                or PARTS_MARKER not in owner.attributes:
+            raise LoweringError(f"internal error: no lowered form for a value of type {value.type}")
+        return list(owner.operands)
+
+    def const(self, type_: str | ir.Type, value: int | float) -> ir.Value:
+        """An arith.constant of an integer, index or float type."""
+        t = ir.Type.parse(type_) if isinstance(type_, str) else type_
+        if isinstance(t, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)):
+            return arith.constant(t, ir.FloatAttr.get(t, float(value)))
+        return arith.constant(t, ir.IntegerAttr.get(t, int(value)))
+
+    def i64(self, value: ir.Value) -> ir.Value:
+        """An index or narrower integer as i64 (zero-extended: indices here are never negative)."""
+        if str(value.type) == "index":
+            return arith.index_cast(ir.IntegerType.get_signless(64), value)
+        if str(value.type) == "i64":
+            return value
+        return arith.extui(ir.IntegerType.get_signless(64), value)
+
+    def index(self, value: ir.Value) -> ir.Value:
+        """An integer as index."""
+        return value if str(value.type) == "index" else arith.index_cast(ir.IndexType.get(), value)
+
+    def sreg(self, name: str, type_: str = "i32") -> ir.Value:
+        """Read the PTX special register %name (`tid.x`, `laneid`, `clock64`, ...)."""
+        op = ir.Operation.create(f"nvvm.read.ptx.sreg.{name}", results=[ir.Type.parse(type_)])
+        return op.result
+
+    def trap_unless(self, ok: ir.Value) -> None:
+        """Trap (a Rust panic: out-of-bounds index, failed assert) when `ok` is false."""
+        failed = arith.xori(ok, self.const("i1", 1))
+        branch = scf.IfOp(failed)
+        with ir.InsertionPoint(branch.then_block):
+            llvm.intr_trap()
+            scf.YieldOp([])
+
+    def gep(self, base: ir.Value, index: ir.Value, elem: ir.Type) -> ir.Value:
+        """&base[index] for elements of type `elem` (index as i64)."""
+        dynamic = -2147483648  # LLVM's marker for "the next index is an SSA operand"
+        return llvm.getelementptr(base.type, base, [self.i64(index)], ir.DenseI32ArrayAttr.get([dynamic]),
+                                  ir.TypeAttr.get(elem), llvm.GEPNoWrapFlags.inbounds)
+
+    def unique_symbol(self, prefix: str) -> str:
+        """A symbol name not yet used in the gpu.module."""
+        existing = {ir.StringAttr(op.attributes["sym_name"]).value
+                    for op in self.container.regions[0].blocks[0].operations if "sym_name" in op.attributes}
+        n = 0
+        while f"{prefix}_{n}" in existing or f"{prefix}_{n}" in self._names:
+            n += 1
+        self._names.add(f"{prefix}_{n}")
+        return f"{prefix}_{n}"
+
+    def at_module_start(self) -> ir.InsertionPoint:
+        """Where globals go: the start of the gpu.module body."""
+        return ir.InsertionPoint.at_block_begin(self.container.regions[0].blocks[0])
+
+    def function_attr(self, name: str) -> ir.Attribute | None:
+        """An attribute of the function being lowered (kernel contract facts live there)."""
+        if self.function is None or name not in self.function.attributes:
+            return None
+        return self.function.attributes[name]
+
+
+def _tie(ctx: LoweringContext, old: ir.Value, parts: Sequence[ir.Value]) -> None:
+    cast = ir.Operation.create("builtin.unrealized_conversion_cast", results=[old.type], operands=list(parts),
+                               attributes={PARTS_MARKER: ir.UnitAttr.get()})
+    old.replace_all_uses_with(cast.result)
+
+
+def _is_converted(ruleset: RuleSet, t: ir.Type) -> bool:
+    return ruleset.convert_type(t) is not None
+
+
+def convert_signature(ctx: LoweringContext, func: ir.Operation) -> None:
+    """Split the converted-type arguments of a gpu.func / func.func into their parts, in place."""
+    ruleset = ctx.ruleset
+    if not func.regions[0].blocks:
+        return
+    entry = func.regions[0].blocks[0]
+    old_args = list(entry.arguments)
+    if not any(_is_converted(ruleset, a.type) for a in old_args):
+        return
+    new_types: list[ir.Type] = []
+    with ir.InsertionPoint.at_block_begin(entry):
+        for arg in old_args:
+            lowered = ruleset.convert_type(arg.type)
+            if lowered is None:
+                fresh = entry.add_argument(arg.type, arg.location)
+                arg.replace_all_uses_with(fresh)
+                new_types.append(arg.type)
+            else:
+                fresh_parts = [entry.add_argument(t, arg.location) for t in lowered]
+                with arg.location:
+                    _tie(ctx, arg, fresh_parts)
+                new_types.extend(lowered)
+    for _ in old_args:
+        entry.erase_argument(0)
+    old_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(new_types, list(old_type.results)))
+
+
+def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """Apply the rules to every op of the rule set's dialect under `root`, in program order."""
+    prefix = ctx.ruleset.dialect + "."
+    todo: list[ir.Operation] = []
+
+    def collect(op: ir.Operation) -> ir.WalkResult:
+        if op.name.startswith(prefix):
+            todo.append(op)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(collect, ir.WalkOrder.PRE_ORDER)
+    failures: list[tuple[ir.Location, str]] = []
+    for op in todo:
+        rule = ctx.ruleset.rules.get(op.name)
+        if rule is None:
+            failures.append((op.location, f"'{op.name}' has no lowering to NVVM yet"))
+            continue
+        ctx.function = _enclosing_function(op)
+        try:
+            with ir.InsertionPoint(op), op.location:
+                new = rule(ctx, op.opview)
+                _replace(ctx, op, new)
+        except LoweringError as exc:
+            failures.append((op.location, str(exc)))
+    return failures
+
+
+def _enclosing_function(op: ir.Operation) -> ir.Operation | None:
+    parent = op.parent
+    while parent is not None and parent.name not in ("gpu.func", "func.func"):
+        parent = parent.parent
+    return parent
+
+
+def _replace(ctx: LoweringContext, op: ir.Operation, new: Any) -> None:
+    results = list(op.results)
+    if not results:
+        op.erase()
+        return
+    values = new if len(results) > 1 else [new]
+    for old, replacement in zip(results, values):
+        if isinstance(replacement, (list, tuple)):
+            _tie(ctx, old, replacement)
+        else:
+            old.replace_all_uses_with(replacement)
+    op.erase()
+
+
+def leftover_uses(ruleset: RuleSet, root: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """Ops outside the dialect that still take or yield converted types: nothing can lower them."""
+    problems: list[tuple[ir.Location, str]] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "builtin.unrealized_conversion_cast" and PARTS_MARKER in op.attributes:
+            return ir.WalkResult.ADVANCE
+        for value in [*op.operands, *op.results]:
+            if _is_converted(ruleset, value.type):
+                problems.append((op.location, f"'{op.name}' cannot take or produce a value of type {value.type}; "
+                                              "only simt ops may use it"))
+                break
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return problems
+
+
+def erase_dead_parts(root: ir.Operation) -> None:
+    """Remove the parts casts nothing uses any more."""
+    casts: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "builtin.unrealized_conversion_cast" and PARTS_MARKER in op.attributes:
+            casts.append(op)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.POST_ORDER)
+    for cast in reversed(casts):
+        if not list(cast.result.uses):
+            cast.erase()
+
+
+def run_conversion(ruleset: RuleSet, container: ir.Operation, options: Any) -> None:
+    """Convert everything under `container` (a gpu.module); raise PassError with every failure."""
+    ctx = LoweringContext(ruleset, container, options)
+    for op in container.regions[0].blocks[0].operations:
+        if op.operation.name in ("gpu.func", "func.func"):
+            convert_signature(ctx, op.operation)
+    failures = lower_ops(ctx, container)
+    if not failures:
+        erase_dead_parts(container)
+        failures = leftover_uses(ruleset, container)
+    if failures:
+        raise PassError(failures)

@@ -1,0 +1,62 @@
+"""Lowering of kernel metadata and kernel parameter facts.
+
+`simt.launch_bounds` becomes `nvvm.maxntid`/`nvvm.minctasm`, a contract's `block` becomes `nvvm.reqntid`
+(upstream prints them as `.maxntid`, `.minnctapersm`, `.reqntid`). The contract itself stays on the
+kernel for the runtime. Slice parameters get `noalias` (the runtime rejects launches where a writable
+buffer overlaps any other buffer) and read-only slices `readonly`.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from oxide.dialects.simt.kernel import contract_entries
+from oxide.dialects.simt.types import DisjointType, SliceMutType, SliceType
+from oxide.passes.conversion.simt_to_nvvm.types import convert_type
+
+
+def _kernels(gpu_module: ir.Operation) -> list[ir.Operation]:
+    return [op.operation for op in gpu_module.regions[0].blocks[0].operations
+            if op.operation.name == "gpu.func" and "gpu.kernel" in op.operation.attributes]
+
+
+def lower_kernel_metadata(gpu_module: ir.Operation) -> None:
+    """Translate launch bounds and the contract's block shape into NVVM kernel attributes."""
+    for kernel in _kernels(gpu_module):
+        attrs = kernel.attributes
+        if "simt.launch_bounds" in attrs:
+            bounds = list(ir.DenseI32ArrayAttr(attrs["simt.launch_bounds"]))
+            attrs["nvvm.maxntid"] = ir.DenseI32ArrayAttr.get([bounds[0], 1, 1])
+            if len(bounds) == 2:
+                attrs["nvvm.minctasm"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), bounds[1])
+        if "simt.contract" in attrs:
+            block = contract_entries(attrs["simt.contract"]).get("block")
+            if block is not None:
+                attrs["nvvm.reqntid"] = block
+
+
+def parameter_attributes(gpu_module: ir.Operation) -> dict[str, list[dict[str, ir.Attribute]]]:
+    """Per kernel, the attributes of each lowered parameter (computed before the signature is split)."""
+    plan: dict[str, list[dict[str, ir.Attribute]]] = {}
+    unit = ir.UnitAttr.get()
+    for kernel in _kernels(gpu_module):
+        attrs: list[dict[str, ir.Attribute]] = []
+        for arg_type in ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value).inputs:
+            parts = convert_type(arg_type) or [arg_type]
+            facts: dict[str, ir.Attribute] = {}
+            if SliceType.isinstance(arg_type):
+                facts = {"llvm.noalias": unit, "llvm.readonly": unit}
+            elif SliceMutType.isinstance(arg_type) or DisjointType.isinstance(arg_type):
+                facts = {"llvm.noalias": unit}
+            attrs.append(facts)
+            attrs.extend({} for _ in parts[1:])
+        plan[ir.StringAttr(kernel.attributes["sym_name"]).value] = attrs
+    return plan
+
+
+def apply_parameter_attributes(gpu_module: ir.Operation, plan: dict[str, list[dict[str, ir.Attribute]]]) -> None:
+    """Set `arg_attrs` on each kernel from the plan."""
+    for kernel in _kernels(gpu_module):
+        attrs = plan.get(ir.StringAttr(kernel.attributes["sym_name"]).value)
+        if attrs and any(attrs):
+            kernel.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
