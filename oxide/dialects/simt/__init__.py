@@ -4,11 +4,14 @@ One module per op family; importing this package declares them all. It must stay
 `oxide.dialects.simt`: the MLIR bindings import it to find the OpView classes of `simt.*` ops.
 """
 
-from oxide.dialects.simt import indexing, kernel, memory, shared, types  # noqa: F401  (declaration on import)
+from oxide.dialects.simt import atomics, indexing, kernel, memory, shared, sync, types, warp  # noqa: F401  (declaration on import)
+from oxide.dialects.simt.atomics import *  # noqa: F401,F403
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.indexing import *  # noqa: F401,F403
 from oxide.dialects.simt.memory import *  # noqa: F401,F403
 from oxide.dialects.simt.shared import *  # noqa: F401,F403
+from oxide.dialects.simt.sync import *  # noqa: F401,F403
 from oxide.dialects.simt.types import *  # noqa: F401,F403
+from oxide.dialects.simt.warp import *  # noqa: F401,F403
 
 __all__ = ["DIALECT"] + [op.__name__ for op in DIALECT.ops] + [t.__name__ for t in DIALECT.types + DIALECT.attributes]

@@ -105,6 +105,16 @@ class LoweringContext:
         return llvm.getelementptr(base.type, base, [self.i64(index)], ir.DenseI32ArrayAttr.get([dynamic]),
                                   ir.TypeAttr.get(elem), llvm.GEPNoWrapFlags.inbounds)
 
+    def load(self, type_: ir.Type, address: ir.Value, **flags: Any) -> ir.Value:
+        """llvm.load at the type's natural alignment, which Rust guarantees for every element."""
+        flags.setdefault("alignment", natural_alignment(type_))
+        return llvm.load(type_, address, **flags)
+
+    def store(self, value: ir.Value, address: ir.Value, **flags: Any) -> None:
+        """llvm.store at the value type's natural alignment."""
+        flags.setdefault("alignment", natural_alignment(value.type))
+        llvm.store(value, address, **flags)
+
     def unique_symbol(self, prefix: str) -> str:
         """A symbol name not yet used in the gpu.module."""
         existing = {ir.StringAttr(op.attributes["sym_name"]).value
@@ -124,6 +134,15 @@ class LoweringContext:
         if self.function is None or name not in self.function.attributes:
             return None
         return self.function.attributes[name]
+
+
+def natural_alignment(t: ir.Type) -> int:
+    """Bytes of an integer, float or vector type: its natural alignment. Stated explicitly on every access
+    because LLVM otherwise assumes the default data layout's 4-byte alignment for i64 and splits the access."""
+    if isinstance(t, ir.VectorType):
+        return natural_alignment(t.element_type) * t.shape[0]
+    width = t.width if hasattr(t, "width") else 64
+    return max(width // 8, 1)
 
 
 def _tie(ctx: LoweringContext, old: ir.Value, parts: Sequence[ir.Value]) -> None:

@@ -25,7 +25,7 @@ def _load(ctx: LoweringContext, slice_value: ir.Value, index: ir.Value, result_t
     # Read-only slices never overlap a writable buffer of the launch (the runtime checks every pair), so
     # their loads are invariant for the kernel's lifetime: NVPTX then emits ld.global.nc.
     invariant = SliceType.isinstance(slice_value.type) or None
-    return llvm.load(result_type, address, invariant=invariant)
+    return ctx.load(result_type, address, invariant=invariant)
 
 
 @lowering(ops.LenOp)
@@ -47,7 +47,7 @@ def lower_load_unchecked(ctx: LoweringContext, op: ops.LoadUncheckedOp) -> ir.Va
 def lower_store(ctx: LoweringContext, op: ops.StoreOp) -> None:
     ptr, length = ctx.parts(op.slice)
     ctx.trap_unless(_in_bounds(ctx, op.index, length))
-    llvm.store(op.value, ctx.gep(ptr, op.index, op.value.type))
+    ctx.store(op.value, ctx.gep(ptr, op.index, op.value.type))
 
 
 @lowering(ops.GetMutOp)
@@ -76,12 +76,12 @@ def lower_get_unchecked_mut(ctx: LoweringContext, op: ops.GetUncheckedMutOp) -> 
 
 @lowering(ops.RefLoadOp)
 def lower_ref_load(ctx: LoweringContext, op: ops.RefLoadOp) -> ir.Value:
-    return llvm.load(op.result.type, ctx.parts(op.ref)[0])
+    return ctx.load(op.result.type, ctx.parts(op.ref)[0])
 
 
 @lowering(ops.RefStoreOp)
 def lower_ref_store(ctx: LoweringContext, op: ops.RefStoreOp) -> None:
-    llvm.store(op.value, ctx.parts(op.ref)[0])
+    ctx.store(op.value, ctx.parts(op.ref)[0])
 
 
 def _vector_address(ctx: LoweringContext, slice_value: ir.Value, index: ir.Value, vector: ir.Type) -> tuple:
@@ -97,13 +97,13 @@ def _vector_address(ctx: LoweringContext, slice_value: ir.Value, index: ir.Value
 def lower_vector_load(ctx: LoweringContext, op: ops.VectorLoadOp) -> ir.Value:
     address, align = _vector_address(ctx, op.slice, op.index, op.result.type)
     invariant = SliceType.isinstance(op.slice.type) or None
-    return llvm.load(op.result.type, address, alignment=align, invariant=invariant)
+    return ctx.load(op.result.type, address, alignment=align, invariant=invariant)
 
 
 @lowering(ops.VectorStoreOp)
 def lower_vector_store(ctx: LoweringContext, op: ops.VectorStoreOp) -> None:
     address, align = _vector_address(ctx, op.slice, op.index, op.value.type)
-    llvm.store(op.value, address, alignment=align)
+    ctx.store(op.value, address, alignment=align)
 
 
 @lowering(ops.SlicePtrOp)
@@ -126,10 +126,10 @@ def lower_ptr_offset(ctx: LoweringContext, op: ops.PtrOffsetOp) -> list:
 @lowering(ops.PtrLoadOp, ops.VolatileLoadOp)
 def lower_ptr_load(ctx: LoweringContext, op: ops.PtrLoadOp) -> ir.Value:
     volatile = isinstance(op, ops.VolatileLoadOp) or None
-    return llvm.load(op.result.type, ctx.parts(op.ptr)[0], volatile_=volatile)
+    return ctx.load(op.result.type, ctx.parts(op.ptr)[0], volatile_=volatile)
 
 
 @lowering(ops.PtrStoreOp, ops.VolatileStoreOp)
 def lower_ptr_store(ctx: LoweringContext, op: ops.PtrStoreOp) -> None:
     volatile = isinstance(op, ops.VolatileStoreOp) or None
-    llvm.store(op.value, ctx.parts(op.ptr)[0], volatile_=volatile)
+    ctx.store(op.value, ctx.parts(op.ptr)[0], volatile_=volatile)

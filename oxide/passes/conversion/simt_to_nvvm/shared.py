@@ -40,13 +40,13 @@ def _element(ctx: LoweringContext, array: ir.Value, index: ir.Value) -> tuple[ir
 @lowering(ops.SharedLoadOp)
 def lower_shared_load(ctx: LoweringContext, op: ops.SharedLoadOp) -> ir.Value:
     address, elem = _element(ctx, op.array, op.index)
-    return llvm.load(elem, address)
+    return ctx.load(elem, address)
 
 
 @lowering(ops.SharedStoreOp)
 def lower_shared_store(ctx: LoweringContext, op: ops.SharedStoreOp) -> None:
     address, _ = _element(ctx, op.array, op.index)
-    llvm.store(op.value, address)
+    ctx.store(op.value, address)
 
 
 @lowering(ops.SharedPtrOp)

@@ -1,0 +1,97 @@
+// RUN: %oxide-opt %s --split-input-file --verify-diagnostics
+
+func.func @load_result_must_be_element_type(%a: !simt.slice<f32>, %i: index) {
+  // expected-error@+1 {{expected 'f32' but got 'i32'}}
+  %x = "simt.load"(%a, %i) : (!simt.slice<f32>, index) -> i32
+  return
+}
+
+// -----
+
+func.func @disjoint_slices_are_not_read_by_index(%d: !simt.disjoint<f32, "1d">, %i: index) {
+  // expected-error@+1 {{does not satisfy the constraint}}
+  %x = "simt.load"(%d, %i) : (!simt.disjoint<f32, "1d">, index) -> f32
+  return
+}
+
+// -----
+
+func.func @read_only_slices_are_not_written(%a: !simt.slice<f32>, %i: index, %v: f32) {
+  // expected-error@+1 {{expected base type 'simt.slice_mut' but got '!simt.slice<f32>'}}
+  "simt.store"(%a, %i, %v) : (!simt.slice<f32>, index, f32) -> ()
+  return
+}
+
+// -----
+
+func.func @witness_space_must_match(%d: !simt.disjoint<f32, "2d:128">) {
+  %w = "simt.index_2d"() : () -> !simt.thread_index<"2d:256">
+  // expected-error@+1 {{expected '"2d:128"' but got '"2d:256"'}}
+  %ok, %r = "simt.get_mut"(%d, %w) : (!simt.disjoint<f32, "2d:128">, !simt.thread_index<"2d:256">) -> (i1, !simt.ref<f32>)
+  return
+}
+
+// -----
+
+func.func @get_mut_needs_a_witness(%d: !simt.disjoint<f32, "1d">, %i: index) {
+  // expected-error@+1 {{expected base type 'simt.thread_index' but got 'index'}}
+  %ok, %r = "simt.get_mut"(%d, %i) : (!simt.disjoint<f32, "1d">, index) -> (i1, !simt.ref<f32>)
+  return
+}
+
+// -----
+
+func.func @ref_type_must_match(%d: !simt.disjoint<f32, "1d">) {
+  %w = "simt.index_1d"() : () -> !simt.thread_index<"1d">
+  // expected-error@+1 {{expected 'f32' but got 'f64'}}
+  %ok, %r = "simt.get_mut"(%d, %w) : (!simt.disjoint<f32, "1d">, !simt.thread_index<"1d">) -> (i1, !simt.ref<f64>)
+  return
+}
+
+// -----
+
+func.func @disjoint_space_must_be_known(%d: !simt.disjoint<f32, "3d">, %w: !simt.thread_index<"3d">) {
+  // expected-error@+1 {{unknown index space "3d"}}
+  %ok, %r = "simt.get_mut"(%d, %w) : (!simt.disjoint<f32, "3d">, !simt.thread_index<"3d">) -> (i1, !simt.ref<f32>)
+  return
+}
+
+// -----
+
+func.func @vector_of_the_element_type(%a: !simt.slice<f32>, %i: index) {
+  // expected-error@+1 {{expected a 1-D vector of f32, got vector<4xi32>}}
+  %q = "simt.vector_load"(%a, %i) : (!simt.slice<f32>, index) -> vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @vector_at_most_16_bytes(%a: !simt.slice<f64>, %i: index) {
+  // expected-error@+1 {{vector accesses are 2 or 4 elements of at most 16 bytes in all, got vector<4xf64>}}
+  %q = "simt.vector_load"(%a, %i) : (!simt.slice<f64>, index) -> vector<4xf64>
+  return
+}
+
+// -----
+
+func.func @slice_pointer_is_global(%a: !simt.slice<f32>) {
+  // expected-error@+1 {{a slice pointer is in the global address space (1)}}
+  %p = "simt.slice_ptr"(%a) : (!simt.slice<f32>) -> !simt.ptr<f32, 3>
+  return
+}
+
+// -----
+
+func.func @pointer_load_type(%p: !simt.ptr<f32, 1>) {
+  // expected-error@+1 {{expected 'f32' but got 'i32'}}
+  %x = "simt.ptr_load"(%p) : (!simt.ptr<f32, 1>) -> i32
+  return
+}
+
+// -----
+
+func.func @offset_keeps_the_address_space(%p: !simt.ptr<f32, 1>, %i: index) {
+  // expected-error@+1 {{expected '1 : i64' but got '3 : i64'}}
+  %q = "simt.ptr_offset"(%p, %i) : (!simt.ptr<f32, 1>, index) -> !simt.ptr<f32, 3>
+  return
+}

@@ -1,0 +1,60 @@
+// RUN: %oxide-opt %s | FileCheck %s
+// RUN: %oxide-opt %s | %oxide-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @slices
+// CHECK-SAME: !simt.slice<f32>, %{{.*}}: !simt.slice_mut<i64>, %{{.*}}: !simt.disjoint<f32, "1d">
+func.func @slices(%a: !simt.slice<f32>, %m: !simt.slice_mut<i64>, %d: !simt.disjoint<f32, "1d">, %i: index, %x: i64) {
+  // CHECK: "simt.len"(%{{.*}}) : (!simt.slice<f32>) -> index
+  %n = "simt.len"(%a) : (!simt.slice<f32>) -> index
+  // CHECK: "simt.len"(%{{.*}}) : (!simt.disjoint<f32, "1d">) -> index
+  %nd = "simt.len"(%d) : (!simt.disjoint<f32, "1d">) -> index
+  // CHECK: "simt.load"(%{{.*}}, %{{.*}}) : (!simt.slice<f32>, index) -> f32
+  %v = "simt.load"(%a, %i) : (!simt.slice<f32>, index) -> f32
+  // CHECK: "simt.load"(%{{.*}}, %{{.*}}) : (!simt.slice_mut<i64>, index) -> i64
+  %y = "simt.load"(%m, %i) : (!simt.slice_mut<i64>, index) -> i64
+  // CHECK: "simt.load_unchecked"(%{{.*}}, %{{.*}}) : (!simt.slice<f32>, index) -> f32
+  %u = "simt.load_unchecked"(%a, %i) : (!simt.slice<f32>, index) -> f32
+  // CHECK: "simt.store"(%{{.*}}, %{{.*}}, %{{.*}}) : (!simt.slice_mut<i64>, index, i64) -> ()
+  "simt.store"(%m, %i, %x) : (!simt.slice_mut<i64>, index, i64) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func @disjoint
+func.func @disjoint(%d: !simt.disjoint<f32, "1d">, %d2: !simt.disjoint<f32, "runtime_2d">, %i: index, %v: f32) {
+  %w = "simt.index_1d"() : () -> !simt.thread_index<"1d">
+  // CHECK: "simt.get_mut"(%{{.*}}, %{{.*}}) : (!simt.disjoint<f32, "1d">, !simt.thread_index<"1d">) -> (i1, !simt.ref<f32>)
+  %ok, %r = "simt.get_mut"(%d, %w) : (!simt.disjoint<f32, "1d">, !simt.thread_index<"1d">) -> (i1, !simt.ref<f32>)
+  // CHECK: "simt.ref_store"(%{{.*}}, %{{.*}}) : (!simt.ref<f32>, f32) -> ()
+  "simt.ref_store"(%r, %v) : (!simt.ref<f32>, f32) -> ()
+  // CHECK: "simt.ref_load"(%{{.*}}) : (!simt.ref<f32>) -> f32
+  %l = "simt.ref_load"(%r) : (!simt.ref<f32>) -> f32
+  %w2 = "simt.index_2d_runtime"() : () -> !simt.thread_index<"runtime_2d">
+  // CHECK: "simt.get_mut"(%{{.*}}, %{{.*}}) : (!simt.disjoint<f32, "runtime_2d">, !simt.thread_index<"runtime_2d">)
+  %ok2, %r2 = "simt.get_mut"(%d2, %w2) : (!simt.disjoint<f32, "runtime_2d">, !simt.thread_index<"runtime_2d">) -> (i1, !simt.ref<f32>)
+  // CHECK: "simt.get_unchecked_mut"(%{{.*}}, %{{.*}}) : (!simt.disjoint<f32, "1d">, index) -> !simt.ref<f32>
+  %r3 = "simt.get_unchecked_mut"(%d, %i) : (!simt.disjoint<f32, "1d">, index) -> !simt.ref<f32>
+  return
+}
+
+// CHECK-LABEL: func.func @vectors_and_pointers
+func.func @vectors_and_pointers(%a: !simt.slice<f32>, %m: !simt.slice_mut<f32>, %i: index, %v: vector<4xf32>, %x: f32) {
+  // CHECK: "simt.vector_load"(%{{.*}}, %{{.*}}) : (!simt.slice<f32>, index) -> vector<4xf32>
+  %q = "simt.vector_load"(%a, %i) : (!simt.slice<f32>, index) -> vector<4xf32>
+  // CHECK: "simt.vector_store"(%{{.*}}, %{{.*}}, %{{.*}}) : (!simt.slice_mut<f32>, index, vector<4xf32>) -> ()
+  "simt.vector_store"(%m, %i, %v) : (!simt.slice_mut<f32>, index, vector<4xf32>) -> ()
+  // CHECK: "simt.slice_ptr"(%{{.*}}) : (!simt.slice_mut<f32>) -> !simt.ptr<f32, 1 : i64>
+  %p = "simt.slice_ptr"(%m) : (!simt.slice_mut<f32>) -> !simt.ptr<f32, 1>
+  // CHECK: "simt.ptr_offset"(%{{.*}}, %{{.*}}) : (!simt.ptr<f32, 1 : i64>, index) -> !simt.ptr<f32, 1 : i64>
+  %p2 = "simt.ptr_offset"(%p, %i) : (!simt.ptr<f32, 1>, index) -> !simt.ptr<f32, 1>
+  // CHECK: "simt.ptr_load"
+  %l = "simt.ptr_load"(%p2) : (!simt.ptr<f32, 1>) -> f32
+  // CHECK: "simt.ptr_store"
+  "simt.ptr_store"(%p2, %x) : (!simt.ptr<f32, 1>, f32) -> ()
+  // CHECK: "simt.volatile_load"
+  %vl = "simt.volatile_load"(%p2) : (!simt.ptr<f32, 1>) -> f32
+  // CHECK: "simt.volatile_store"
+  "simt.volatile_store"(%p2, %x) : (!simt.ptr<f32, 1>, f32) -> ()
+  // CHECK: "simt.elem_ptr"(%{{.*}}, %{{.*}}) : (!simt.slice<f32>, index) -> !simt.ptr<f32, 1 : i64>
+  %e = "simt.elem_ptr"(%a, %i) : (!simt.slice<f32>, index) -> !simt.ptr<f32, 1>
+  return
+}
