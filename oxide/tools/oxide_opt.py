@@ -83,12 +83,15 @@ def process_chunk(chunk: Chunk, name: str, pipeline: str | None, emit: str, chip
 
 def pass_listing() -> str:
     """oxide's passes with their summaries, for --list-passes."""
+    from oxide.passes.pipeline import PIPELINES
     from oxide.passes.registry import registered_passes
 
     lines = ["oxide passes (run on builtin.module; upstream MLIR passes may be mixed in):"]
     for name, cls in sorted(registered_passes().items()):
-        summary = (cls.__doc__ or "").strip().splitlines()[0]
-        lines.append(f"  {name:28} {summary}")
+        lines.append(f"  {name:28} {(cls.__doc__ or '').strip().splitlines()[0]}")
+    lines.append("named pipelines:")
+    for name, pipeline in sorted(PIPELINES.items()):
+        lines.append(f"  {name:28} {(pipeline.__doc__ or '').strip().splitlines()[0]}")
     return "\n".join(lines)
 
 
