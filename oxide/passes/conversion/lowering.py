@@ -87,9 +87,29 @@ class LoweringContext:
         return value if str(value.type) == "index" else arith.index_cast(ir.IndexType.get(), value)
 
     def sreg(self, name: str, type_: str = "i32") -> ir.Value:
-        """Read the PTX special register %name (`tid.x`, `laneid`, `clock64`, ...)."""
-        op = ir.Operation.create(f"nvvm.read.ptx.sreg.{name}", results=[ir.Type.parse(type_)])
+        """Read the PTX special register %name (`tid.x`, `laneid`, `clock64`, ...).
+
+        blockDim (`ntid.*`) is a constant when the kernel's contract fixes the block shape: the runtime
+        rejects any other launch, and index arithmetic then folds as in hand-written CUDA."""
+        block = self.block_shape()
+        if name.startswith("ntid.") and block is not None:
+            return self.const(type_, block["xyz".index(name[-1])])
+        attributes = {}
+        bound = block["xyz".index(name[-1])] if name.startswith("tid.") and block is not None else \
+            32 if name == "laneid" else None
+        if bound is not None:
+            # The value range lets LLVM fold bounds checks on shared arrays indexed by the thread id.
+            attributes["range"] = ir.Attribute.parse(f"#llvm.constant_range<i32, 0, {bound}>")
+        op = ir.Operation.create(f"nvvm.read.ptx.sreg.{name}", results=[ir.Type.parse(type_)], attributes=attributes)
         return op.result
+
+    def block_shape(self) -> list[int] | None:
+        """The exact block shape the enclosing kernel's contract states, if any."""
+        contract = self.function_attr("simt.contract")
+        if contract is None:
+            return None
+        entries = ir.DictAttr(contract)
+        return list(ir.DenseI32ArrayAttr(entries["block"])) if "block" in entries else None
 
     def trap_unless(self, ok: ir.Value) -> None:
         """Trap (a Rust panic: out-of-bounds index, failed assert) when `ok` is false."""
