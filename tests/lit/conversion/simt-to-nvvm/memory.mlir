@@ -71,5 +71,36 @@ module attributes {gpu.container_module} {
       "simt.ptr_store"(%q, %y) : (!simt.ptr<i32, 1>, i32) -> ()
       gpu.return
     }
+
+    // The remaining accessors: len, index_valid/row/col, ref_load, elem_ptr, slice_ptr of a disjoint slice.
+    // CHECK-LABEL: .entry accessors(
+    // CHECK: ld.global.b32
+    // CHECK: st.global.b32
+    // NVVM-LABEL: gpu.func @accessors(
+    // NVVM-NOT: simt.
+    // NVVM: gpu.return
+    gpu.func @accessors(%src: !simt.slice<i32>, %out: !simt.disjoint<i32, "runtime_2d">, %flags: !simt.slice_mut<i32>) kernel {
+      %w = "simt.index_2d_runtime"() : () -> !simt.thread_index<"runtime_2d">
+      %valid = "simt.index_valid"(%w) : (!simt.thread_index<"runtime_2d">) -> i1
+      %row = "simt.index_row"(%w) : (!simt.thread_index<"runtime_2d">) -> index
+      %col = "simt.index_col"(%w) : (!simt.thread_index<"runtime_2d">) -> index
+      %n = "simt.len"(%src) : (!simt.slice<i32>) -> index
+      %ok, %r = "simt.get_mut"(%out, %w) : (!simt.disjoint<i32, "runtime_2d">, !simt.thread_index<"runtime_2d">) -> (i1, !simt.ref<i32>)
+      %both = arith.andi %ok, %valid : i1
+      scf.if %both {
+        %old = "simt.ref_load"(%r) : (!simt.ref<i32>) -> i32
+        %sum = arith.addi %row, %col : index
+        %s32 = arith.index_cast %sum : index to i32
+        %n32 = arith.index_cast %n : index to i32
+        %v = arith.addi %old, %s32 : i32
+        %v2 = arith.addi %v, %n32 : i32
+        "simt.ref_store"(%r, %v2) : (!simt.ref<i32>, i32) -> ()
+        %p = "simt.elem_ptr"(%flags, %row) : (!simt.slice_mut<i32>, index) -> !simt.ptr<i32, 1>
+        "simt.ptr_store"(%p, %v2) : (!simt.ptr<i32, 1>, i32) -> ()
+        %base = "simt.slice_ptr"(%out) : (!simt.disjoint<i32, "runtime_2d">) -> !simt.ptr<i32, 1>
+        "simt.ptr_store"(%base, %v) : (!simt.ptr<i32, 1>, i32) -> ()
+      }
+      gpu.return
+    }
   }
 }

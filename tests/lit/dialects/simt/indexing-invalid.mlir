@@ -85,3 +85,43 @@ func.func @witness_from_an_integer(%i: index) {
   %0 = "simt.index_valid"(%i) : (index) -> i1
   return
 }
+
+// -----
+
+func.func @u32_index_is_1d() {
+  // expected-error@+1 {{expected '"1d"' but got '"2d:32"'}}
+  %0 = "simt.index_1d_u32"() : () -> !simt.thread_index<"2d:32">
+  return
+}
+
+// -----
+
+func.func @runtime_2d_result() {
+  // expected-error@+1 {{expected '"runtime_2d"' but got '"1d"'}}
+  %0 = "simt.index_2d_runtime"() : () -> !simt.thread_index<"1d">
+  return
+}
+
+// -----
+
+func.func @col_of_a_flat_witness(%w: !simt.thread_index<"warp">) {
+  // expected-error@+1 {{expected '"runtime_2d"' but got '"warp"'}}
+  %0 = "simt.index_col"(%w) : (!simt.thread_index<"warp">) -> index
+  return
+}
+
+// -----
+
+func.func @grid_dim_is_u32() {
+  // expected-error@+1 {{expected 'i32' but got 'i64'}}
+  %0 = "simt.grid_dim"() {dim = #simt.dim<"x">} : () -> i64
+  return
+}
+
+// -----
+
+func.func @block_id_is_u32() {
+  // expected-error@+1 {{expected 'i32' but got 'index'}}
+  %0 = "simt.block_id"() {dim = #simt.dim<"y">} : () -> index
+  return
+}

@@ -95,3 +95,83 @@ func.func @offset_keeps_the_address_space(%p: !simt.ptr<f32, 1>, %i: index) {
   %q = "simt.ptr_offset"(%p, %i) : (!simt.ptr<f32, 1>, index) -> !simt.ptr<f32, 3>
   return
 }
+
+// -----
+
+func.func @len_of_a_scalar(%x: f32) {
+  // expected-error@+1 {{does not satisfy the constraint}}
+  %n = "simt.len"(%x) : (f32) -> index
+  return
+}
+
+// -----
+
+func.func @unchecked_load_type(%a: !simt.slice<f32>, %i: index) {
+  // expected-error@+1 {{expected 'f32' but got 'f64'}}
+  %x = "simt.load_unchecked"(%a, %i) : (!simt.slice<f32>, index) -> f64
+  return
+}
+
+// -----
+
+func.func @unchecked_mut_needs_a_disjoint_slice(%a: !simt.slice_mut<f32>, %i: index) {
+  // expected-error@+1 {{expected base type 'simt.disjoint' but got '!simt.slice_mut<f32>'}}
+  %r = "simt.get_unchecked_mut"(%a, %i) : (!simt.slice_mut<f32>, index) -> !simt.ref<f32>
+  return
+}
+
+// -----
+
+func.func @ref_store_type(%r: !simt.ref<f32>, %v: i32) {
+  // expected-error@+1 {{expected 'f32' but got 'i32'}}
+  "simt.ref_store"(%r, %v) : (!simt.ref<f32>, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @ref_load_type(%r: !simt.ref<f32>) {
+  // expected-error@+1 {{expected 'f32' but got 'i64'}}
+  %x = "simt.ref_load"(%r) : (!simt.ref<f32>) -> i64
+  return
+}
+
+// -----
+
+func.func @vector_store_needs_mut(%a: !simt.slice<f32>, %i: index, %v: vector<4xf32>) {
+  // expected-error@+1 {{expected base type 'simt.slice_mut' but got 'simt.slice'}}
+  "simt.vector_store"(%a, %i, %v) : (!simt.slice<f32>, index, vector<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @ptr_store_type(%p: !simt.ptr<f32, 1>, %v: f64) {
+  // expected-error@+1 {{expected 'f32' but got 'f64'}}
+  "simt.ptr_store"(%p, %v) : (!simt.ptr<f32, 1>, f64) -> ()
+  return
+}
+
+// -----
+
+func.func @volatile_load_type(%p: !simt.ptr<i32, 1>) {
+  // expected-error@+1 {{expected 'i32' but got 'i64'}}
+  %x = "simt.volatile_load"(%p) : (!simt.ptr<i32, 1>) -> i64
+  return
+}
+
+// -----
+
+func.func @volatile_store_type(%p: !simt.ptr<i32, 1>, %v: i64) {
+  // expected-error@+1 {{expected 'i32' but got 'i64'}}
+  "simt.volatile_store"(%p, %v) : (!simt.ptr<i32, 1>, i64) -> ()
+  return
+}
+
+// -----
+
+func.func @elem_ptr_is_global(%a: !simt.slice<f32>, %i: index) {
+  // expected-error@+1 {{a slice element is in the global address space (1)}}
+  %p = "simt.elem_ptr"(%a, %i) : (!simt.slice<f32>, index) -> !simt.ptr<f32, 0>
+  return
+}

@@ -47,3 +47,20 @@ func.func @dynamic_shared_space(%o: index) {
   %d = "simt.dynamic_shared"(%o) {align = 16 : i64} : (index) -> !simt.ptr<f32, 0>
   return
 }
+
+// -----
+
+func.func @shared_store_type(%i: index, %v: f64) {
+  %s = "simt.shared_array"() {align = 4 : i64} : () -> !simt.shared<f32, 8 : i64>
+  // expected-error@+1 {{expected 'f32' but got 'f64'}}
+  "simt.shared_store"(%s, %i, %v) : (!simt.shared<f32, 8 : i64>, index, f64) -> ()
+  return
+}
+
+// -----
+
+func.func @dynamic_shared_alignment(%o: index) {
+  // expected-error@+1 {{alignment must be a power of two from 1 to 256, got 3}}
+  %d = "simt.dynamic_shared"(%o) {align = 3 : i64} : (index) -> !simt.ptr<f32, 3>
+  return
+}
