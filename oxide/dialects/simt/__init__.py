@@ -4,10 +4,12 @@ One module per op family; importing this package declares them all. It must stay
 `oxide.dialects.simt`: the MLIR bindings import it to find the OpView classes of `simt.*` ops.
 """
 
-from oxide.dialects.simt import atomics, indexing, kernel, memory, shared, sync, types, warp  # noqa: F401  (declaration on import)
+from oxide.dialects.simt import atomics, debug, indexing, kernel, math, memory, shared, sync, types, warp  # noqa: F401  (declaration on import)
 from oxide.dialects.simt.atomics import *  # noqa: F401,F403
+from oxide.dialects.simt.debug import *  # noqa: F401,F403
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.indexing import *  # noqa: F401,F403
+from oxide.dialects.simt.math import *  # noqa: F401,F403
 from oxide.dialects.simt.memory import *  # noqa: F401,F403
 from oxide.dialects.simt.shared import *  # noqa: F401,F403
 from oxide.dialects.simt.sync import *  # noqa: F401,F403

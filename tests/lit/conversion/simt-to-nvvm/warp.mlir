@@ -71,10 +71,10 @@ module attributes {gpu.container_module} {
     gpu.func @matches(%m: i32, %a: i32, %c: i64, %out: !llvm.ptr<1>) kernel {
       %0 = "simt.match_any"(%m, %a) : (i32, i32) -> i32
       %1 = "simt.match_any"(%m, %c) : (i32, i64) -> i32
-      %2, %2p = "simt.match_all"(%m, %a) : (i32, i32) -> (i32, i1)
-      %3, %3p = "simt.match_all"(%m, %c) : (i32, i64) -> (i32, i1)
-      %sel2 = arith.select %2p, %2, %a : i32
-      %sel3 = arith.select %3p, %3, %a : i32
+      %l2, %e2 = "simt.match_all"(%m, %a) : (i32, i32) -> (i32, i1)
+      %l3, %e3 = "simt.match_all"(%m, %c) : (i32, i64) -> (i32, i1)
+      %sel2 = arith.select %e2, %l2, %a : i32
+      %sel3 = arith.select %e3, %l3, %a : i32
       %p1 = llvm.getelementptr %out[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
       %p2 = llvm.getelementptr %out[2] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
       %p3 = llvm.getelementptr %out[3] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
