@@ -14,7 +14,7 @@ from oxide.passes.base import OxidePass
 from oxide.passes.conversion.lowering import run_conversion
 from oxide.passes.conversion.simt_to_nvvm import atomics, debug, indexing, math, memory, shared, sync, warp  # noqa: F401  (rules register on import)
 from oxide.passes.conversion.simt_to_nvvm.kernel import (
-    apply_parameter_attributes, lower_kernel_metadata, parameter_attributes,
+    apply_parameter_attributes, lower_kernel_metadata, mark_coherent_reads, parameter_attributes,
 )
 from oxide.passes.conversion.simt_to_nvvm.rules import SIMT_TO_NVVM
 from oxide.passes.registry import register_pass
@@ -33,5 +33,6 @@ class ConvertSimtToNvvm(OxidePass):
             if op.operation.name == "gpu.module":
                 lower_kernel_metadata(op.operation)
                 plan = parameter_attributes(op.operation)
+                mark_coherent_reads(op.operation)
                 run_conversion(SIMT_TO_NVVM, op.operation, self)
                 apply_parameter_attributes(op.operation, plan)

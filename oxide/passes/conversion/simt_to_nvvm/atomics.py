@@ -18,7 +18,7 @@ from mlir.dialects import arith, llvm
 from oxide.dialects.simt import atomics as ops
 from oxide.dialects.simt.types import PtrType
 from oxide.ir.declare import python_value
-from oxide.passes.conversion.lowering import LoweringContext, LoweringError
+from oxide.passes.conversion.lowering import LoweringContext, LoweringError, natural_alignment
 from oxide.passes.conversion.simt_to_nvvm.rules import lowering
 
 _LLVM_ORDERING = {"relaxed": llvm.AtomicOrdering.monotonic, "acquire": llvm.AtomicOrdering.acquire,
@@ -46,26 +46,24 @@ def _require_sm70(ctx: LoweringContext) -> None:
                             f"{ctx.options.chip}; compile for sm_70+")
 
 
-def _address(ctx: LoweringContext, ptr: ir.Value) -> tuple[ir.Value, int, int]:
-    """The lowered pointer, its element's size in bytes (the alignment atomics need) and its address space."""
-    elem, space = PtrType.parameters_of(ptr.type)
-    return ctx.parts(ptr)[0], int(str(elem)[1:]) // 8, python_value(space)
+def _address(ctx: LoweringContext, ptr: ir.Value) -> tuple[ir.Value, int]:
+    """The lowered pointer and its address space."""
+    return ctx.parts(ptr)[0], python_value(PtrType.parameters_of(ptr.type)[1])
 
 
 @lowering(ops.AtomicLoadOp)
 def lower_atomic_load(ctx: LoweringContext, op: ops.AtomicLoadOp) -> ir.Value:
     _require_sm70(ctx)
-    address, size, _ = _address(ctx, op.ptr)
-    return llvm.load(op.result.type, address, alignment=size, ordering=_LLVM_ORDERING[op.ordering],
-                     syncscope=_LLVM_SYNCSCOPE[op.scope])
+    address, _ = _address(ctx, op.ptr)
+    return ctx.load(op.result.type, address, ordering=_LLVM_ORDERING[op.ordering],
+                    syncscope=_LLVM_SYNCSCOPE[op.scope])
 
 
 @lowering(ops.AtomicStoreOp)
 def lower_atomic_store(ctx: LoweringContext, op: ops.AtomicStoreOp) -> None:
     _require_sm70(ctx)
-    address, size, _ = _address(ctx, op.ptr)
-    llvm.store(op.value, address, alignment=size, ordering=_LLVM_ORDERING[op.ordering],
-               syncscope=_LLVM_SYNCSCOPE[op.scope])
+    address, _ = _address(ctx, op.ptr)
+    ctx.store(op.value, address, ordering=_LLVM_ORDERING[op.ordering], syncscope=_LLVM_SYNCSCOPE[op.scope])
 
 
 def atom_instruction(kind: str, elem: str, scope: str, ordering: str, space: int) -> str:
@@ -83,7 +81,7 @@ def atom_instruction(kind: str, elem: str, scope: str, ordering: str, space: int
 @lowering(ops.AtomicRmwOp)
 def lower_atomic_rmw(ctx: LoweringContext, op: ops.AtomicRmwOp) -> ir.Value:
     _require_sm70(ctx)
-    address, _, space = _address(ctx, op.ptr)
+    address, space = _address(ctx, op.ptr)
     elem = str(op.value.type)
     value = op.value
     if op.kind == "sub":
@@ -101,8 +99,9 @@ def lower_atomic_rmw(ctx: LoweringContext, op: ops.AtomicRmwOp) -> ir.Value:
 @lowering(ops.AtomicCmpxchgOp)
 def lower_atomic_cmpxchg(ctx: LoweringContext, op: ops.AtomicCmpxchgOp) -> tuple[ir.Value, ir.Value]:
     _require_sm70(ctx)
-    address, size, _ = _address(ctx, op.ptr)
+    address, _ = _address(ctx, op.ptr)
     pair = llvm.cmpxchg(address, op.expected, op.desired, _LLVM_ORDERING[op.success_ordering],
-                        _LLVM_ORDERING[op.failure_ordering], syncscope=_LLVM_SYNCSCOPE[op.scope], alignment=size)
+                        _LLVM_ORDERING[op.failure_ordering], syncscope=_LLVM_SYNCSCOPE[op.scope],
+                        alignment=natural_alignment(op.old.type))
     return (llvm.extractvalue(op.old.type, pair, [0]),
             llvm.extractvalue(ir.IntegerType.get_signless(1), pair, [1]))

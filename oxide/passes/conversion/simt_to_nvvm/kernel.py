@@ -35,17 +35,44 @@ def lower_kernel_metadata(gpu_module: ir.Operation) -> None:
                 attrs["nvvm.reqntid"] = block
 
 
+# Ops that turn a slice element into a raw pointer: through it the buffer may be written (atomics on a
+# `&[DeviceAtomicU32]`), so such a slice is not read-only memory for the kernel's lifetime.
+_POINTER_ESCAPES = ("simt.elem_ptr", "simt.slice_ptr")
+_SLICE_READS = ("simt.load", "simt.load_unchecked", "simt.vector_load")
+COHERENT_MARKER = "oxide.coherent"
+
+
+def _escapes(arg: ir.Value) -> bool:
+    return any(use.owner.name in _POINTER_ESCAPES for use in arg.uses)
+
+
+def mark_coherent_reads(gpu_module: ir.Operation) -> None:
+    """Mark the reads of read-only slices whose elements escape as pointers: they must stay coherent
+    (no `ld.global.nc`, no invariant load), since atomics may write those elements meanwhile."""
+    for func in gpu_module.regions[0].blocks[0].operations:
+        if func.operation.name not in ("gpu.func", "func.func") or not func.operation.regions[0].blocks:
+            continue
+        for arg in func.operation.regions[0].blocks[0].arguments:
+            if SliceType.isinstance(arg.type) and _escapes(arg):
+                for use in arg.uses:
+                    if use.owner.name in _SLICE_READS:
+                        use.owner.attributes[COHERENT_MARKER] = ir.UnitAttr.get()
+
+
 def parameter_attributes(gpu_module: ir.Operation) -> dict[str, list[dict[str, ir.Attribute]]]:
     """Per kernel, the attributes of each lowered parameter (computed before the signature is split)."""
     plan: dict[str, list[dict[str, ir.Attribute]]] = {}
     unit = ir.UnitAttr.get()
     for kernel in _kernels(gpu_module):
         attrs: list[dict[str, ir.Attribute]] = []
-        for arg_type in ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value).inputs:
+        args = list(kernel.regions[0].blocks[0].arguments) if kernel.regions[0].blocks else []
+        for position, arg_type in enumerate(ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value).inputs):
             parts = convert_type(arg_type) or [arg_type]
             facts: dict[str, ir.Attribute] = {}
             if SliceType.isinstance(arg_type):
-                facts = {"llvm.noalias": unit, "llvm.readonly": unit}
+                facts = {"llvm.noalias": unit}
+                if not (position < len(args) and _escapes(args[position])):
+                    facts["llvm.readonly"] = unit
             elif SliceMutType.isinstance(arg_type) or DisjointType.isinstance(arg_type):
                 facts = {"llvm.noalias": unit}
             attrs.append(facts)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from mlir import ir
 from mlir.dialects import arith, llvm
 
@@ -9,6 +11,7 @@ from oxide.dialects.simt import memory as ops
 from oxide.dialects.simt.types import DisjointType, SliceType
 from oxide.ir.declare import python_value
 from oxide.passes.conversion.lowering import LoweringContext
+from oxide.passes.conversion.simt_to_nvvm.kernel import COHERENT_MARKER
 from oxide.passes.conversion.simt_to_nvvm.rules import lowering
 from oxide.passes.conversion.simt_to_nvvm.types import element_type
 
@@ -17,14 +20,20 @@ def _in_bounds(ctx: LoweringContext, index: ir.Value, length: ir.Value) -> ir.Va
     return arith.cmpi(arith.CmpIPredicate.ult, ctx.i64(index), length)
 
 
-def _load(ctx: LoweringContext, slice_value: ir.Value, index: ir.Value, result_type: ir.Type, checked: bool) -> ir.Value:
+def _invariant(op: Any) -> bool | None:
+    """Whether a slice read may be an invariant (ld.global.nc) load; None means "no", as the builder wants."""
+    coherent = COHERENT_MARKER in op.operation.attributes
+    return (SliceType.isinstance(op.slice.type) and not coherent) or None
+
+
+def _load(ctx: LoweringContext, slice_value: ir.Value, index: ir.Value, result_type: ir.Type, checked: bool,
+          invariant: bool | None) -> ir.Value:
     ptr, length = ctx.parts(slice_value)[:2]
     if checked:
         ctx.trap_unless(_in_bounds(ctx, index, length))
     address = ctx.gep(ptr, index, result_type)
     # Read-only slices never overlap a writable buffer of the launch (the runtime checks every pair), so
-    # their loads are invariant for the kernel's lifetime: NVPTX then emits ld.global.nc.
-    invariant = SliceType.isinstance(slice_value.type) or None
+    # their loads are invariant for the kernel's lifetime and NVPTX emits ld.global.nc; see _invariant.
     return ctx.load(result_type, address, invariant=invariant)
 
 
@@ -35,12 +44,12 @@ def lower_len(ctx: LoweringContext, op: ops.LenOp) -> ir.Value:
 
 @lowering(ops.LoadOp)
 def lower_load(ctx: LoweringContext, op: ops.LoadOp) -> ir.Value:
-    return _load(ctx, op.slice, op.index, op.result.type, checked=True)
+    return _load(ctx, op.slice, op.index, op.result.type, checked=True, invariant=_invariant(op))
 
 
 @lowering(ops.LoadUncheckedOp)
 def lower_load_unchecked(ctx: LoweringContext, op: ops.LoadUncheckedOp) -> ir.Value:
-    return _load(ctx, op.slice, op.index, op.result.type, checked=False)
+    return _load(ctx, op.slice, op.index, op.result.type, checked=False, invariant=_invariant(op))
 
 
 @lowering(ops.StoreOp)
@@ -96,8 +105,7 @@ def _vector_address(ctx: LoweringContext, slice_value: ir.Value, index: ir.Value
 @lowering(ops.VectorLoadOp)
 def lower_vector_load(ctx: LoweringContext, op: ops.VectorLoadOp) -> ir.Value:
     address, align = _vector_address(ctx, op.slice, op.index, op.result.type)
-    invariant = SliceType.isinstance(op.slice.type) or None
-    return ctx.load(op.result.type, address, alignment=align, invariant=invariant)
+    return ctx.load(op.result.type, address, alignment=align, invariant=_invariant(op))
 
 
 @lowering(ops.VectorStoreOp)
