@@ -7,7 +7,7 @@ from oxide.dialects.simt.types import (
     DisjointType, PtrType, RefType, SliceMutType, SliceType, ThreadIndexType, check_index_space,
 )
 from oxide.ir.constraints import I1, INDEX, INTEGER_ATTR, STRING_ATTR, AnyOf, AnyType, BaseOf, Parametric, TypeVar
-from oxide.ir.declare import Attr, Op, Operand, Result, VerifyError, python_value
+from oxide.ir.declare import Op, Operand, Result, VerifyError, python_value
 
 _ANY_SLICE = AnyOf(BaseOf(SliceType), BaseOf(SliceMutType), BaseOf(DisjointType))
 

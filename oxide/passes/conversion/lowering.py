@@ -11,6 +11,7 @@ with no rule is a located error, never a silent skip.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -20,6 +21,8 @@ from mlir.dialects import arith, llvm, scf
 from oxide.passes.base import PassError
 
 Rule = Callable[["LoweringContext", Any], Any]
+# The compute capability of a chip name (passes cannot import oxide.backend's Target).
+_CHIP_NUMBER = re.compile(r"sm_(\d+)[af]?")
 PARTS_MARKER = "oxide.parts"
 
 
@@ -134,6 +137,13 @@ class LoweringContext:
         """llvm.store at the value type's natural alignment."""
         flags.setdefault("alignment", natural_alignment(value.type))
         llvm.store(value, address, **flags)
+
+    def require_sm(self, minimum: int, what: str, instead: str) -> None:
+        """Raise LoweringError unless the conversion's target chip (options.chip) is sm_<minimum> or newer."""
+        chip = self.options.chip
+        match = _CHIP_NUMBER.fullmatch(chip)
+        if match is None or int(match.group(1)) < minimum:
+            raise LoweringError(f"{what} needs sm_{minimum} or newer, but the target is {chip}; {instead}")
 
     def unique_symbol(self, prefix: str) -> str:
         """A symbol name not yet used in the gpu.module."""

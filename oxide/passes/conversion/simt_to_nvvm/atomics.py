@@ -10,7 +10,6 @@ written inline, with the ordering and scope spelled out.
 
 from __future__ import annotations
 
-import re
 
 from mlir import ir
 from mlir.dialects import arith, llvm
@@ -18,7 +17,7 @@ from mlir.dialects import arith, llvm
 from oxide.dialects.simt import atomics as ops
 from oxide.dialects.simt.types import PtrType
 from oxide.ir.declare import python_value
-from oxide.passes.conversion.lowering import LoweringContext, LoweringError, natural_alignment
+from oxide.passes.conversion.lowering import LoweringContext, natural_alignment
 from oxide.passes.conversion.simt_to_nvvm.rules import lowering
 
 _LLVM_ORDERING = {"relaxed": llvm.AtomicOrdering.monotonic, "acquire": llvm.AtomicOrdering.acquire,
@@ -35,15 +34,11 @@ _PTX_OP = {"add": ("add", "u"), "sub": ("add", "u"), "fadd": ("add", "f"), "fsub
            "umin": ("min", "u"), "umax": ("max", "u"), "xchg": ("exch", "b")}
 # Inline-asm register constraints per element type; addresses are 64-bit in every address space.
 _REGISTER = {"i32": "r", "i64": "l", "f32": "f", "f64": "d"}
-_CHIP_NUMBER = re.compile(r"sm_(\d+)[af]?")
 
 
 def _require_sm70(ctx: LoweringContext) -> None:
     # `.sem` and `.scope` qualifiers on ld/st/atom are PTX 6.0, sm_70 (the memory model's first chip).
-    match = _CHIP_NUMBER.fullmatch(ctx.options.chip)
-    if match is None or int(match.group(1)) < 70:
-        raise LoweringError(f"scoped atomics with memory orderings need sm_70 or newer, but the target is "
-                            f"{ctx.options.chip}; compile for sm_70+")
+    ctx.require_sm(70, "a scoped atomic with a memory ordering", "compile for sm_70+")
 
 
 def _address(ctx: LoweringContext, ptr: ir.Value) -> tuple[ir.Value, int]:

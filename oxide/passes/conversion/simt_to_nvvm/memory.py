@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith, llvm
+from mlir.dialects import arith
 
 from oxide.dialects.simt import memory as ops
 from oxide.dialects.simt.types import DisjointType, SliceType

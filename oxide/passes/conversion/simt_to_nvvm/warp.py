@@ -7,13 +7,11 @@ active mask) are one-instruction inline PTX.
 
 from __future__ import annotations
 
-import re
-
 from mlir import ir
 from mlir.dialects import arith, llvm, nvvm
 
 from oxide.dialects.simt import warp as ops
-from oxide.passes.conversion.lowering import LoweringContext, LoweringError
+from oxide.passes.conversion.lowering import LoweringContext
 from oxide.passes.conversion.simt_to_nvvm.rules import lowering
 
 _SHUFFLE_KIND = {"idx": nvvm.ShflKind.idx, "up": nvvm.ShflKind.up, "down": nvvm.ShflKind.down,
@@ -22,19 +20,10 @@ _VOTE_KIND = {"all": nvvm.VoteSyncKind.all, "any": nvvm.VoteSyncKind.any}
 _REDUX_KIND = {"add": nvvm.ReduxKind.ADD, "min": nvvm.ReduxKind.MIN, "max": nvvm.ReduxKind.MAX,
                "umin": nvvm.ReduxKind.UMIN, "umax": nvvm.ReduxKind.UMAX, "and": nvvm.ReduxKind.AND,
                "or": nvvm.ReduxKind.OR, "xor": nvvm.ReduxKind.XOR}
-_CHIP_NUMBER = re.compile(r"sm_(\d+)[af]?")
 
 
 def _i(width: int) -> ir.Type:
     return ir.IntegerType.get_signless(width)
-
-
-def require_sm(ctx: LoweringContext, minimum: int, instruction: str, instead: str) -> None:
-    """Raise LoweringError unless the conversion's target chip is sm_<minimum> or newer."""
-    chip = ctx.options.chip
-    match = _CHIP_NUMBER.fullmatch(chip)
-    if match is None or int(match.group(1)) < minimum:
-        raise LoweringError(f"{instruction} needs sm_{minimum} or newer, but the target is {chip}; {instead}")
 
 
 @lowering(ops.ShuffleOp)
@@ -89,13 +78,13 @@ def lower_active_mask(ctx: LoweringContext, op: ops.ActiveMaskOp) -> ir.Value:
 
 @lowering(ops.ReduxOp)
 def lower_redux(ctx: LoweringContext, op: ops.ReduxOp) -> ir.Value:
-    require_sm(ctx, 80, "redux.sync", "reduce across the warp with shuffles (simt.shuffle kind \"xor\") instead")
+    ctx.require_sm(80, "redux.sync", "reduce across the warp with shuffles (simt.shuffle kind \"xor\") instead")
     return nvvm.redux_sync(_i(32), op.value, _REDUX_KIND[op.kind], op.mask)
 
 
 @lowering(ops.ElectOp)
 def lower_elect(ctx: LoweringContext, op: ops.ElectOp) -> list[ir.Value]:
-    require_sm(ctx, 90, "elect.sync", "pick the lowest lane of the mask (count trailing zeros) instead")
+    ctx.require_sm(90, "elect.sync", "pick the lowest lane of the mask (count trailing zeros) instead")
     # nvvm.elect.sync yields only the predicate; the PTX instruction also writes the leader's lane.
     leader, elected = nvvm.inline_ptx([_i(32), _i(1)], [op.mask], [], "elect.sync $0|$1, $2;")
     return [leader, elected]
