@@ -1,0 +1,439 @@
+"""Concrete syntax tree (tree-sitter-rust) -> AST of the supported subset.
+
+Anything outside the subset stops here with `error: <what> is not supported in device code` at the
+construct. Host-only items (`fn main`, `use` lines, host modules) are skipped by items.py, not here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from oxide.frontends.rust import ast
+from oxide.frontends.rust.parser import Source, parse
+from oxide.ir.diagnostics import OxideError
+
+
+class Unsupported(OxideError):
+    """A construct outside the supported subset, at its location."""
+
+
+def unsupported(source: Source, node: Any, what: str, hint: str = "") -> Unsupported:
+    """`error: <what> is not supported in device code`, located at `node`."""
+    message = f"{what} is not supported in device code" + (f"; {hint}" if hint else "")
+    return Unsupported(message, source.loc(node))
+
+
+def text(node: Any) -> str:
+    """The source text of a node."""
+    return node.text.decode()
+
+
+class Builder:
+    """Builds AST nodes for one Source (the file, or a macro's re-parsed arguments)."""
+
+    def __init__(self, source: Source):
+        self.source = source
+
+    def loc(self, node: Any):
+        return self.source.loc(node)
+
+    def fail(self, node: Any, what: str, hint: str = "") -> Unsupported:
+        return unsupported(self.source, node, what, hint)
+
+    # Types ---------------------------------------------------------------------------------------------
+    def type_(self, node: Any) -> Any:
+        kind = node.type
+        loc = self.loc(node)
+        if kind in ("primitive_type", "type_identifier"):
+            return ast.PathTy(loc, text(node))
+        if kind == "scoped_type_identifier":
+            return ast.PathTy(loc, text(node.child_by_field_name("name")))
+        if kind == "generic_type":
+            base = node.child_by_field_name("type")
+            name = text(base.child_by_field_name("name")) if base.type == "scoped_type_identifier" else text(base)
+            args = [self.type_arg(a) for a in node.child_by_field_name("type_arguments").named_children]
+            return ast.PathTy(loc, name, args)
+        if kind == "reference_type":
+            inner = node.child_by_field_name("type")
+            mutable = any(c.type == "mutable_specifier" for c in node.children)
+            return ast.RefTy(loc, self.type_(inner), mutable)
+        if kind == "array_type":
+            elem = self.type_(node.child_by_field_name("element"))
+            length = node.child_by_field_name("length")
+            return ast.ArrayTy(loc, elem, self.expr(length)) if length is not None else ast.SliceTy(loc, elem)
+        if kind == "tuple_type":
+            return ast.TupleTy(loc, [self.type_(c) for c in node.named_children])
+        if kind == "unit_type":
+            return ast.TupleTy(loc, [])
+        if kind == "pointer_type":
+            mutable = any(c.type == "mutable_specifier" for c in node.children)
+            return ast.PtrTy(loc, self.type_(node.child_by_field_name("type")), mutable)
+        if kind == "never_type":
+            return ast.PathTy(loc, "!")
+        if kind == "dynamic_type":
+            raise self.fail(node, "`dyn Trait`", "use a generic parameter with a trait bound")
+        if kind == "abstract_type":
+            raise self.fail(node, "`impl Trait` types", "use a generic parameter with a trait bound")
+        if kind == "function_type":
+            raise self.fail(node, "function pointer types")
+        raise self.fail(node, f"the type `{text(node)}`")
+
+    def type_arg(self, node: Any) -> Any:
+        if node.type in ("integer_literal", "block", "identifier", "unary_expression", "binary_expression"):
+            return self.expr(node) if node.type != "identifier" else ast.PathTy(self.loc(node), text(node))
+        if node.type == "type_binding":
+            raise self.fail(node, "associated type bindings")
+        if node.type == "lifetime":
+            return None
+        return self.type_(node)
+
+    # Patterns ------------------------------------------------------------------------------------------
+    def pattern(self, node: Any) -> Any:
+        kind, loc = node.type, self.loc(node)
+        if kind == "identifier":
+            name = text(node)
+            if name == "None":
+                return ast.VariantPat(loc, ["None"])
+            return ast.BindPat(loc, name)
+        if kind == "mut_pattern":
+            inner = self.pattern(node.named_children[-1])
+            if not isinstance(inner, ast.BindPat):
+                raise self.fail(node, "`mut` on a non-binding pattern")
+            inner.mutable = True
+            return inner
+        if kind == "_" or text(node) == "_":
+            return ast.WildPat(loc)
+        if kind == "tuple_pattern":
+            return ast.TuplePat(loc, [self.pattern(c) for c in node.named_children])
+        if kind == "tuple_struct_pattern":
+            path = text(node.child_by_field_name("type")).split("::")
+            elems = [self.pattern(c) for c in node.named_children[1:]]
+            return ast.VariantPat(loc, path, elems)
+        if kind in ("scoped_identifier",):
+            return ast.VariantPat(loc, text(node).split("::"))
+        if kind in ("integer_literal", "boolean_literal", "negative_literal"):
+            return ast.LitPat(loc, self.literal_value(node))
+        if kind == "range_pattern":
+            return ast.LitPat(loc, self.literal_value(node.child_by_field_name("left") or node.named_children[0]),
+                              self.literal_value(node.child_by_field_name("right") or node.named_children[-1]))
+        if kind == "or_pattern":
+            return ast.OrPat(loc, [self.pattern(c) for c in node.named_children])
+        if kind == "match_pattern":
+            return self.pattern(node.named_children[0]) if node.named_children else ast.WildPat(loc)
+        if kind == "ref_pattern" or kind == "reference_pattern":
+            raise self.fail(node, "reference patterns", "bind the value and dereference it")
+        if kind == "struct_pattern":
+            raise self.fail(node, "struct patterns", "bind the struct and use its fields")
+        if kind == "slice_pattern":
+            raise self.fail(node, "slice patterns")
+        raise self.fail(node, f"the pattern `{text(node)}`")
+
+    def literal_value(self, node: Any) -> Any:
+        raw = text(node).replace("_", "")
+        if node.type == "boolean_literal":
+            return raw == "true"
+        if node.type == "negative_literal":
+            return -self.literal_value(node.named_children[0])
+        for suffix in ("usize", "isize", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8"):
+            if raw.endswith(suffix) and not raw.startswith("0x"):
+                raw = raw[: -len(suffix)]
+                break
+        return int(raw, 0)
+
+    # Expressions ---------------------------------------------------------------------------------------
+    def expr(self, node: Any) -> ast.Expr:
+        handler: Callable[[Any], ast.Expr] | None = getattr(self, "x_" + node.type, None)
+        if handler is None:
+            raise self.fail(node, _DESCRIPTIONS.get(node.type, f"the expression `{text(node)[:40]}`"))
+        return handler(node)
+
+    def x_parenthesized_expression(self, node: Any) -> ast.Expr:
+        return self.expr(node.named_children[0])
+
+    def x_integer_literal(self, node: Any) -> ast.Expr:
+        raw = text(node).replace("_", "")
+        suffix = next((s for s in _INT_SUFFIXES if raw.endswith(s)), None)
+        digits = raw[: -len(suffix)] if suffix else raw
+        return ast.Lit(self.loc(node), int(digits, 0), "int", suffix)
+
+    def x_float_literal(self, node: Any) -> ast.Expr:
+        raw = text(node).replace("_", "")
+        suffix = next((s for s in ("f32", "f64") if raw.endswith(s)), None)
+        return ast.Lit(self.loc(node), float(raw[:-3] if suffix else raw), "float", suffix)
+
+    def x_boolean_literal(self, node: Any) -> ast.Expr:
+        return ast.Lit(self.loc(node), text(node) == "true", "bool")
+
+    def x_string_literal(self, node: Any) -> ast.Expr:
+        return ast.Lit(self.loc(node), _unescape(text(node)[1:-1]), "str")
+
+    def x_char_literal(self, node: Any) -> ast.Expr:
+        raise self.fail(node, "`char` values")
+
+    def x_identifier(self, node: Any) -> ast.Expr:
+        return ast.PathExpr(self.loc(node), [text(node)])
+
+    def x_self(self, node: Any) -> ast.Expr:
+        return ast.PathExpr(self.loc(node), ["self"])
+
+    def x_scoped_identifier(self, node: Any) -> ast.Expr:
+        segments = [s for s in text(node).replace(" ", "").split("::") if s]
+        return ast.PathExpr(self.loc(node), segments)
+
+    def x_generic_function(self, node: Any) -> ast.Expr:
+        func = self.expr(node.child_by_field_name("function"))
+        generics = [self.type_arg(a) for a in node.child_by_field_name("type_arguments").named_children]
+        if isinstance(func, ast.PathExpr):
+            func.generics = generics
+            return func
+        if isinstance(func, ast.Field):
+            return ast.MethodCall(func.loc, func.base, func.name, [], generics)
+        raise self.fail(node, "generic arguments here")
+
+    def x_call_expression(self, node: Any) -> ast.Expr:
+        callee = node.child_by_field_name("function")
+        args = [self.expr(a) for a in node.child_by_field_name("arguments").named_children
+                if a.type not in ("line_comment", "block_comment", "attribute_item")]
+        loc = self.loc(node)
+        if callee.type == "field_expression":
+            receiver = self.expr(callee.child_by_field_name("value"))
+            return ast.MethodCall(loc, receiver, text(callee.child_by_field_name("field")), args)
+        if callee.type == "generic_function" and callee.child_by_field_name("function").type == "field_expression":
+            inner = callee.child_by_field_name("function")
+            generics = [self.type_arg(a) for a in callee.child_by_field_name("type_arguments").named_children]
+            return ast.MethodCall(loc, self.expr(inner.child_by_field_name("value")),
+                                  text(inner.child_by_field_name("field")), args, generics)
+        return ast.Call(loc, self.expr(callee), args)
+
+    def x_field_expression(self, node: Any) -> ast.Expr:
+        return ast.Field(self.loc(node), self.expr(node.child_by_field_name("value")),
+                         text(node.child_by_field_name("field")))
+
+    def x_index_expression(self, node: Any) -> ast.Expr:
+        base, index = node.named_children[0], node.named_children[1]
+        return ast.Index(self.loc(node), self.expr(base), self.expr(index))
+
+    def x_binary_expression(self, node: Any) -> ast.Expr:
+        return ast.Binary(self.loc(node), text(node.child_by_field_name("operator")),
+                          self.expr(node.child_by_field_name("left")), self.expr(node.child_by_field_name("right")))
+
+    def x_unary_expression(self, node: Any) -> ast.Expr:
+        return ast.Unary(self.loc(node), text(node.children[0]), self.expr(node.named_children[-1]))
+
+    def x_reference_expression(self, node: Any) -> ast.Expr:
+        mutable = any(c.type == "mutable_specifier" for c in node.children)
+        return ast.Unary(self.loc(node), "&mut" if mutable else "&", self.expr(node.child_by_field_name("value")))
+
+    def x_type_cast_expression(self, node: Any) -> ast.Expr:
+        return ast.Cast(self.loc(node), self.expr(node.child_by_field_name("value")),
+                        self.type_(node.child_by_field_name("type")))
+
+    def x_assignment_expression(self, node: Any) -> ast.Expr:
+        return ast.Assign(self.loc(node), self.expr(node.child_by_field_name("left")),
+                          self.expr(node.child_by_field_name("right")))
+
+    def x_compound_assignment_expr(self, node: Any) -> ast.Expr:
+        op = text(node.child_by_field_name("operator"))[:-1]
+        return ast.Assign(self.loc(node), self.expr(node.child_by_field_name("left")),
+                          self.expr(node.child_by_field_name("right")), op)
+
+    def x_block(self, node: Any, unsafe: bool = False) -> ast.Block:
+        stmts: list[Any] = []
+        tail = None
+        children = [c for c in node.named_children if c.type not in ("line_comment", "block_comment", "label")]
+        for i, child in enumerate(children):
+            last = i == len(children) - 1
+            if child.type == "expression_statement":
+                inner = child.named_children[0]
+                has_semicolon = any(c.type == ";" for c in child.children)
+                expr = self.expr(inner)
+                if last and not has_semicolon and inner.type not in _STATEMENT_LIKE:
+                    tail = expr
+                elif last and not has_semicolon:
+                    tail = expr
+                else:
+                    stmts.append(ast.ExprStmt(self.loc(child), expr))
+            elif child.type == "let_declaration":
+                stmts.append(self.let(child))
+            elif child.type == "static_item":
+                stmts.append(self.static_shared(child))
+            elif child.type in ("empty_statement",):
+                continue
+            elif child.type in ("function_item", "struct_item", "enum_item", "impl_item", "const_item", "use_declaration"):
+                raise self.fail(child, "items declared inside a function body", "declare them at module level")
+            elif child.type == "macro_invocation" or child.type.endswith("_expression") or child.type in _EXPR_NODES:
+                expr = self.expr(child)
+                if last:
+                    tail = expr
+                else:
+                    stmts.append(ast.ExprStmt(self.loc(child), expr))
+            else:
+                raise self.fail(child, _DESCRIPTIONS.get(child.type, f"the statement `{text(child)[:40]}`"))
+        return ast.Block(self.loc(node), stmts, tail, unsafe)
+
+    def x_unsafe_block(self, node: Any) -> ast.Expr:
+        return self.x_block(node.named_children[-1], unsafe=True)
+
+    def let(self, node: Any) -> ast.Let:
+        if node.child_by_field_name("alternative") is not None:
+            raise self.fail(node, "`let ... else`", "use `if let` or `match`")
+        type_node, value = node.child_by_field_name("type"), node.child_by_field_name("value")
+        pattern = self.pattern(node.child_by_field_name("pattern"))
+        if any(c.type == "mutable_specifier" for c in node.children) and isinstance(pattern, ast.BindPat):
+            pattern.mutable = True
+        return ast.Let(self.loc(node), pattern, self.type_(type_node) if type_node is not None else None,
+                       self.expr(value) if value is not None else None)
+
+    def static_shared(self, node: Any) -> ast.StaticShared:
+        if not any(c.type == "mutable_specifier" for c in node.children):
+            raise self.fail(node, "a `static` inside a function other than `static mut` shared memory")
+        return ast.StaticShared(self.loc(node), text(node.child_by_field_name("name")),
+                                self.type_(node.child_by_field_name("type")))
+
+    def _label(self, node: Any) -> str | None:
+        label = next((c for c in node.children if c.type == "label"), None)
+        return text(label).lstrip("'") if label is not None else None
+
+    def x_if_expression(self, node: Any) -> ast.Expr:
+        cond_node = node.child_by_field_name("condition")
+        if cond_node.type == "let_condition":
+            cond: Any = ast.LetCond(self.loc(cond_node), self.pattern(cond_node.child_by_field_name("pattern")),
+                                    self.expr(cond_node.child_by_field_name("value")))
+        elif cond_node.type == "let_chain":
+            raise self.fail(cond_node, "`let` chains", "nest the `if let`s")
+        else:
+            cond = self.expr(cond_node)
+        alternative = node.child_by_field_name("alternative")
+        else_: ast.Expr | None = None
+        if alternative is not None:
+            inner = alternative.named_children[0]
+            else_ = self.expr(inner)
+        return ast.If(self.loc(node), cond, self.x_block(node.child_by_field_name("consequence")), else_)
+
+    def x_while_expression(self, node: Any) -> ast.Expr:
+        cond_node = node.child_by_field_name("condition")
+        if cond_node.type == "let_condition":
+            cond: Any = ast.LetCond(self.loc(cond_node), self.pattern(cond_node.child_by_field_name("pattern")),
+                                    self.expr(cond_node.child_by_field_name("value")))
+        else:
+            cond = self.expr(cond_node)
+        return ast.While(self.loc(node), cond, self.x_block(node.child_by_field_name("body")), self._label(node))
+
+    def x_loop_expression(self, node: Any) -> ast.Expr:
+        return ast.Loop(self.loc(node), self.x_block(node.child_by_field_name("body")), self._label(node))
+
+    def x_for_expression(self, node: Any) -> ast.Expr:
+        return ast.For(self.loc(node), self.pattern(node.child_by_field_name("pattern")),
+                       self.expr(node.child_by_field_name("value")), self.x_block(node.child_by_field_name("body")),
+                       self._label(node))
+
+    def x_break_expression(self, node: Any) -> ast.Expr:
+        value = next((c for c in node.named_children if c.type != "label"), None)
+        return ast.Break(self.loc(node), self._label(node), self.expr(value) if value is not None else None)
+
+    def x_continue_expression(self, node: Any) -> ast.Expr:
+        return ast.Continue(self.loc(node), self._label(node))
+
+    def x_return_expression(self, node: Any) -> ast.Expr:
+        value = node.named_children[0] if node.named_children else None
+        return ast.Return(self.loc(node), self.expr(value) if value is not None else None)
+
+    def x_range_expression(self, node: Any) -> ast.Expr:
+        inclusive = any(c.type == "..=" for c in node.children)
+        operands = node.named_children
+        op_index = next(i for i, c in enumerate(node.children) if c.type in ("..", "..="))
+        start = self.expr(node.children[0]) if op_index > 0 else None
+        end = self.expr(node.children[op_index + 1]) if op_index + 1 < len(node.children) else None
+        del operands
+        return ast.Range(self.loc(node), start, end, inclusive)
+
+    def x_tuple_expression(self, node: Any) -> ast.Expr:
+        return ast.Tuple(self.loc(node), [self.expr(c) for c in node.named_children
+                                          if c.type not in ("line_comment", "block_comment")])
+
+    def x_unit_expression(self, node: Any) -> ast.Expr:
+        return ast.Tuple(self.loc(node), [])
+
+    def x_array_expression(self, node: Any) -> ast.Expr:
+        if any(c.type == ";" for c in node.children):
+            value, count = node.named_children[0], node.named_children[1]
+            return ast.ArrayLit(self.loc(node), [self.expr(value)], self.expr(count))
+        return ast.ArrayLit(self.loc(node), [self.expr(c) for c in node.named_children
+                                             if c.type not in ("line_comment", "block_comment")])
+
+    def x_struct_expression(self, node: Any) -> ast.Expr:
+        name = text(node.child_by_field_name("name")).split("::")
+        fields: list[tuple[str, ast.Expr]] = []
+        for item in node.child_by_field_name("body").named_children:
+            if item.type == "shorthand_field_initializer":
+                ident = item.named_children[0]
+                fields.append((text(ident), ast.PathExpr(self.loc(ident), [text(ident)])))
+            elif item.type == "field_initializer":
+                fields.append((text(item.child_by_field_name("field")), self.expr(item.child_by_field_name("value"))))
+            elif item.type == "base_field_initializer":
+                raise self.fail(item, "struct update syntax (`..base`)")
+        return ast.StructLit(self.loc(node), name, fields)
+
+    def x_match_expression(self, node: Any) -> ast.Expr:
+        arms = []
+        for arm in node.child_by_field_name("body").named_children:
+            if arm.type != "match_arm":
+                continue
+            pattern_node = arm.child_by_field_name("pattern")
+            guard_node = pattern_node.child_by_field_name("condition")
+            arms.append(ast.MatchArm(self.loc(arm), self.pattern(pattern_node),
+                                     self.expr(guard_node) if guard_node is not None else None,
+                                     self.expr(arm.child_by_field_name("value"))))
+        return ast.Match(self.loc(node), self.expr(node.child_by_field_name("value")), arms)
+
+    def x_macro_invocation(self, node: Any) -> ast.Expr:
+        name = text(node.child_by_field_name("macro"))
+        tree = next(c for c in node.children if c.type == "token_tree")
+        return ast.MacroCall(self.loc(node), name, self.macro_args(tree) if name in _EXPR_MACROS else [])
+
+    def macro_args(self, tree: Any) -> list[ast.Expr]:
+        """Re-parse a macro's token tree as call arguments, keeping file positions."""
+        inner = text(tree)
+        prefix = "fn __m(){__m"
+        row, byte_col = tree.start_point
+        line = self.source.data.split(b"\n")[row]
+        col = len(line[:byte_col].decode(errors="replace")) + 1
+        first_line, first_col, base_prefix = self.source.origin
+        origin = (first_line + row, (first_col - base_prefix + col - 1) if row == 0 else col, len(prefix))
+        sub = Source(self.source.name, prefix + inner + ";}", origin)
+        tree_root = parse(sub).root_node
+        call = tree_root.named_children[0].child_by_field_name("body").named_children[0].named_children[0]
+        return [Builder(sub).expr(a) for a in call.child_by_field_name("arguments").named_children]
+
+    def x_closure_expression(self, node: Any) -> ast.Expr:
+        raise self.fail(node, "closures", "write a device function")
+
+    def x_try_expression(self, node: Any) -> ast.Expr:
+        raise self.fail(node, "the `?` operator", "use `if let` or `match`")
+
+    def x_await_expression(self, node: Any) -> ast.Expr:
+        raise self.fail(node, "`async`/`await`")
+
+    def x_async_block(self, node: Any) -> ast.Expr:
+        raise self.fail(node, "`async` blocks")
+
+
+_INT_SUFFIXES = ("usize", "isize", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8")
+_STATEMENT_LIKE = ("if_expression", "match_expression", "while_expression", "loop_expression", "for_expression",
+                   "block", "unsafe_block")
+_EXPR_NODES = ("block", "unsafe_block", "identifier", "integer_literal", "float_literal", "boolean_literal",
+               "macro_invocation")
+_EXPR_MACROS = ("gpu_printf", "printf", "gpu_assert", "assert", "assert_eq", "assert_ne", "debug_assert",
+                "panic", "unreachable", "todo", "unimplemented")
+_DESCRIPTIONS = {
+    "closure_expression": "closures",
+    "try_expression": "the `?` operator",
+    "yield_expression": "`yield`",
+    "async_block": "`async` blocks",
+    "const_block": "`const` blocks",
+    "gen_block": "generators",
+}
+
+
+def _unescape(raw: str) -> str:
+    return raw.encode().decode("unicode_escape")

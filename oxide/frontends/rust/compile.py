@@ -1,0 +1,216 @@
+"""The Rust frontend's driver: a .rs file -> a builtin.module holding one gpu.module of simt kernels.
+
+Every `#[kernel]` becomes a `gpu.func ... kernel`. A generic kernel is instantiated once per requested
+type list (`instances={"scale": [["f32"], ["f64"]]}`); its entry is named `<kernel>_<arg>_<arg>` (type
+names as Rust writes them, const generics as numbers), e.g. `scale_f32`, `tile_f32_16`. Kernel parameters
+of Copy struct types are passed flattened, one parameter per scalar field.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import gpu
+
+from oxide.frontends.rust import ast
+from oxide.frontends.rust import types as T
+from oxide.frontends.rust.emit import FunctionEmitter
+from oxide.frontends.rust.emit_expr import Retype
+from oxide.frontends.rust.emit_support import Frame, err, i1, location
+from oxide.frontends.rust.items import Crate, collect
+from oxide.frontends.rust.parser import Source, parse
+from oxide.frontends.rust.values import Val, new_cell
+from oxide.ir.diagnostics import OxideError
+
+GPU_MODULE = "kernels"
+_MAX_RETYPES = 32
+
+
+@dataclass
+class KernelParam:
+    """One Rust parameter and how it reaches the kernel: its Rust type and its simt/MLIR types."""
+
+    name: str
+    rust_type: str
+    mlir_types: list[str]
+
+
+@dataclass
+class KernelInfo:
+    """A compiled kernel's entry name and parameters."""
+
+    name: str
+    entry: str
+    params: list[KernelParam]
+    contract: dict[str, Any] = field(default_factory=dict)
+    launch_bounds: list[int] = field(default_factory=list)
+
+
+@dataclass
+class FrontendResult:
+    """The module and what is in it; `timings` are seconds per phase."""
+
+    module: Any
+    owner: Any
+    kernels: list[KernelInfo]
+    skipped_generic: list[str]
+    timings: dict[str, float]
+
+
+def compile_rust(text: str, name: str, context: ir.Context, instances: dict[str, list[list[str]]] | None = None) -> FrontendResult:
+    """Compile Rust source into simt IR (in `context`); raise OxideError with located diagnostics."""
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    source = Source(name, text)
+    tree = parse(source)
+    crate = collect(source, tree.root_node)
+    timings["parse"] = time.perf_counter() - start
+    if not crate.kernels:
+        raise OxideError(f"no `#[kernel]` function in {name}")
+    start = time.perf_counter()
+    with context, ir.Location.file(name, 1, 1):
+        owner = ir.Module.create()
+        owner.operation.attributes["gpu.container_module"] = ir.UnitAttr.get()
+        with ir.InsertionPoint(owner.body):
+            module = gpu.GPUModuleOp(GPU_MODULE)
+            module.bodyRegion.blocks.append()
+        kernels: list[KernelInfo] = []
+        skipped: list[str] = []
+        for kernel_name in crate.kernels:
+            fn = crate.function(kernel_name)
+            if fn.ret is not None and not (isinstance(fn.ret, ast.TupleTy) and not fn.ret.elems):
+                raise err(fn.ret.loc, f"a kernel returns nothing; `{kernel_name}` returns a value")
+            if fn.generics:
+                requested = (instances or {}).get(kernel_name)
+                if not requested:
+                    skipped.append(kernel_name)
+                    continue
+                for type_args in requested:
+                    kernels.append(_emit_kernel(crate, fn, module, type_args))
+            else:
+                kernels.append(_emit_kernel(crate, fn, module, []))
+    timings["check+emit"] = time.perf_counter() - start
+    return FrontendResult(owner.operation.opview, owner, kernels, skipped, timings)
+
+
+def entry_name(fn: ast.Function, type_args: list[str]) -> str:
+    """The deterministic entry name of a kernel instance."""
+    if not type_args:
+        return fn.name
+    return fn.name + "_" + "_".join(a.replace("::", "_").replace("<", "_").replace(">", "").replace(", ", "_")
+                                    for a in type_args)
+
+
+def _emit_kernel(crate: Crate, fn: ast.Function, module: Any, type_args: list[str]) -> KernelInfo:
+    retypes: dict[int, T.Ty] = {}
+    for _ in range(_MAX_RETYPES):
+        try:
+            return _emit_kernel_once(crate, fn, module, type_args, retypes)
+        except Retype as again:
+            retypes[again.let_id] = again.ty
+    raise err(fn.loc, "internal error: the literal types of this kernel do not settle")
+
+
+def _bindings(em: FunctionEmitter, fn: ast.Function, type_args: list[str]) -> dict[str, Any]:
+    if len(type_args) != len(fn.generics):
+        raise err(fn.loc, f"kernel `{fn.name}` has {len(fn.generics)} generic parameter(s), {len(type_args)} given")
+    out: dict[str, Any] = {}
+    for g, arg in zip(fn.generics, type_args):
+        if g.const_ty is not None:
+            out[g.name] = int(arg, 0)
+        elif arg in T.PRIMITIVES:
+            out[g.name] = T.PRIMITIVES[arg]
+        else:
+            out[g.name] = em.resolve_type(ast.PathTy(fn.loc, arg))
+    return out
+
+
+def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
+    """The kernel-ABI parameters one Rust parameter becomes."""
+    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Slice, T.Disjoint)):
+        return [ty]
+    if isinstance(ty, T.Struct):
+        return [p for _, f in ty.fields for p in _param_parts(f, loc)]
+    if isinstance(ty, T.Tuple):
+        return [p for e in ty.elems for p in _param_parts(e, loc)]
+    if isinstance(ty, T.ElemRef):
+        raise err(loc, "a `&mut T` kernel parameter is not supported; pass a slice or a DisjointSlice")
+    raise err(loc, f"a kernel parameter of type `{ty}` is not supported")
+
+
+def _assemble(ty: T.Ty, values: list[Any]) -> Val:
+    """Rebuild a (possibly struct) parameter from its flattened block arguments."""
+    if isinstance(ty, T.Struct):
+        return Val(ty, [_assemble(f, values) for _, f in ty.fields])
+    if isinstance(ty, T.Tuple):
+        return Val(ty, [_assemble(e, values) for e in ty.elems])
+    return Val(ty, values.pop(0))
+
+
+def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: list[str],
+                      retypes: dict[int, T.Ty]) -> KernelInfo:
+    em = FunctionEmitter(crate, fn, bool(fn.attrs.get("unchecked_indexing")))
+    em.retypes = retypes
+    em.generics = [_bindings(em, fn, type_args)]
+    param_types = [em.resolve_type(p.ty) for p in fn.params]
+    flat: list[T.Ty] = []
+    for p, ty in zip(fn.params, param_types):
+        flat.extend(_param_parts(ty, p.loc))
+    entry = entry_name(fn, type_args)
+    block = module.bodyRegion.blocks[0]
+    with ir.InsertionPoint(block), location(fn.loc):
+        func = gpu.GPUFuncOp(ir.FunctionType.get([t.mlir() for t in flat], []), entry, kernel=True)
+        _kernel_attributes(func, fn)
+        entry_block = func.body.blocks.append(*[t.mlir() for t in flat], arg_locs=[location(fn.loc)] * len(flat))
+    try:
+        em.entry = entry_block
+        with ir.InsertionPoint(entry_block), location(fn.loc):
+            args = list(entry_block.arguments)
+            for p, ty in zip(fn.params, param_types):
+                em.bind_pattern(p.pattern, _assemble(ty, args))
+            frame = Frame("function", None)
+            if any(isinstance(n, ast.Return) for n in _walk_returns(fn.body)):
+                frame.exit_flag = new_cell(T.BOOL).leaves
+                from mlir.dialects import memref
+
+                memref.store(i1(False), frame.exit_flag, [])
+            em.frames.append(frame)
+            em.block(fn.body)
+            gpu.ReturnOp([])
+    except BaseException:
+        func.operation.erase()
+        raise
+    params = [KernelParam(_param_name(p), str(ty), [str(t.mlir()) for t in _param_parts(ty, p.loc)])
+              for p, ty in zip(fn.params, param_types)]
+    return KernelInfo(fn.name, entry, params, fn.attrs.get("launch_contract", {}), fn.attrs.get("launch_bounds", []))
+
+
+def _walk_returns(body: Any) -> Any:
+    from oxide.frontends.rust.emit_support import walk
+
+    return walk(body)
+
+
+def _param_name(p: ast.Param) -> str:
+    return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"
+
+
+def _kernel_attributes(func: Any, fn: ast.Function) -> None:
+    bounds = fn.attrs.get("launch_bounds")
+    if bounds:
+        func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get(bounds)
+    contract = fn.attrs.get("launch_contract")
+    if contract:
+        entries: dict[str, ir.Attribute] = {}
+        i64 = ir.IntegerType.get_signless(64)
+        for key, value in contract.items():
+            if isinstance(value, list):
+                entries[key] = ir.DenseI32ArrayAttr.get(value)
+            elif isinstance(value, int):
+                entries[key] = ir.IntegerAttr.get(i64, value)
+            else:
+                entries[key] = ir.StringAttr.get(str(value))
+        func.attributes["simt.contract"] = ir.DictAttr.get(entries)

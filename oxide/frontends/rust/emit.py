@@ -1,0 +1,316 @@
+"""AST -> simt + scf/arith/math/memref: names and types are checked while the IR is built.
+
+One FunctionEmitter per kernel. Device functions, helpers and methods are inlined at their call sites
+(monomorphised by the argument types), so simt handles never cross a call. Control flow is structured:
+`if` -> scf.if, loops -> scf.for / scf.while; `break`, `continue` and early `return` set flags (rank-0
+memrefs) that guard the rest of their block and end the loops. Mutable locals live in memrefs, which
+LLVM promotes to registers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from mlir import ir
+from mlir.dialects import arith, memref, scf
+
+from oxide.dialects import simt
+from oxide.frontends.rust import ast
+from oxide.frontends.rust import types as T
+from oxide.frontends.rust.items import Crate
+from oxide.frontends.rust.emit_support import Frame, Scope, err, i1, location, may_jump
+from oxide.frontends.rust.values import Cell, Val, load_cell, new_cell, store_cell
+from oxide.ir.diagnostics import SourceLoc
+
+
+class FunctionEmitter:
+    """Emits one kernel body (and everything it inlines) at the current insertion point."""
+
+    def __init__(self, crate: Crate, kernel: ast.Function, unchecked: bool):
+        self.crate = crate
+        self.kernel = kernel
+        self.unchecked = unchecked
+        self.scopes: list[Scope] = [Scope()]
+        self.frames: list[Frame] = []
+        self.generics: list[dict[str, Any]] = [{}]
+        self.inline_depth: list[str] = []
+        self.statics: dict[str, Val] = {}
+        self.in_unsafe = False
+        self.entry: ir.Block | None = None
+        self.retypes: dict[int, T.Ty] = {}
+
+    # Names ---------------------------------------------------------------------------------------------
+    def bind(self, name: str, value: Any) -> None:
+        self.scopes[-1].names[name] = value
+
+    def lookup(self, name: str) -> Any:
+        for scope in reversed(self.scopes):
+            if name in scope.names:
+                return scope.names[name]
+        return None
+
+    def push(self) -> None:
+        self.scopes.append(Scope())
+
+    def pop(self) -> None:
+        self.scopes.pop()
+
+    # Types ---------------------------------------------------------------------------------------------
+    def resolve_type(self, t: Any) -> T.Ty:
+        """The semantic type of a written type."""
+        if isinstance(t, ast.PathTy):
+            bound = self.generics[-1].get(t.name)
+            if isinstance(bound, T.Ty):
+                return bound
+            if t.name in T.PRIMITIVES:
+                return T.PRIMITIVES[t.name]
+            if t.name == "DisjointSlice":
+                return T.Disjoint(self.resolve_type(t.args[0]), self.space(t.args[1]) if len(t.args) > 1 else "1d")
+            if t.name == "Option":
+                return T.OptionTy(self.resolve_type(t.args[0]))
+            if t.name == "SharedArray":
+                align = self.const_arg(t.args[2]) if len(t.args) > 2 else 0
+                return T.Shared(self.resolve_type(t.args[0]), self.const_arg(t.args[1]), align)
+            if t.name in T.ATOMICS:
+                scope, value = T.ATOMICS[t.name]
+                return T.Atomic(value, scope)
+            if t.name == "ThreadIndex":
+                return T.ThreadIndex(self.space(t.args[-1]) if t.args else "1d")
+            if t.name == "Self" and "Self" in self.generics[-1]:
+                return self.generics[-1]["Self"]
+            struct = self.crate.struct(t.name)
+            if struct is not None:
+                return self.struct_type(struct, [self.resolve_type(a) for a in t.args])
+            enum = self.crate.enum(t.name)
+            if enum is not None:
+                return self.enum_type(enum)
+            if t.name in ("Vec", "Box", "String", "HashMap", "Rc", "Arc"):
+                raise err(t.loc, f"heap allocation (`{t.name}`) is not supported in device code")
+            raise err(t.loc, f"cannot find type `{t.name}` in this scope")
+        if isinstance(t, ast.RefTy):
+            if isinstance(t.inner, ast.SliceTy):
+                return T.Slice(self.resolve_type(t.inner.elem), t.mutable)
+            inner = self.resolve_type(t.inner)
+            if t.mutable:
+                return T.ElemRef(inner)
+            return inner  # `&T` of a Copy value is passed by value
+        if isinstance(t, ast.ArrayTy):
+            return T.Array(self.resolve_type(t.elem), self.const_arg(t.length))
+        if isinstance(t, ast.TupleTy):
+            return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
+        if isinstance(t, ast.PtrTy):
+            return T.Ptr(self.resolve_type(t.inner), t.mutable, 1)
+        if isinstance(t, ast.SliceTy):
+            raise err(t.loc, "an unsized slice `[T]` must be behind a reference: `&[T]`")
+        raise err(getattr(t, "loc", None), f"unsupported type {t}")
+
+    def space(self, t: Any) -> str:
+        if isinstance(t, ast.PathTy):
+            if t.name == "Index1D":
+                return "1d"
+            if t.name == "Index2D":
+                return f"2d:{self.const_arg(t.args[0])}"
+            if t.name in ("Runtime2DIndex", "Runtime2D"):
+                return "runtime_2d"
+            if t.name == "WarpIndex":
+                return "warp"
+        raise err(getattr(t, "loc", None), f"unknown index space `{getattr(t, 'name', t)}` (Index1D, Index2D<S>, Runtime2DIndex, WarpIndex)")
+
+    def const_arg(self, e: Any) -> int:
+        """A compile-time integer: a literal, a const generic, a `const` item, or arithmetic on them."""
+        if isinstance(e, ast.PathTy):
+            e = ast.PathExpr(e.loc, [e.name])
+        if isinstance(e, ast.Lit) and e.kind == "int":
+            return int(e.value)
+        if isinstance(e, ast.PathExpr) and len(e.segments) == 1:
+            bound = self.generics[-1].get(e.segments[0])
+            if isinstance(bound, int):
+                return bound
+            const = self.crate.const(e.segments[0])
+            if const is not None:
+                return self.const_arg(const.value)
+        if isinstance(e, ast.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>"):
+            a, b = self.const_arg(e.lhs), self.const_arg(e.rhs)
+            return {"+": a + b, "-": a - b, "*": a * b, "/": a // max(b, 1), "%": a % max(b, 1),
+                    "<<": a << b, ">>": a >> b}[e.op]
+        if isinstance(e, ast.Block) and e.tail is not None and not e.stmts:
+            return self.const_arg(e.tail)
+        if isinstance(e, ast.Cast):
+            return self.const_arg(e.operand)
+        raise err(getattr(e, "loc", None), "expected a compile-time integer (a literal, a const generic or a `const`)")
+
+    def struct_type(self, struct: ast.StructDef, args: list[T.Ty]) -> T.Struct:
+        bindings = dict(zip((g.name for g in struct.generics), args))
+        self.generics.append({**self.generics[-1], **bindings})
+        try:
+            fields = tuple((name, self.resolve_type(t)) for name, t in struct.fields)
+        finally:
+            self.generics.pop()
+        suffix = "<" + ", ".join(a.rust() for a in args) + ">" if args else ""
+        return T.Struct(struct.name + suffix, fields)
+
+    def enum_type(self, enum: ast.EnumDef) -> T.Enum:
+        variants, next_value = [], 0
+        for name, value in enum.variants:
+            next_value = value if value is not None else next_value
+            variants.append((name, next_value))
+            next_value += 1
+        return T.Enum(enum.name, tuple(variants))
+
+    # Statements ----------------------------------------------------------------------------------------
+    def block(self, block: ast.Block, expected: T.Ty | None = None) -> Val:
+        """Emit a block; its value is the tail expression's (or `()`)."""
+        self.push()
+        was_unchecked = self.unchecked
+        try:
+            return self._statements(block.stmts, block.tail, expected)
+        finally:
+            self.unchecked = was_unchecked
+            self.pop()
+
+    def _statements(self, stmts: list[Any], tail: ast.Expr | None, expected: T.Ty | None) -> Val:
+        for i, stmt in enumerate(stmts):
+            self.statement(stmt)
+            if may_jump(stmt) and (i + 1 < len(stmts) or tail is not None) and self.frames:
+                return self._guarded_rest(stmts[i + 1 :], tail, expected)
+        if tail is None:
+            return Val(T.UNIT, None)
+        return self.expr(tail, expected)
+
+    def _guarded_rest(self, stmts: list[Any], tail: ast.Expr | None, expected: T.Ty | None) -> Val:
+        """The rest of a block after a statement that may jump: it runs only if no jump is pending."""
+        go_on = self.no_jump_pending()
+        if tail is None:
+            branch = scf.IfOp(go_on)
+            with ir.InsertionPoint(branch.then_block):
+                self._statements(stmts, tail, expected)
+                scf.YieldOp([])
+            return Val(T.UNIT, None)
+        result: Cell | None = None
+        value_ty: T.Ty | None = None
+        branch = scf.IfOp(go_on)
+        with ir.InsertionPoint(branch.then_block):
+            value = self._statements(stmts, tail, expected)
+            value_ty = value.ty
+            with ir.InsertionPoint.at_block_begin(self.entry_block()):
+                result = new_cell(value.ty)
+            store_cell(result, value)
+            scf.YieldOp([])
+        return load_cell(result) if result is not None else Val(value_ty or T.UNIT, None)
+
+    def entry_block(self) -> ir.Block:
+        return self.entry
+
+    def no_jump_pending(self) -> ir.Value:
+        """True when no break, continue or return of the current function is in flight."""
+        pending = i1(False)
+        for frame in self.frames:
+            for flag in (frame.exit_flag, frame.continue_flag):
+                if flag is not None:
+                    pending = arith.ori(pending, memref.load(flag, []))
+        return arith.xori(pending, i1(True))
+
+    def statement(self, stmt: Any) -> None:
+        if isinstance(stmt, ast.Let):
+            self.let(stmt)
+        elif isinstance(stmt, ast.ExprStmt):
+            self.expr(stmt.expr)
+        elif isinstance(stmt, ast.StaticShared):
+            self.static_shared(stmt)
+        else:
+            raise err(stmt.loc, "unsupported statement")
+
+    def let(self, stmt: ast.Let) -> None:
+        declared = self.resolve_type(stmt.ty) if stmt.ty is not None else None
+        if stmt.init is None:
+            if not isinstance(stmt.pattern, ast.BindPat) or declared is None:
+                raise err(stmt.loc, "a `let` without a value needs a plain name and a type")
+            with ir.InsertionPoint.at_block_begin(self.entry):
+                cell = new_cell(declared)
+            self.bind(stmt.pattern.name, cell)
+            return
+        flexible = declared is None and _unsuffixed_literal(stmt.init)
+        if flexible and id(stmt) in self.retypes:
+            declared = self.retypes[id(stmt)]
+        value = self.expr(stmt.init, declared)
+        if declared is not None:
+            value = self.coerce(value, declared, stmt.init.loc)
+        if flexible and id(stmt) not in self.retypes:
+            # Rust infers the literal's type from later uses; a clash there re-emits with the right type.
+            value.flex = id(stmt)
+        self.bind_pattern(stmt.pattern, value)
+
+    def bind_pattern(self, pattern: Any, value: Val) -> None:
+        if isinstance(pattern, ast.BindPat):
+            # `mut` on a handle (slice, DisjointSlice, pointer, witness) only allows `&mut self` methods;
+            # the handle itself is never reassigned, so it stays an SSA value.
+            if pattern.mutable and not isinstance(value.ty, _HANDLES):
+                try:
+                    with ir.InsertionPoint.at_block_begin(self.entry):
+                        cell = new_cell(value.ty)
+                except TypeError as exc:
+                    raise err(pattern.loc, f"{exc} is not supported as `mut`") from None
+                store_cell(cell, value)
+                cell.flex = getattr(value, "flex", None)
+                self.bind(pattern.name, cell)
+            else:
+                self.bind(pattern.name, value)
+        elif isinstance(pattern, ast.WildPat):
+            return
+        elif isinstance(pattern, ast.TuplePat):
+            if not isinstance(value.ty, T.Tuple) or len(value.ty.elems) != len(pattern.elems):
+                raise err(pattern.loc, f"a tuple pattern of {len(pattern.elems)} cannot match a value of type {value.ty}")
+            for sub, part in zip(pattern.elems, value.v):
+                self.bind_pattern(sub, part)
+        else:
+            raise err(pattern.loc, "this pattern is refutable; use `if let` or `match`")
+
+    def static_shared(self, stmt: ast.StaticShared) -> None:
+        ty = self.resolve_type(stmt.ty)
+        if isinstance(ty, T.Shared):
+            if stmt.name not in self.statics:
+                align = ty.align or max(ty.elem.mlir().width // 8 if hasattr(ty.elem.mlir(), "width") else 4, 4)
+                with ir.InsertionPoint.at_block_begin(self.entry):
+                    handle = simt.SharedArrayOp.build(align=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), align),
+                                                      results=[ty.mlir()])
+                self.statics[stmt.name] = Val(ty, handle)
+            self.bind(stmt.name, self.statics[stmt.name])
+        elif isinstance(stmt.ty, ast.PathTy) and stmt.ty.name == "DynamicSharedArray":
+            raise err(stmt.loc, "`DynamicSharedArray` is used through `DynamicSharedArray::<T, ALIGN>::get()`")
+        else:
+            raise err(stmt.loc, f"a `static mut` of type {ty} (only SharedArray shared memory)")
+
+    # Expressions ---------------------------------------------------------------------------------------
+    def expr(self, e: ast.Expr, expected: T.Ty | None = None) -> Val:
+        method: Callable[[Any, T.Ty | None], Val] | None = getattr(self, "e_" + type(e).__name__, None)
+        if method is None:
+            raise err(e.loc, f"{type(e).__name__} expressions are not supported in device code")
+        with location(e.loc):
+            value = method(e, expected)
+        e.ty = value.ty
+        return value
+
+    def coerce(self, value: Val, ty: T.Ty, loc: SourceLoc) -> Val:
+        if value.ty == ty or isinstance(value.ty, T.Never):
+            return value
+        raise err(loc, f"mismatched types: expected `{ty}`, found `{value.ty}`")
+
+    def require_unsafe(self, loc: SourceLoc, what: str) -> None:
+        """Raise unless inside an `unsafe` block (or an unsafe context)."""
+        if not self.in_unsafe:
+            raise err(loc, f"{what} is unsafe and requires an `unsafe` block")
+
+    from oxide.frontends.rust.emit_expr import (  # noqa: E402  (methods kept in their own module)
+        check_array_bounds, check_division, e_ArrayLit, e_Assign, e_Binary, e_Block, e_Break, e_Call, e_Cast,
+        e_Continue, e_Field, e_For, e_If, e_Index, e_Lit, e_Loop, e_MacroCall, e_Match, e_MethodCall, e_PathExpr,
+        e_Range, e_Return, e_StructLit, e_Tuple, e_Unary, e_While, trap_unless, _for_body,
+    )
+
+
+def _unsuffixed_literal(e: Any) -> bool:
+    if isinstance(e, ast.Unary) and e.op == "-":
+        return _unsuffixed_literal(e.operand)
+    return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
+
+
+_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex)

@@ -1,0 +1,860 @@
+"""Expression emission (methods of FunctionEmitter, kept apart from statements and names)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import arith, memref, scf
+
+from oxide.dialects import simt
+from oxide.frontends.rust import ast
+from oxide.frontends.rust import types as T
+from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
+from oxide.frontends.rust.values import Cell, OptionVal, Val, load_cell, new_cell, store_cell, zero_value
+
+
+class Retype(Exception):
+    """A variable initialised by an unsuffixed literal met a value of another type: emit the kernel again
+    with that variable typed so (how this one-pass emitter does Rust's literal inference)."""
+
+    def __init__(self, let_id: int, ty: T.Ty):
+        super().__init__(f"retype {let_id} as {ty}")
+        self.let_id, self.ty = let_id, ty
+
+
+# Literals and names ---------------------------------------------------------------------------------------
+def e_Lit(self, e: ast.Lit, expected: T.Ty | None) -> Val:
+    if e.kind == "bool":
+        return Val(T.BOOL, i1(e.value))
+    if e.kind == "str":
+        raise err(e.loc, "string values are not supported in device code (only as a gpu_printf! format)")
+    if e.kind == "int":
+        ty = T.PRIMITIVES[e.suffix] if e.suffix else expected if isinstance(expected, (T.Int, T.Float)) else T.PRIMITIVES["i32"]
+        if isinstance(ty, T.Float):
+            return Val(ty, arith.constant(ty.mlir(), ir.FloatAttr.get(ty.mlir(), float(e.value))))
+        bits = ty.bits
+        value = e.value
+        if not (-(1 << (bits - 1)) if ty.signed else 0) <= value < (1 << bits):
+            if value >= (1 << bits) or not ty.signed:
+                raise err(e.loc, f"literal out of range for `{ty}`")
+        if value >= (1 << (bits - 1)):
+            value -= 1 << bits  # MLIR takes the two's-complement bit pattern as a signed value
+        v = Val(ty, arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), value)))
+        v.literal = not e.suffix
+        return v
+    ty = T.PRIMITIVES[e.suffix] if e.suffix else expected if isinstance(expected, T.Float) else T.F64
+    v = Val(ty, arith.constant(ty.mlir(), ir.FloatAttr.get(ty.mlir(), e.value)))
+    v.literal = not e.suffix
+    return v
+
+
+def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
+    if len(e.segments) == 1:
+        name = e.segments[0]
+        bound = self.lookup(name)
+        if isinstance(bound, Cell):
+            value = load_cell(bound)
+            value.flex = getattr(bound, "flex", None)
+            return value
+        if isinstance(bound, Val):
+            return bound
+        generic = self.generics[-1].get(name)
+        if isinstance(generic, int):
+            ty = expected if isinstance(expected, T.Int) else T.USIZE
+            return Val(ty, arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), generic)))
+        const = self.crate.const(name)
+        if const is not None:
+            ty = self.resolve_type(const.ty)
+            return self.coerce(self.expr(const.value, ty), ty, const.value.loc)
+        if name == "None":
+            if not isinstance(expected, T.OptionTy):
+                raise err(e.loc, "cannot infer the type of `None` here; annotate the binding")
+            return none_of(expected)
+    from oxide.frontends.rust.device_api import path_value
+
+    value = path_value(self, e, expected)
+    if value is not None:
+        return value
+    raise err(e.loc, f"cannot find value `{'::'.join(e.segments)}` in this scope")
+
+
+def none_of(ty: T.OptionTy) -> Val:
+    return Val(ty, OptionVal(i1(False), placeholder(ty.inner)))
+
+
+def placeholder(ty: T.Ty) -> Val:
+    """A value of `ty` that is never read (the payload of None)."""
+    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
+        return Val(ty, zero_value(ty))
+    if isinstance(ty, (T.Tuple, T.Struct)):
+        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
+        return Val(ty, [placeholder(p) for p in parts])
+    raise TypeError(f"no placeholder for {ty}")
+
+
+# Operators ------------------------------------------------------------------------------------------------
+_ARITH = {"+": ("addi", "addi", "addf"), "-": ("subi", "subi", "subf"), "*": ("muli", "muli", "mulf"),
+          "/": ("divsi", "divui", "divf"), "%": ("remsi", "remui", "remf"), "&": ("andi", "andi", None),
+          "|": ("ori", "ori", None), "^": ("xori", "xori", None), "<<": ("shli", "shli", None),
+          ">>": ("shrsi", "shrui", None)}
+_CMP_INT = {"==": ("eq", "eq"), "!=": ("ne", "ne"), "<": ("slt", "ult"), "<=": ("sle", "ule"),
+            ">": ("sgt", "ugt"), ">=": ("sge", "uge")}
+_CMP_FLOAT = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
+
+
+def _is_plain_literal(e: ast.Expr) -> bool:
+    if isinstance(e, ast.Unary) and e.op == "-":
+        return _is_plain_literal(e.operand)
+    return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
+
+
+def operands(self, lhs: ast.Expr, rhs: ast.Expr, expected: T.Ty | None) -> tuple[Val, Val]:
+    """Both operands of a binary operator, an unsuffixed literal taking the other side's type."""
+    if _is_plain_literal(lhs) and not _is_plain_literal(rhs):
+        b = self.expr(rhs, expected)
+        return self.expr(lhs, b.ty), b
+    a = self.expr(lhs, expected)
+    b = self.expr(rhs, a.ty if _is_plain_literal(rhs) or isinstance(a.ty, (T.Int, T.Float)) else None)
+    return a, b
+
+
+def unify(self, a: Val, b: Val, loc: Any, what: str) -> T.Ty:
+    """The common type of two operands, or a located mismatch (retrying literal-typed variables)."""
+    if a.ty == b.ty:
+        return a.ty
+    for flexible, other in ((a, b), (b, a)):
+        if getattr(flexible, "flex", None) is not None and isinstance(other.ty, (T.Int, T.Float)):
+            raise Retype(flexible.flex, other.ty)
+    raise err(loc, f"mismatched types in {what}: `{a.ty}` and `{b.ty}`")
+
+
+def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
+    if op in ("<<", ">>"):
+        if not (isinstance(a.ty, T.Int) and isinstance(b.ty, T.Int)):
+            raise err(loc, f"cannot shift `{a.ty}` by `{b.ty}`")
+        amount = cast_int(b.v, b.ty, a.ty)
+        # Rust without overflow checks shifts by the amount modulo the bit width (LLVM would give poison).
+        amount = arith.andi(amount, arith.constant(a.ty.mlir(), ir.IntegerAttr.get(a.ty.mlir(), a.ty.bits - 1)))
+        name = _ARITH[op][0 if a.ty.signed else 1]
+        return Val(a.ty, getattr(arith, name)(a.v, amount))
+    ty = unify(self, a, b, loc, f"`{op}`")
+    if op in _CMP_INT:
+        if isinstance(ty, T.Float):
+            pred = getattr(arith.CmpFPredicate, _CMP_FLOAT[op])
+            return Val(T.BOOL, arith.cmpf(pred, a.v, b.v))
+        if isinstance(ty, (T.Int, T.Bool, T.Enum)):
+            signed = isinstance(ty, T.Int) and ty.signed
+            pred = getattr(arith.CmpIPredicate, _CMP_INT[op][0 if signed else 1])
+            return Val(T.BOOL, arith.cmpi(pred, a.v, b.v))
+        raise err(loc, f"cannot compare values of type `{ty}`")
+    if op in ("&", "|", "^") and isinstance(ty, T.Bool):
+        return Val(T.BOOL, getattr(arith, _ARITH[op][0])(a.v, b.v))
+    if isinstance(ty, T.Float):
+        name = _ARITH[op][2]
+        if name is None:
+            raise err(loc, f"no operator `{op}` for `{ty}`")
+        out = Val(ty, getattr(arith, name)(a.v, b.v))
+    elif isinstance(ty, T.Int):
+        if op in ("/", "%"):
+            self.check_division(a, b, ty)
+        out = Val(ty, getattr(arith, _ARITH[op][0 if ty.signed else 1])(a.v, b.v))
+    else:
+        raise err(loc, f"no operator `{op}` for `{ty}`")
+    out.flex = getattr(a, "flex", None) or getattr(b, "flex", None)
+    return out
+
+
+def check_division(self, a: Val, b: Val, ty: T.Int) -> None:
+    """Rust panics (here: traps) on division by zero and on MIN / -1."""
+    zero = arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), 0))
+    ok = arith.cmpi(arith.CmpIPredicate.ne, b.v, zero)
+    if ty.signed:
+        minimum = arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), -(1 << (ty.bits - 1))))
+        minus_one = arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), -1))
+        overflow = arith.andi(arith.cmpi(arith.CmpIPredicate.eq, a.v, minimum),
+                              arith.cmpi(arith.CmpIPredicate.eq, b.v, minus_one))
+        ok = arith.andi(ok, arith.xori(overflow, i1(True)))
+    self.trap_unless(ok)
+
+
+def trap_unless(self, ok: ir.Value) -> None:
+    branch = scf.IfOp(arith.xori(ok, i1(True)))
+    with ir.InsertionPoint(branch.then_block):
+        simt.TrapOp.build()
+        scf.YieldOp([])
+
+
+def e_Binary(self, e: ast.Binary, expected: T.Ty | None) -> Val:
+    if e.op in ("&&", "||"):
+        a = self.coerce(self.expr(e.lhs, T.BOOL), T.BOOL, e.lhs.loc)
+        branch = scf.IfOp(a.v, [ir.IntegerType.get_signless(1)], hasElse=True)
+        with ir.InsertionPoint(branch.then_block):
+            if e.op == "&&":
+                scf.YieldOp([self.coerce(self.expr(e.rhs, T.BOOL), T.BOOL, e.rhs.loc).v])
+            else:
+                scf.YieldOp([i1(True)])
+        with ir.InsertionPoint(branch.else_block):
+            if e.op == "&&":
+                scf.YieldOp([i1(False)])
+            else:
+                scf.YieldOp([self.coerce(self.expr(e.rhs, T.BOOL), T.BOOL, e.rhs.loc).v])
+        return Val(T.BOOL, branch.results[0])
+    cmp = e.op in _CMP_INT
+    a, b = operands(self, e.lhs, e.rhs, None if cmp else expected)
+    return binary_values(self, e.op, a, b, e.loc)
+
+
+def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
+    if e.op == "-":
+        v = self.expr(e.operand, expected)
+        if isinstance(v.ty, T.Float):
+            return Val(v.ty, arith.negf(v.v))
+        if isinstance(v.ty, T.Int) and v.ty.signed:
+            zero = arith.constant(v.ty.mlir(), ir.IntegerAttr.get(v.ty.mlir(), 0))
+            return Val(v.ty, arith.subi(zero, v.v))
+        raise err(e.loc, f"cannot negate `{v.ty}`")
+    if e.op == "!":
+        v = self.expr(e.operand, expected)
+        if isinstance(v.ty, (T.Bool, T.Int)):
+            ones = arith.constant(v.ty.mlir(), ir.IntegerAttr.get(v.ty.mlir(), -1))
+            return Val(v.ty, arith.xori(v.v, ones))
+        raise err(e.loc, f"cannot apply `!` to `{v.ty}`")
+    if e.op == "*":
+        v = self.expr(e.operand)
+        if isinstance(v.ty, T.ElemRef):
+            return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
+        if isinstance(v.ty, T.Ptr):
+            self.require_unsafe(e.loc, "dereferencing a raw pointer")
+            return Val(v.ty.elem, simt.PtrLoadOp.build(v.v))
+        return v  # `*x` of a by-value `&T`
+    if e.op in ("&", "&mut"):
+        if e.op == "&mut":
+            raise err(e.loc, "taking `&mut` of a value is not supported; assign through the variable or get_mut")
+        return self.expr(e.operand, expected)
+    raise err(e.loc, f"unary `{e.op}` is not supported")
+
+
+def cast_int(v: ir.Value, src: T.Ty, dst: T.Int) -> ir.Value:
+    """Integer (or bool/enum) to integer, as `as` does: truncate, or extend by the source's signedness."""
+    src_bits = 1 if isinstance(src, T.Bool) else src.mlir().width
+    signed = isinstance(src, T.Int) and src.signed
+    if src_bits == dst.bits:
+        return v
+    if src_bits > dst.bits:
+        return arith.trunci(dst.mlir(), v)
+    return (arith.extsi if signed else arith.extui)(dst.mlir(), v)
+
+
+def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
+    dst = self.resolve_type(e.target)
+    src = self.expr(e.operand, dst if _is_plain_literal(e.operand) else None)
+    s = src.ty
+    if s == dst:
+        return src
+    if isinstance(dst, T.Int) and isinstance(s, (T.Int, T.Bool, T.Enum)):
+        return Val(dst, cast_int(src.v, s, dst))
+    if isinstance(dst, T.Float) and isinstance(s, T.Int):
+        return Val(dst, (arith.sitofp if s.signed else arith.uitofp)(dst.mlir(), src.v))
+    if isinstance(dst, T.Float) and isinstance(s, T.Float):
+        return Val(dst, (arith.extf if dst.bits > s.bits else arith.truncf)(dst.mlir(), src.v))
+    if isinstance(dst, T.Int) and isinstance(s, T.Float):
+        return Val(dst, saturating_fptoi(self, src.v, s, dst))
+    if isinstance(dst, T.Ptr) and isinstance(s, T.Ptr):
+        return Val(dst, src.v) if dst.elem == s.elem else _bad_cast(e, s, dst)
+    return _bad_cast(e, s, dst)
+
+
+def _bad_cast(e: ast.Cast, s: T.Ty, dst: T.Ty) -> Val:
+    raise err(e.loc, f"non-primitive cast: `{s}` as `{dst}`")
+
+
+def saturating_fptoi(self, v: ir.Value, src: T.Float, dst: T.Int) -> ir.Value:
+    """Rust's float-to-int `as`: NaN -> 0, out-of-range values clamp to MIN/MAX."""
+    lo = -(2 ** (dst.bits - 1)) if dst.signed else 0
+    hi = 2 ** (dst.bits - 1) - 1 if dst.signed else 2 ** dst.bits - 1
+    f = src.mlir()
+    lo_f = arith.constant(f, ir.FloatAttr.get(f, float(lo)))
+    hi_f = arith.constant(f, ir.FloatAttr.get(f, float(hi)))
+    clamped = arith.minimumf(arith.maximumf(v, lo_f), hi_f)
+    converted = (arith.fptosi if dst.signed else arith.fptoui)(dst.mlir(), clamped)
+    hi_i = arith.constant(dst.mlir(), ir.IntegerAttr.get(dst.mlir(), hi if hi < 2 ** (dst.bits - 1) else hi - 2 ** dst.bits))
+    too_big = arith.cmpf(arith.CmpFPredicate.oge, v, hi_f)
+    converted = arith.select(too_big, hi_i, converted)
+    is_nan = arith.cmpf(arith.CmpFPredicate.uno, v, v)
+    return arith.select(is_nan, arith.constant(dst.mlir(), ir.IntegerAttr.get(dst.mlir(), 0)), converted)
+
+
+# Places ---------------------------------------------------------------------------------------------------
+def index_value(self, e: ast.Expr) -> ir.Value:
+    """An index expression as `index` (Rust indexes with usize)."""
+    v = self.expr(e, T.USIZE)
+    if not isinstance(v.ty, T.Int) or v.ty != T.USIZE:
+        if getattr(v, "flex", None) is not None:
+            raise Retype(v.flex, T.USIZE)
+        raise err(e.loc, f"the type `[T]` cannot be indexed by `{v.ty}`: indices are `usize`")
+    return arith.index_cast(ir.IndexType.get(), v.v)
+
+
+def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
+    base = self.expr(e.base)
+    ty = base.ty
+    if isinstance(ty, T.Slice):
+        i = index_value(self, e.index)
+        op = simt.LoadUncheckedOp if self.unchecked else simt.LoadOp
+        return Val(ty.elem, op.build(base.v, i))
+    if isinstance(ty, T.Shared):
+        self.require_unsafe(e.loc, "reading a `static mut` shared array")
+        return Val(ty.elem, simt.SharedLoadOp.build(base.v, index_value(self, e.index)))
+    if isinstance(ty, T.Array):
+        i = index_value(self, e.index)
+        self.check_array_bounds(i, ty.length)
+        return Val(ty.elem, memref.load(base.v, [i]))
+    if isinstance(ty, T.Disjoint):
+        raise err(e.loc, "a DisjointSlice cannot be indexed directly; write through `get_mut(thread_index)`")
+    raise err(e.loc, f"cannot index into a value of type `{ty}`")
+
+
+def check_array_bounds(self, i: ir.Value, length: int) -> None:
+    if not self.unchecked:
+        self.trap_unless(arith.cmpi(arith.CmpIPredicate.ult, i, index(length)))
+
+
+def e_Field(self, e: ast.Field, expected: T.Ty | None) -> Val:
+    base = self.expr(e.base)
+    return field_of(self, base, e.name, e.loc)
+
+
+def field_of(self, base: Val, name: str, loc: Any) -> Val:
+    ty = base.ty
+    if isinstance(ty, T.Tuple) and name.isdigit() and int(name) < len(ty.elems):
+        return base.v[int(name)]
+    if isinstance(ty, T.Struct):
+        found = ty.field(name)
+        if found is not None:
+            return base.v[found[0]]
+    raise err(loc, f"no field `{name}` on type `{ty}`")
+
+
+def e_Assign(self, e: ast.Assign, expected: T.Ty | None) -> Val:
+    target = e.target
+    current = None
+    if e.op is not None:
+        current = self.expr(target)
+        value = self.expr(e.value, current.ty)
+        value = binary_values(self, e.op, current, value, e.loc)
+    else:
+        value = None
+    assign(self, target, value, e.value, e.loc)
+    return Val(T.UNIT, None)
+
+
+def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc: Any) -> None:
+    """Store into a place: a mutable local (or a field/element of one), `*r`, `s[i]`, `TILE[i]`."""
+
+    def rhs(ty: T.Ty) -> Val:
+        v = value if value is not None else self.expr(value_expr, ty)
+        if v.ty != ty and getattr(v, "flex", None) is not None and isinstance(ty, (T.Int, T.Float)):
+            raise Retype(v.flex, ty)
+        return self.coerce(v, ty, value_expr.loc)
+
+    if isinstance(target, ast.PathExpr) and len(target.segments) == 1:
+        bound = self.lookup(target.segments[0])
+        if isinstance(bound, Cell):
+            v = value if value is not None else self.expr(value_expr, bound.ty)
+            if v.ty != bound.ty and getattr(bound, "flex", None) is not None and isinstance(v.ty, (T.Int, T.Float)):
+                raise Retype(bound.flex, v.ty)
+            store_cell(bound, self.coerce(v, bound.ty, value_expr.loc))
+            return
+        if isinstance(bound, Val):
+            raise err(target.loc, f"cannot assign twice to immutable variable `{target.segments[0]}`; "
+                                  f"declare it `let mut {target.segments[0]}`")
+        raise err(target.loc, f"cannot find value `{target.segments[0]}` in this scope")
+    if isinstance(target, ast.Unary) and target.op == "*":
+        ref = self.expr(target.operand)
+        if isinstance(ref.ty, T.ElemRef):
+            simt.RefStoreOp.build(ref.v, rhs(ref.ty.elem).v)
+            return
+        if isinstance(ref.ty, T.Ptr):
+            self.require_unsafe(target.loc, "writing through a raw pointer")
+            if not ref.ty.mutable:
+                raise err(target.loc, "cannot write through a `*const` pointer")
+            simt.PtrStoreOp.build(ref.v, rhs(ref.ty.elem).v)
+            return
+        raise err(target.loc, f"cannot assign through a value of type `{ref.ty}`")
+    if isinstance(target, ast.Index):
+        base_expr = target.base
+        if isinstance(base_expr, ast.PathExpr) and isinstance(self.lookup(base_expr.segments[0]), Cell):
+            cell = self.lookup(base_expr.segments[0])
+            if isinstance(cell.ty, T.Array):
+                i = index_value(self, target.index)
+                self.check_array_bounds(i, cell.ty.length)
+                memref.store(rhs(cell.ty.elem).v, cell.leaves, [i])
+                return
+        base = self.expr(base_expr)
+        if isinstance(base.ty, T.Slice):
+            if not base.ty.mutable:
+                raise err(target.loc, "cannot assign to an element of a `&[T]`; only `&mut [T]` or a DisjointSlice "
+                                      "(through get_mut) are writable")
+            i = index_value(self, target.index)
+            simt.StoreOp.build(base.v, i, rhs(base.ty.elem).v)
+            return
+        if isinstance(base.ty, T.Shared):
+            self.require_unsafe(target.loc, "writing a `static mut` shared array")
+            i = index_value(self, target.index)
+            simt.SharedStoreOp.build(base.v, i, rhs(base.ty.elem).v)
+            return
+        if isinstance(base.ty, T.Disjoint):
+            raise err(target.loc, "a DisjointSlice is written only through `get_mut(thread_index)`")
+        if isinstance(base.ty, T.Array):
+            raise err(target.loc, "cannot assign to an element of an immutable array; declare it `let mut`")
+        raise err(target.loc, f"cannot assign to an element of `{base.ty}`")
+    if isinstance(target, ast.Field):
+        path = []
+        node: Any = target
+        while isinstance(node, ast.Field):
+            path.append(node.name)
+            node = node.base
+        if isinstance(node, ast.PathExpr) and isinstance(self.lookup(node.segments[0]), Cell):
+            cell = self.lookup(node.segments[0])
+            for name in reversed(path):
+                cell = _sub_cell(cell, name, target.loc)
+            store_cell(cell, rhs(cell.ty))
+            return
+        raise err(target.loc, "can only assign to fields of a `let mut` local")
+    raise err(target.loc, "invalid left-hand side of assignment")
+
+
+def _sub_cell(cell: Cell, name: str, loc: Any) -> Cell:
+    if isinstance(cell.ty, T.Tuple) and name.isdigit():
+        return cell.leaves[int(name)]
+    if isinstance(cell.ty, T.Struct):
+        found = cell.ty.field(name)
+        if found is not None:
+            return cell.leaves[found[0]]
+    raise err(loc, f"no field `{name}` on type `{cell.ty}`")
+
+
+# Control flow ---------------------------------------------------------------------------------------------
+def e_Block(self, e: ast.Block, expected: T.Ty | None) -> Val:
+    if e.unsafe:
+        was = self.in_unsafe
+        self.in_unsafe = True
+        try:
+            return self.block(e, expected)
+        finally:
+            self.in_unsafe = was
+    return self.block(e, expected)
+
+
+def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
+    """scf.if whose branches produce values; results of aggregate types go through a cell."""
+    probe: dict[str, Any] = {}
+    branch = scf.IfOp(cond, hasElse=True)
+    result_cell: Cell | None = None
+    for block, fn in ((branch.then_block, then_fn), (branch.else_block, else_fn)):
+        with ir.InsertionPoint(block):
+            value = fn()
+            if not isinstance(value.ty, (T.Unit, T.Never)):
+                if result_cell is None:
+                    probe["ty"] = value.ty
+                    with ir.InsertionPoint.at_block_begin(self.entry):
+                        result_cell = new_cell(value.ty)
+                elif value.ty != probe["ty"]:
+                    raise err(loc, f"`if` and `else` have incompatible types: `{probe['ty']}` and `{value.ty}`")
+                store_cell(result_cell, value)
+            scf.YieldOp([])
+    if result_cell is None:
+        return Val(T.UNIT, None)
+    return load_cell(result_cell)
+
+
+def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
+    if isinstance(e.cond, ast.LetCond):
+        return if_let(self, e, expected)
+    cond = self.coerce(self.expr(e.cond, T.BOOL), T.BOOL, e.cond.loc)
+    if e.else_ is None:
+        branch = scf.IfOp(cond.v)
+        with ir.InsertionPoint(branch.then_block):
+            self.block(e.then)
+            scf.YieldOp([])
+        return Val(T.UNIT, None)
+    return value_if(self, cond.v, lambda: self.block(e.then, expected), lambda: self.expr(e.else_, expected), e.loc)
+
+
+def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[Any, Val]]]:
+    """(does `value` match, the bindings it makes) for a refutable pattern."""
+    if isinstance(pattern, ast.WildPat):
+        return i1(True), []
+    if isinstance(pattern, ast.BindPat):
+        return i1(True), [(pattern, value)]
+    if isinstance(pattern, ast.VariantPat):
+        name = pattern.path[-1]
+        if isinstance(value.ty, T.OptionTy):
+            if name == "Some" and len(pattern.elems) == 1:
+                ok, binds = match_pattern(self, pattern.elems[0], value.v.payload)
+                return arith.andi(value.v.is_some, ok), binds
+            if name == "None" and not pattern.elems:
+                return arith.xori(value.v.is_some, i1(True)), []
+        if isinstance(value.ty, T.Enum):
+            for variant, discriminant in value.ty.variants:
+                if variant == name:
+                    d = arith.constant(ir.IntegerType.get_signless(32), ir.IntegerAttr.get(ir.IntegerType.get_signless(32), discriminant))
+                    return arith.cmpi(arith.CmpIPredicate.eq, value.v, d), []
+        raise err(pattern.loc, f"the pattern `{'::'.join(pattern.path)}` cannot match a value of type `{value.ty}`")
+    if isinstance(pattern, ast.LitPat):
+        if isinstance(value.ty, T.Bool):
+            lit = i1(bool(pattern.value))
+            return arith.cmpi(arith.CmpIPredicate.eq, value.v, lit), []
+        if not isinstance(value.ty, T.Int):
+            raise err(pattern.loc, f"an integer pattern cannot match a value of type `{value.ty}`")
+        def const(x: int) -> ir.Value:
+            bits = value.ty.bits
+            return arith.constant(value.ty.mlir(), ir.IntegerAttr.get(value.ty.mlir(), x - (1 << bits) if x >= 1 << (bits - 1) else x))
+        if pattern.upper is None:
+            return arith.cmpi(arith.CmpIPredicate.eq, value.v, const(pattern.value)), []
+        ge, le = ("sge", "sle") if value.ty.signed else ("uge", "ule")
+        return arith.andi(arith.cmpi(getattr(arith.CmpIPredicate, ge), value.v, const(pattern.value)),
+                          arith.cmpi(getattr(arith.CmpIPredicate, le), value.v, const(pattern.upper))), []
+    if isinstance(pattern, ast.OrPat):
+        ok = i1(False)
+        for alternative in pattern.alternatives:
+            sub, binds = match_pattern(self, alternative, value)
+            if binds:
+                raise err(alternative.loc, "bindings inside `|` patterns are not supported")
+            ok = arith.ori(ok, sub)
+        return ok, []
+    if isinstance(pattern, ast.TuplePat) and isinstance(value.ty, T.Tuple):
+        ok, binds = i1(True), []
+        for sub, part in zip(pattern.elems, value.v):
+            sub_ok, sub_binds = match_pattern(self, sub, part)
+            ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
+        return ok, binds
+    raise err(pattern.loc, f"this pattern cannot match a value of type `{value.ty}`")
+
+
+def if_let(self, e: ast.If, expected: T.Ty | None) -> Val:
+    value = self.expr(e.cond.value)
+    ok, binds = match_pattern(self, e.cond.pattern, value)
+
+    def then() -> Val:
+        self.push()
+        try:
+            for pattern, bound in binds:
+                self.bind_pattern(pattern, bound)
+            return self.block(e.then, expected)
+        finally:
+            self.pop()
+
+    if e.else_ is None:
+        branch = scf.IfOp(ok)
+        with ir.InsertionPoint(branch.then_block):
+            then()
+            scf.YieldOp([])
+        return Val(T.UNIT, None)
+    return value_if(self, ok, then, lambda: self.expr(e.else_, expected), e.loc)
+
+
+def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
+    scrutinee = self.expr(e.scrutinee)
+    arms = list(e.arms)
+
+    def chain(i: int) -> Val:
+        if i == len(arms):
+            # Rust proves matches exhaustive; here a value no arm matched cannot occur, so trap.
+            simt.TrapOp.build()
+            return placeholder_or_unit(expected)
+        arm = arms[i]
+        ok, binds = match_pattern(self, arm.pattern, scrutinee)
+
+        def body() -> Val:
+            self.push()
+            try:
+                for pattern, bound in binds:
+                    self.bind_pattern(pattern, bound)
+                return self.expr(arm.body, expected)
+            finally:
+                self.pop()
+
+        if arm.guard is not None:
+            self.push()
+            for pattern, bound in binds:
+                self.bind_pattern(pattern, bound)
+            guard_ok = arith.andi(ok, guarded(self, ok, arm.guard))
+            self.pop()
+            ok = guard_ok
+        if isinstance(arm.pattern, (ast.WildPat, ast.BindPat)) and arm.guard is None:
+            return body()
+        return value_if(self, ok, body, lambda: chain(i + 1), arm.loc)
+
+    return chain(0)
+
+
+def guarded(self, ok: ir.Value, guard: ast.Expr) -> ir.Value:
+    branch = scf.IfOp(ok, [ir.IntegerType.get_signless(1)], hasElse=True)
+    with ir.InsertionPoint(branch.then_block):
+        scf.YieldOp([self.coerce(self.expr(guard, T.BOOL), T.BOOL, guard.loc).v])
+    with ir.InsertionPoint(branch.else_block):
+        scf.YieldOp([i1(False)])
+    return branch.results[0]
+
+
+def placeholder_or_unit(ty: T.Ty | None) -> Val:
+    if ty is None or isinstance(ty, T.Unit):
+        return Val(T.UNIT, None)
+    return placeholder(ty)
+
+
+def _loop_frame(self, label: str | None, body: Any) -> Frame:
+    frame = Frame("loop", label)
+    jumps = [n for n in walk(body) if isinstance(n, (ast.Break, ast.Continue))]
+    with ir.InsertionPoint.at_block_begin(self.entry):
+        if jumps:
+            frame.exit_flag = new_cell(T.BOOL).leaves
+            frame.continue_flag = new_cell(T.BOOL).leaves
+    if jumps:
+        memref.store(i1(False), frame.exit_flag, [])
+    return frame
+
+
+def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
+    """scf.while: the condition also stops on a pending break/return; continue resets each iteration."""
+    loop = scf.WhileOp([], [])
+    before = loop.before.blocks.append()
+    with ir.InsertionPoint(before):
+        go = self.no_jump_pending()
+        go = arith.andi(go, cond_fn()) if cond_fn is not None else go
+        scf.ConditionOp(go, [])
+    after = loop.after.blocks.append()
+    with ir.InsertionPoint(after):
+        if frame.continue_flag is not None:
+            memref.store(i1(False), frame.continue_flag, [])
+        body_fn()
+        scf.YieldOp([])
+    if frame.exit_flag is not None:
+        memref.store(i1(False), frame.exit_flag, [])
+        memref.store(i1(False), frame.continue_flag, [])
+
+
+def e_While(self, e: ast.While, expected: T.Ty | None) -> Val:
+    if isinstance(e.cond, ast.LetCond):
+        raise err(e.loc, "`while let` is not supported; use `loop` with `if let ... else { break }`")
+    frame = _loop_frame(self, e.label, e.body)
+    self.frames.append(frame)
+    try:
+        _run_loop(self, frame, lambda: self.coerce(self.expr(e.cond, T.BOOL), T.BOOL, e.cond.loc).v,
+                  lambda: self.block(e.body))
+    finally:
+        self.frames.pop()
+    return Val(T.UNIT, None)
+
+
+def e_Loop(self, e: ast.Loop, expected: T.Ty | None) -> Val:
+    if any(isinstance(n, ast.Break) and n.value is not None for n in walk(e.body)):
+        raise err(e.loc, "`break` with a value is not supported; assign to a `let mut` before breaking")
+    frame = _loop_frame(self, e.label, e.body)
+    if frame.exit_flag is None and not any(isinstance(n, ast.Return) for n in walk(e.body)):
+        raise err(e.loc, "a `loop` without `break` never ends")
+    self.frames.append(frame)
+    try:
+        _run_loop(self, frame, None, lambda: self.block(e.body))
+    finally:
+        self.frames.pop()
+    return Val(T.UNIT, None)
+
+
+def _range_parts(self, it: ast.Expr) -> tuple[ast.Range, ast.Expr | None]:
+    if isinstance(it, ast.MethodCall) and it.name == "step_by" and len(it.args) == 1:
+        inner, step = _range_parts(self, it.receiver)
+        return inner, it.args[0]
+    if isinstance(it, ast.Range) and it.start is not None and it.end is not None:
+        return it, None
+    if isinstance(it, ast.MethodCall) and it.name in ("iter", "iter_mut", "into_iter", "enumerate", "zip", "rev"):
+        raise err(it.loc, f"iterator adapters (`.{it.name}()`) are not supported; loop over an index range")
+    raise err(it.loc, "`for` loops run over integer ranges (`a..b`, `a..=b`, optionally `.step_by(n)`)")
+
+
+def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
+    rng, step_expr = _range_parts(self, e.iter)
+    start, end = operands(self, rng.start, rng.end, None)
+    ty = unify(self, start, end, rng.loc, "a range")
+    if not isinstance(ty, T.Int):
+        raise err(rng.loc, f"a range over `{ty}` cannot be iterated")
+    step = self.coerce(self.expr(step_expr, T.USIZE), T.USIZE, step_expr.loc) if step_expr is not None else None
+    to_index = arith.index_cast if ty.signed else arith.index_castui
+    lb, ub = to_index(ir.IndexType.get(), start.v), to_index(ir.IndexType.get(), end.v)
+    if rng.inclusive:
+        ub = arith.addi(ub, index(1))
+    st = arith.index_castui(ir.IndexType.get(), step.v) if step is not None else index(1)
+    if step is not None:
+        self.trap_unless(arith.cmpi(arith.CmpIPredicate.ne, st, index(0)))  # step_by(0) panics in Rust
+    frame = _loop_frame(self, e.label, e.body)
+    has_return = any(isinstance(n, ast.Return) for n in walk(e.body))
+    self.frames.append(frame)
+    try:
+        if frame.exit_flag is None and not has_return:
+            loop = scf.ForOp(lb, ub, st)
+            with ir.InsertionPoint(loop.body):
+                self._for_body(e, ty, loop.induction_variable)
+                scf.YieldOp([])
+        else:
+            with ir.InsertionPoint.at_block_begin(self.entry):
+                counter = new_cell(T.USIZE).leaves
+            memref.store(arith.index_cast(ir.IntegerType.get_signless(64), lb), counter, [])
+
+            def cond() -> ir.Value:
+                i = arith.index_cast(ir.IndexType.get(), memref.load(counter, []))
+                return arith.cmpi(arith.CmpIPredicate.slt, i, ub)
+
+            def body() -> None:
+                i = arith.index_cast(ir.IndexType.get(), memref.load(counter, []))
+                self._for_body(e, ty, i)
+                memref.store(arith.index_cast(ir.IntegerType.get_signless(64), arith.addi(i, st)), counter, [])
+
+            _run_loop(self, frame, cond, body)
+    finally:
+        self.frames.pop()
+    return Val(T.UNIT, None)
+
+
+def _for_body(self, e: ast.For, ty: T.Int, iv: ir.Value) -> None:
+    self.push()
+    try:
+        value = arith.index_cast(ty.mlir(), iv)
+        self.bind_pattern(e.pattern, Val(ty, value))
+        self.block(e.body)
+    finally:
+        self.pop()
+
+
+def _target(self, label: str | None, kind: str, loc: Any) -> Frame:
+    for frame in reversed(self.frames):
+        if frame.kind == "function":
+            break
+        if frame.kind == "loop" and (label is None or frame.label == label):
+            return frame
+    if label is not None:
+        raise err(loc, f"use of undeclared label `'{label}`")
+    raise err(loc, f"`{kind}` outside of a loop")
+
+
+def e_Break(self, e: ast.Break, expected: T.Ty | None) -> Val:
+    frame = _target(self, e.label, "break", e.loc)
+    memref.store(i1(True), frame.exit_flag, [])
+    return Val(T.NEVER, None)
+
+
+def e_Continue(self, e: ast.Continue, expected: T.Ty | None) -> Val:
+    frame = _target(self, e.label, "continue", e.loc)
+    memref.store(i1(True), frame.continue_flag, [])
+    return Val(T.NEVER, None)
+
+
+def e_Return(self, e: ast.Return, expected: T.Ty | None) -> Val:
+    frame = next((f for f in reversed(self.frames) if f.kind == "function"), None)
+    if frame is None:
+        raise err(e.loc, "internal error: `return` outside a function frame")
+    if e.value is not None:
+        value = self.expr(e.value, frame.result.ty if frame.result is not None else None)
+        if frame.result is None:
+            if not isinstance(value.ty, T.Unit):
+                raise err(e.loc, f"mismatched types: this function returns `()`, not `{value.ty}`")
+        else:
+            store_cell(frame.result, self.coerce(value, frame.result.ty, e.value.loc))
+    memref.store(i1(True), frame.exit_flag, [])
+    return Val(T.NEVER, None)
+
+
+def e_Range(self, e: ast.Range, expected: T.Ty | None) -> Val:
+    raise err(e.loc, "ranges are supported only as `for` loop bounds")
+
+
+# Aggregates -----------------------------------------------------------------------------------------------
+def e_Tuple(self, e: ast.Tuple, expected: T.Ty | None) -> Val:
+    if not e.elems:
+        return Val(T.UNIT, None)
+    hints = expected.elems if isinstance(expected, T.Tuple) and len(expected.elems) == len(e.elems) else [None] * len(e.elems)
+    parts = [self.expr(x, h) for x, h in zip(e.elems, hints)]
+    return Val(T.Tuple(tuple(p.ty for p in parts)), parts)
+
+
+def e_ArrayLit(self, e: ast.ArrayLit, expected: T.Ty | None) -> Val:
+    elem_hint = expected.elem if isinstance(expected, T.Array) else None
+    if e.repeat is not None:
+        count = self.const_arg(e.repeat)
+        first = self.expr(e.elems[0], elem_hint)
+        values = [first] * count
+    else:
+        values = [self.expr(x, elem_hint) for x in e.elems]
+        if values and any(v.ty != values[0].ty for v in values):
+            raise err(e.loc, "array elements must all have one type")
+    if not values:
+        raise err(e.loc, "empty arrays are not supported")
+    elem = values[0].ty
+    if not isinstance(elem, (T.Int, T.Float, T.Bool)):
+        raise err(e.loc, f"arrays of `{elem}` are not supported yet (only of integers, floats and bools)")
+    ty = T.Array(elem, len(values))
+    with ir.InsertionPoint.at_block_begin(self.entry):
+        storage = memref.alloca(ir.MemRefType.get([len(values)], elem.mlir()), [], [])
+    if e.repeat is not None:
+        loop = scf.ForOp(index(0), index(len(values)), index(1))
+        with ir.InsertionPoint(loop.body):
+            memref.store(first.v, storage, [loop.induction_variable])
+            scf.YieldOp([])
+    else:
+        for i, v in enumerate(values):
+            memref.store(v.v, storage, [index(i)])
+    return Val(ty, storage)
+
+
+def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
+    name = e.name[-1]
+    struct = self.crate.struct(name)
+    if struct is None:
+        raise err(e.loc, f"cannot find struct `{name}` in this scope")
+    ty = self.struct_type(struct, []) if not struct.generics else None
+    given = dict(e.fields)
+    if ty is None:
+        # Generic struct: infer its parameters from the field values.
+        values = {n: self.expr(x) for n, x in e.fields}
+        bindings: dict[str, T.Ty] = {}
+        for field_name, field_ty in struct.fields:
+            if isinstance(field_ty, ast.PathTy) and field_ty.name in {g.name for g in struct.generics} and field_name in values:
+                bindings[field_ty.name] = values[field_name].ty
+        ty = self.struct_type(struct, [bindings.get(g.name, T.F32) for g in struct.generics])
+        parts = []
+        for field_name, field_ty in ty.fields:
+            if field_name not in values:
+                raise err(e.loc, f"missing field `{field_name}` in initializer of `{ty}`")
+            parts.append(self.coerce(values[field_name], field_ty, given[field_name].loc))
+        return Val(ty, parts)
+    parts = []
+    for field_name, field_ty in ty.fields:
+        if field_name not in given:
+            raise err(e.loc, f"missing field `{field_name}` in initializer of `{ty}`")
+        parts.append(self.coerce(self.expr(given[field_name], field_ty), field_ty, given[field_name].loc))
+    extra = set(given) - {n for n, _ in ty.fields}
+    if extra:
+        raise err(e.loc, f"struct `{ty}` has no field named `{sorted(extra)[0]}`")
+    return Val(ty, parts)
+
+
+# Calls ----------------------------------------------------------------------------------------------------
+def e_Call(self, e: ast.Call, expected: T.Ty | None) -> Val:
+    from oxide.frontends.rust.device_api import call_path
+
+    if not isinstance(e.func, ast.PathExpr):
+        raise err(e.loc, "calling a computed function value is not supported")
+    return call_path(self, e.func, e.args, expected, e.loc)
+
+
+def e_MethodCall(self, e: ast.MethodCall, expected: T.Ty | None) -> Val:
+    from oxide.frontends.rust.device_api import call_method
+
+    return call_method(self, e, expected)
+
+
+def e_MacroCall(self, e: ast.MacroCall, expected: T.Ty | None) -> Val:
+    from oxide.frontends.rust.device_api import macro
+
+    return macro(self, e, expected)

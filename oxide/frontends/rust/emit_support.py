@@ -1,0 +1,70 @@
+"""Small pieces shared by the emitter modules: located errors, jump frames, constants, AST walks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from mlir import ir
+from mlir.dialects import arith
+
+from oxide.frontends.rust import ast
+from oxide.frontends.rust.values import Cell
+from oxide.ir.diagnostics import OxideError, SourceLoc
+
+
+def err(loc: SourceLoc | None, message: str) -> OxideError:
+    """A located error in the user's program."""
+    return OxideError(message, loc)
+
+
+@dataclass
+class Frame:
+    """A loop (or an inlined function body) that jumps can leave."""
+
+    kind: str  # "loop" | "function"
+    label: str | None
+    exit_flag: ir.Value | None = None       # break / return
+    continue_flag: ir.Value | None = None
+    result: Cell | None = None               # return value of an inlined function
+
+
+@dataclass
+class Scope:
+    """One lexical scope's names."""
+
+    names: dict[str, Any] = field(default_factory=dict)
+
+
+def i1(value: bool) -> ir.Value:
+    """An i1 constant."""
+    t = ir.IntegerType.get_signless(1)
+    return arith.constant(t, ir.IntegerAttr.get(t, int(value)))
+
+
+def index(value: int) -> ir.Value:
+    """An index constant."""
+    return arith.constant(ir.IndexType.get(), value)
+
+
+def location(loc: SourceLoc | None) -> ir.Location:
+    """The MLIR location of a source position."""
+    return ir.Location.file(loc.file, loc.line, loc.col) if loc is not None else ir.Location.unknown()
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Every AST node under `node`."""
+    yield node
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            yield from walk(item)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:
+            if name in ("loc", "ty"):
+                continue
+            yield from walk(getattr(node, name))
+
+
+def may_jump(node: Any) -> bool:
+    """Whether a statement contains a break, continue or return."""
+    return any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in walk(node))

@@ -1,0 +1,255 @@
+"""The crate view of a .rs file: kernels, device functions, structs, enums, impls and consts.
+
+Items are found in the whole file (inside `#[cuda_module] mod` wrappers and other modules too) but turned
+into AST only when a kernel reaches them, so host code (`fn main`, host crates) is skipped, never
+rejected.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from oxide.frontends.rust import ast
+from oxide.frontends.rust.build import Builder, text
+from oxide.frontends.rust.parser import Source
+from oxide.ir.diagnostics import OxideError
+
+
+@dataclass
+class Attribute:
+    """`#[name(args)]` with its raw argument text."""
+
+    name: str
+    args: str
+    node: Any
+
+
+@dataclass
+class Crate:
+    """Every item of the file by name, as syntax nodes, built on first use."""
+
+    source: Source
+    functions: dict[str, tuple[Any, list[Attribute]]] = field(default_factory=dict)
+    structs: dict[str, Any] = field(default_factory=dict)
+    enums: dict[str, Any] = field(default_factory=dict)
+    consts: dict[str, Any] = field(default_factory=dict)
+    impls: dict[str, list[Any]] = field(default_factory=dict)
+    kernels: list[str] = field(default_factory=list)
+    _built: dict[Any, Any] = field(default_factory=dict)
+
+    def builder(self) -> Builder:
+        return Builder(self.source)
+
+    def function(self, name: str) -> ast.Function | None:
+        """The AST of a free function (kernel, device function or helper), or None."""
+        entry = self.functions.get(name)
+        if entry is None:
+            return None
+        node, attrs = entry
+        if node not in self._built:
+            self._built[node] = build_function(self.builder(), node, attrs)
+        return self._built[node]
+
+    def method(self, type_name: str, name: str) -> ast.Function | None:
+        """The AST of `impl type_name { fn name }`, or None."""
+        for impl in self.impls.get(type_name, []):
+            body = impl.child_by_field_name("body")
+            for child in body.named_children:
+                if child.type == "function_item" and text(child.child_by_field_name("name")) == name:
+                    if child not in self._built:
+                        self._built[child] = build_function(self.builder(), child, [])
+                    return self._built[child]
+        return None
+
+    def struct(self, name: str) -> ast.StructDef | None:
+        node = self.structs.get(name)
+        if node is None:
+            return None
+        if node not in self._built:
+            self._built[node] = build_struct(self.builder(), node)
+        return self._built[node]
+
+    def enum(self, name: str) -> ast.EnumDef | None:
+        node = self.enums.get(name)
+        if node is None:
+            return None
+        if node not in self._built:
+            self._built[node] = build_enum(self.builder(), node)
+        return self._built[node]
+
+    def const(self, name: str) -> ast.ConstDef | None:
+        node = self.consts.get(name)
+        if node is None:
+            return None
+        if node not in self._built:
+            b = self.builder()
+            self._built[node] = ast.ConstDef(b.loc(node), name, b.type_(node.child_by_field_name("type")),
+                                             b.expr(node.child_by_field_name("value")))
+        return self._built[node]
+
+
+def collect(source: Source, root: Any) -> Crate:
+    """Index every item of the file."""
+    crate = Crate(source)
+    _collect_items(crate, root.named_children)
+    return crate
+
+
+def _collect_items(crate: Crate, nodes: list[Any]) -> None:
+    pending: list[Attribute] = []
+    for node in nodes:
+        if node.type == "attribute_item":
+            attr = node.named_children[0]
+            name = text(attr.named_children[0]) if attr.named_children else text(attr)
+            args = next((c for c in attr.named_children if c.type == "token_tree"), None)
+            pending.append(Attribute(name, text(args)[1:-1] if args is not None else "", node))
+            continue
+        attrs, pending = pending, []
+        if node.type == "function_item":
+            name = text(node.child_by_field_name("name"))
+            crate.functions[name] = (node, attrs)
+            if any(a.name == "kernel" for a in attrs):
+                crate.kernels.append(name)
+        elif node.type == "mod_item":
+            body = node.child_by_field_name("body")
+            if body is not None:
+                _collect_items(crate, body.named_children)
+        elif node.type == "struct_item":
+            crate.structs[text(node.child_by_field_name("name"))] = node
+        elif node.type == "enum_item":
+            crate.enums[text(node.child_by_field_name("name"))] = node
+        elif node.type in ("const_item", "static_item"):
+            crate.consts[text(node.child_by_field_name("name"))] = node
+        elif node.type == "impl_item":
+            type_node = node.child_by_field_name("type")
+            base = type_node.child_by_field_name("type") if type_node.type == "generic_type" else type_node
+            crate.impls.setdefault(text(base), []).append(node)
+        # use lines, traits, macro_rules, extern crate: nothing the device code needs
+
+
+def build_function(b: Builder, node: Any, attrs: list[Attribute]) -> ast.Function:
+    """The AST of a function item, with its kernel attributes parsed."""
+    if any(c.type == "function_modifiers" and "async" in text(c) for c in node.children):
+        raise b.fail(node, "`async fn`")
+    name = text(node.child_by_field_name("name"))
+    generics = _generics(b, node.child_by_field_name("type_parameters"))
+    params: list[ast.Param] = []
+    self_param = None
+    for p in node.child_by_field_name("parameters").named_children:
+        if p.type == "self_parameter":
+            raw = text(p).replace(" ", "")
+            self_param = "&mut self" if raw.startswith("&mut") else "&self" if raw.startswith("&") else "self"
+            continue
+        if p.type == "variadic_parameter":
+            raise b.fail(p, "variadic parameters")
+        if p.type != "parameter":
+            continue
+        pattern = b.pattern(p.child_by_field_name("pattern"))
+        if any(c.type == "mutable_specifier" for c in p.children) and isinstance(pattern, ast.BindPat):
+            pattern.mutable = True
+        params.append(ast.Param(b.loc(p), pattern, b.type_(p.child_by_field_name("type"))))
+    ret_node = node.child_by_field_name("return_type")
+    body = b.x_block(node.child_by_field_name("body"))
+    return ast.Function(b.loc(node), name, generics, params, b.type_(ret_node) if ret_node is not None else None,
+                        body, parse_attributes(b, attrs), self_param)
+
+
+def _generics(b: Builder, node: Any) -> list[ast.Generic]:
+    out: list[ast.Generic] = []
+    if node is None:
+        return out
+    for g in node.named_children:
+        if g.type == "type_parameter" or g.type == "constrained_type_parameter":
+            name_node = g.child_by_field_name("name") or g.child_by_field_name("left") or g.named_children[0]
+            out.append(ast.Generic(b.loc(g), text(name_node)))
+        elif g.type == "type_identifier":
+            out.append(ast.Generic(b.loc(g), text(g)))
+        elif g.type == "const_parameter":
+            out.append(ast.Generic(b.loc(g), text(g.child_by_field_name("name")), b.type_(g.child_by_field_name("type"))))
+        elif g.type == "lifetime_parameter" or g.type == "lifetime":
+            continue
+    return out
+
+
+_CONTRACT_FIELD = re.compile(r"(\w+)\s*=\s*(\([^)]*\)|[^,]+)")
+
+
+def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
+    """kernel / device / launch_bounds / launch_contract attributes as Python values."""
+    out: dict[str, Any] = {}
+    for attr in attrs:
+        if attr.name == "kernel":
+            out["kernel"] = True
+            flags = [a.strip() for a in attr.args.split(",") if a.strip()]
+            for flag in flags:
+                if flag == "unchecked_indexing":
+                    out["unchecked_indexing"] = True
+                elif flag.startswith("launch_context"):
+                    out["launch_context"] = flag.split("=")[1].strip()
+                else:
+                    raise OxideError(f"unknown #[kernel] option `{flag}` (known: unchecked_indexing, launch_context = name)",
+                                     b.loc(attr.node))
+        elif attr.name == "device":
+            out["device"] = True
+        elif attr.name == "launch_bounds":
+            try:
+                values = [int(v.strip(), 0) for v in attr.args.split(",")]
+            except ValueError:
+                raise OxideError("#[launch_bounds(...)] takes integer literals: max threads[, min blocks]",
+                                 b.loc(attr.node)) from None
+            out["launch_bounds"] = values
+        elif attr.name == "launch_contract":
+            out["launch_contract"] = _contract(b, attr)
+    return out
+
+
+def _contract(b: Builder, attr: Attribute) -> dict[str, Any]:
+    contract: dict[str, Any] = {}
+    for key, raw in _CONTRACT_FIELD.findall(attr.args):
+        raw = raw.strip()
+        try:
+            if raw.startswith("("):
+                contract[key] = [int(v.strip(), 0) for v in raw[1:-1].split(",") if v.strip()]
+            elif key == "coordinates":
+                contract[key] = raw
+            elif key == "requires":
+                contract[key] = raw
+            else:
+                contract[key] = int(raw, 0)
+        except ValueError:
+            raise OxideError(f"#[launch_contract] field `{key}` must be an integer literal, got `{raw}`",
+                             b.loc(attr.node)) from None
+    if "domain" not in contract:
+        raise OxideError("#[launch_contract(...)] must state `domain = 1`, `2` or `3`", b.loc(attr.node))
+    return contract
+
+
+def build_struct(b: Builder, node: Any) -> ast.StructDef:
+    name = text(node.child_by_field_name("name"))
+    generics = _generics(b, node.child_by_field_name("type_parameters"))
+    body = node.child_by_field_name("body")
+    fields: list[tuple[str, Any]] = []
+    if body is None:
+        return ast.StructDef(b.loc(node), name, generics, fields)
+    if body.type == "field_declaration_list":
+        for f in body.named_children:
+            if f.type == "field_declaration":
+                fields.append((text(f.child_by_field_name("name")), b.type_(f.child_by_field_name("type"))))
+    else:  # tuple struct
+        for i, t in enumerate(c for c in body.named_children if c.type not in ("visibility_modifier",)):
+            fields.append((str(i), b.type_(t)))
+    return ast.StructDef(b.loc(node), name, generics, fields)
+
+
+def build_enum(b: Builder, node: Any) -> ast.EnumDef:
+    variants: list[tuple[str, int | None]] = []
+    for v in node.child_by_field_name("body").named_children:
+        if v.type != "enum_variant":
+            continue
+        if v.child_by_field_name("body") is not None:
+            raise b.fail(v, "enum variants with fields", "only fieldless enums (and Option) are supported")
+        value = v.child_by_field_name("value")
+        variants.append((text(v.child_by_field_name("name")), b.literal_value(value) if value is not None else None))
+    return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants)

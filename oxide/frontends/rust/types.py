@@ -1,0 +1,262 @@
+"""Semantic types of the Rust subset and their MLIR form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mlir import ir
+
+
+class Ty:
+    """Base of semantic types."""
+
+    def mlir(self) -> ir.Type:
+        """The MLIR type of a value of this type (scalars and simt handles)."""
+        raise TypeError(f"{self} has no single MLIR type")
+
+    def __str__(self) -> str:
+        return self.rust()
+
+    def rust(self) -> str:
+        """How Rust writes it (for diagnostics)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Int(Ty):
+    bits: int
+    signed: bool
+
+    def mlir(self) -> ir.Type:
+        return ir.IntegerType.get_signless(self.bits)
+
+    def rust(self) -> str:
+        return ("i" if self.signed else "u") + str(self.bits)
+
+
+@dataclass(frozen=True)
+class Float(Ty):
+    bits: int
+
+    def mlir(self) -> ir.Type:
+        return ir.F32Type.get() if self.bits == 32 else ir.F64Type.get()
+
+    def rust(self) -> str:
+        return f"f{self.bits}"
+
+
+@dataclass(frozen=True)
+class Bool(Ty):
+    def mlir(self) -> ir.Type:
+        return ir.IntegerType.get_signless(1)
+
+    def rust(self) -> str:
+        return "bool"
+
+
+@dataclass(frozen=True)
+class Unit(Ty):
+    def rust(self) -> str:
+        return "()"
+
+
+@dataclass(frozen=True)
+class Never(Ty):
+    def rust(self) -> str:
+        return "!"
+
+
+@dataclass(frozen=True)
+class Slice(Ty):
+    """`&[T]` / `&mut [T]`."""
+
+    elem: Ty
+    mutable: bool
+
+    def mlir(self) -> ir.Type:
+        return ir.Type.parse(f"!simt.{'slice_mut' if self.mutable else 'slice'}<{self.elem.mlir()}>")
+
+    def rust(self) -> str:
+        return f"&{'mut ' if self.mutable else ''}[{self.elem.rust()}]"
+
+
+@dataclass(frozen=True)
+class Disjoint(Ty):
+    """`DisjointSlice<T, Space>`; space as in the simt dialect ("1d", "2d:S", "runtime_2d", "warp")."""
+
+    elem: Ty
+    space: str
+
+    def mlir(self) -> ir.Type:
+        return ir.Type.parse(f'!simt.disjoint<{self.elem.mlir()}, "{self.space}">')
+
+    def rust(self) -> str:
+        return f"DisjointSlice<{self.elem.rust()}, {space_rust(self.space)}>"
+
+
+@dataclass(frozen=True)
+class ThreadIndex(Ty):
+    space: str
+
+    def mlir(self) -> ir.Type:
+        return ir.Type.parse(f'!simt.thread_index<"{self.space}">')
+
+    def rust(self) -> str:
+        return f"ThreadIndex<{space_rust(self.space)}>"
+
+
+@dataclass(frozen=True)
+class ElemRef(Ty):
+    """`&mut T` to one element of global memory (what `get_mut` yields)."""
+
+    elem: Ty
+
+    def mlir(self) -> ir.Type:
+        return ir.Type.parse(f"!simt.ref<{self.elem.mlir()}>")
+
+    def rust(self) -> str:
+        return f"&mut {self.elem.rust()}"
+
+
+@dataclass(frozen=True)
+class Ptr(Ty):
+    """`*const T` / `*mut T` in an address space (0 generic, 1 global, 3 shared)."""
+
+    elem: Ty
+    mutable: bool
+    space: int = 1
+
+    def mlir(self) -> ir.Type:
+        return ir.Type.parse(f"!simt.ptr<{self.elem.mlir()}, {self.space}>")
+
+    def rust(self) -> str:
+        return f"*{'mut' if self.mutable else 'const'} {self.elem.rust()}"
+
+
+@dataclass(frozen=True)
+class Array(Ty):
+    elem: Ty
+    length: int
+
+    def rust(self) -> str:
+        return f"[{self.elem.rust()}; {self.length}]"
+
+
+@dataclass(frozen=True)
+class Tuple(Ty):
+    elems: tuple[Ty, ...]
+
+    def rust(self) -> str:
+        return "(" + ", ".join(e.rust() for e in self.elems) + ("," if len(self.elems) == 1 else "") + ")"
+
+
+@dataclass(frozen=True)
+class OptionTy(Ty):
+    inner: Ty
+
+    def rust(self) -> str:
+        return f"Option<{self.inner.rust()}>"
+
+
+@dataclass(frozen=True)
+class Struct(Ty):
+    name: str
+    fields: tuple[tuple[str, Ty], ...]
+
+    def field(self, name: str) -> tuple[int, Ty] | None:
+        for i, (field_name, ty) in enumerate(self.fields):
+            if field_name == name:
+                return i, ty
+        return None
+
+    def rust(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Enum(Ty):
+    """A fieldless enum, represented by its discriminant (i32)."""
+
+    name: str
+    variants: tuple[tuple[str, int], ...]
+
+    def mlir(self) -> ir.Type:
+        return ir.IntegerType.get_signless(32)
+
+    def rust(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Shared(Ty):
+    """`SharedArray<T, N, ALIGN>`."""
+
+    elem: Ty
+    length: int
+    align: int
+
+    def mlir(self) -> ir.Type:
+        return ir.Type.parse(f"!simt.shared<{self.elem.mlir()}, {self.length}>")
+
+    def rust(self) -> str:
+        return f"SharedArray<{self.elem.rust()}, {self.length}>"
+
+
+@dataclass(frozen=True)
+class Atomic(Ty):
+    """`DeviceAtomicU32` & co: a cell whose operations are atomic at `scope`."""
+
+    value: Ty
+    scope: str
+
+    def mlir(self) -> ir.Type:
+        # An atomic cell is its value in memory: `&[DeviceAtomicU32]` is a slice of i32.
+        return self.value.mlir()
+
+    def rust(self) -> str:
+        return f"{self.scope.capitalize()}Atomic{self.value.rust().upper()}"
+
+
+def space_rust(space: str) -> str:
+    """How cuda-oxide names an index space."""
+    if space.startswith("2d:"):
+        return f"Index2D<{space[3:]}>"
+    return {"1d": "Index1D", "runtime_2d": "Runtime2DIndex", "warp": "WarpIndex"}[space]
+
+
+class _Usize(Int):
+    def rust(self) -> str:
+        return "usize"
+
+
+class _Isize(Int):
+    def rust(self) -> str:
+        return "isize"
+
+
+USIZE = _Usize(64, False)
+ISIZE = _Isize(64, True)
+BOOL = Bool()
+UNIT = Unit()
+NEVER = Never()
+F32, F64 = Float(32), Float(64)
+PRIMITIVES: dict[str, Ty] = {
+    "i8": Int(8, True), "i16": Int(16, True), "i32": Int(32, True), "i64": Int(64, True),
+    "u8": Int(8, False), "u16": Int(16, False), "u32": Int(32, False), "u64": Int(64, False),
+    "usize": USIZE, "isize": ISIZE, "f32": F32, "f64": F64, "bool": BOOL,
+}
+ATOMICS = {f"{scope.capitalize()}Atomic{name}": (scope, PRIMITIVES[name.lower()])
+           for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F32", "F64")}
+
+
+def is_int(t: Any) -> bool:
+    return isinstance(t, Int)
+
+
+def is_float(t: Any) -> bool:
+    return isinstance(t, Float)
+
+
+def is_scalar(t: Any) -> bool:
+    return isinstance(t, (Int, Float, Bool, Enum))

@@ -1,0 +1,110 @@
+"""Values and places while emitting: what an expression evaluates to, and where an assignment writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import arith, memref
+
+from oxide.frontends.rust import types as T
+
+
+@dataclass
+class Val:
+    """A typed value. `v` is an ir.Value for scalars and simt handles, a list of Vals for tuples and
+    structs, an OptionVal for Option<T>, a memref for arrays, None for `()`."""
+
+    ty: T.Ty
+    v: Any
+
+
+@dataclass
+class OptionVal:
+    """Option<T> as (is_some, payload); the payload is meaningful only when is_some holds."""
+
+    is_some: ir.Value
+    payload: Val
+
+
+@dataclass
+class Cell:
+    """A mutable local: a memref (rank 0 for scalars, rank 1 for arrays) per scalar leaf of its type."""
+
+    ty: T.Ty
+    leaves: Any  # ir.Value memref | list[Cell] for aggregates | (Cell is_some, Cell payload) for Option
+
+
+def zero_value(ty: T.Ty) -> ir.Value:
+    """A zero of a scalar type (used as the payload of None and for uninitialised slots)."""
+    if isinstance(ty, T.Float):
+        return arith.constant(ty.mlir(), ir.FloatAttr.get(ty.mlir(), 0.0))
+    return arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), 0))
+
+
+def scalar_cell(ty: ir.Type) -> ir.Value:
+    """A rank-0 memref for one scalar."""
+    return memref.alloca(ir.MemRefType.get([], ty), [], [])
+
+
+def new_cell(ty: T.Ty) -> Cell:
+    """Storage for a mutable local of type `ty`."""
+    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
+        return Cell(ty, scalar_cell(ty.mlir()))
+    if isinstance(ty, T.Array):
+        if not isinstance(ty.elem, (T.Int, T.Float, T.Bool)):
+            raise TypeError(f"arrays of {ty.elem.rust()} are not supported yet")
+        return Cell(ty, memref.alloca(ir.MemRefType.get([ty.length], ty.elem.mlir()), [], []))
+    if isinstance(ty, T.Tuple):
+        return Cell(ty, [new_cell(e) for e in ty.elems])
+    if isinstance(ty, T.Struct):
+        return Cell(ty, [new_cell(f) for _, f in ty.fields])
+    if isinstance(ty, T.OptionTy):
+        return Cell(ty, (new_cell(T.BOOL), new_cell(ty.inner)))
+    if isinstance(ty, (T.ThreadIndex, T.Slice, T.Disjoint, T.ElemRef, T.Ptr, T.Shared)):
+        raise TypeError(f"a mutable local of type {ty.rust()}")
+    if isinstance(ty, T.Unit):
+        return Cell(ty, None)
+    raise TypeError(f"a mutable local of type {ty.rust()}")
+
+
+def load_cell(cell: Cell) -> Val:
+    """The current value of a mutable local (arrays stay in memory: their Val is the memref)."""
+    ty = cell.ty
+    if isinstance(ty, T.Array):
+        return Val(ty, cell.leaves)
+    if isinstance(ty, (T.Tuple, T.Struct)):
+        return Val(ty, [load_cell(c) for c in cell.leaves])
+    if isinstance(ty, T.OptionTy):
+        flag, payload = cell.leaves
+        return Val(ty, OptionVal(load_cell(flag).v, load_cell(payload)))
+    if isinstance(ty, T.Unit):
+        return Val(ty, None)
+    return Val(ty, memref.load(cell.leaves, []))
+
+
+def store_cell(cell: Cell, value: Val) -> None:
+    """Assign a whole value to a mutable local."""
+    ty = cell.ty
+    if isinstance(ty, T.Array):
+        _copy_array(value.v, cell.leaves, ty)
+    elif isinstance(ty, (T.Tuple, T.Struct)):
+        for sub, part in zip(cell.leaves, value.v):
+            store_cell(sub, part)
+    elif isinstance(ty, T.OptionTy):
+        flag, payload = cell.leaves
+        store_cell(flag, Val(T.BOOL, value.v.is_some))
+        store_cell(payload, value.v.payload)
+    elif isinstance(ty, T.Unit):
+        return
+    else:
+        memref.store(value.v, cell.leaves, [])
+
+
+def _copy_array(src: ir.Value, dst: ir.Value, ty: T.Array) -> None:
+    if src == dst:
+        return
+    for i in range(ty.length):
+        idx = arith.constant(ir.IndexType.get(), i)
+        memref.store(memref.load(src, [idx]), dst, [idx])
