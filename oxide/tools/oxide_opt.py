@@ -7,6 +7,7 @@ Bad input exits with status 1 and `file:line:col: error: ...` on stderr, never a
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,8 @@ from oxide.tools.entry import run_cli
 
 if TYPE_CHECKING:
     from mlir import ir
+
+    from oxide.ir.parse import ParsedSource
 
 SPLIT_MARKER = "// -----"
 
@@ -44,8 +47,19 @@ def split_input(text: str, split: bool) -> list[Chunk]:
     return chunks
 
 
+def _compile_rust(text: str, name: str, context: "ir.Context", instances: dict[str, list[list[str]]],
+                  timings: dict[str, float]) -> "ParsedSource":
+    from oxide.frontends.rust.compile import compile_rust
+    from oxide.ir.parse import ParsedSource
+
+    result = compile_rust(text, name, context, instances)
+    timings.update(result.timings)
+    return ParsedSource(result.module, result.owner, name, text)
+
+
 def process_chunk(chunk: Chunk, name: str, pipeline: str | None, emit: str, chip: str, print_after_all: bool,
-                  context: "ir.Context") -> tuple[str | None, list[Diagnostic]]:
+                  context: "ir.Context", instances: dict[str, list[list[str]]] | None = None,
+                  timings: dict[str, float] | None = None) -> tuple[str | None, list[Diagnostic]]:
     """Run one chunk: (output text or None on failure, every diagnostic emitted)."""
     from mlir import ir
 
@@ -56,11 +70,16 @@ def process_chunk(chunk: Chunk, name: str, pipeline: str | None, emit: str, chip
     from oxide.passes.pipeline import build_pass_manager
 
     rename = {UNNAMED_BUFFER: name}
+    instances = instances or {}
+    timings = timings if timings is not None else {}
     with context, captured_diagnostics(context, rename) as emitted:
         try:
             target = Target(chip=chip)
             pm = build_pass_manager(pipeline, context) if pipeline else None
-            parsed = parse_source(chunk.text, name, context)
+            if name.endswith(".rs"):
+                parsed = _compile_rust(chunk.text, name, context, instances, timings)
+            else:
+                parsed = parse_source(chunk.text, name, context)
             verify_python(parsed.module.operation, rename)
             if pm is not None:
                 if print_after_all:
@@ -69,12 +88,14 @@ def process_chunk(chunk: Chunk, name: str, pipeline: str | None, emit: str, chip
                     pm.run(parsed.module.operation)
                 except ir.MLIRError as exc:
                     return None, emitted + from_mlir_error(exc, rename)
+            start = time.perf_counter()
             if emit == "ptx":
                 out = "\n".join(compile_to_ptx(parsed.module, target, rename).values())
             elif emit == "llvm":
                 out = "\n".join(compile_to_llvm_ir(parsed.module, target, rename).values())
             else:
                 out = str(parsed.module)
+            timings[f"{emit}: passes+backend" if emit != "mlir" else "print"] = time.perf_counter() - start
         except OxideError as exc:
             return None, emitted + exc.diagnostics
     errors = [d for d in emitted if d.severity == "error"]
@@ -114,26 +135,42 @@ def irdl_text() -> str:
 @click.option("--mlir-print-ir-after-all", "print_after_all", is_flag=True, help="Print the IR after every pass.")
 @click.option("--list-passes", is_flag=True, help="List oxide's passes and exit.")
 @click.option("--emit-irdl", is_flag=True, help="Print oxide's dialects as IRDL and exit.")
+@click.option("--instantiate", "instantiate", multiple=True, metavar="KERNEL=T1,T2",
+              help="For .rs input: instantiate a generic kernel with these type (or const) arguments.")
+@click.option("--time", "show_time", is_flag=True, help="Print how long each phase took (to stderr).")
 def cli(input_file: str, output: str, pipeline: str | None, emit: str, chip: str, split_input_file: bool,
-        verify_diagnostics: bool, print_after_all: bool, list_passes: bool, emit_irdl: bool) -> None:
-    """Parse, verify, transform and lower MLIR that uses oxide's dialects."""
+        verify_diagnostics: bool, print_after_all: bool, list_passes: bool, emit_irdl: bool,
+        instantiate: tuple[str, ...], show_time: bool) -> None:
+    """Parse (MLIR, or Rust kernels for a .rs input), verify, transform and lower oxide IR."""
     if list_passes or emit_irdl:
         write_output(output, pass_listing() if list_passes else irdl_text())
         return
-    sys.exit(run(input_file, output, pipeline, emit, chip, split_input_file, verify_diagnostics, print_after_all))
+    instances: dict[str, list[list[str]]] = {}
+    for spec in instantiate:
+        kernel, sep, args = spec.partition("=")
+        if not sep or not kernel:
+            click.echo(f"error: --instantiate expects KERNEL=T1,T2, got '{spec}'", err=True)
+            sys.exit(1)
+        instances.setdefault(kernel, []).append([a.strip() for a in args.split(",") if a.strip()])
+    sys.exit(run(input_file, output, pipeline, emit, chip, split_input_file, verify_diagnostics, print_after_all,
+                 instances, show_time))
 
 
 def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str, split: bool,
-        verify_diagnostics: bool, print_after_all: bool) -> int:
+        verify_diagnostics: bool, print_after_all: bool, instances: dict[str, list[list[str]]] | None = None,
+        show_time: bool = False) -> int:
     """The oxide-opt job; returns the exit status."""
     from oxide.ir.context import make_context
     from oxide.passes.pipeline import PIPELINE_SOURCE
     from oxide.tools.expected_diagnostics import check, expectations
 
     name = "<stdin>" if input_file == "-" else input_file
+    timings: dict[str, float] = {}
     try:
         text = sys.stdin.read() if input_file == "-" else open(input_file, encoding="utf-8").read()
+        start = time.perf_counter()
         context = make_context()
+        timings["context"] = time.perf_counter() - start
     except (OSError, UnicodeDecodeError) as exc:
         click.echo(f"error: cannot read {name}: {exc}", err=True)
         return 1
@@ -143,7 +180,8 @@ def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str
     sources = {name: text, PIPELINE_SOURCE: pipeline or ""}
     outputs, failed = [], False
     for chunk in split_input(text, split):
-        out, diagnostics = process_chunk(chunk, name, pipeline, emit, chip, print_after_all, context)
+        out, diagnostics = process_chunk(chunk, name, pipeline, emit, chip, print_after_all, context, instances,
+                                         timings)
         if verify_diagnostics:
             problems = check(diagnostics, expectations(chunk.text, name))
             if any(d.loc is not None and d.loc.file == PIPELINE_SOURCE for d in diagnostics):
@@ -155,6 +193,9 @@ def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str
             click.echo(diag.render(sources), err=True)
         if out is not None:
             outputs.append(out)
+    if show_time:
+        for phase, seconds in timings.items():
+            click.echo(f"time: {phase:24} {seconds * 1000:8.1f} ms", err=True)
     if outputs and not (verify_diagnostics and failed):
         write_output(output, ("\n" + SPLIT_MARKER + "\n").join(o.rstrip("\n") for o in outputs) + "\n")
     return 1 if failed else 0

@@ -154,6 +154,7 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
                       retypes: dict[int, T.Ty]) -> KernelInfo:
     em = FunctionEmitter(crate, fn, bool(fn.attrs.get("unchecked_indexing")))
     em.retypes = retypes
+    em.in_unsafe = bool(fn.attrs.get("unsafe"))
     em.generics = [_bindings(em, fn, type_args)]
     param_types = [em.resolve_type(p.ty) for p in fn.params]
     flat: list[T.Ty] = []

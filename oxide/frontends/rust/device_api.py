@@ -335,6 +335,7 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
     outer_scopes, em.scopes = em.scopes, [em.scopes[0].__class__()]
     outer_frames, em.frames = em.frames, []
     outer_unsafe = em.in_unsafe
+    em.in_unsafe = bool(fn.attrs.get("unsafe"))
     try:
         for p, a in zip(fn.params, args):
             want = em.resolve_type(p.ty)
@@ -430,7 +431,7 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             length = simt.LenOp.build(recv.v)
             ok = arith.cmpi(arith.CmpIPredicate.ult, i, length)
             safe_i = arith.select(ok, i, arith.constant(ir.IndexType.get(), 0))
-            load = scf.IfOp(ok, [ty.elem.mlir()], hasElse=True)
+            load = scf.IfOp(ok, [ty.elem.mlir()], has_else=True)
             with ir.InsertionPoint(load.then_block):
                 scf.YieldOp([simt.LoadUncheckedOp.build(recv.v, safe_i)])
             with ir.InsertionPoint(load.else_block):

@@ -291,8 +291,13 @@ class FunctionEmitter:
         return value
 
     def coerce(self, value: Val, ty: T.Ty, loc: SourceLoc) -> Val:
+        """`value` as type `ty`: equal types only (Rust has no implicit numeric conversions)."""
         if value.ty == ty or isinstance(value.ty, T.Never):
             return value
+        if getattr(value, "flex", None) is not None and isinstance(ty, (T.Int, T.Float)):
+            from oxide.frontends.rust.emit_expr import Retype
+
+            raise Retype(value.flex, ty)
         raise err(loc, f"mismatched types: expected `{ty}`, found `{value.ty}`")
 
     def require_unsafe(self, loc: SourceLoc, what: str) -> None:

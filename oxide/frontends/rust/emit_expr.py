@@ -188,7 +188,7 @@ def trap_unless(self, ok: ir.Value) -> None:
 def e_Binary(self, e: ast.Binary, expected: T.Ty | None) -> Val:
     if e.op in ("&&", "||"):
         a = self.coerce(self.expr(e.lhs, T.BOOL), T.BOOL, e.lhs.loc)
-        branch = scf.IfOp(a.v, [ir.IntegerType.get_signless(1)], hasElse=True)
+        branch = scf.IfOp(a.v, [ir.IntegerType.get_signless(1)], has_else=True)
         with ir.InsertionPoint(branch.then_block):
             if e.op == "&&":
                 scf.YieldOp([self.coerce(self.expr(e.rhs, T.BOOL), T.BOOL, e.rhs.loc).v])
@@ -450,7 +450,7 @@ def e_Block(self, e: ast.Block, expected: T.Ty | None) -> Val:
 def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     """scf.if whose branches produce values; results of aggregate types go through a cell."""
     probe: dict[str, Any] = {}
-    branch = scf.IfOp(cond, hasElse=True)
+    branch = scf.IfOp(cond, has_else=True)
     result_cell: Cell | None = None
     for block, fn in ((branch.then_block, then_fn), (branch.else_block, else_fn)):
         with ir.InsertionPoint(block):
@@ -591,7 +591,7 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
 
 
 def guarded(self, ok: ir.Value, guard: ast.Expr) -> ir.Value:
-    branch = scf.IfOp(ok, [ir.IntegerType.get_signless(1)], hasElse=True)
+    branch = scf.IfOp(ok, [ir.IntegerType.get_signless(1)], has_else=True)
     with ir.InsertionPoint(branch.then_block):
         scf.YieldOp([self.coerce(self.expr(guard, T.BOOL), T.BOOL, guard.loc).v])
     with ir.InsertionPoint(branch.else_block):

@@ -152,8 +152,12 @@ def build_function(b: Builder, node: Any, attrs: list[Attribute]) -> ast.Functio
         params.append(ast.Param(b.loc(p), pattern, b.type_(p.child_by_field_name("type"))))
     ret_node = node.child_by_field_name("return_type")
     body = b.x_block(node.child_by_field_name("body"))
+    attributes = parse_attributes(b, attrs)
+    modifiers = next((c for c in node.children if c.type == "function_modifiers"), None)
+    if modifiers is not None and "unsafe" in text(modifiers):
+        attributes["unsafe"] = True
     return ast.Function(b.loc(node), name, generics, params, b.type_(ret_node) if ret_node is not None else None,
-                        body, parse_attributes(b, attrs), self_param)
+                        body, attributes, self_param)
 
 
 def _generics(b: Builder, node: Any) -> list[ast.Generic]:
