@@ -19,7 +19,16 @@ from oxide.frontends.rust.emit_expr import (
 from oxide.frontends.rust.emit_support import Frame, err, i1, walk
 from oxide.frontends.rust.values import OptionVal, Val, load_cell, new_cell, store_cell
 
-I32, I64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+
+
+def I32() -> ir.Type:
+    """i32 in the current context (types are per context: never cache one at import time)."""
+    return ir.IntegerType.get_signless(32)
+
+
+def I64() -> ir.Type:
+    """i64 in the current context."""
+    return ir.IntegerType.get_signless(64)
 
 
 def _attr_i64(value: int) -> ir.Attribute:
@@ -32,7 +41,7 @@ def _u32(v: ir.Value) -> Val:
 
 def _usize(v: ir.Value) -> Val:
     """An index-typed value as usize."""
-    return Val(T.USIZE, arith.index_cast(I64, v) if str(v.type) == "index" else v)
+    return Val(T.USIZE, arith.index_cast(I64(), v) if str(v.type) == "index" else v)
 
 
 def _const(ty: T.Ty, value: float | int) -> ir.Value:
@@ -181,9 +190,9 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         return Val(T.OptionTy(ty), OptionVal(simt.IndexValidOp.build(witness), Val(ty, witness)))
     if name in ("index_2d_row", "index_2d_col"):
         axis = "y" if name.endswith("row") else "x"
-        block = arith.extui(I64, simt.BlockIdOp.build(dim=simt.DimAttr.get(axis)))
-        dim = arith.extui(I64, simt.BlockDimOp.build(dim=simt.DimAttr.get(axis)))
-        tid = arith.extui(I64, simt.ThreadIdOp.build(dim=simt.DimAttr.get(axis)))
+        block = arith.extui(I64(), simt.BlockIdOp.build(dim=simt.DimAttr.get(axis)))
+        dim = arith.extui(I64(), simt.BlockDimOp.build(dim=simt.DimAttr.get(axis)))
+        tid = arith.extui(I64(), simt.ThreadIdOp.build(dim=simt.DimAttr.get(axis)))
         return Val(T.USIZE, arith.addi(arith.muli(block, dim), tid))
     if name in ("sync_threads", "__syncthreads", "syncthreads", "barrier") and not args:
         simt.SyncThreadsOp.build()
@@ -222,7 +231,7 @@ _REDUX = {"add": "add", "min_i32": "min", "max_i32": "max", "min_u32": "umin", "
 
 
 def _warp_call(em: Any, name: str, args: list[ast.Expr], loc: Any) -> Val | None:
-    full_mask = arith.constant(I32, ir.IntegerAttr.get(I32, -1))
+    full_mask = arith.constant(I32(), ir.IntegerAttr.get(I32(), -1))
     sync = name.endswith("_sync")
     base = name[: -len("_sync")] if sync else name
     for prefix, kind in _SHUFFLES.items():
@@ -393,14 +402,14 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             return _usize(op.build(recv.v))
         if name == "in_bounds" and len(e.args) == 1:
             length = em.coerce(em.expr(e.args[0], T.USIZE), T.USIZE, e.args[0].loc)
-            value = arith.index_cast(I64, simt.IndexValueOp.build(recv.v))
+            value = arith.index_cast(I64(), simt.IndexValueOp.build(recv.v))
             inside = arith.cmpi(arith.CmpIPredicate.ult, value, length.v)
             return Val(T.BOOL, arith.andi(inside, simt.IndexValidOp.build(recv.v)))
     if isinstance(ty, T.Disjoint):
         if name == "len":
             return _usize(simt.LenOp.build(recv.v))
         if name == "is_empty":
-            return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, arith.index_cast(I64, simt.LenOp.build(recv.v)), _const(T.USIZE, 0)))
+            return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, arith.index_cast(I64(), simt.LenOp.build(recv.v)), _const(T.USIZE, 0)))
         if name == "get_mut" and len(e.args) == 1:
             witness = em.expr(e.args[0])
             if not isinstance(witness.ty, T.ThreadIndex):
@@ -422,7 +431,7 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         if name == "len":
             return _usize(simt.LenOp.build(recv.v))
         if name == "is_empty":
-            return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, arith.index_cast(I64, simt.LenOp.build(recv.v)), _const(T.USIZE, 0)))
+            return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, arith.index_cast(I64(), simt.LenOp.build(recv.v)), _const(T.USIZE, 0)))
         if name in ("as_ptr", "as_mut_ptr"):
             ptr = T.Ptr(ty.elem, name == "as_mut_ptr", 1)
             return Val(ptr, simt.SlicePtrOp.build(recv.v, results=[ptr.mlir()]))
@@ -734,9 +743,9 @@ def _printf_type(ty: T.Ty) -> str:
 def _widen(v: Val) -> ir.Value:
     """C varargs promotion: bool/i8/i16 -> i32 (f32 -> f64 is gpu.printf's own)."""
     if isinstance(v.ty, T.Bool):
-        return arith.extui(I32, v.v)
+        return arith.extui(I32(), v.v)
     if isinstance(v.ty, T.Int) and v.ty.bits < 32:
-        return (arith.extsi if v.ty.signed else arith.extui)(I32, v.v)
+        return (arith.extsi if v.ty.signed else arith.extui)(I32(), v.v)
     if isinstance(v.ty, T.Float) and v.ty.bits == 32:
         return arith.extf(ir.F64Type.get(), v.v)
     return v.v
