@@ -27,6 +27,7 @@ def tool(script: str, module: str) -> str:
 config.substitutions.append(("%oxide-opt", tool("oxide-opt", "oxide.tools.oxide_opt")))
 config.substitutions.append(("%oxide", tool("oxide", "oxide.tools.oxide_cli")))
 config.substitutions.append(("%python", f'"{sys.executable}"'))
+config.substitutions.append(("%examples", str(repo / "examples")))
 
 filecheck = shutil.which("filecheck", path=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
 if filecheck is None:

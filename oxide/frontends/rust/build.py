@@ -73,16 +73,16 @@ class Builder:
         if kind == "dynamic_type":
             raise self.fail(node, "`dyn Trait`", "use a generic parameter with a trait bound")
         if kind == "abstract_type":
-            raise self.fail(node, "`impl Trait` types", "use a generic parameter with a trait bound")
+            raise self.fail(node, "an `impl Trait` type", "use a generic parameter with a trait bound")
         if kind == "function_type":
-            raise self.fail(node, "function pointer types")
+            raise self.fail(node, "a function pointer type")
         raise self.fail(node, f"the type `{text(node)}`")
 
     def type_arg(self, node: Any) -> Any:
         if node.type in ("integer_literal", "block", "identifier", "unary_expression", "binary_expression"):
             return self.expr(node) if node.type != "identifier" else ast.PathTy(self.loc(node), text(node))
         if node.type == "type_binding":
-            raise self.fail(node, "associated type bindings")
+            raise self.fail(node, "an associated type binding")
         if node.type == "lifetime":
             return None
         return self.type_(node)
@@ -121,11 +121,11 @@ class Builder:
         if kind == "match_pattern":
             return self.pattern(node.named_children[0]) if node.named_children else ast.WildPat(loc)
         if kind == "ref_pattern" or kind == "reference_pattern":
-            raise self.fail(node, "reference patterns", "bind the value and dereference it")
+            raise self.fail(node, "a reference pattern", "bind the value and dereference it")
         if kind == "struct_pattern":
-            raise self.fail(node, "struct patterns", "bind the struct and use its fields")
+            raise self.fail(node, "a struct pattern", "bind the struct and use its fields")
         if kind == "slice_pattern":
-            raise self.fail(node, "slice patterns")
+            raise self.fail(node, "a slice pattern")
         raise self.fail(node, f"the pattern `{text(node)}`")
 
     def literal_value(self, node: Any) -> Any:
@@ -168,7 +168,7 @@ class Builder:
         return ast.Lit(self.loc(node), _unescape(text(node)[1:-1]), "str")
 
     def x_char_literal(self, node: Any) -> ast.Expr:
-        raise self.fail(node, "`char` values")
+        raise self.fail(node, "the `char` type")
 
     def x_identifier(self, node: Any) -> ast.Expr:
         return ast.PathExpr(self.loc(node), [text(node)])
@@ -188,7 +188,7 @@ class Builder:
             return func
         if isinstance(func, ast.Field):
             return ast.MethodCall(func.loc, func.base, func.name, [], generics)
-        raise self.fail(node, "generic arguments here")
+        raise self.fail(node, "a generic argument list here")
 
     def x_call_expression(self, node: Any) -> ast.Expr:
         callee = node.child_by_field_name("function")
@@ -260,7 +260,7 @@ class Builder:
             elif child.type in ("empty_statement",):
                 continue
             elif child.type in ("function_item", "struct_item", "enum_item", "impl_item", "const_item", "use_declaration"):
-                raise self.fail(child, "items declared inside a function body", "declare them at module level")
+                raise self.fail(child, "an item declared inside a function body", "declare them at module level")
             elif child.type == "macro_invocation" or child.type.endswith("_expression") or child.type in _EXPR_NODES:
                 expr = self.expr(child)
                 if last:
@@ -300,7 +300,7 @@ class Builder:
             cond: Any = ast.LetCond(self.loc(cond_node), self.pattern(cond_node.child_by_field_name("pattern")),
                                     self.expr(cond_node.child_by_field_name("value")))
         elif cond_node.type == "let_chain":
-            raise self.fail(cond_node, "`let` chains", "nest the `if let`s")
+            raise self.fail(cond_node, "a `let` chain", "nest the `if let`s")
         else:
             cond = self.expr(cond_node)
         alternative = node.child_by_field_name("alternative")
@@ -406,7 +406,7 @@ class Builder:
         return [Builder(sub).expr(a) for a in call.child_by_field_name("arguments").named_children]
 
     def x_closure_expression(self, node: Any) -> ast.Expr:
-        raise self.fail(node, "closures", "write a device function")
+        raise self.fail(node, "a closure", "write a device function")
 
     def x_try_expression(self, node: Any) -> ast.Expr:
         raise self.fail(node, "the `?` operator", "use `if let` or `match`")
@@ -415,7 +415,7 @@ class Builder:
         raise self.fail(node, "`async`/`await`")
 
     def x_async_block(self, node: Any) -> ast.Expr:
-        raise self.fail(node, "`async` blocks")
+        raise self.fail(node, "an `async` block")
 
 
 _INT_SUFFIXES = ("usize", "isize", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8")
@@ -426,12 +426,12 @@ _EXPR_NODES = ("block", "unsafe_block", "identifier", "integer_literal", "float_
 _EXPR_MACROS = ("gpu_printf", "printf", "gpu_assert", "assert", "assert_eq", "assert_ne", "debug_assert",
                 "panic", "unreachable", "todo", "unimplemented")
 _DESCRIPTIONS = {
-    "closure_expression": "closures",
+    "closure_expression": "a closure",
     "try_expression": "the `?` operator",
     "yield_expression": "`yield`",
-    "async_block": "`async` blocks",
-    "const_block": "`const` blocks",
-    "gen_block": "generators",
+    "async_block": "an `async` block",
+    "const_block": "a `const` block",
+    "gen_block": "a generator",
 }
 
 

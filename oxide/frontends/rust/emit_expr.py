@@ -154,7 +154,9 @@ def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
         name = _ARITH[op][2]
         if name is None:
             raise err(loc, f"no operator `{op}` for `{ty}`")
-        out = Val(ty, getattr(arith, name)(a.v, b.v))
+        # FMA contraction is on, as in cuda-oxide and nvcc (--fmad=true): a * b + c may become one fma.
+        flags = ir.Attribute.parse("#arith.fastmath<contract>") if op in ("+", "-", "*") else None
+        out = Val(ty, getattr(arith, name)(a.v, b.v, fastmath=flags) if flags else getattr(arith, name)(a.v, b.v))
     elif isinstance(ty, T.Int):
         if op in ("/", "%"):
             self.check_division(a, b, ty)

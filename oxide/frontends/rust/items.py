@@ -143,7 +143,7 @@ def build_function(b: Builder, node: Any, attrs: list[Attribute]) -> ast.Functio
             self_param = "&mut self" if raw.startswith("&mut") else "&self" if raw.startswith("&") else "self"
             continue
         if p.type == "variadic_parameter":
-            raise b.fail(p, "variadic parameters")
+            raise b.fail(p, "a variadic parameter")
         if p.type != "parameter":
             continue
         pattern = b.pattern(p.child_by_field_name("pattern"))
@@ -253,7 +253,7 @@ def build_enum(b: Builder, node: Any) -> ast.EnumDef:
         if v.type != "enum_variant":
             continue
         if v.child_by_field_name("body") is not None:
-            raise b.fail(v, "enum variants with fields", "only fieldless enums (and Option) are supported")
+            raise b.fail(v, "an enum variant with fields", "only fieldless enums (and Option) are supported")
         value = v.child_by_field_name("value")
         variants.append((text(v.child_by_field_name("name")), b.literal_value(value) if value is not None else None))
     return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants)
