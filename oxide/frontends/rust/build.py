@@ -104,7 +104,8 @@ class Builder:
         if kind == "_" or text(node) == "_":
             return ast.WildPat(loc)
         if kind == "tuple_pattern":
-            return ast.TuplePat(loc, [self.pattern(c) for c in node.named_children])
+            # `_` is an anonymous node in tree-sitter-rust: take every child but the punctuation.
+            return ast.TuplePat(loc, [self.pattern(c) for c in node.children if c.type not in ("(", ")", ",")])
         if kind == "tuple_struct_pattern":
             path = text(node.child_by_field_name("type")).split("::")
             elems = [self.pattern(c) for c in node.named_children[1:]]
@@ -177,8 +178,26 @@ class Builder:
         return ast.PathExpr(self.loc(node), ["self"])
 
     def x_scoped_identifier(self, node: Any) -> ast.Expr:
-        segments = [s for s in text(node).replace(" ", "").split("::") if s]
-        return ast.PathExpr(self.loc(node), segments)
+        """`a::b::c`; generic arguments on a path segment (`DynamicSharedArray::<f32, 16>::get`) are kept."""
+        segments: list[str] = []
+        generics: list[Any] = []
+
+        def collect(n: Any) -> None:
+            if n is None:
+                return
+            if n.type == "scoped_identifier" or n.type == "scoped_type_identifier":
+                collect(n.child_by_field_name("path"))
+                segments.append(text(n.child_by_field_name("name")))
+            elif n.type == "generic_type":
+                collect(n.child_by_field_name("type"))
+                generics.extend(self.type_arg(a) for a in n.child_by_field_name("type_arguments").named_children)
+            elif n.type in ("identifier", "type_identifier", "crate", "super", "self", "primitive_type"):
+                segments.append(text(n))
+            else:
+                segments.extend(s for s in text(n).replace(" ", "").split("::") if s)
+
+        collect(node)
+        return ast.PathExpr(self.loc(node), segments, generics)
 
     def x_generic_function(self, node: Any) -> ast.Expr:
         func = self.expr(node.child_by_field_name("function"))
@@ -422,7 +441,8 @@ _INT_SUFFIXES = ("usize", "isize", "u64", "i64", "u32", "i32", "u16", "i16", "u8
 _STATEMENT_LIKE = ("if_expression", "match_expression", "while_expression", "loop_expression", "for_expression",
                    "block", "unsafe_block")
 _EXPR_NODES = ("block", "unsafe_block", "identifier", "integer_literal", "float_literal", "boolean_literal",
-               "macro_invocation")
+               "macro_invocation", "scoped_identifier", "self", "string_literal", "unit_expression",
+               "generic_function", "negative_literal")
 _EXPR_MACROS = ("gpu_printf", "printf", "gpu_assert", "assert", "assert_eq", "assert_ne", "debug_assert",
                 "panic", "unreachable", "todo", "unimplemented")
 _DESCRIPTIONS = {

@@ -157,6 +157,11 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
     em.in_unsafe = bool(fn.attrs.get("unsafe"))
     em.generics = [_bindings(em, fn, type_args)]
     param_types = [em.resolve_type(p.ty) for p in fn.params]
+    for p, ty in zip(fn.params, param_types):
+        if isinstance(ty, T.Slice) and ty.mutable and not fn.attrs.get("unsafe"):
+            # Every thread sees the whole `&mut [T]`: nothing stops two of them writing one element.
+            raise err(p.loc, "a `&mut [T]` kernel parameter lets every thread write every element, which is unsafe; "
+                             "take a `DisjointSlice<T>` or mark the kernel `unsafe fn`")
     flat: list[T.Ty] = []
     for p, ty in zip(fn.params, param_types):
         flat.extend(_param_parts(ty, p.loc))

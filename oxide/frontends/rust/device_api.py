@@ -116,12 +116,14 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
         fn = em.crate.function(name)
         if fn is not None and not fn.attrs.get("kernel"):
             return inline_call(em, fn, [em.expr(a) for a in args] if not fn.params else _typed_args(em, fn, args, func),
-                               loc, explicit=func.generics)
+                               loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
     device = _device_call(em, segs, func.generics, args, expected, loc)
     if device is not None:
         return device
+    if qualifier is not None and em.crate.enum(qualifier) is not None:
+        raise err(loc, f"`{qualifier}::{name}` is not a function (the enum's variants have no fields)")
     if qualifier is not None:
         # `Type::function(args)`: an associated function of a user struct, or `f32::sqrt(x)` style.
         if qualifier in T.PRIMITIVES and args:
@@ -131,7 +133,8 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
         if method is not None:
             struct = em.crate.struct(qualifier)
             self_ty = em.struct_type(struct, []) if struct is not None and not struct.generics else None
-            return inline_call(em, method, _typed_args(em, method, args, func), loc, self_ty=self_ty)
+            return inline_call(em, method, _typed_args(em, method, args, func), loc, self_ty=self_ty,
+                               arg_locs=[a.loc for a in args])
     if name in ("vec", "Vec", "Box", "String") or qualifier in ("Vec", "Box", "String"):
         raise err(loc, "heap allocation is not supported in device code")
     if segs[0] == "std":
@@ -329,7 +332,7 @@ def _substitute(t: Any, mapping: dict[str, Any]) -> Any:
 
 
 def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: list[Any] | None = None,
-                self_val: Val | None = None, self_ty: T.Ty | None = None) -> Val:
+                self_val: Val | None = None, self_ty: T.Ty | None = None, arg_locs: list[Any] | None = None) -> Val:
     """Emit `fn(args)` in place: parameters bound to the argument values, `return` through a frame."""
     if fn.name in em.inline_depth:
         raise err(loc, f"recursion (`{fn.name}` calls itself) is not supported in device code")
@@ -346,11 +349,11 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
     outer_unsafe = em.in_unsafe
     em.in_unsafe = bool(fn.attrs.get("unsafe"))
     try:
-        for p, a in zip(fn.params, args):
+        for i, (p, a) in enumerate(zip(fn.params, args)):
             want = em.resolve_type(p.ty)
             if a.ty != want and getattr(a, "flex", None) is not None and isinstance(want, (T.Int, T.Float)):
                 raise Retype(a.flex, want)
-            em.bind_pattern(p.pattern, em.coerce(a, want, loc))
+            em.bind_pattern(p.pattern, em.coerce(a, want, arg_locs[i] if arg_locs else loc))
         if self_val is not None:
             em.bind("self", self_val)
         ret_ty = em.resolve_type(fn.ret) if fn.ret is not None else T.UNIT
@@ -414,7 +417,7 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             witness = em.expr(e.args[0])
             if not isinstance(witness.ty, T.ThreadIndex):
                 raise err(e.args[0].loc, f"`get_mut` takes a thread index (a witness), not `{witness.ty}`; "
-                                         "raw indices need `unsafe {{ get_unchecked_mut(i) }}`")
+                                         "raw indices need `unsafe { get_unchecked_mut(i) }`")
             if witness.ty.space != ty.space:
                 raise err(e.args[0].loc, f"mismatched index spaces: this DisjointSlice is indexed by "
                                          f"`{T.space_rust(ty.space)}`, the witness is `{T.space_rust(witness.ty.space)}`")
@@ -479,9 +482,10 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         method = em.crate.method(base_name, name)
         if method is not None:
             args = _typed_args(em, method, e.args, None)
-            return inline_call(em, method, args, e.loc, explicit=e.generics, self_val=recv)
+            return inline_call(em, method, args, e.loc, explicit=e.generics, self_val=recv,
+                               arg_locs=[a.loc for a in e.args])
     if name in ("iter", "iter_mut", "map", "sum", "collect", "enumerate", "zip"):
-        raise err(e.loc, f"iterator methods (`.{name}()`) are not supported; loop over an index range")
+        raise err(e.loc, f"an iterator method (`.{name}()`) is not supported in device code; loop over an index range")
     raise err(e.loc, f"no method named `{name}` found for `{ty}`")
 
 
@@ -598,8 +602,8 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
             return Val(ty, (arith.minimumf if name == "minimum" else arith.maximumf)(x, arg(0).v))
         if name == "clamp":
             lo, hi = arg(0).v, arg(1).v
-            below = arith.cmpf(arith.CmpFPredicate.olt, x, lo)
-            above = arith.cmpf(arith.CmpFPredicate.ogt, x, hi)
+            below = arith.cmpf(arith.CmpFPredicate.OLT, x, lo)
+            above = arith.cmpf(arith.CmpFPredicate.OGT, x, hi)
             return Val(ty, arith.select(above, hi, arith.select(below, lo, x)))
         if name == "recip":
             return Val(ty, arith.divf(_const(ty, 1.0), x))
@@ -610,14 +614,14 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
         if name == "sin_cos":
             return Val(T.Tuple((ty, ty)), [Val(ty, mmath.sin(x)), Val(ty, mmath.cos(x))])
         if name == "signum":
-            nan = arith.cmpf(arith.CmpFPredicate.uno, x, x)
+            nan = arith.cmpf(arith.CmpFPredicate.UNO, x, x)
             return Val(ty, arith.select(nan, x, mmath.copysign(_const(ty, 1.0), x)))
         if name == "is_nan":
-            return Val(T.BOOL, arith.cmpf(arith.CmpFPredicate.uno, x, x))
+            return Val(T.BOOL, arith.cmpf(arith.CmpFPredicate.UNO, x, x))
         if name == "is_finite":
-            return Val(T.BOOL, arith.cmpf(arith.CmpFPredicate.olt, mmath.absf(x), _const(ty, pymath.inf)))
+            return Val(T.BOOL, arith.cmpf(arith.CmpFPredicate.OLT, mmath.absf(x), _const(ty, pymath.inf)))
         if name == "is_infinite":
-            return Val(T.BOOL, arith.cmpf(arith.CmpFPredicate.oeq, mmath.absf(x), _const(ty, pymath.inf)))
+            return Val(T.BOOL, arith.cmpf(arith.CmpFPredicate.OEQ, mmath.absf(x), _const(ty, pymath.inf)))
         if name == "is_sign_negative":
             return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.slt, arith.bitcast(ir.IntegerType.get_signless(ty.bits), x),
                                           _const(T.Int(ty.bits, True), 0)))

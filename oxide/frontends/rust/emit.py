@@ -201,11 +201,12 @@ class FunctionEmitter:
     def entry_block(self) -> ir.Block:
         return self.entry
 
-    def no_jump_pending(self) -> ir.Value:
+    def no_jump_pending(self, ignore_continue_of: Frame | None = None) -> ir.Value:
         """True when no break, continue or return of the current function is in flight."""
         pending = i1(False)
         for frame in self.frames:
-            for flag in (frame.exit_flag, frame.continue_flag):
+            flags = (frame.exit_flag,) if frame is ignore_continue_of else (frame.exit_flag, frame.continue_flag)
+            for flag in flags:
                 if flag is not None:
                     pending = arith.ori(pending, memref.load(flag, []))
         return arith.xori(pending, i1(True))
@@ -278,7 +279,7 @@ class FunctionEmitter:
         elif isinstance(stmt.ty, ast.PathTy) and stmt.ty.name == "DynamicSharedArray":
             raise err(stmt.loc, "`DynamicSharedArray` is used through `DynamicSharedArray::<T, ALIGN>::get()`")
         else:
-            raise err(stmt.loc, f"a `static mut` of type {ty} (only SharedArray shared memory)")
+            raise err(stmt.loc, f"a `static mut` of type `{ty}` is not supported in device code (only SharedArray shared memory)")
 
     # Expressions ---------------------------------------------------------------------------------------
     def expr(self, e: ast.Expr, expected: T.Ty | None = None) -> Val:

@@ -141,7 +141,7 @@ def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
     ty = unify(self, a, b, loc, f"`{op}`")
     if op in _CMP_INT:
         if isinstance(ty, T.Float):
-            pred = getattr(arith.CmpFPredicate, _CMP_FLOAT[op])
+            pred = getattr(arith.CmpFPredicate, _CMP_FLOAT[op].upper())
             return Val(T.BOOL, arith.cmpf(pred, a.v, b.v))
         if isinstance(ty, (T.Int, T.Bool, T.Enum)):
             signed = isinstance(ty, T.Int) and ty.signed
@@ -232,7 +232,7 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
         return v  # `*x` of a by-value `&T`
     if e.op in ("&", "&mut"):
         if e.op == "&mut":
-            raise err(e.loc, "taking `&mut` of a value is not supported; assign through the variable or get_mut")
+            raise err(e.loc, "taking `&mut` of a value is not supported in device code; assign through the variable or get_mut")
         return self.expr(e.operand, expected)
     raise err(e.loc, f"unary `{e.op}` is not supported")
 
@@ -281,9 +281,9 @@ def saturating_fptoi(self, v: ir.Value, src: T.Float, dst: T.Int) -> ir.Value:
     clamped = arith.minimumf(arith.maximumf(v, lo_f), hi_f)
     converted = (arith.fptosi if dst.signed else arith.fptoui)(dst.mlir(), clamped)
     hi_i = arith.constant(dst.mlir(), ir.IntegerAttr.get(dst.mlir(), hi if hi < 2 ** (dst.bits - 1) else hi - 2 ** dst.bits))
-    too_big = arith.cmpf(arith.CmpFPredicate.oge, v, hi_f)
+    too_big = arith.cmpf(arith.CmpFPredicate.OGE, v, hi_f)
     converted = arith.select(too_big, hi_i, converted)
-    is_nan = arith.cmpf(arith.CmpFPredicate.uno, v, v)
+    is_nan = arith.cmpf(arith.CmpFPredicate.UNO, v, v)
     return arith.select(is_nan, arith.constant(dst.mlir(), ir.IntegerAttr.get(dst.mlir(), 0)), converted)
 
 
@@ -456,7 +456,7 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     result_cell: Cell | None = None
     for block, fn in ((branch.then_block, then_fn), (branch.else_block, else_fn)):
         with ir.InsertionPoint(block):
-            value = fn()
+            value = fn() if fn is then_fn else _call_with_hint(fn, probe.get("ty"))
             if not isinstance(value.ty, (T.Unit, T.Never)):
                 if result_cell is None:
                     probe["ty"] = value.ty
@@ -471,6 +471,16 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     return load_cell(result_cell)
 
 
+def _call_with_hint(fn: Any, hint: T.Ty | None) -> Val:
+    """Run a branch builder, giving it the other branch's type when it wants one (literal inference)."""
+    try:
+        return fn(hint)
+    except TypeError as exc:
+        if "positional argument" not in str(exc):
+            raise
+        return fn()
+
+
 def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
     if isinstance(e.cond, ast.LetCond):
         return if_let(self, e, expected)
@@ -481,7 +491,8 @@ def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
             self.block(e.then)
             scf.YieldOp([])
         return Val(T.UNIT, None)
-    return value_if(self, cond.v, lambda: self.block(e.then, expected), lambda: self.expr(e.else_, expected), e.loc)
+    return value_if(self, cond.v, lambda: self.block(e.then, expected),
+                    lambda hint=None: self.expr(e.else_, expected or hint), e.loc)
 
 
 def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[Any, Val]]]:
@@ -554,7 +565,7 @@ def if_let(self, e: ast.If, expected: T.Ty | None) -> Val:
             then()
             scf.YieldOp([])
         return Val(T.UNIT, None)
-    return value_if(self, ok, then, lambda: self.expr(e.else_, expected), e.loc)
+    return value_if(self, ok, then, lambda hint=None: self.expr(e.else_, expected or hint), e.loc)
 
 
 def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
@@ -616,6 +627,7 @@ def _loop_frame(self, label: str | None, body: Any) -> Frame:
             frame.continue_flag = new_cell(T.BOOL).leaves
     if jumps:
         memref.store(i1(False), frame.exit_flag, [])
+        memref.store(i1(False), frame.continue_flag, [])
     return frame
 
 
@@ -624,7 +636,8 @@ def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
     loop = scf.WhileOp([], [])
     before = loop.before.blocks.append()
     with ir.InsertionPoint(before):
-        go = self.no_jump_pending()
+        # This loop's own `continue` goes on to the next iteration: it does not stop the loop.
+        go = self.no_jump_pending(ignore_continue_of=frame)
         go = arith.andi(go, cond_fn()) if cond_fn is not None else go
         scf.ConditionOp(go, [])
     after = loop.after.blocks.append()
@@ -640,7 +653,7 @@ def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
 
 def e_While(self, e: ast.While, expected: T.Ty | None) -> Val:
     if isinstance(e.cond, ast.LetCond):
-        raise err(e.loc, "`while let` is not supported; use `loop` with `if let ... else { break }`")
+        raise err(e.loc, "`while let` is not supported in device code; use `loop` with `if let ... else { break }`")
     frame = _loop_frame(self, e.label, e.body)
     self.frames.append(frame)
     try:
@@ -653,7 +666,8 @@ def e_While(self, e: ast.While, expected: T.Ty | None) -> Val:
 
 def e_Loop(self, e: ast.Loop, expected: T.Ty | None) -> Val:
     if any(isinstance(n, ast.Break) and n.value is not None for n in walk(e.body)):
-        raise err(e.loc, "`break` with a value is not supported; assign to a `let mut` before breaking")
+        raise err(next(n for n in walk(e.body) if isinstance(n, ast.Break) and n.value is not None).loc,
+                  "`break` with a value is not supported in device code; assign to a `let mut` before breaking")
     frame = _loop_frame(self, e.label, e.body)
     if frame.exit_flag is None and not any(isinstance(n, ast.Return) for n in walk(e.body)):
         raise err(e.loc, "a `loop` without `break` never ends")
@@ -672,13 +686,14 @@ def _range_parts(self, it: ast.Expr) -> tuple[ast.Range, ast.Expr | None]:
     if isinstance(it, ast.Range) and it.start is not None and it.end is not None:
         return it, None
     if isinstance(it, ast.MethodCall) and it.name in ("iter", "iter_mut", "into_iter", "enumerate", "zip", "rev"):
-        raise err(it.loc, f"iterator adapters (`.{it.name}()`) are not supported; loop over an index range")
+        raise err(it.loc, f"an iterator adapter (`.{it.name}()`) is not supported in device code; loop over an index range")
     raise err(it.loc, "`for` loops run over integer ranges (`a..b`, `a..=b`, optionally `.step_by(n)`)")
 
 
 def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
     rng, step_expr = _range_parts(self, e.iter)
-    start, end = operands(self, rng.start, rng.end, None)
+    literal_range = _is_plain_literal(rng.start) and _is_plain_literal(rng.end)
+    start, end = operands(self, rng.start, rng.end, self.retypes.get(id(e)))
     ty = unify(self, start, end, rng.loc, "a range")
     if not isinstance(ty, T.Int):
         raise err(rng.loc, f"a range over `{ty}` cannot be iterated")
@@ -690,6 +705,7 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
     st = arith.index_castui(ir.IndexType.get(), step.v) if step is not None else index(1)
     if step is not None:
         self.trap_unless(arith.cmpi(arith.CmpIPredicate.ne, st, index(0)))  # step_by(0) panics in Rust
+    del literal_range
     frame = _loop_frame(self, e.label, e.body)
     has_return = any(isinstance(n, ast.Return) for n in walk(e.body))
     self.frames.append(frame)
@@ -722,8 +738,11 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
 def _for_body(self, e: ast.For, ty: T.Int, iv: ir.Value) -> None:
     self.push()
     try:
-        value = arith.index_cast(ty.mlir(), iv)
-        self.bind_pattern(e.pattern, Val(ty, value))
+        value = Val(ty, arith.index_cast(ty.mlir(), iv))
+        rng, _ = _range_parts(self, e.iter)
+        if _is_plain_literal(rng.start) and _is_plain_literal(rng.end) and id(e) not in self.retypes:
+            value.flex = id(e)  # `for i in 0..4 { a[i] }`: Rust infers usize from the use
+        self.bind_pattern(e.pattern, value)
         self.block(e.body)
     finally:
         self.pop()
@@ -768,7 +787,7 @@ def e_Return(self, e: ast.Return, expected: T.Ty | None) -> Val:
 
 
 def e_Range(self, e: ast.Range, expected: T.Ty | None) -> Val:
-    raise err(e.loc, "ranges are supported only as `for` loop bounds")
+    raise err(e.loc, "a range outside a `for` loop (e.g. a subslice `&x[a..b]`) is not supported in device code")
 
 
 # Aggregates -----------------------------------------------------------------------------------------------
@@ -787,9 +806,8 @@ def e_ArrayLit(self, e: ast.ArrayLit, expected: T.Ty | None) -> Val:
         first = self.expr(e.elems[0], elem_hint)
         values = [first] * count
     else:
-        values = [self.expr(x, elem_hint) for x in e.elems]
-        if values and any(v.ty != values[0].ty for v in values):
-            raise err(e.loc, "array elements must all have one type")
+        values = [self.expr(e.elems[0], elem_hint)] if e.elems else []
+        values += [self.coerce(self.expr(x, values[0].ty), values[0].ty, x.loc) for x in e.elems[1:]]
     if not values:
         raise err(e.loc, "empty arrays are not supported")
     elem = values[0].ty

@@ -1,0 +1,5 @@
+// expect: 4:31: a closure is not supported in device code
+#[kernel]
+pub fn k(x: &[f32]) {
+    let s: f32 = x.iter().map(|v| v * 2.0).sum();
+}

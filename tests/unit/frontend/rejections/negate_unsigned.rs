@@ -1,0 +1,5 @@
+// expect: 4:13: cannot negate `u32`
+#[kernel]
+pub fn k(a: u32) {
+    let p = -a;
+}

@@ -1,0 +1,286 @@
+"""A tiny reference interpreter for the frontend's output (one thread, no GPU), so that control-flow tests can
+check what a kernel computes, not only which ops it contains.
+
+It covers the ops the frontend emits for scalar code: arith, memref (allocas), scf (if/for/while), the simt
+slice ops (`load`, `store`, `len`, `trap`) and a handful of special registers. Integers are kept as unsigned
+bit patterns of their width; signed operations reinterpret them. A `simt.trap` raises `Trap`.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Any
+
+
+class Trap(Exception):
+    """The kernel executed `simt.trap` (a Rust panic)."""
+
+
+class _Uninit:
+    """The value of a never-written local: fine to load and pass around, wrong to branch on or store out."""
+
+    def __repr__(self) -> str:
+        return "UNINIT"
+
+
+UNINIT = _Uninit()
+
+
+def _defined(value: Any, what: str) -> Any:
+    if value is UNINIT:
+        raise AssertionError(f"{what} depends on an uninitialised local")
+    return value
+
+
+_CMPI = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge", 6: "ult", 7: "ule", 8: "ugt", 9: "uge"}
+_CMPF = {1: "oeq", 2: "ogt", 3: "oge", 4: "olt", 5: "ole", 6: "one", 7: "ord", 13: "une", 14: "uno"}
+
+
+def _width(t: Any) -> int:
+    s = str(t)
+    if s == "index":
+        return 64
+    if s.startswith("i"):
+        return int(s[1:])
+    raise TypeError(s)
+
+
+def _is_float(t: Any) -> bool:
+    return str(t) in ("f32", "f64")
+
+
+def _round(t: Any, x: float) -> float:
+    if str(t) == "f32" and math.isfinite(x):
+        try:
+            return struct.unpack("f", struct.pack("f", x))[0]
+        except OverflowError:
+            return math.copysign(math.inf, x)
+    return x
+
+
+def _signed(x: int, bits: int) -> int:
+    return x - (1 << bits) if x >= 1 << (bits - 1) else x
+
+
+class Interpreter:
+    """Runs one gpu.func of a frontend result for one thread (thread 0 of block 0 unless told otherwise)."""
+
+    def __init__(self, thread: int = 0, block: int = 0, block_dim: int = 1):
+        self.env: dict[Any, Any] = {}
+        self.thread, self.block, self.block_dim = thread, block, block_dim
+
+    def run(self, func: Any, args: list[Any]) -> None:
+        block = func.regions[0].blocks[0]
+        for arg, value in zip(block.arguments, args):
+            if isinstance(value, bool):
+                value = int(value)
+            if isinstance(value, int) and not isinstance(value, bool):
+                value &= (1 << _width(arg.type)) - 1
+            self.env[arg] = value
+        self.block_ops(block)
+
+    def block_ops(self, block: Any) -> list[Any]:
+        for op in block.operations:
+            name = op.operation.name
+            if name in ("scf.yield", "scf.condition"):
+                return [self.env[v] for v in op.operation.operands]
+            if name == "gpu.return":
+                return []
+            self.op(op.operation)
+        return []
+
+    def op(self, op: Any) -> None:
+        name = op.name
+        ins = [self.env[v] for v in op.operands]
+        out = op.results
+        handler = getattr(self, "op_" + name.replace(".", "_"), None)
+        if any(v is UNINIT for v in ins) and name.startswith(("arith.", "math.")) and name != "arith.select":
+            result = UNINIT
+        elif handler is not None:
+            result = handler(op, ins)
+        elif name.startswith("arith."):
+            result = self.arith(op, name[6:], ins)
+        else:
+            raise NotImplementedError(name)
+        if len(out) == 1:
+            self.env[out[0]] = result
+        elif len(out) > 1:
+            for r, v in zip(out, result):
+                self.env[r] = v
+
+    # arith ----------------------------------------------------------------------------------------------
+    def arith(self, op: Any, kind: str, ins: list[Any]) -> Any:
+        t = op.results[0].type if len(op.results) else None
+        if kind == "constant":
+            attr = op.attributes["value"]
+            if _is_float(t):
+                from mlir import ir
+
+                return _round(t, ir.FloatAttr(attr).value)
+            text = str(attr).split(" : ")[0]
+            value = 1 if text == "true" else 0 if text == "false" else int(text)
+            return value & ((1 << _width(t)) - 1)
+        if kind in ("cmpi", "cmpf"):
+            pred_value = int(str(op.attributes["predicate"]).split(" : ")[0])
+            a, b = ins
+            if kind == "cmpf":
+                pred = _CMPF[pred_value]
+                unordered = math.isnan(a) or math.isnan(b)
+                if pred == "uno":
+                    return int(unordered)
+                if pred == "ord":
+                    return int(not unordered)
+                base = {"oeq": a == b, "ogt": a > b, "oge": a >= b, "olt": a < b, "ole": a <= b,
+                        "one": a != b, "une": a != b}[pred]
+                return int(base or (unordered and pred.startswith("u")))
+            pred = _CMPI[pred_value]
+            bits = _width(op.operands[0].type)
+            if pred[0] == "s":
+                a, b = _signed(a, bits), _signed(b, bits)
+            op_ = pred[-2:]
+            return int({"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b}[op_])
+        if t is not None and _is_float(t):
+            return self.float_op(kind, ins, t, op)
+        bits = _width(t)
+        mask = (1 << bits) - 1
+        if kind in ("index_cast", "index_castui", "extui", "trunci", "bitcast"):
+            if kind == "index_cast":
+                src = _width(op.operands[0].type)
+                return _signed(ins[0], src) & mask
+            return ins[0] & mask
+        if kind == "extsi":
+            return _signed(ins[0], _width(op.operands[0].type)) & mask
+        if kind in ("fptosi", "fptoui"):
+            # LLVM gives poison for NaN; the frontend's saturating cast selects 0 then, so any value does.
+            return 0 if ins[0] != ins[0] else int(ins[0]) & mask
+        a = ins[0]
+        b = ins[1] if len(ins) > 1 else None
+        sa, sb = _signed(a, bits), (_signed(b, bits) if b is not None else None)
+        if kind == "select":
+            return ins[1] if _defined(ins[0], "a select") else ins[2]
+        result = {
+            "addi": lambda: a + b, "subi": lambda: a - b, "muli": lambda: a * b,
+            "divui": lambda: a // b, "remui": lambda: a % b,
+            "divsi": lambda: int(sa / sb), "remsi": lambda: sa - int(sa / sb) * sb,
+            "andi": lambda: a & b, "ori": lambda: a | b, "xori": lambda: a ^ b,
+            "shli": lambda: a << b, "shrui": lambda: a >> b, "shrsi": lambda: sa >> b,
+            "minsi": lambda: min(sa, sb), "maxsi": lambda: max(sa, sb), "minui": lambda: min(a, b),
+            "maxui": lambda: max(a, b),
+        }[kind]()
+        return result & mask
+
+    def float_op(self, kind: str, ins: list[Any], t: Any, op: Any) -> float:
+        if kind in ("sitofp", "uitofp"):
+            bits = _width(op.operands[0].type)
+            return _round(t, float(_signed(ins[0], bits) if kind == "sitofp" else ins[0]))
+        if kind == "select":
+            return ins[1] if _defined(ins[0], "a select") else ins[2]
+        a = ins[0]
+        b = ins[1] if len(ins) > 1 else None
+        value = {
+            "addf": lambda: a + b, "subf": lambda: a - b, "mulf": lambda: a * b,
+            "divf": lambda: a / b if b else math.copysign(math.inf, a) if a else math.nan,
+            "negf": lambda: -a, "extf": lambda: a, "truncf": lambda: a,
+            "minimumf": lambda: math.nan if math.isnan(a) or math.isnan(b) else min(a, b),
+            "maximumf": lambda: math.nan if math.isnan(a) or math.isnan(b) else max(a, b),
+            "minnumf": lambda: b if math.isnan(a) else a if math.isnan(b) else min(a, b),
+            "maxnumf": lambda: b if math.isnan(a) else a if math.isnan(b) else max(a, b),
+        }[kind]()
+        return _round(t, value)
+
+    # memref ---------------------------------------------------------------------------------------------
+    def op_memref_alloca(self, op: Any, ins: list[Any]) -> Any:
+        shape = op.results[0].type.shape
+        return [None] * (shape[0] if shape else 1)
+
+    def op_memref_load(self, op: Any, ins: list[Any]) -> Any:
+        cell, idx = ins[0], (ins[1] if len(ins) > 1 else 0)
+        return UNINIT if cell[_defined(idx, "an index")] is None else cell[idx]
+
+    def op_memref_store(self, op: Any, ins: list[Any]) -> None:
+        value, cell = ins[0], ins[1]
+        cell[ins[2] if len(ins) > 2 else 0] = value
+
+    # scf ------------------------------------------------------------------------------------------------
+    def op_scf_if(self, op: Any, ins: list[Any]) -> Any:
+        region = op.regions[0] if _defined(ins[0], "an scf.if condition") else op.regions[1]
+        results = self.block_ops(region.blocks[0]) if len(region.blocks) else []
+        return results[0] if len(results) == 1 else results
+
+    def op_scf_for(self, op: Any, ins: list[Any]) -> None:
+        lb, ub, step = (_defined(v, "an scf.for bound") for v in ins[:3])
+        body = op.regions[0].blocks[0]
+        i = lb
+        while i < ub:
+            self.env[body.arguments[0]] = i
+            self.block_ops(body)
+            i += step
+
+    def op_scf_while(self, op: Any, ins: list[Any]) -> None:
+        before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+        for _ in range(1_000_000):
+            (go,) = self.block_ops(before)
+            if not _defined(go, "an scf.while condition"):
+                return
+            self.block_ops(after)
+        raise AssertionError("scf.while did not terminate")
+
+    # simt -----------------------------------------------------------------------------------------------
+    def op_simt_trap(self, op: Any, ins: list[Any]) -> None:
+        raise Trap()
+
+    def op_simt_assert(self, op: Any, ins: list[Any]) -> None:
+        if not _defined(ins[0], "an assertion"):
+            raise Trap()
+
+    def op_simt_len(self, op: Any, ins: list[Any]) -> int:
+        return len(ins[0])
+
+    def op_simt_load(self, op: Any, ins: list[Any]) -> Any:
+        if not 0 <= _defined(ins[1], "a load index") < len(ins[0]):
+            raise Trap()
+        return ins[0][ins[1]]
+
+    op_simt_load_unchecked = op_simt_load
+
+    def op_simt_store(self, op: Any, ins: list[Any]) -> None:
+        if not 0 <= _defined(ins[1], "a store index") < len(ins[0]):
+            raise Trap()
+        ins[0][ins[1]] = _defined(ins[2], "a stored value")
+
+    # math -----------------------------------------------------------------------------------------------
+    def op_math_absi(self, op: Any, ins: list[Any]) -> int:
+        bits = _width(op.results[0].type)
+        return abs(_signed(ins[0], bits)) & ((1 << bits) - 1)
+
+    def op_math_ctpop(self, op: Any, ins: list[Any]) -> int:
+        return bin(ins[0]).count("1")
+
+    def op_math_fma(self, op: Any, ins: list[Any]) -> float:
+        return _round(op.results[0].type, ins[0] * ins[1] + ins[2])
+
+    def op_simt_thread_id(self, op: Any, ins: list[Any]) -> int:
+        return self.thread if "x" in str(op.attributes["dim"]) else 0
+
+    def op_simt_block_id(self, op: Any, ins: list[Any]) -> int:
+        return self.block if "x" in str(op.attributes["dim"]) else 0
+
+    def op_simt_block_dim(self, op: Any, ins: list[Any]) -> int:
+        return self.block_dim if "x" in str(op.attributes["dim"]) else 1
+
+
+def run_kernel(result: Any, args: list[Any], entry: str | None = None, **where: int) -> None:
+    """Run the kernel `entry` (the first one by default) of a compile_rust result on `args` (lists for slices;
+    they are updated in place)."""
+    module = result.module.body.operations[0]
+    for func in module.regions[0].blocks[0].operations:
+        if func.operation.name == "gpu.func" and (entry is None or func.name.value == entry):
+            Interpreter(**where).run(func, args)
+            return
+    raise KeyError(entry)
+
+
+def to_signed(values: list[int], bits: int = 32) -> list[int]:
+    """Bit patterns read back as signed integers."""
+    return [_signed(v, bits) for v in values]
