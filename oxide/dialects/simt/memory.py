@@ -255,3 +255,15 @@ class ElemPtrOp(Op):
     def verify_(self) -> None:
         if python_value(PtrType.parameters_of(self.result.type)[1]) != 1:
             raise VerifyError("a slice element is in the global address space (1)")
+
+
+_CAST_AS = TypeVar("AS", INTEGER_ATTR)
+
+
+@DIALECT.op
+class PtrCastOp(Op):
+    """`p as *mut U`: the same address as a pointer to another element type, in the same address space."""
+
+    mnemonic = "ptr_cast"
+    ptr = Operand(Parametric(PtrType, AnyType(), _CAST_AS))
+    result = Result(Parametric(PtrType, AnyType(), _CAST_AS))

@@ -244,6 +244,14 @@ class LetCond:
 
 
 @dataclass
+class LetChain:
+    """`let P = v && cond && let Q = w` (an `if` condition): LetConds and boolean Exprs, in order."""
+
+    loc: SourceLoc
+    parts: list[Any]
+
+
+@dataclass
 class While(Expr):
     """`'label: while cond { }` (cond may be a LetCond)."""
 
@@ -354,12 +362,13 @@ class MacroCall(Expr):
 # Statements and items ---------------------------------------------------------------------------------
 @dataclass
 class Let:
-    """`let pat: T = init;`."""
+    """`let pat: T = init;`, or `let pat = init else { diverge };` (else_ set)."""
 
     loc: SourceLoc
     pattern: Any
     ty: Optional[Any]
     init: Optional[Expr]
+    else_: Optional[Any] = None
 
 
 @dataclass

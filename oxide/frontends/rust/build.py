@@ -108,7 +108,9 @@ class Builder:
             return ast.TuplePat(loc, [self.pattern(c) for c in node.children if c.type not in ("(", ")", ",")])
         if kind == "tuple_struct_pattern":
             path = text(node.child_by_field_name("type")).split("::")
-            elems = [self.pattern(c) for c in node.named_children[1:]]
+            type_node = node.child_by_field_name("type")
+            elems = [self.pattern(c) for c in node.children
+                     if c.type not in ("(", ")", ",") and c != type_node]
             return ast.VariantPat(loc, path, elems)
         if kind in ("scoped_identifier",):
             return ast.VariantPat(loc, text(node).split("::"))
@@ -159,6 +161,8 @@ class Builder:
 
     def x_float_literal(self, node: Any) -> ast.Expr:
         raw = text(node).replace("_", "")
+        if raw.endswith(("f16", "f128")):
+            raise self.fail(node, f"the `{raw[-4:].lstrip('0123456789.e')}` type")
         suffix = next((s for s in ("f32", "f64") if raw.endswith(s)), None)
         return ast.Lit(self.loc(node), float(raw[:-3] if suffix else raw), "float", suffix)
 
@@ -276,10 +280,10 @@ class Builder:
                 stmts.append(self.let(child))
             elif child.type == "static_item":
                 stmts.append(self.static_shared(child))
-            elif child.type in ("empty_statement",):
-                continue
-            elif child.type in ("function_item", "struct_item", "enum_item", "impl_item", "const_item", "use_declaration"):
-                raise self.fail(child, "an item declared inside a function body", "declare them at module level")
+            elif child.type in ("empty_statement", "attribute_item", "inner_attribute_item", "use_declaration"):
+                continue  # statement attributes (#[unroll], #[allow]) are hints; `use` lines name nothing new
+            elif child.type in ("function_item", "struct_item", "enum_item", "impl_item", "const_item"):
+                continue  # local items are collected with the crate's items (items.py)
             elif child.type == "macro_invocation" or child.type.endswith("_expression") or child.type in _EXPR_NODES:
                 expr = self.expr(child)
                 if last:
@@ -294,14 +298,16 @@ class Builder:
         return self.x_block(node.named_children[-1], unsafe=True)
 
     def let(self, node: Any) -> ast.Let:
-        if node.child_by_field_name("alternative") is not None:
-            raise self.fail(node, "`let ... else`", "use `if let` or `match`")
         type_node, value = node.child_by_field_name("type"), node.child_by_field_name("value")
         pattern = self.pattern(node.child_by_field_name("pattern"))
         if any(c.type == "mutable_specifier" for c in node.children) and isinstance(pattern, ast.BindPat):
             pattern.mutable = True
-        return ast.Let(self.loc(node), pattern, self.type_(type_node) if type_node is not None else None,
-                       self.expr(value) if value is not None else None)
+        alternative = node.child_by_field_name("alternative")
+        let = ast.Let(self.loc(node), pattern, self.type_(type_node) if type_node is not None else None,
+                      self.expr(value) if value is not None else None)
+        if alternative is not None:
+            let.else_ = self.x_block(alternative if alternative.type == "block" else alternative.named_children[-1])
+        return let
 
     def static_shared(self, node: Any) -> ast.StaticShared:
         if not any(c.type == "mutable_specifier" for c in node.children):
@@ -319,7 +325,7 @@ class Builder:
             cond: Any = ast.LetCond(self.loc(cond_node), self.pattern(cond_node.child_by_field_name("pattern")),
                                     self.expr(cond_node.child_by_field_name("value")))
         elif cond_node.type == "let_chain":
-            raise self.fail(cond_node, "a `let` chain", "nest the `if let`s")
+            cond = self.let_chain(cond_node)
         else:
             cond = self.expr(cond_node)
         alternative = node.child_by_field_name("alternative")
@@ -328,6 +334,17 @@ class Builder:
             inner = alternative.named_children[0]
             else_ = self.expr(inner)
         return ast.If(self.loc(node), cond, self.x_block(node.child_by_field_name("consequence")), else_)
+
+    def let_chain(self, node: Any) -> ast.LetChain:
+        """`let P = v && cond && let Q = w`: the conditions in order."""
+        parts: list[Any] = []
+        for child in node.named_children:
+            if child.type == "let_condition":
+                parts.append(ast.LetCond(self.loc(child), self.pattern(child.child_by_field_name("pattern")),
+                                         self.expr(child.child_by_field_name("value"))))
+            else:
+                parts.append(self.expr(child))
+        return ast.LetChain(self.loc(node), parts)
 
     def x_while_expression(self, node: Any) -> ast.Expr:
         cond_node = node.child_by_field_name("condition")
@@ -406,7 +423,7 @@ class Builder:
         return ast.Match(self.loc(node), self.expr(node.child_by_field_name("value")), arms)
 
     def x_macro_invocation(self, node: Any) -> ast.Expr:
-        name = text(node.child_by_field_name("macro"))
+        name = text(node.child_by_field_name("macro")).split("::")[-1]
         tree = next(c for c in node.children if c.type == "token_tree")
         return ast.MacroCall(self.loc(node), name, self.macro_args(tree) if name in _EXPR_MACROS else [])
 
@@ -444,7 +461,7 @@ _EXPR_NODES = ("block", "unsafe_block", "identifier", "integer_literal", "float_
                "macro_invocation", "scoped_identifier", "self", "string_literal", "unit_expression",
                "generic_function", "negative_literal")
 _EXPR_MACROS = ("gpu_printf", "printf", "gpu_assert", "assert", "assert_eq", "assert_ne", "debug_assert",
-                "panic", "unreachable", "todo", "unimplemented")
+                "panic", "unreachable", "todo", "unimplemented", "addr_of", "addr_of_mut")
 _DESCRIPTIONS = {
     "closure_expression": "a closure",
     "try_expression": "the `?` operator",

@@ -130,7 +130,7 @@ def _bindings(em: FunctionEmitter, fn: ast.Function, type_args: list[str]) -> di
 
 def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
     """The kernel-ABI parameters one Rust parameter becomes."""
-    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Slice, T.Disjoint)):
+    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Slice, T.Disjoint, T.Ptr)):
         return [ty]
     if isinstance(ty, T.Struct):
         return [p for _, f in ty.fields for p in _param_parts(f, loc)]

@@ -102,8 +102,17 @@ _REGISTERS = {"lane_id": "laneid", "warp_id": "warpid", "nwarpid": "nwarpid", "s
 _FENCES = {"threadfence": "device", "threadfence_block": "block", "threadfence_system": "system"}
 
 
+def strip_modules(em: Any, segments: list[str]) -> list[str]:
+    """`crate::m::f`, `super::X`, `self::g` -> the item's own name: every item of the file shares one
+    namespace here, so the module path only has to name modules of this file."""
+    prefix = segments[:-1]
+    if prefix and all(s in em.crate.modules or s in ("crate", "self", "super") for s in prefix):
+        return segments[-1:]
+    return segments
+
+
 def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty | None, loc: Any) -> Val:
-    segs = func.segments
+    segs = strip_modules(em, func.segments)
     name = segs[-1]
     qualifier = segs[-2] if len(segs) >= 2 else None
     if len(segs) == 1 and name == "Some":
@@ -126,6 +135,11 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
         raise err(loc, f"`{qualifier}::{name}` is not a function (the enum's variants have no fields)")
     if qualifier is not None:
         # `Type::function(args)`: an associated function of a user struct, or `f32::sqrt(x)` style.
+        if qualifier in ("f32", "f64") and name == "from_bits" and len(args) == 1:
+            float_ty = T.PRIMITIVES[qualifier]
+            bits_ty = T.PRIMITIVES[f"u{float_ty.bits}"]
+            bits = em.coerce(em.expr(args[0], bits_ty), bits_ty, args[0].loc)
+            return Val(float_ty, arith.bitcast(float_ty.mlir(), bits.v))
         if qualifier in T.PRIMITIVES and args:
             receiver = em.expr(args[0], T.PRIMITIVES[qualifier])
             return primitive_method(em, receiver, name, args[1:], loc, expected)
@@ -212,13 +226,14 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
     warp = _warp_call(em, name, args, loc)
     if warp is not None:
         return warp
-    if name == "get" and len(segs) >= 2 and segs[-2] == "DynamicSharedArray":
-        em.require_unsafe(loc, "dynamic shared memory")
+    if name in ("get", "get_raw", "offset") and len(segs) >= 2 and segs[-2] == "DynamicSharedArray":
+        if name == "get_raw":
+            generics = [ast.PathTy(loc, "u8")] + list(generics[1:])
         elem = em.resolve_type(generics[0]) if generics else T.F32
         align = em.const_arg(generics[1]) if len(generics) > 1 else 16
         ptr_ty = T.Ptr(elem, True, 3)
-        zero = arith.constant(ir.IndexType.get(), 0)
-        return Val(ptr_ty, simt.DynamicSharedOp.build(zero, align=_attr_i64(align), results=[ptr_ty.mlir()]))
+        offset = index_value(em, args[0]) if name == "offset" and args else arith.constant(ir.IndexType.get(), 0)
+        return Val(ptr_ty, simt.DynamicSharedOp.build(offset, align=_attr_i64(align), results=[ptr_ty.mlir()]))
     return None
 
 
@@ -265,8 +280,8 @@ def _warp_call(em: Any, name: str, args: list[ast.Expr], loc: Any) -> Val | None
         value = em.coerce(em.expr(args[1], ty), ty, args[1].loc).v
         if base.startswith("match_any"):
             return _u32(simt.MatchAnyOp.build(mask, value))
-        lanes, ok = simt.MatchAllOp.build(mask, value)
-        return Val(T.Tuple((T.PRIMITIVES["u32"], T.BOOL)), [_u32(lanes), Val(T.BOOL, ok)])
+        lanes, _ = simt.MatchAllOp.build(mask, value)
+        return _u32(lanes)  # cuda-oxide's match_all_sync returns the mask (0 when the values differ)
     if name == "active_mask" and not args:
         return _u32(simt.ActiveMaskOp.build())
     if name.startswith("redux_sync_"):
@@ -423,6 +438,18 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
                                          f"`{T.space_rust(ty.space)}`, the witness is `{T.space_rust(witness.ty.space)}`")
             ok, ref = simt.GetMutOp.build(recv.v, witness.v)
             return Val(T.OptionTy(T.ElemRef(ty.elem)), OptionVal(ok, Val(T.ElemRef(ty.elem), ref)))
+        if name == "get_mut_indexed" and not e.args:
+            mint = {"1d": lambda: simt.Index1DOp.build(),
+                    "runtime_2d": lambda: simt.Index2DRuntimeOp.build()}.get(ty.space)
+            if ty.space.startswith("2d:"):
+                mint = lambda: simt.Index2DOp.build(results=[T.ThreadIndex(ty.space).mlir()])  # noqa: E731
+            if mint is None:
+                raise err(e.loc, f"`get_mut_indexed` needs an Index1D or Index2D slice, not `{ty}`")
+            witness = mint()
+            ok, ref = simt.GetMutOp.build(recv.v, witness)
+            pair = T.Tuple((T.ElemRef(ty.elem), T.ThreadIndex(ty.space)))
+            return Val(T.OptionTy(pair), OptionVal(ok, Val(pair, [Val(T.ElemRef(ty.elem), ref),
+                                                                    Val(T.ThreadIndex(ty.space), witness)])))
         if name == "get_unchecked_mut" and len(e.args) == 1:
             em.require_unsafe(e.loc, "`get_unchecked_mut`")
             i = index_value(em, e.args[0])
@@ -498,6 +525,10 @@ def _option_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any
     if name in ("unwrap", "expect"):
         em.trap_unless(opt.is_some)
         return opt.payload
+    if name == "unwrap_or_default" and isinstance(opt.payload.ty, (T.Int, T.Float, T.Bool)):
+        return Val(opt.payload.ty, arith.select(opt.is_some, opt.payload.v, placeholder(opt.payload.ty).v))
+    if name == "copied":
+        return recv
     if name == "unwrap_or" and len(args) == 1:
         other = em.coerce(em.expr(args[0], opt.payload.ty), opt.payload.ty, args[0].loc)
         if isinstance(other.v, ir.Value):
@@ -639,6 +670,27 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
             if ty.signed:
                 return Val(ty, arith.minsi(arith.maxsi(x, lo), hi))
             return Val(ty, arith.minui(arith.maxui(x, lo), hi))
+        if name == "is_multiple_of":
+            d = arg(0).v
+            zero = _const(ty, 0)
+            safe_d = arith.select(arith.cmpi(arith.CmpIPredicate.eq, d, zero), _const(ty, 1), d)
+            divisible = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(x, safe_d), zero)
+            # Rust: `n.is_multiple_of(0)` is true only for n == 0.
+            return Val(T.BOOL, arith.select(arith.cmpi(arith.CmpIPredicate.eq, d, zero),
+                                            arith.cmpi(arith.CmpIPredicate.eq, x, zero), divisible))
+        if name in ("overflowing_add", "overflowing_sub"):
+            other = arg(0).v
+            result = (arith.addi if name == "overflowing_add" else arith.subi)(x, other)
+            if ty.signed:
+                # Overflow iff the operands' signs agree (add) / differ (sub) and the result's sign differs.
+                zero = _const(ty, 0)
+                sx, so, sr = (arith.cmpi(arith.CmpIPredicate.slt, v, zero) for v in (x, other, result))
+                same = arith.xori(arith.xori(sx, so), i1(name == "overflowing_add"))
+                overflow = arith.andi(same, arith.xori(sx, sr))
+            else:
+                pred = arith.CmpIPredicate.ult if name == "overflowing_add" else arith.CmpIPredicate.ugt
+                overflow = arith.cmpi(pred, result, x)
+            return Val(T.Tuple((ty, T.BOOL)), [Val(ty, result), Val(T.BOOL, overflow)])
         if name in ("wrapping_add", "wrapping_sub", "wrapping_mul"):
             op = {"wrapping_add": arith.addi, "wrapping_sub": arith.subi, "wrapping_mul": arith.muli}[name]
             return Val(ty, op(x, arg(0).v))
@@ -729,6 +781,12 @@ def macro(em: Any, e: ast.MacroCall, expected: T.Ty | None) -> Val:
     if name in ("panic", "unreachable", "todo", "unimplemented"):
         simt.TrapOp.build()
         return Val(T.NEVER, None)
+    if name in ("addr_of", "addr_of_mut") and len(e.args) == 1:
+        target = em.expr(e.args[0])
+        if isinstance(target.ty, T.Shared):
+            ptr = T.Ptr(target.ty.elem, name == "addr_of_mut", 3)
+            return Val(ptr, simt.SharedPtrOp.build(target.v, results=[ptr.mlir()]))
+        raise err(e.args[0].loc, f"`{name}!` of a `{target.ty}` is not supported in device code (only of a SharedArray)")
     if name in ("println", "print", "format", "write", "writeln", "eprintln", "dbg"):
         raise err(e.loc, f"`{name}!` (core::fmt) is not supported in device code; use `gpu_printf!`")
     if name in ("vec",):

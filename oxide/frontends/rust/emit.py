@@ -19,6 +19,7 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.items import Crate
 from oxide.frontends.rust.emit_support import Frame, Scope, err, i1, location, may_jump
+from oxide.frontends.rust.emit_support import walk as _walk
 from oxide.frontends.rust.values import Cell, Val, load_cell, new_cell, store_cell
 from oxide.ir.diagnostics import SourceLoc
 
@@ -65,12 +66,13 @@ class FunctionEmitter:
             if t.name in T.PRIMITIVES:
                 return T.PRIMITIVES[t.name]
             if t.name == "DisjointSlice":
-                return T.Disjoint(self.resolve_type(t.args[0]), self.space(t.args[1]) if len(t.args) > 1 else "1d")
+                elem = self.scalar_element(t.args[0], "a DisjointSlice")
+                return T.Disjoint(elem, self.space(t.args[1]) if len(t.args) > 1 else "1d")
             if t.name == "Option":
                 return T.OptionTy(self.resolve_type(t.args[0]))
             if t.name == "SharedArray":
                 align = self.const_arg(t.args[2]) if len(t.args) > 2 else 0
-                return T.Shared(self.resolve_type(t.args[0]), self.const_arg(t.args[1]), align)
+                return T.Shared(self.scalar_element(t.args[0], "a SharedArray"), self.const_arg(t.args[1]), align)
             if t.name in T.ATOMICS:
                 scope, value = T.ATOMICS[t.name]
                 return T.Atomic(value, scope)
@@ -89,7 +91,7 @@ class FunctionEmitter:
             raise err(t.loc, f"cannot find type `{t.name}` in this scope")
         if isinstance(t, ast.RefTy):
             if isinstance(t.inner, ast.SliceTy):
-                return T.Slice(self.resolve_type(t.inner.elem), t.mutable)
+                return T.Slice(self.scalar_element(t.inner.elem, "a slice"), t.mutable)
             inner = self.resolve_type(t.inner)
             if t.mutable:
                 return T.ElemRef(inner)
@@ -103,6 +105,14 @@ class FunctionEmitter:
         if isinstance(t, ast.SliceTy):
             raise err(t.loc, "an unsized slice `[T]` must be behind a reference: `&[T]`")
         raise err(getattr(t, "loc", None), f"unsupported type {t}")
+
+    def scalar_element(self, t: Any, container: str) -> T.Ty:
+        """The element type of a slice, DisjointSlice or SharedArray: scalars (and atomics) only, for now."""
+        elem = self.resolve_type(t)
+        if not isinstance(elem, (T.Int, T.Float, T.Bool, T.Atomic)):
+            raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements is not supported in device code yet "
+                                               "(elements must be integers, floats or bools)")
+        return elem
 
     def space(self, t: Any) -> str:
         if isinstance(t, ast.PathTy):
@@ -222,6 +232,9 @@ class FunctionEmitter:
             raise err(stmt.loc, "unsupported statement")
 
     def let(self, stmt: ast.Let) -> None:
+        if stmt.else_ is not None:
+            self.let_else(stmt)
+            return
         declared = self.resolve_type(stmt.ty) if stmt.ty is not None else None
         if stmt.init is None:
             if not isinstance(stmt.pattern, ast.BindPat) or declared is None:
@@ -240,6 +253,25 @@ class FunctionEmitter:
             # Rust infers the literal's type from later uses; a clash there re-emits with the right type.
             value.flex = id(stmt)
         self.bind_pattern(stmt.pattern, value)
+
+    def let_else(self, stmt: ast.Let) -> None:
+        """`let P = v else { diverge };`: the else block runs (and must jump, return or panic) when P fails;
+        the rest of the block is guarded like any statement that may jump."""
+        from oxide.frontends.rust.emit_expr import match_pattern
+
+        value = self.expr(stmt.init)
+        ok, binds = match_pattern(self, stmt.pattern, value)
+        branch = scf.IfOp(arith.xori(ok, i1(True)))
+        with ir.InsertionPoint(branch.then_block):
+            result = self.block(stmt.else_)
+            if not isinstance(result.ty, T.Never) and not may_jump(stmt.else_):
+                if not any(isinstance(n, ast.MacroCall) and n.name in ("panic", "unreachable", "todo", "unimplemented")
+                           for n in _walk(stmt.else_)):
+                    raise err(stmt.else_.loc, "the `else` block of `let ... else` must diverge (return, break, "
+                                              "continue or panic)")
+            scf.YieldOp([])
+        for pattern, bound in binds:
+            self.bind_pattern(pattern, bound)
 
     def bind_pattern(self, pattern: Any, value: Val) -> None:
         if isinstance(pattern, ast.BindPat):

@@ -50,8 +50,11 @@ def e_Lit(self, e: ast.Lit, expected: T.Ty | None) -> Val:
 
 
 def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
-    if len(e.segments) == 1:
-        name = e.segments[0]
+    from oxide.frontends.rust.device_api import strip_modules
+
+    segments = strip_modules(self, e.segments) if len(e.segments) > 1 else e.segments
+    if len(segments) == 1:
+        name = segments[0]
         bound = self.lookup(name)
         if isinstance(bound, Cell):
             value = load_cell(bound)
@@ -263,7 +266,10 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
     if isinstance(dst, T.Int) and isinstance(s, T.Float):
         return Val(dst, saturating_fptoi(self, src.v, s, dst))
     if isinstance(dst, T.Ptr) and isinstance(s, T.Ptr):
-        return Val(dst, src.v) if dst.elem == s.elem else _bad_cast(e, s, dst)
+        if dst.elem == s.elem and dst.space == s.space:
+            return Val(dst, src.v)
+        dst = T.Ptr(dst.elem, dst.mutable, s.space)  # a cast keeps the address space it points into
+        return Val(dst, simt.PtrCastOp.build(src.v, results=[dst.mlir()]))
     return _bad_cast(e, s, dst)
 
 
@@ -312,6 +318,8 @@ def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
         i = index_value(self, e.index)
         self.check_array_bounds(i, ty.length)
         return Val(ty.elem, memref.load(base.v, [i]))
+    if isinstance(ty, T.Ptr):
+        raise err(e.loc, "a raw pointer cannot be indexed; use `unsafe { *p.add(i) }`")
     if isinstance(ty, T.Disjoint):
         raise err(e.loc, "a DisjointSlice cannot be indexed directly; write through `get_mut(thread_index)`")
     raise err(e.loc, f"cannot index into a value of type `{ty}`")
@@ -386,8 +394,8 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
         raise err(target.loc, f"cannot assign through a value of type `{ref.ty}`")
     if isinstance(target, ast.Index):
         base_expr = target.base
-        if isinstance(base_expr, ast.PathExpr) and isinstance(self.lookup(base_expr.segments[0]), Cell):
-            cell = self.lookup(base_expr.segments[0])
+        cell = _local_cell(self, base_expr)
+        if cell is not None:
             if isinstance(cell.ty, T.Array):
                 i = index_value(self, target.index)
                 self.check_array_bounds(i, cell.ty.length)
@@ -427,6 +435,22 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
     raise err(target.loc, "invalid left-hand side of assignment")
 
 
+def _local_cell(self, e: ast.Expr) -> Cell | None:
+    """The storage of `x`, `x.f`, `x.0.g` when x is a `let mut` local, else None."""
+    path: list[str] = []
+    while isinstance(e, ast.Field):
+        path.append(e.name)
+        e = e.base
+    if not (isinstance(e, ast.PathExpr) and len(e.segments) == 1):
+        return None
+    cell = self.lookup(e.segments[0])
+    if not isinstance(cell, Cell):
+        return None
+    for name in reversed(path):
+        cell = _sub_cell(cell, name, e.loc)
+    return cell
+
+
 def _sub_cell(cell: Cell, name: str, loc: Any) -> Cell:
     if isinstance(cell.ty, T.Tuple) and name.isdigit():
         return cell.leaves[int(name)]
@@ -450,7 +474,7 @@ def e_Block(self, e: ast.Block, expected: T.Ty | None) -> Val:
 
 
 def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
-    """scf.if whose branches produce values; results of aggregate types go through a cell."""
+    """scf.if whose branches produce values; the value goes through a cell (a memref LLVM promotes)."""
     probe: dict[str, Any] = {}
     branch = scf.IfOp(cond, has_else=True)
     result_cell: Cell | None = None
@@ -460,8 +484,12 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
             if not isinstance(value.ty, (T.Unit, T.Never)):
                 if result_cell is None:
                     probe["ty"] = value.ty
-                    with ir.InsertionPoint.at_block_begin(self.entry):
-                        result_cell = new_cell(value.ty)
+                    try:
+                        with ir.InsertionPoint.at_block_begin(self.entry):
+                            result_cell = new_cell(value.ty)
+                    except TypeError:
+                        raise err(loc, f"an `if`/`match` that yields a `{value.ty}` is not supported in device code; "
+                                       "compute the value after the branch") from None
                 elif value.ty != probe["ty"]:
                     raise err(loc, f"`if` and `else` have incompatible types: `{probe['ty']}` and `{value.ty}`")
                 store_cell(result_cell, value)
@@ -482,6 +510,8 @@ def _call_with_hint(fn: Any, hint: T.Ty | None) -> Val:
 
 
 def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
+    if isinstance(e.cond, ast.LetChain):
+        return if_let_chain(self, e, expected)
     if isinstance(e.cond, ast.LetCond):
         return if_let(self, e, expected)
     cond = self.coerce(self.expr(e.cond, T.BOOL), T.BOOL, e.cond.loc)
@@ -544,6 +574,44 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
             ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
         return ok, binds
     raise err(pattern.loc, f"this pattern cannot match a value of type `{value.ty}`")
+
+
+def if_let_chain(self, e: ast.If, expected: T.Ty | None) -> Val:
+    """`if let P = v && c && let Q = w { } else { }`: the conditions in order, short-circuiting, each
+    seeing the bindings before it; the else branch runs when any fails."""
+    with ir.InsertionPoint.at_block_begin(self.entry):
+        matched = new_cell(T.BOOL)
+    store_cell(matched, Val(T.BOOL, i1(False)))
+
+    def step(i: int) -> None:
+        if i == len(e.cond.parts):
+            store_cell(matched, Val(T.BOOL, i1(True)))
+            self.block(e.then, expected)
+            return
+        part = e.cond.parts[i]
+        if isinstance(part, ast.LetCond):
+            value = self.expr(part.value)
+            ok, binds = match_pattern(self, part.pattern, value)
+        else:
+            ok, binds = self.coerce(self.expr(part, T.BOOL), T.BOOL, part.loc).v, []
+        branch = scf.IfOp(ok)
+        with ir.InsertionPoint(branch.then_block):
+            self.push()
+            try:
+                for pattern, bound in binds:
+                    self.bind_pattern(pattern, bound)
+                step(i + 1)
+            finally:
+                self.pop()
+            scf.YieldOp([])
+
+    step(0)
+    if e.else_ is not None:
+        otherwise = scf.IfOp(arith.xori(load_cell(matched).v, i1(True)))
+        with ir.InsertionPoint(otherwise.then_block):
+            self.expr(e.else_, expected)
+            scf.YieldOp([])
+    return Val(T.UNIT, None)
 
 
 def if_let(self, e: ast.If, expected: T.Ty | None) -> Val:

@@ -37,6 +37,7 @@ class Crate:
     consts: dict[str, Any] = field(default_factory=dict)
     impls: dict[str, list[Any]] = field(default_factory=dict)
     kernels: list[str] = field(default_factory=list)
+    modules: set[str] = field(default_factory=set)
     _built: dict[Any, Any] = field(default_factory=dict)
 
     def builder(self) -> Builder:
@@ -109,10 +110,16 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
         attrs, pending = pending, []
         if node.type == "function_item":
             name = text(node.child_by_field_name("name"))
-            crate.functions[name] = (node, attrs)
+            crate.functions.setdefault(name, (node, attrs))
             if any(a.name == "kernel" for a in attrs):
                 crate.kernels.append(name)
+            body = node.child_by_field_name("body")
+            if body is not None:
+                # Items declared inside a function body share the crate's namespace here.
+                _collect_items(crate, [c for c in body.named_children
+                                       if c.type in ("function_item", "struct_item", "enum_item", "impl_item", "const_item")])
         elif node.type == "mod_item":
+            crate.modules.add(text(node.child_by_field_name("name")))
             body = node.child_by_field_name("body")
             if body is not None:
                 _collect_items(crate, body.named_children)

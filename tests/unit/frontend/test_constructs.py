@@ -572,3 +572,80 @@ _EXAMPLE_INSTANCES = {"scale_generic.rs": {"scale": [["f32"]]}, "sgemm_naive.rs"
 def test_examples_compile(path: Path):
     result = build(path.read_text(), _EXAMPLE_INSTANCES.get(path.name))
     assert result.kernels and not result.skipped_generic
+
+
+# Constructs the yardstick asked for -------------------------------------------------------------------------
+def test_let_chain_binds_in_order_and_short_circuits():
+    body = ("let a: Option<u32> = if n > 2 { Some(n) } else { None };\n"
+            "if let Some(x) = a && x < 10 && let Some(y) = Some(x * 2) { out[0] = y; } else { out[0] = 99; }")
+    assert run("n: u32, ", body, [4])[0] == 8
+    assert run("n: u32, ", body, [1])[0] == 99
+    assert run("n: u32, ", body, [12])[0] == 99
+
+
+def test_let_else_diverges_when_the_pattern_fails():
+    body = ("let v: Option<u32> = if n > 0 { Some(n + 1) } else { None };\n"
+            "let Some(w) = v else { return; };\nout[0] = w;")
+    assert run("n: u32, ", body, [3])[0] == 4
+    assert run("n: u32, ", body, [0])[0] == 0
+
+
+def test_let_else_must_diverge():
+    with pytest.raises(OxideError, match="must diverge"):
+        build(kernel("n: u32", "let v: Option<u32> = None;\nlet Some(w) = v else { let z = 1u32; };"))
+
+
+def test_items_inside_a_function_body_and_statement_attributes():
+    src = kernel("x: &[f32], mut out: DisjointSlice<f32>",
+                 "const SCALE: f32 = 2.0;\nfn twice(v: f32) -> f32 { v * SCALE }\n"
+                 "let idx = thread::index_1d();\nlet i = idx.get();\n#[allow(unused)]\nlet unused = 3u32;\n"
+                 "if let Some(o) = out.get_mut(idx) { *o = twice(x[i]); }")
+    assert "arith.mulf" in ir(src)
+
+
+def test_module_qualified_paths():
+    src = ("mod util {\n    pub const K: u32 = 7;\n    pub fn add_k(v: u32) -> u32 { v + K }\n}\n"
+           + kernel("n: u32, mut out: DisjointSlice<u32>",
+                    "let idx = thread::index_1d();\n"
+                    "if let Some(o) = out.get_mut(idx) { *o = util::add_k(n) + crate::util::K; }"))
+    assert "arith.addi" in ir(src)
+
+
+def test_raw_pointer_kernel_parameters_and_casts():
+    src = ("#[kernel]\npub unsafe fn k(p: *mut f32, n: usize) {\n"
+           "    let q = p as *mut u32;\n    *q.add(n) = 1u32;\n}")
+    text = ir(src)
+    assert "!simt.ptr<f32, 1 : i64>" in text and '"simt.ptr_cast"' in text
+
+
+def test_addr_of_shared_array():
+    src = ("#[kernel]\npub unsafe fn k(v: f32) {\n"
+           "    static mut S: SharedArray<f32, 32> = SharedArray::UNINIT;\n"
+           "    let p = core::ptr::addr_of_mut!(S) as *mut f32;\n    *p.add(1) = v;\n}")
+    assert '"simt.shared_ptr"' in ir(src)
+
+
+def test_get_mut_indexed_mints_and_resolves():
+    src = kernel("mut out: DisjointSlice<u32>",
+                 "if let Some((o, idx)) = out.get_mut_indexed() { *o = idx.get() as u32; }")
+    text = ir(src)
+    assert '"simt.index_1d"' in text and '"simt.get_mut"' in text
+
+
+def test_assign_to_an_array_field_of_a_mut_struct():
+    extra = "#[derive(Clone, Copy)]\nstruct Pkt { data: [u32; 4], n: u32 }"
+    body = "let mut p = Pkt { data: [0u32; 4], n: 2 };\np.data[1] = 5;\nout[0] = p.data[1] + p.n;"
+    assert run("", body, [], extra)[0] == 7
+
+
+def test_wildcard_inside_some():
+    src = kernel("mut out: DisjointSlice<u32>",
+                 "let idx = thread::index_1d();\nif let Some(_) = out.get_mut(idx) { }")
+    assert '"simt.get_mut"' in ir(src)
+
+
+def test_integer_helpers_from_core():
+    body = ("let (s, o) = n.overflowing_add(0xffff_fff0u32);\nout[0] = s;\nout[1] = o as u32;\n"
+            "out[2] = n.is_multiple_of(4) as u32;")
+    assert run("n: u32, ", body, [0x20])[:3] == [0x10, 1, 1]
+    assert "arith.bitcast" in ir(kernel("n: u32", "let f = f32::from_bits(n);"))

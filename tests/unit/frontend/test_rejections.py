@@ -41,7 +41,7 @@ def test_the_suite_covers_the_listed_constructs():
                      "mismatched_types", "unknown_name", "unknown_function", "unknown_type", "assign_immutable",
                      "disjoint_direct_index", "write_readonly_slice", "shared_without_unsafe",
                      "raw_pointer_deref_without_unsafe", "wrong_index_space", "get_mut_with_integer",
-                     "kernel_returns_value", "std_use_in_kernel", "struct_pattern", "let_else",
+                     "kernel_returns_value", "std_use_in_kernel", "struct_pattern",
                      "break_outside_loop", "undeclared_label", "literal_out_of_range", "missing_struct_field",
                      "enum_with_fields", "async_fn", "syntax_error"):
         assert required in names, required

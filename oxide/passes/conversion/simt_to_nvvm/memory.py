@@ -141,3 +141,9 @@ def lower_ptr_load(ctx: LoweringContext, op: ops.PtrLoadOp) -> ir.Value:
 def lower_ptr_store(ctx: LoweringContext, op: ops.PtrStoreOp) -> None:
     volatile = isinstance(op, ops.VolatileStoreOp) or None
     ctx.store(op.value, ctx.parts(op.ptr)[0], volatile_=volatile)
+
+
+@lowering(ops.PtrCastOp)
+def lower_ptr_cast(ctx: LoweringContext, op: ops.PtrCastOp) -> list:
+    # LLVM pointers are opaque: the element type lives only in the simt type.
+    return [ctx.parts(op.ptr)[0]]

@@ -99,6 +99,9 @@ module attributes {gpu.container_module} {
         "simt.ptr_store"(%p, %v2) : (!simt.ptr<i32, 1>, i32) -> ()
         %base = "simt.slice_ptr"(%out) : (!simt.disjoint<i32, "runtime_2d">) -> !simt.ptr<i32, 1>
         "simt.ptr_store"(%base, %v) : (!simt.ptr<i32, 1>, i32) -> ()
+        %as_float = "simt.ptr_cast"(%base) : (!simt.ptr<i32, 1>) -> !simt.ptr<f32, 1>
+        %bits = arith.bitcast %v : i32 to f32
+        "simt.ptr_store"(%as_float, %bits) : (!simt.ptr<f32, 1>, f32) -> ()
       }
       gpu.return
     }

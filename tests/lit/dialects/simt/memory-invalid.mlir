@@ -175,3 +175,11 @@ func.func @elem_ptr_is_global(%a: !simt.slice<f32>, %i: index) {
   %p = "simt.elem_ptr"(%a, %i) : (!simt.slice<f32>, index) -> !simt.ptr<f32, 0>
   return
 }
+
+// -----
+
+func.func @ptr_cast_keeps_the_address_space(%p: !simt.ptr<f32, 3>) {
+  // expected-error@+1 {{expected '3 : i64' but got '1 : i64'}}
+  %q = "simt.ptr_cast"(%p) : (!simt.ptr<f32, 3>) -> !simt.ptr<i32, 1>
+  return
+}

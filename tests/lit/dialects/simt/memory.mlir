@@ -58,3 +58,10 @@ func.func @vectors_and_pointers(%a: !simt.slice<f32>, %m: !simt.slice_mut<f32>, 
   %e = "simt.elem_ptr"(%a, %i) : (!simt.slice<f32>, index) -> !simt.ptr<f32, 1>
   return
 }
+
+// CHECK-LABEL: func.func @pointer_casts
+func.func @pointer_casts(%p: !simt.ptr<f32, 3>) {
+  // CHECK: "simt.ptr_cast"(%{{.*}}) : (!simt.ptr<f32, 3 : i64>) -> !simt.ptr<i32, 3 : i64>
+  %q = "simt.ptr_cast"(%p) : (!simt.ptr<f32, 3>) -> !simt.ptr<i32, 3>
+  return
+}
