@@ -333,6 +333,14 @@ class StructLit(Expr):
 
 
 @dataclass
+class Closure(Expr):
+    """`|a, b: f32| body` (also `move |..|`): inlined where it is called."""
+
+    params: list[Any]
+    body: Expr
+
+
+@dataclass
 class MatchArm:
     """`pattern if guard => body`."""
 

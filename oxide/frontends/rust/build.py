@@ -442,7 +442,15 @@ class Builder:
         return [Builder(sub).expr(a) for a in call.child_by_field_name("arguments").named_children]
 
     def x_closure_expression(self, node: Any) -> ast.Expr:
-        raise self.fail(node, "a closure", "write a device function")
+        params: list[ast.Param] = []
+        for p in node.child_by_field_name("parameters").named_children:
+            if p.type == "parameter":
+                type_node = p.child_by_field_name("type")
+                params.append(ast.Param(self.loc(p), self.pattern(p.child_by_field_name("pattern")),
+                                        self.type_(type_node) if type_node is not None else None))
+            else:
+                params.append(ast.Param(self.loc(p), self.pattern(p), None))
+        return ast.Closure(self.loc(node), params, self.expr(node.child_by_field_name("body")))
 
     def x_try_expression(self, node: Any) -> ast.Expr:
         raise self.fail(node, "the `?` operator", "use `if let` or `match`")
@@ -463,7 +471,6 @@ _EXPR_NODES = ("block", "unsafe_block", "identifier", "integer_literal", "float_
 _EXPR_MACROS = ("gpu_printf", "printf", "gpu_assert", "assert", "assert_eq", "assert_ne", "debug_assert",
                 "panic", "unreachable", "todo", "unimplemented", "addr_of", "addr_of_mut")
 _DESCRIPTIONS = {
-    "closure_expression": "a closure",
     "try_expression": "the `?` operator",
     "yield_expression": "`yield`",
     "async_block": "an `async` block",

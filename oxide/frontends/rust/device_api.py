@@ -115,6 +115,10 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
     segs = strip_modules(em, func.segments)
     name = segs[-1]
     qualifier = segs[-2] if len(segs) >= 2 else None
+    if len(segs) == 1:
+        bound = em.lookup(name)
+        if isinstance(bound, Val) and isinstance(bound.ty, T.Closure):
+            return em.call_closure(bound, args, loc)
     if len(segs) == 1 and name == "Some":
         if len(args) != 1:
             raise err(loc, "`Some` takes one value")

@@ -341,7 +341,7 @@ class FunctionEmitter:
     from oxide.frontends.rust.emit_expr import (  # noqa: E402  (methods kept in their own module)
         check_array_bounds, check_division, e_ArrayLit, e_Assign, e_Binary, e_Block, e_Break, e_Call, e_Cast,
         e_Continue, e_Field, e_For, e_If, e_Index, e_Lit, e_Loop, e_MacroCall, e_Match, e_MethodCall, e_PathExpr,
-        e_Range, e_Return, e_StructLit, e_Tuple, e_Unary, e_While, trap_unless, _for_body,
+        e_Range, e_Return, e_StructLit, e_Tuple, e_Unary, e_While, trap_unless, _for_body, e_Closure, call_closure,
     )
 
 
@@ -351,4 +351,4 @@ def _unsuffixed_literal(e: Any) -> bool:
     return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 
-_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex)
+_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure)

@@ -946,3 +946,30 @@ def e_MacroCall(self, e: ast.MacroCall, expected: T.Ty | None) -> Val:
     from oxide.frontends.rust.device_api import macro
 
     return macro(self, e, expected)
+
+
+# Closures -------------------------------------------------------------------------------------------------
+def e_Closure(self, e: ast.Closure, expected: T.Ty | None) -> Val:
+    """A closure value: its AST and the scopes it captures (by reference: the same bindings)."""
+    return Val(T.Closure(id(e)), (e, list(self.scopes), self.generics[-1]))
+
+
+def call_closure(self, closure: Val, args: list[ast.Expr], loc: Any) -> Val:
+    """Inline a closure's body with its parameters bound, in the scopes it was created in."""
+    node, scopes, generics = closure.v
+    if len(args) != len(node.params):
+        raise err(loc, f"this closure takes {len(node.params)} argument(s) but {len(args)} were supplied")
+    values = []
+    for p, a in zip(node.params, args):
+        want = self.resolve_type(p.ty) if p.ty is not None else None
+        v = self.expr(a, want)
+        values.append(self.coerce(v, want, a.loc) if want is not None else v)
+    outer_scopes, self.scopes = self.scopes, scopes + [self.scopes[0].__class__()]
+    self.generics.append(generics)
+    try:
+        for p, v in zip(node.params, values):
+            self.bind_pattern(p.pattern, v)
+        return self.expr(node.body)
+    finally:
+        self.generics.pop()
+        self.scopes = outer_scopes

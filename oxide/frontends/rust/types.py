@@ -204,6 +204,16 @@ class Shared(Ty):
 
 
 @dataclass(frozen=True)
+class Closure(Ty):
+    """The type of one closure expression (each closure has its own, as in Rust)."""
+
+    ident: int
+
+    def rust(self) -> str:
+        return "{closure}"
+
+
+@dataclass(frozen=True)
 class Atomic(Ty):
     """`DeviceAtomicU32` & co: a cell whose operations are atomic at `scope`."""
 

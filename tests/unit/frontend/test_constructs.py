@@ -649,3 +649,10 @@ def test_integer_helpers_from_core():
             "out[2] = n.is_multiple_of(4) as u32;")
     assert run("n: u32, ", body, [0x20])[:3] == [0x10, 1, 1]
     assert "arith.bitcast" in ir(kernel("n: u32", "let f = f32::from_bits(n);"))
+
+
+def test_closures_capture_and_are_inlined():
+    extra = "fn apply<F: Fn(u32) -> u32>(f: F, v: u32) -> u32 { f(v) }"
+    body = ("let k = 3u32;\nlet scale = |v: u32| v * k;\nlet add = |a, b| a + b;\n"
+            "out[0] = add(scale(n), apply(|v| v + 1, n));")
+    assert run("n: u32, ", body, [5], extra)[0] == 15 + 6

@@ -1,4 +1,4 @@
-// expect: 4:31: a closure is not supported in device code
+// expect: 4:18: an iterator method (`.iter()`) is not supported in device code
 #[kernel]
 pub fn k(x: &[f32]) {
     let s: f32 = x.iter().map(|v| v * 2.0).sum();
