@@ -19,10 +19,10 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit import FunctionEmitter
 from oxide.frontends.rust.emit_expr import Retype
-from oxide.frontends.rust.emit_support import Frame, err, i1, location
+from oxide.frontends.rust.emit_support import Frame, err, location
 from oxide.frontends.rust.items import Crate, collect
 from oxide.frontends.rust.parser import Source, parse
-from oxide.frontends.rust.values import Val, new_cell
+from oxide.frontends.rust.values import Val, flag_cell, set_flag
 from oxide.ir.diagnostics import OxideError
 
 GPU_MODULE = "kernels"
@@ -179,10 +179,9 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
                 em.bind_pattern(p.pattern, _assemble(ty, args))
             frame = Frame("function", None)
             if any(isinstance(n, ast.Return) for n in _walk_returns(fn.body)):
-                frame.exit_flag = new_cell(T.BOOL).leaves
-                from mlir.dialects import memref
+                frame.exit_flag = flag_cell()
 
-                memref.store(i1(False), frame.exit_flag, [])
+                set_flag(frame.exit_flag, False)
             em.frames.append(frame)
             em.block(fn.body)
             gpu.ReturnOp([])

@@ -17,7 +17,7 @@ from oxide.frontends.rust.emit_expr import (
     Retype, cast_int, index_value, none_of, placeholder,
 )
 from oxide.frontends.rust.emit_support import Frame, err, i1, walk
-from oxide.frontends.rust.values import OptionVal, Val, load_cell, new_cell, store_cell
+from oxide.frontends.rust.values import OptionVal, Val, flag_cell, load_cell, new_cell, set_flag, store_cell
 
 
 
@@ -380,9 +380,9 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
         has_return = any(isinstance(n, ast.Return) for n in walk(fn.body))
         if has_return:
             with ir.InsertionPoint.at_block_begin(em.entry):
-                frame.exit_flag = new_cell(T.BOOL).leaves
+                frame.exit_flag = flag_cell()
                 frame.result = new_cell(ret_ty) if not isinstance(ret_ty, T.Unit) else None
-            memref.store(i1(False), frame.exit_flag, [])
+            set_flag(frame.exit_flag, False)
         em.frames.append(frame)
         value = em.block(fn.body, ret_ty)
         if has_return:

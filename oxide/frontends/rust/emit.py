@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from mlir import ir
-from mlir.dialects import arith, memref, scf
+from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
 from oxide.frontends.rust import ast
@@ -20,7 +20,7 @@ from oxide.frontends.rust import types as T
 from oxide.frontends.rust.items import Crate
 from oxide.frontends.rust.emit_support import Frame, Scope, err, i1, location, may_jump
 from oxide.frontends.rust.emit_support import walk as _walk
-from oxide.frontends.rust.values import Cell, Val, load_cell, new_cell, store_cell
+from oxide.frontends.rust.values import Cell, Val, load_cell, new_cell, read_flag, store_cell
 from oxide.ir.diagnostics import SourceLoc
 
 
@@ -218,7 +218,7 @@ class FunctionEmitter:
             flags = (frame.exit_flag,) if frame is ignore_continue_of else (frame.exit_flag, frame.continue_flag)
             for flag in flags:
                 if flag is not None:
-                    pending = arith.ori(pending, memref.load(flag, []))
+                    pending = arith.ori(pending, read_flag(flag))
         return arith.xori(pending, i1(True))
 
     def statement(self, stmt: Any) -> None:

@@ -11,7 +11,7 @@ from oxide.dialects import simt
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
-from oxide.frontends.rust.values import Cell, OptionVal, Val, load_cell, new_cell, store_cell, zero_value
+from oxide.frontends.rust.values import Cell, OptionVal, Val, flag_cell, load_cell, new_cell, set_flag, store_cell, zero_value
 
 
 class Retype(Exception):
@@ -317,12 +317,25 @@ def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
     if isinstance(ty, T.Array):
         i = index_value(self, e.index)
         self.check_array_bounds(i, ty.length)
-        return Val(ty.elem, memref.load(base.v, [i]))
+        return Val(ty.elem, array_load(base.v, i, ty.elem))
     if isinstance(ty, T.Ptr):
         raise err(e.loc, "a raw pointer cannot be indexed; use `unsafe { *p.add(i) }`")
     if isinstance(ty, T.Disjoint):
         raise err(e.loc, "a DisjointSlice cannot be indexed directly; write through `get_mut(thread_index)`")
     raise err(e.loc, f"cannot index into a value of type `{ty}`")
+
+
+def array_load(storage: ir.Value, i: ir.Value, elem: T.Ty) -> ir.Value:
+    """Element i of an array in memory (bools are stored as bytes)."""
+    value = memref.load(storage, [i])
+    return arith.trunci(elem.mlir(), value) if isinstance(elem, T.Bool) else value
+
+
+def array_store(value: ir.Value, storage: ir.Value, i: ir.Value, elem: T.Ty) -> None:
+    """Store element i of an array in memory."""
+    if isinstance(elem, T.Bool):
+        value = arith.extui(ir.IntegerType.get_signless(8), value)
+    memref.store(value, storage, [i])
 
 
 def check_array_bounds(self, i: ir.Value, length: int) -> None:
@@ -399,7 +412,7 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
             if isinstance(cell.ty, T.Array):
                 i = index_value(self, target.index)
                 self.check_array_bounds(i, cell.ty.length)
-                memref.store(rhs(cell.ty.elem).v, cell.leaves, [i])
+                array_store(rhs(cell.ty.elem).v, cell.leaves, i, cell.ty.elem)
                 return
         base = self.expr(base_expr)
         if isinstance(base.ty, T.Slice):
@@ -691,11 +704,11 @@ def _loop_frame(self, label: str | None, body: Any) -> Frame:
     jumps = [n for n in walk(body) if isinstance(n, (ast.Break, ast.Continue))]
     with ir.InsertionPoint.at_block_begin(self.entry):
         if jumps:
-            frame.exit_flag = new_cell(T.BOOL).leaves
-            frame.continue_flag = new_cell(T.BOOL).leaves
+            frame.exit_flag = flag_cell()
+            frame.continue_flag = flag_cell()
     if jumps:
-        memref.store(i1(False), frame.exit_flag, [])
-        memref.store(i1(False), frame.continue_flag, [])
+        set_flag(frame.exit_flag, False)
+        set_flag(frame.continue_flag, False)
     return frame
 
 
@@ -711,12 +724,12 @@ def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
     after = loop.after.blocks.append()
     with ir.InsertionPoint(after):
         if frame.continue_flag is not None:
-            memref.store(i1(False), frame.continue_flag, [])
+            set_flag(frame.continue_flag, False)
         body_fn()
         scf.YieldOp([])
     if frame.exit_flag is not None:
-        memref.store(i1(False), frame.exit_flag, [])
-        memref.store(i1(False), frame.continue_flag, [])
+        set_flag(frame.exit_flag, False)
+        set_flag(frame.continue_flag, False)
 
 
 def e_While(self, e: ast.While, expected: T.Ty | None) -> Val:
@@ -829,13 +842,13 @@ def _target(self, label: str | None, kind: str, loc: Any) -> Frame:
 
 def e_Break(self, e: ast.Break, expected: T.Ty | None) -> Val:
     frame = _target(self, e.label, "break", e.loc)
-    memref.store(i1(True), frame.exit_flag, [])
+    set_flag(frame.exit_flag, True)
     return Val(T.NEVER, None)
 
 
 def e_Continue(self, e: ast.Continue, expected: T.Ty | None) -> Val:
     frame = _target(self, e.label, "continue", e.loc)
-    memref.store(i1(True), frame.continue_flag, [])
+    set_flag(frame.continue_flag, True)
     return Val(T.NEVER, None)
 
 
@@ -850,7 +863,7 @@ def e_Return(self, e: ast.Return, expected: T.Ty | None) -> Val:
                 raise err(e.loc, f"mismatched types: this function returns `()`, not `{value.ty}`")
         else:
             store_cell(frame.result, self.coerce(value, frame.result.ty, e.value.loc))
-    memref.store(i1(True), frame.exit_flag, [])
+    set_flag(frame.exit_flag, True)
     return Val(T.NEVER, None)
 
 
@@ -883,15 +896,15 @@ def e_ArrayLit(self, e: ast.ArrayLit, expected: T.Ty | None) -> Val:
         raise err(e.loc, f"arrays of `{elem}` are not supported yet (only of integers, floats and bools)")
     ty = T.Array(elem, len(values))
     with ir.InsertionPoint.at_block_begin(self.entry):
-        storage = memref.alloca(ir.MemRefType.get([len(values)], elem.mlir()), [], [])
+        storage = new_cell(ty).leaves
     if e.repeat is not None:
         loop = scf.ForOp(index(0), index(len(values)), index(1))
         with ir.InsertionPoint(loop.body):
-            memref.store(first.v, storage, [loop.induction_variable])
+            array_store(first.v, storage, loop.induction_variable, elem)
             scf.YieldOp([])
     else:
         for i, v in enumerate(values):
-            memref.store(v.v, storage, [index(i)])
+            array_store(v.v, storage, index(i), elem)
     return Val(ty, storage)
 
 

@@ -48,14 +48,35 @@ def scalar_cell(ty: ir.Type) -> ir.Value:
     return memref.alloca(ir.MemRefType.get([], ty), [], [])
 
 
+def _storage_type(ty: T.Ty) -> ir.Type:
+    # Booleans are kept as i8 in memory: MLIR 22's memref lowering asserts on sub-byte element types.
+    return ir.IntegerType.get_signless(8) if isinstance(ty, T.Bool) else ty.mlir()
+
+
+def flag_cell() -> ir.Value:
+    """A one-byte flag (break / continue / return pending)."""
+    return scalar_cell(ir.IntegerType.get_signless(8))
+
+
+def set_flag(flag: ir.Value, value: bool) -> None:
+    """Store true/false into a flag cell."""
+    i8 = ir.IntegerType.get_signless(8)
+    memref.store(arith.constant(i8, ir.IntegerAttr.get(i8, int(value))), flag, [])
+
+
+def read_flag(flag: ir.Value) -> ir.Value:
+    """A flag cell's value as i1."""
+    return arith.trunci(ir.IntegerType.get_signless(1), memref.load(flag, []))
+
+
 def new_cell(ty: T.Ty) -> Cell:
     """Storage for a mutable local of type `ty`."""
     if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
-        return Cell(ty, scalar_cell(ty.mlir()))
+        return Cell(ty, scalar_cell(_storage_type(ty)))
     if isinstance(ty, T.Array):
         if not isinstance(ty.elem, (T.Int, T.Float, T.Bool)):
             raise TypeError(f"arrays of {ty.elem.rust()} are not supported yet")
-        return Cell(ty, memref.alloca(ir.MemRefType.get([ty.length], ty.elem.mlir()), [], []))
+        return Cell(ty, memref.alloca(ir.MemRefType.get([ty.length], _storage_type(ty.elem)), [], []))
     if isinstance(ty, T.Tuple):
         return Cell(ty, [new_cell(e) for e in ty.elems])
     if isinstance(ty, T.Struct):
@@ -81,6 +102,8 @@ def load_cell(cell: Cell) -> Val:
         return Val(ty, OptionVal(load_cell(flag).v, load_cell(payload)))
     if isinstance(ty, T.Unit):
         return Val(ty, None)
+    if isinstance(ty, T.Bool):
+        return Val(ty, read_flag(cell.leaves))
     return Val(ty, memref.load(cell.leaves, []))
 
 
@@ -98,6 +121,8 @@ def store_cell(cell: Cell, value: Val) -> None:
         store_cell(payload, value.v.payload)
     elif isinstance(ty, T.Unit):
         return
+    elif isinstance(ty, T.Bool):
+        memref.store(arith.extui(ir.IntegerType.get_signless(8), value.v), cell.leaves, [])
     else:
         memref.store(value.v, cell.leaves, [])
 
@@ -107,4 +132,4 @@ def _copy_array(src: ir.Value, dst: ir.Value, ty: T.Array) -> None:
         return
     for i in range(ty.length):
         idx = arith.constant(ir.IndexType.get(), i)
-        memref.store(memref.load(src, [idx]), dst, [idx])
+        memref.store(memref.load(src, [idx]), dst, [idx])  # same storage type on both sides

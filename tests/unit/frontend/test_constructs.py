@@ -101,7 +101,7 @@ def test_labelled_break_and_continue():
 
 def test_labelled_loops_use_flags_in_scf_while():
     text = ir(kernel("n: u32", "'outer: for i in 0..n { for j in 0..n { if j > i { continue 'outer; } } }"))
-    assert text.count("scf.while") == 2 and "memref<i1>" in text
+    assert text.count("scf.while") == 2 and "memref<i8>" in text
 
 
 def test_early_return_from_kernel():
