@@ -227,6 +227,24 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
     if name == "trap" and not args:
         simt.TrapOp.build()
         return Val(T.NEVER, None)
+    if name in ("read_volatile", "write_volatile", "read", "write") and len(segs) >= 2 and segs[-2] == "ptr":
+        em.require_unsafe(loc, f"`ptr::{name}`")
+        p = em.expr(args[0])
+        if not isinstance(p.ty, T.Ptr):
+            raise err(args[0].loc, f"`ptr::{name}` takes a raw pointer, not `{p.ty}`")
+        if name.startswith("read"):
+            return Val(p.ty.elem, (simt.VolatileLoadOp if "volatile" in name else simt.PtrLoadOp).build(p.v))
+        value = em.coerce(em.expr(args[1], p.ty.elem), p.ty.elem, args[1].loc)
+        (simt.VolatileStoreOp if "volatile" in name else simt.PtrStoreOp).build(p.v, value.v)
+        return Val(T.UNIT, None)
+    if name in ("reduce_sum_f32", "reduce_max_f32", "reduce_min_f32", "reduce_sum_f64", "reduce_max_f64",
+                "reduce_min_f64") and len(args) == 1:
+        return _warp_reduce(em, name, args[0], loc)
+    if name == "warpid" and not args:
+        return _u32(simt.SpecialRegOp.build(reg="warpid", results=[ir.IntegerType.get_signless(32)]))
+    if name == "is_elected_sync" and len(args) == 1:
+        _, elected = simt.ElectOp.build(_u32_arg(em, args[0]))
+        return Val(T.BOOL, elected)
     warp = _warp_call(em, name, args, loc)
     if warp is not None:
         return warp
@@ -300,6 +318,18 @@ def _warp_call(em: Any, name: str, args: list[ast.Expr], loc: Any) -> Val | None
         leader, elected = simt.ElectOp.build(_u32_arg(em, args[0]))
         return Val(T.Tuple((T.PRIMITIVES["u32"], T.BOOL)), [_u32(leader), Val(T.BOOL, elected)])
     return None
+
+
+def _warp_reduce(em: Any, name: str, arg: ast.Expr, loc: Any) -> Val:
+    """`warp::reduce_sum_f32(v)` & co: a butterfly of five xor shuffles over the full warp."""
+    ty = T.PRIMITIVES[name[-3:]]
+    value = em.coerce(em.expr(arg, ty), ty, arg.loc).v
+    full = arith.constant(I32(), ir.IntegerAttr.get(I32(), -1))
+    combine = {"sum": arith.addf, "max": arith.maxnumf, "min": arith.minnumf}[name.split("_")[1]]
+    for offset in (16, 8, 4, 2, 1):
+        lane = arith.constant(I32(), ir.IntegerAttr.get(I32(), offset))
+        value = combine(value, simt.ShuffleOp.build(full, value, lane, kind="xor", width=_width_attr()))
+    return Val(ty, value)
 
 
 def _width_attr() -> ir.Attribute:
@@ -704,10 +734,9 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
             exponent = arg(0, T.PRIMITIVES["u32"]).v
             return Val(ty, _int_pow(em, x, exponent, ty))
         if name in ("count_ones", "leading_zeros", "trailing_zeros"):
-            op = {"count_ones": mmath.ctpop, "leading_zeros": mmath.ctlz, "trailing_zeros": mmath.cttz}[name]
-            return Val(T.PRIMITIVES["u32"], cast_int(op(x), T.Int(ty.bits, False), T.PRIMITIVES["u32"]))
+            return Val(T.PRIMITIVES["u32"], cast_int(_bit_count(name, x), T.Int(ty.bits, False), T.PRIMITIVES["u32"]))
         if name == "is_power_of_two":
-            ones = cast_int(mmath.ctpop(x), T.Int(ty.bits, False), T.PRIMITIVES["u32"])
+            ones = cast_int(_bit_count("count_ones", x), T.Int(ty.bits, False), T.PRIMITIVES["u32"])
             return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, ones, _const(T.PRIMITIVES["u32"], 1)))
         if name in ("div_ceil",):
             d = arg(0).v
@@ -722,6 +751,16 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
                 r = arith.select(neg, arith.addi(r, mmath.absi(d)), r)
             return Val(ty, r)
     raise err(loc, f"no method named `{name}` found for `{ty}` in device code")
+
+
+def _bit_count(name: str, x: ir.Value) -> ir.Value:
+    """ctpop / ctlz / cttz as LLVM intrinsics (convert-gpu-to-nvvm has no lowering of math.ctpop on MLIR 22);
+    a zero input is defined (Rust: leading_zeros(0) is the bit width)."""
+    from mlir.dialects import llvm
+
+    if name == "count_ones":
+        return llvm.intr_ctpop(x)
+    return (llvm.intr_ctlz if name == "leading_zeros" else llvm.intr_cttz)(x, False)
 
 
 def _int_pow(em: Any, base: ir.Value, exponent: ir.Value, ty: T.Int) -> ir.Value:

@@ -101,7 +101,7 @@ class FunctionEmitter:
         if isinstance(t, ast.TupleTy):
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
-            return T.Ptr(self.resolve_type(t.inner), t.mutable, 1)
+            return T.Ptr(self.scalar_element(t.inner, "a raw pointer to"), t.mutable, 1)
         if isinstance(t, ast.SliceTy):
             raise err(t.loc, "an unsized slice `[T]` must be behind a reference: `&[T]`")
         raise err(getattr(t, "loc", None), f"unsupported type {t}")

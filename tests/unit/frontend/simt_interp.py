@@ -257,6 +257,17 @@ class Interpreter:
     def op_math_ctpop(self, op: Any, ins: list[Any]) -> int:
         return bin(ins[0]).count("1")
 
+    def op_llvm_intr_ctpop(self, op: Any, ins: list[Any]) -> int:
+        return bin(ins[0]).count("1")
+
+    def op_llvm_intr_ctlz(self, op: Any, ins: list[Any]) -> int:
+        bits = _width(op.results[0].type)
+        return bits - ins[0].bit_length()
+
+    def op_llvm_intr_cttz(self, op: Any, ins: list[Any]) -> int:
+        bits = _width(op.results[0].type)
+        return (ins[0] & -ins[0]).bit_length() - 1 if ins[0] else bits
+
     def op_math_fma(self, op: Any, ins: list[Any]) -> float:
         return _round(op.results[0].type, ins[0] * ins[1] + ins[2])
 
