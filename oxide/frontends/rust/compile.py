@@ -84,7 +84,7 @@ def compile_rust(text: str, name: str, context: ir.Context, instances: dict[str,
             if fn.ret is not None and not (isinstance(fn.ret, ast.TupleTy) and not fn.ret.elems):
                 raise err(fn.ret.loc, f"a kernel returns nothing; `{kernel_name}` returns a value")
             if fn.generics:
-                requested = (instances or {}).get(kernel_name)
+                requested = (instances or {}).get(kernel_name) or fn.attrs.get("instances")
                 if not requested:
                     skipped.append(kernel_name)
                     continue

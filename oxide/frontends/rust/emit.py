@@ -101,7 +101,7 @@ class FunctionEmitter:
         if isinstance(t, ast.TupleTy):
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
-            return T.Ptr(self.scalar_element(t.inner, "a raw pointer to"), t.mutable, 1)
+            return T.Ptr(self.scalar_element(t.inner, "a raw pointer"), t.mutable, 1)
         if isinstance(t, ast.SliceTy):
             raise err(t.loc, "an unsized slice `[T]` must be behind a reference: `&[T]`")
         raise err(getattr(t, "loc", None), f"unsupported type {t}")
@@ -327,6 +327,10 @@ class FunctionEmitter:
         """`value` as type `ty`: equal types only (Rust has no implicit numeric conversions)."""
         if value.ty == ty or isinstance(value.ty, T.Never):
             return value
+        if isinstance(value.ty, T.Ptr) and isinstance(ty, T.Ptr) and value.ty.elem == ty.elem \
+                and (value.ty.mutable or not ty.mutable):
+            # A pointer keeps the address space it points into; `*mut T` also passes as `*const T`.
+            return Val(T.Ptr(ty.elem, ty.mutable, value.ty.space), value.v)
         if getattr(value, "flex", None) is not None and isinstance(ty, (T.Int, T.Float)):
             from oxide.frontends.rust.emit_expr import Retype
 

@@ -184,9 +184,6 @@ def _generics(b: Builder, node: Any) -> list[ast.Generic]:
     return out
 
 
-_CONTRACT_FIELD = re.compile(r"(\w+)\s*=\s*(\([^)]*\)|[^,]+)")
-
-
 def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
     """kernel / device / launch_bounds / launch_contract attributes as Python values."""
     out: dict[str, Any] = {}
@@ -199,8 +196,12 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
                     out["unchecked_indexing"] = True
                 elif flag.startswith("launch_context"):
                     out["launch_context"] = flag.split("=")[1].strip()
+                elif re.fullmatch(r"[iu](8|16|32|64|size)|f32|f64|bool", flag):
+                    # `#[kernel(f32, i32)]`: cuda-oxide's explicit instantiation list of one type parameter.
+                    out.setdefault("instances", []).append([flag])
                 else:
-                    raise OxideError(f"unknown #[kernel] option `{flag}` (known: unchecked_indexing, launch_context = name)",
+                    raise OxideError(f"unknown #[kernel] option `{flag}` (known: unchecked_indexing, "
+                                     "launch_context = name, or primitive types to instantiate a generic kernel with)",
                                      b.loc(attr.node))
         elif attr.name == "device":
             out["device"] = True
@@ -216,17 +217,34 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
     return out
 
 
+def _fields(args: str) -> list[tuple[str, str]]:
+    """`a = 1, b = (x, y), requires = (f(a, b) >= 1, c)` split at top-level commas into (key, value)."""
+    parts, depth, current = [], 0, ""
+    for ch in args + ",":
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            if current.strip():
+                key, _, value = current.partition("=")
+                parts.append((key.strip(), value.strip()))
+            current = ""
+        else:
+            current += ch
+    return parts
+
+
 def _contract(b: Builder, attr: Attribute) -> dict[str, Any]:
     contract: dict[str, Any] = {}
-    for key, raw in _CONTRACT_FIELD.findall(attr.args):
-        raw = raw.strip()
+    for key, raw in _fields(attr.args):
         try:
-            if raw.startswith("("):
+            if raw.startswith("(") and key != "requires":
                 contract[key] = [int(v.strip(), 0) for v in raw[1:-1].split(",") if v.strip()]
             elif key == "coordinates":
                 contract[key] = raw
             elif key == "requires":
-                contract[key] = raw
+                contract[key] = raw[1:-1].strip() if raw.startswith("(") else raw
             else:
                 contract[key] = int(raw, 0)
         except ValueError:

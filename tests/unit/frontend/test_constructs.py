@@ -656,3 +656,23 @@ def test_closures_capture_and_are_inlined():
     body = ("let k = 3u32;\nlet scale = |v: u32| v * k;\nlet add = |a, b| a + b;\n"
             "out[0] = add(scale(n), apply(|v| v + 1, n));")
     assert run("n: u32, ", body, [5], extra)[0] == 15 + 6
+
+
+def test_kernel_attribute_instantiation_list():
+    src = ("#[kernel(f32, i32)]\npub fn scale<T: Copy + core::ops::Mul<Output = T>>(x: &[T], k: T, mut out: DisjointSlice<T>) {\n"
+           "    let idx = thread::index_1d();\n    let i = idx.get();\n"
+           "    if let Some(o) = out.get_mut(idx) { *o = x[i] * k; }\n}")
+    text = ir(src)
+    assert "gpu.func @scale_f32" in text and "gpu.func @scale_i32" in text
+
+
+def test_launch_contract_requires_keeps_nested_parentheses():
+    src = ("#[kernel]\n#[launch_contract(domain = 1, requires = (n >= 1, x.len() == n))]\n"
+           "pub fn k(x: &[f32], n: usize) { }")
+    assert 'requires = "n >= 1, x.len() == n"' in ir(src)
+
+
+def test_pointer_keeps_its_address_space_through_an_annotation():
+    src = ("#[kernel]\npub unsafe fn k(v: f32) {\n"
+           "    let p: *mut f32 = DynamicSharedArray::<f32, 16>::get();\n    *p = v;\n}")
+    assert "!simt.ptr<f32, 3 : i64>" in ir(src)
