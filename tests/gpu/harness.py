@@ -62,25 +62,21 @@ def _ctype(arg: Any) -> Any:
     raise TypeError(f"cannot pass {arg!r} to a kernel; use DeviceArray, a numpy scalar, or an int (u64)")
 
 
-def launch(driver: Any, function: Any, grid: Sequence[int], block: Sequence[int], args: Sequence[Any],
-           shared_bytes: int = 0) -> None:
-    """Launch and synchronise. A slice parameter is two arguments: DeviceArray, then its length (int)."""
+def launch_status(driver: Any, function: Any, grid: Sequence[int], block: Sequence[int], args: Sequence[Any],
+                  shared_bytes: int = 0) -> Any:
+    """Launch and synchronise; return the CUresult (for kernels meant to trap). A slice parameter is two
+    arguments: DeviceArray, then its length (int)."""
     holders = [_ctype(a) for a in args]
     pointers = (ctypes.c_void_p * max(len(holders), 1))(*[ctypes.addressof(h) for h in holders])
     gx, gy, gz = (list(grid) + [1, 1])[:3]
     bx, by, bz = (list(block) + [1, 1])[:3]
-    check(driver, driver.cuLaunchKernel(function, gx, gy, gz, bx, by, bz, shared_bytes, 0,
-                                        ctypes.addressof(pointers), 0))
-    check(driver, driver.cuCtxSynchronize())
-
-
-def launch_status(driver: Any, function: Any, grid: Sequence[int], block: Sequence[int], args: Sequence[Any]) -> Any:
-    """Launch and synchronise; return the CUresult of the synchronisation (for kernels meant to trap)."""
-    holders = [_ctype(a) for a in args]
-    pointers = (ctypes.c_void_p * max(len(holders), 1))(*[ctypes.addressof(h) for h in holders])
-    gx, gy, gz = (list(grid) + [1, 1])[:3]
-    bx, by, bz = (list(block) + [1, 1])[:3]
-    err = driver.cuLaunchKernel(function, gx, gy, gz, bx, by, bz, 0, 0, ctypes.addressof(pointers), 0)[0]
+    err = driver.cuLaunchKernel(function, gx, gy, gz, bx, by, bz, shared_bytes, 0, ctypes.addressof(pointers), 0)[0]
     if err != driver.CUresult.CUDA_SUCCESS:
         return err
     return driver.cuCtxSynchronize()[0]
+
+
+def launch(driver: Any, function: Any, grid: Sequence[int], block: Sequence[int], args: Sequence[Any],
+           shared_bytes: int = 0) -> None:
+    """Launch, synchronise, and fail the test if either fails."""
+    check(driver, launch_status(driver, function, grid, block, args, shared_bytes))
