@@ -287,7 +287,7 @@ class FunctionEmitter:
                 cell.flex = getattr(value, "flex", None)
                 self.bind(pattern.name, cell)
             else:
-                self.bind(pattern.name, value)
+                self.bind(pattern.name, self.owned(value))
         elif isinstance(pattern, ast.WildPat):
             return
         elif isinstance(pattern, ast.TuplePat):
@@ -297,6 +297,18 @@ class FunctionEmitter:
                 self.bind_pattern(sub, part)
         else:
             raise err(pattern.loc, "this pattern is refutable; use `if let` or `match`")
+
+    def owned(self, value: Val) -> Val:
+        """`value` with its arrays copied: arrays are values in Rust, so a binding must not see later writes
+        to the array it was read from (`let row = m[1]; m[1][0] = 5.0;` leaves `row` unchanged)."""
+        if isinstance(value.ty, T.Array):
+            with ir.InsertionPoint.at_block_begin(self.entry):
+                cell = new_cell(value.ty)
+            store_cell(cell, value)
+            return load_cell(cell)
+        if isinstance(value.ty, (T.Tuple, T.Struct)) and any(_holds_array(p.ty) for p in value.v):
+            return Val(value.ty, [self.owned(p) for p in value.v])
+        return value
 
     def static_shared(self, stmt: ast.StaticShared) -> None:
         ty = self.resolve_type(stmt.ty)
@@ -356,3 +368,13 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure)
+
+
+def _holds_array(ty: T.Ty) -> bool:
+    if isinstance(ty, T.Array):
+        return True
+    if isinstance(ty, T.Tuple):
+        return any(_holds_array(e) for e in ty.elems)
+    if isinstance(ty, T.Struct):
+        return any(_holds_array(f) for _, f in ty.fields)
+    return False

@@ -11,7 +11,10 @@ from oxide.dialects import simt
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
-from oxide.frontends.rust.values import Cell, OptionVal, Val, flag_cell, load_cell, new_cell, set_flag, store_cell, zero_value
+from oxide.frontends.rust.values import (
+    ArrayView, Cell, OptionVal, Val, array_shape, copy_array, flag_cell, load_cell, new_cell, set_flag, store_cell,
+    zero_value,
+)
 
 
 class Retype(Exception):
@@ -317,6 +320,8 @@ def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
     if isinstance(ty, T.Array):
         i = index_value(self, e.index)
         self.check_array_bounds(i, ty.length)
+        if isinstance(ty.elem, T.Array):
+            return Val(ty.elem, ArrayView(base.v.storage, base.v.prefix + (i,)))
         return Val(ty.elem, array_load(base.v, i, ty.elem))
     if isinstance(ty, T.Ptr):
         raise err(e.loc, "a raw pointer cannot be indexed; use `unsafe { *p.add(i) }`")
@@ -325,17 +330,37 @@ def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
     raise err(e.loc, f"cannot index into a value of type `{ty}`")
 
 
-def array_load(storage: ir.Value, i: ir.Value, elem: T.Ty) -> ir.Value:
-    """Element i of an array in memory (bools are stored as bytes)."""
-    value = memref.load(storage, [i])
+def array_load(view: ArrayView, i: ir.Value, elem: T.Ty) -> ir.Value:
+    """Scalar element i of an array view (bools are stored as bytes)."""
+    value = memref.load(view.storage, list(view.prefix) + [i])
     return arith.trunci(elem.mlir(), value) if isinstance(elem, T.Bool) else value
 
 
-def array_store(value: ir.Value, storage: ir.Value, i: ir.Value, elem: T.Ty) -> None:
-    """Store element i of an array in memory."""
+def array_store(value: Val, view: ArrayView, i: ir.Value, elem: T.Ty) -> None:
+    """Store element i of an array view: a scalar, or a whole row of a nested array."""
+    if isinstance(elem, T.Array):
+        copy_array(value.v, ArrayView(view.storage, view.prefix + (i,)), elem)
+        return
+    raw = value.v
     if isinstance(elem, T.Bool):
-        value = arith.extui(ir.IntegerType.get_signless(8), value)
-    memref.store(value, storage, [i])
+        raw = arith.extui(ir.IntegerType.get_signless(8), raw)
+    memref.store(raw, view.storage, list(view.prefix) + [i])
+
+
+def _array_place(self, e: ast.Expr) -> tuple[ArrayView, T.Array] | None:
+    """The storage of a `let mut` array (or a row of one: `a[i]` of a nested array), for assignment."""
+    if isinstance(e, ast.Index):
+        outer = _array_place(self, e.base)
+        if outer is None or not isinstance(outer[1].elem, T.Array):
+            return None
+        view, ty = outer
+        i = index_value(self, e.index)
+        self.check_array_bounds(i, ty.length)
+        return ArrayView(view.storage, view.prefix + (i,)), ty.elem
+    cell = _local_cell(self, e)
+    if cell is not None and isinstance(cell.ty, T.Array):
+        return ArrayView(cell.leaves), cell.ty
+    return None
 
 
 def check_array_bounds(self, i: ir.Value, length: int) -> None:
@@ -407,13 +432,13 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
         raise err(target.loc, f"cannot assign through a value of type `{ref.ty}`")
     if isinstance(target, ast.Index):
         base_expr = target.base
-        cell = _local_cell(self, base_expr)
-        if cell is not None:
-            if isinstance(cell.ty, T.Array):
-                i = index_value(self, target.index)
-                self.check_array_bounds(i, cell.ty.length)
-                array_store(rhs(cell.ty.elem).v, cell.leaves, i, cell.ty.elem)
-                return
+        place = _array_place(self, base_expr)
+        if place is not None:
+            view, array_ty = place
+            i = index_value(self, target.index)
+            self.check_array_bounds(i, array_ty.length)
+            array_store(rhs(array_ty.elem), view, i, array_ty.elem)
+            return
         base = self.expr(base_expr)
         if isinstance(base.ty, T.Slice):
             if not base.ty.mutable:
@@ -892,20 +917,21 @@ def e_ArrayLit(self, e: ast.ArrayLit, expected: T.Ty | None) -> Val:
     if not values:
         raise err(e.loc, "empty arrays are not supported")
     elem = values[0].ty
-    if not isinstance(elem, (T.Int, T.Float, T.Bool)):
-        raise err(e.loc, f"arrays of `{elem}` are not supported yet (only of integers, floats and bools)")
     ty = T.Array(elem, len(values))
+    if not isinstance(array_shape(ty)[1], (T.Int, T.Float, T.Bool)):
+        raise err(e.loc, f"arrays of `{elem}` are not supported in device code yet (only of integers, floats and bools, "
+                         "possibly nested)")
     with ir.InsertionPoint.at_block_begin(self.entry):
-        storage = new_cell(ty).leaves
+        view = ArrayView(new_cell(ty).leaves)
     if e.repeat is not None:
         loop = scf.ForOp(index(0), index(len(values)), index(1))
         with ir.InsertionPoint(loop.body):
-            array_store(first.v, storage, loop.induction_variable, elem)
+            array_store(first, view, loop.induction_variable, elem)
             scf.YieldOp([])
     else:
         for i, v in enumerate(values):
-            array_store(v.v, storage, index(i), elem)
-    return Val(ty, storage)
+            array_store(v, view, index(i), elem)
+    return Val(ty, view)
 
 
 def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:

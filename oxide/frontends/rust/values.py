@@ -29,6 +29,25 @@ class OptionVal:
 
 
 @dataclass
+class ArrayView:
+    """An array (or a row of a nested array) in memory: a memref with one dimension per nesting level,
+    and the indices already applied (`a[i]` of a `[[f32; 4]; 8]` is the view (storage, (i,)))."""
+
+    storage: ir.Value
+    prefix: tuple = ()
+
+
+def array_shape(ty: T.Array) -> tuple[list[int], T.Ty]:
+    """The dimensions of a (nested) array type and its scalar element type."""
+    dims: list[int] = []
+    t: T.Ty = ty
+    while isinstance(t, T.Array):
+        dims.append(t.length)
+        t = t.elem
+    return dims, t
+
+
+@dataclass
 class Cell:
     """A mutable local: a memref (rank 0 for scalars, rank 1 for arrays) per scalar leaf of its type."""
 
@@ -74,9 +93,10 @@ def new_cell(ty: T.Ty) -> Cell:
     if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
         return Cell(ty, scalar_cell(_storage_type(ty)))
     if isinstance(ty, T.Array):
-        if not isinstance(ty.elem, (T.Int, T.Float, T.Bool)):
+        dims, scalar = array_shape(ty)
+        if not isinstance(scalar, (T.Int, T.Float, T.Bool)):
             raise TypeError(f"arrays of {ty.elem.rust()} are not supported yet")
-        return Cell(ty, memref.alloca(ir.MemRefType.get([ty.length], _storage_type(ty.elem)), [], []))
+        return Cell(ty, memref.alloca(ir.MemRefType.get(dims, _storage_type(scalar)), [], []))
     if isinstance(ty, T.Tuple):
         return Cell(ty, [new_cell(e) for e in ty.elems])
     if isinstance(ty, T.Struct):
@@ -94,7 +114,7 @@ def load_cell(cell: Cell) -> Val:
     """The current value of a mutable local (arrays stay in memory: their Val is the memref)."""
     ty = cell.ty
     if isinstance(ty, T.Array):
-        return Val(ty, cell.leaves)
+        return Val(ty, ArrayView(cell.leaves))
     if isinstance(ty, (T.Tuple, T.Struct)):
         return Val(ty, [load_cell(c) for c in cell.leaves])
     if isinstance(ty, T.OptionTy):
@@ -111,7 +131,7 @@ def store_cell(cell: Cell, value: Val) -> None:
     """Assign a whole value to a mutable local."""
     ty = cell.ty
     if isinstance(ty, T.Array):
-        _copy_array(value.v, cell.leaves, ty)
+        copy_array(value.v, ArrayView(cell.leaves), ty)
     elif isinstance(ty, (T.Tuple, T.Struct)):
         for sub, part in zip(cell.leaves, value.v):
             store_cell(sub, part)
@@ -127,9 +147,21 @@ def store_cell(cell: Cell, value: Val) -> None:
         memref.store(value.v, cell.leaves, [])
 
 
-def _copy_array(src: ir.Value, dst: ir.Value, ty: T.Array) -> None:
-    if src == dst:
+def copy_array(src: ArrayView, dst: ArrayView, ty: T.Array) -> None:
+    """Copy every element of an array view into another of the same type (arrays are values in Rust)."""
+    if src.storage == dst.storage and src.prefix == dst.prefix:
         return
-    for i in range(ty.length):
-        idx = arith.constant(ir.IndexType.get(), i)
-        memref.store(memref.load(src, [idx]), dst, [idx])  # same storage type on both sides
+    dims, _ = array_shape(ty)
+    from mlir.dialects import scf
+
+    def nest(level: int, indices: tuple) -> None:
+        if level == len(dims):
+            memref.store(memref.load(src.storage, list(src.prefix + indices)), dst.storage, list(dst.prefix + indices))
+            return
+        loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), arith.constant(ir.IndexType.get(), dims[level]),
+                         arith.constant(ir.IndexType.get(), 1))
+        with ir.InsertionPoint(loop.body):
+            nest(level + 1, indices + (loop.induction_variable,))
+            scf.YieldOp([])
+
+    nest(0, ())

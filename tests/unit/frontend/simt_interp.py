@@ -191,16 +191,21 @@ class Interpreter:
 
     # memref ---------------------------------------------------------------------------------------------
     def op_memref_alloca(self, op: Any, ins: list[Any]) -> Any:
-        shape = op.results[0].type.shape
-        return [None] * (shape[0] if shape else 1)
+        # Row-major storage of any rank; the shape travels with the list for multi-index addressing.
+        shape = list(op.results[0].type.shape)
+        size = 1
+        for dim in shape:
+            size *= dim
+        return _Memory([None] * size, shape)
 
     def op_memref_load(self, op: Any, ins: list[Any]) -> Any:
-        cell, idx = ins[0], (ins[1] if len(ins) > 1 else 0)
-        return UNINIT if cell[_defined(idx, "an index")] is None else cell[idx]
+        cell = ins[0]
+        offset = cell.offset([_defined(i, "an index") for i in ins[1:]])
+        return UNINIT if cell.data[offset] is None else cell.data[offset]
 
     def op_memref_store(self, op: Any, ins: list[Any]) -> None:
         value, cell = ins[0], ins[1]
-        cell[ins[2] if len(ins) > 2 else 0] = value
+        cell.data[cell.offset(ins[2:])] = value
 
     # scf ------------------------------------------------------------------------------------------------
     def op_scf_if(self, op: Any, ins: list[Any]) -> Any:
@@ -279,6 +284,19 @@ class Interpreter:
 
     def op_simt_block_dim(self, op: Any, ins: list[Any]) -> int:
         return self.block_dim if "x" in str(op.attributes["dim"]) else 1
+
+
+class _Memory:
+    """A memref's elements, row-major, and its shape."""
+
+    def __init__(self, data: list[Any], shape: list[int]):
+        self.data, self.shape = data, shape
+
+    def offset(self, indices: list[int]) -> int:
+        flat = 0
+        for index, dim in zip(indices, self.shape):
+            flat = flat * dim + index
+        return flat
 
 
 def run_kernel(result: Any, args: list[Any], entry: str | None = None, **where: int) -> None:

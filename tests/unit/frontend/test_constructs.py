@@ -676,3 +676,10 @@ def test_pointer_keeps_its_address_space_through_an_annotation():
     src = ("#[kernel]\npub unsafe fn k(v: f32) {\n"
            "    let p: *mut f32 = DynamicSharedArray::<f32, 16>::get();\n    *p = v;\n}")
     assert "!simt.ptr<f32, 3 : i64>" in ir(src)
+
+
+def test_nested_arrays_index_assign_and_copy_semantics():
+    body = ("let mut m = [[0u32; 3]; 2];\nfor i in 0..2 { for j in 0..3 { m[i][j] = (i * 10 + j) as u32; } }\n"
+            "let row = m[1];\nm[1][0] = 99;\nlet lut = [[1u32, 2], [3, 4]];\n"
+            "out[0] = m[0][2];\nout[1] = row[0];\nout[2] = m[1][0];\nout[3] = lut[1][0];")
+    assert run("", body, [])[:4] == [2, 10, 99, 3]
