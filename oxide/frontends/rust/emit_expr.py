@@ -135,7 +135,27 @@ def unify(self, a: Val, b: Val, loc: Any, what: str) -> T.Ty:
     raise err(loc, f"mismatched types in {what}: `{a.ty}` and `{b.ty}`")
 
 
+_OPERATOR_TRAITS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "bitand", "|": "bitor",
+                    "^": "bitxor", "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
+def _overloaded(self, op: str, a: Val, b: Val, loc: Any) -> Val | None:
+    """`a op b` on a user struct: its `impl Add for T { fn add(self, rhs) }` (or Sub, Mul, ...), inlined."""
+    if not isinstance(a.ty, T.Struct) or op not in _OPERATOR_TRAITS:
+        return None
+    from oxide.frontends.rust.device_api import inline_call
+
+    base = a.ty.name.split("<")[0]
+    method = self.crate.method(base, _OPERATOR_TRAITS[op])
+    if method is None:
+        return None
+    return inline_call(self, method, [b], loc, self_val=a)
+
+
 def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
+    overloaded = _overloaded(self, op, a, b, loc)
+    if overloaded is not None:
+        return overloaded
     if op in ("<<", ">>"):
         if not (isinstance(a.ty, T.Int) and isinstance(b.ty, T.Int)):
             raise err(loc, f"cannot shift `{a.ty}` by `{b.ty}`")
@@ -216,6 +236,10 @@ def e_Binary(self, e: ast.Binary, expected: T.Ty | None) -> Val:
 def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
     if e.op == "-":
         v = self.expr(e.operand, expected)
+        if isinstance(v.ty, T.Struct) and self.crate.method(v.ty.name.split("<")[0], "neg") is not None:
+            from oxide.frontends.rust.device_api import inline_call
+
+            return inline_call(self, self.crate.method(v.ty.name.split("<")[0], "neg"), [], e.loc, self_val=v)
         if isinstance(v.ty, T.Float):
             return Val(v.ty, arith.negf(v.v))
         if isinstance(v.ty, T.Int) and v.ty.signed:
@@ -796,7 +820,60 @@ def _range_parts(self, it: ast.Expr) -> tuple[ast.Range, ast.Expr | None]:
     raise err(it.loc, "`for` loops run over integer ranges (`a..b`, `a..=b`, optionally `.step_by(n)`)")
 
 
+def _element_loop(self, e: ast.For) -> Val | None:
+    """`for v in xs` / `xs.iter()` / `&xs` / `xs.iter().enumerate()` over a slice or array: an index loop."""
+    it, enumerate_ = e.iter, False
+    if isinstance(it, ast.MethodCall) and it.name == "enumerate" and not it.args:
+        it, enumerate_ = it.receiver, True
+    if isinstance(it, ast.MethodCall) and it.name in ("iter", "into_iter") and not it.args:
+        it = it.receiver
+    elif isinstance(it, ast.Unary) and it.op == "&":
+        it = it.operand
+    elif isinstance(it, (ast.Range, ast.MethodCall)):
+        return None
+    seq = self.expr(it)
+    if not isinstance(seq.ty, (T.Slice, T.Array)):
+        return None
+    length = arith.index_cast(ir.IndexType.get(), simt.LenOp.build(seq.v)) if isinstance(seq.ty, T.Slice) \
+        else index(seq.ty.length)
+    if isinstance(seq.ty, T.Array):
+        seq = self.owned(seq)  # the loop iterates over the array's value at the start
+    frame = _loop_frame(self, e.label, e.body)
+    if frame.exit_flag is not None or any(isinstance(n, ast.Return) for n in walk(e.body)):
+        raise err(e.loc, "`break`, `continue` or `return` inside a `for` over elements is not supported in device "
+                         "code yet; loop over an index range")
+    self.frames.append(frame)
+    try:
+        loop = scf.ForOp(index(0), length, index(1))
+        with ir.InsertionPoint(loop.body):
+            i = loop.induction_variable
+            if isinstance(seq.ty, T.Slice):
+                op = simt.LoadUncheckedOp  # i < len by construction
+                element = Val(seq.ty.elem, op.build(seq.v, arith.index_cast(ir.IndexType.get(), i)
+                                                   if str(i.type) != "index" else i))
+            elif isinstance(seq.ty.elem, T.Array):
+                element = Val(seq.ty.elem, ArrayView(seq.v.storage, seq.v.prefix + (i,)))
+            else:
+                element = Val(seq.ty.elem, array_load(seq.v, i, seq.ty.elem))
+            if enumerate_:
+                element = Val(T.Tuple((T.USIZE, element.ty)),
+                              [Val(T.USIZE, arith.index_cast(ir.IntegerType.get_signless(64), i)), element])
+            self.push()
+            try:
+                self.bind_pattern(e.pattern, element)
+                self.block(e.body)
+            finally:
+                self.pop()
+            scf.YieldOp([])
+    finally:
+        self.frames.pop()
+    return Val(T.UNIT, None)
+
+
 def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
+    looped = _element_loop(self, e)
+    if looped is not None:
+        return looped
     rng, step_expr = _range_parts(self, e.iter)
     literal_range = _is_plain_literal(rng.start) and _is_plain_literal(rng.end)
     start, end = operands(self, rng.start, rng.end, self.retypes.get(id(e)))

@@ -683,3 +683,18 @@ def test_nested_arrays_index_assign_and_copy_semantics():
             "let row = m[1];\nm[1][0] = 99;\nlet lut = [[1u32, 2], [3, 4]];\n"
             "out[0] = m[0][2];\nout[1] = row[0];\nout[2] = m[1][0];\nout[3] = lut[1][0];")
     assert run("", body, [])[:4] == [2, 10, 99, 3]
+
+
+def test_operator_overloading_on_structs():
+    extra = ("#[derive(Clone, Copy)]\nstruct C { re: u32, im: u32 }\n"
+             "impl core::ops::Add for C { type Output = C; fn add(self, o: C) -> C { C { re: self.re + o.re, im: self.im + o.im } } }\n"
+             "impl core::ops::Mul for C { type Output = C; fn mul(self, o: C) -> C { C { re: self.re * o.re, im: self.im * o.im } } }")
+    body = "let a = C { re: 2, im: 3 };\nlet b = C { re: 4, im: 5 };\nlet c = a * b + a;\nout[0] = c.re;\nout[1] = c.im;"
+    assert run("", body, [], extra)[:2] == [10, 18]
+
+
+def test_for_over_slices_and_arrays():
+    body = ("let mut s = 0u32;\nfor v in x.iter() { s += v; }\nout[0] = s;\n"
+            "let mut t = 0u32;\nfor (i, v) in x.iter().enumerate() { t += (i as u32) * v; }\nout[1] = t;\n"
+            "let a = [1u32, 2, 3];\nlet mut u = 0u32;\nfor v in a { u += v; }\nfor v in &a { u += v; }\nout[2] = u;")
+    assert run("x: &[u32], ", body, [[5, 6, 7]])[:3] == [18, 6 + 14, 12]
