@@ -185,6 +185,12 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
     base, _, axis = name.rpartition("_")
     if base in _DIM_CALLS and axis in ("x", "y", "z") and not args:
         return _u32(_DIM_CALLS[base].build(dim=simt.DimAttr.get(axis)))
+    if len(segs) >= 2 and segs[-2] == "uniform" and base in ("block_dim", "grid_dim") and axis in ("x", "y", "z"):
+        op = simt.BlockDimOp if base == "block_dim" else simt.GridDimOp
+        return _u32(op.build(dim=simt.DimAttr.get(axis)))
+    if name == "new_unchecked" and len(segs) >= 2 and segs[-2] == "Uniform" and len(args) == 1:
+        em.require_unsafe(loc, "`Uniform::new_unchecked`")
+        return em.expr(args[0], expected)
     if name in _REGISTERS and not args:
         reg = _REGISTERS[name]
         result = simt.SpecialRegOp.build(reg=reg, results=[ir.Type.parse(simt.indexing.SPECIAL_REGISTERS[reg])])
@@ -693,6 +699,8 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
         if name == "to_bits":
             out = T.PRIMITIVES[f"u{ty.bits}"]
             return Val(out, arith.bitcast(out.mlir(), x))
+    if name == "get" and not args:
+        return recv  # `Uniform<T>::get()`: a uniform value is its value here
     if isinstance(ty, T.Int):
         x = recv.v
         if name in ("min", "max"):

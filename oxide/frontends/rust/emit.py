@@ -70,6 +70,9 @@ class FunctionEmitter:
                 return T.Disjoint(elem, self.space(t.args[1]) if len(t.args) > 1 else "1d")
             if t.name == "Option":
                 return T.OptionTy(self.resolve_type(t.args[0]))
+            if t.name == "Uniform" and len(t.args) == 1:
+                # A launch-uniform value is its value here (uniformity is not tracked yet); the host passes T.
+                return self.resolve_type(t.args[0])
             if t.name == "SharedArray":
                 align = self.const_arg(t.args[2]) if len(t.args) > 2 else 0
                 return T.Shared(self.scalar_element(t.args[0], "a SharedArray"), self.const_arg(t.args[1]), align)

@@ -698,3 +698,11 @@ def test_for_over_slices_and_arrays():
             "let mut t = 0u32;\nfor (i, v) in x.iter().enumerate() { t += (i as u32) * v; }\nout[1] = t;\n"
             "let a = [1u32, 2, 3];\nlet mut u = 0u32;\nfor v in a { u += v; }\nfor v in &a { u += v; }\nout[2] = u;")
     assert run("x: &[u32], ", body, [[5, 6, 7]])[:3] == [18, 6 + 14, 12]
+
+
+def test_uniform_values_are_transparent():
+    src = ("#[kernel]\npub fn k(n: Uniform<u32>, mut out: DisjointSlice<u32>) {\n"
+           "    let w = uniform::block_dim_x();\n    let idx = thread::index_1d();\n"
+           "    if let Some(o) = out.get_mut(idx) { *o = n.get() + w.get(); }\n}")
+    text = ir(src)
+    assert "gpu.func @k(%arg0: i32" in text and '"simt.block_dim"' in text
