@@ -267,3 +267,19 @@ class PtrCastOp(Op):
     mnemonic = "ptr_cast"
     ptr = Operand(Parametric(PtrType, AnyType(), _CAST_AS))
     result = Result(Parametric(PtrType, AnyType(), _CAST_AS))
+
+
+_REFPTR_T = TypeVar("T")
+
+
+@DIALECT.op
+class RefPtrOp(Op):
+    """`r as *mut T` for an element reference `r: &mut T`: its address as a raw global pointer."""
+
+    mnemonic = "ref_ptr"
+    ref = Operand(Parametric(RefType, _REFPTR_T))
+    result = Result(Parametric(PtrType, _REFPTR_T, AnyType()))
+
+    def verify_(self) -> None:
+        if python_value(PtrType.parameters_of(self.result.type)[1]) != 1:
+            raise VerifyError("an element reference points into global memory (address space 1)")

@@ -254,6 +254,13 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
     warp = _warp_call(em, name, args, loc)
     if warp is not None:
         return warp
+    if name == "from_ptr" and len(segs) >= 2 and segs[-2] in T.ATOMICS and len(args) == 1:
+        em.require_unsafe(loc, f"`{segs[-2]}::from_ptr`")
+        scope, value_ty = T.ATOMICS[segs[-2]]
+        p = em.expr(args[0])
+        if not (isinstance(p.ty, T.Ptr) and p.ty.elem == value_ty):
+            raise err(args[0].loc, f"`{segs[-2]}::from_ptr` takes a `*mut {value_ty}`, not `{p.ty}`")
+        return Val(T.Atomic(value_ty, scope), p.v)
     if name in ("get", "get_raw", "offset") and len(segs) >= 2 and segs[-2] == "DynamicSharedArray":
         if name == "get_raw":
             generics = [ast.PathTy(loc, "u8")] + list(generics[1:])
@@ -444,10 +451,10 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
 
 # Methods ---------------------------------------------------------------------------------------------------
 def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val:
-    atomic = _atomic_method(em, e)
+    recv = em.expr(e.receiver)
+    atomic = _atomic_method(em, recv, e)
     if atomic is not None:
         return atomic
-    recv = em.expr(e.receiver)
     ty = recv.ty
     name = e.name
     if isinstance(ty, T.ThreadIndex):
@@ -569,6 +576,16 @@ def _option_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any
         return Val(opt.payload.ty, arith.select(opt.is_some, opt.payload.v, placeholder(opt.payload.ty).v))
     if name == "copied":
         return recv
+    if name == "map_or" and len(args) == 2:
+        f = em.expr(args[1])
+        if not isinstance(f.ty, T.Closure):
+            raise err(args[1].loc, "`map_or` takes a closure as its second argument")
+        # The closure runs on the placeholder too when None; its result is then discarded by the select.
+        em.bind("__map_or_payload", opt.payload)
+        mapped = em.call_closure(f, [ast.PathExpr(loc, ["__map_or_payload"])], loc)
+        default = em.coerce(em.expr(args[0], mapped.ty), mapped.ty, args[0].loc)
+        if isinstance(mapped.v, ir.Value):
+            return Val(default.ty, arith.select(opt.is_some, mapped.v, default.v))
     if name == "unwrap_or" and len(args) == 1:
         other = em.coerce(em.expr(args[0], opt.payload.ty), opt.payload.ty, args[0].loc)
         if isinstance(other.v, ir.Value):
@@ -581,18 +598,11 @@ _RMW = {"fetch_add": "add", "fetch_sub": "sub", "fetch_and": "and", "fetch_or": 
         "fetch_min": "min", "fetch_max": "max", "swap": "xchg"}
 
 
-def _atomic_method(em: Any, e: ast.MethodCall) -> Val | None:
-    """`counters[i].fetch_add(1, AtomicOrdering::Relaxed)` on a `&[DeviceAtomicU32]` element."""
-    if not isinstance(e.receiver, ast.Index):
+def _atomic_method(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
+    """`counters[i].fetch_add(1, AtomicOrdering::Relaxed)`: an atomic cell (held as its address) in place."""
+    if not isinstance(recv.ty, T.Atomic):
         return None
-    base = em.expr(e.receiver.base)
-    if not (isinstance(base.ty, T.Slice) and isinstance(base.ty.elem, T.Atomic)):
-        return None
-    atomic: T.Atomic = base.ty.elem
-    value_ty = atomic.value
-    ptr_ty = T.Ptr(value_ty, True, 1)
-    ptr = simt.ElemPtrOp.build(base.v, index_value(em, e.receiver.index), results=[ptr_ty.mlir()])
-    return atomic_on_pointer(em, ptr, value_ty, atomic.scope, e.name, e.args, e.loc)
+    return atomic_on_pointer(em, recv.v, recv.ty.value, recv.ty.scope, e.name, e.args, e.loc)
 
 
 def _ordering(em: Any, a: ast.Expr) -> str:
@@ -733,6 +743,12 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
                 pred = arith.CmpIPredicate.ult if name == "overflowing_add" else arith.CmpIPredicate.ugt
                 overflow = arith.cmpi(pred, result, x)
             return Val(T.Tuple((ty, T.BOOL)), [Val(ty, result), Val(T.BOOL, overflow)])
+        if name in ("rotate_left", "rotate_right"):
+            n = cast_int(arg(0, T.PRIMITIVES["u32"]).v, T.PRIMITIVES["u32"], ty)
+            mask = _const(ty, ty.bits - 1)
+            left = arith.andi(n, mask) if name == "rotate_left" else arith.andi(arith.subi(_const(ty, 0), n), mask)
+            right = arith.andi(arith.subi(_const(ty, 0), left), mask)
+            return Val(ty, arith.ori(arith.shli(x, left), arith.shrui(x, right)))
         if name in ("wrapping_add", "wrapping_sub", "wrapping_mul"):
             op = {"wrapping_add": arith.addi, "wrapping_sub": arith.subi, "wrapping_mul": arith.muli}[name]
             return Val(ty, op(x, arg(0).v))

@@ -370,7 +370,7 @@ def _unsuffixed_literal(e: Any) -> bool:
     return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 
-_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure)
+_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic)
 
 
 def _holds_array(ty: T.Ty) -> bool:

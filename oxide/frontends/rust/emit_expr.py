@@ -292,6 +292,8 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
         return Val(dst, (arith.extf if dst.bits > s.bits else arith.truncf)(dst.mlir(), src.v))
     if isinstance(dst, T.Int) and isinstance(s, T.Float):
         return Val(dst, saturating_fptoi(self, src.v, s, dst))
+    if isinstance(dst, T.Ptr) and isinstance(s, T.ElemRef) and dst.elem == s.elem:
+        return Val(T.Ptr(dst.elem, dst.mutable, 1), simt.RefPtrOp.build(src.v, results=[T.Ptr(dst.elem, True, 1).mlir()]))
     if isinstance(dst, T.Ptr) and isinstance(s, T.Ptr):
         if dst.elem == s.elem and dst.space == s.space:
             return Val(dst, src.v)
@@ -336,6 +338,10 @@ def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
     ty = base.ty
     if isinstance(ty, T.Slice):
         i = index_value(self, e.index)
+        if isinstance(ty.elem, T.Atomic):
+            # An atomic cell is used in place, never read as a whole: its value is its address.
+            ptr = T.Ptr(ty.elem.value, True, 1)
+            return Val(ty.elem, simt.ElemPtrOp.build(base.v, i, results=[ptr.mlir()]))
         op = simt.LoadUncheckedOp if self.unchecked else simt.LoadOp
         return Val(ty.elem, op.build(base.v, i))
     if isinstance(ty, T.Shared):

@@ -706,3 +706,26 @@ def test_uniform_values_are_transparent():
            "    if let Some(o) = out.get_mut(idx) { *o = n.get() + w.get(); }\n}")
     text = ir(src)
     assert "gpu.func @k(%arg0: i32" in text and '"simt.block_dim"' in text
+
+
+def test_atomic_cells_in_place_and_from_pointers():
+    src = ("#[kernel]\npub unsafe fn k(bins: &[DeviceAtomicU32], p: *mut u32) {\n"
+           "    let cell = &bins[1];\n    let old = cell.load(AtomicOrdering::Acquire);\n"
+           "    bins[0].fetch_add(old, AtomicOrdering::Relaxed);\n"
+           "    let other = DeviceAtomicU32::from_ptr(p);\n    other.store(3, AtomicOrdering::Release);\n}")
+    text = ir(src)
+    assert text.count('"simt.elem_ptr"') == 2 and '"simt.atomic_load"' in text and '"simt.atomic_store"' in text
+
+
+def test_reference_to_pointer_cast():
+    src = kernel("mut out: DisjointSlice<u32>",
+                 "let idx = thread::index_1d();\nif let Some(o) = out.get_mut(idx) {\n"
+                 "    let p = o as *mut u32;\n    unsafe { *p = 1; }\n}")
+    assert '"simt.ref_ptr"' in ir(src)
+
+
+def test_rotate_and_map_or():
+    body = ("out[0] = n.rotate_left(4);\nout[1] = n.rotate_right(4);\n"
+            "let o: Option<u32> = if n > 0 { Some(n) } else { None };\nout[2] = o.map_or(7, |v| v + 1);")
+    assert run("n: u32, ", body, [0x1234_5678])[:3] == [0x2345_6781, 0x8123_4567, 0x1234_5679]
+    assert run("n: u32, ", body, [0])[2] == 7

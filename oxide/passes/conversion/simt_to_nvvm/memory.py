@@ -147,3 +147,8 @@ def lower_ptr_store(ctx: LoweringContext, op: ops.PtrStoreOp) -> None:
 def lower_ptr_cast(ctx: LoweringContext, op: ops.PtrCastOp) -> list:
     # LLVM pointers are opaque: the element type lives only in the simt type.
     return [ctx.parts(op.ptr)[0]]
+
+
+@lowering(ops.RefPtrOp)
+def lower_ref_ptr(ctx: LoweringContext, op: ops.RefPtrOp) -> list:
+    return [ctx.parts(op.ref)[0]]

@@ -89,6 +89,8 @@ module attributes {gpu.container_module} {
       %both = arith.andi %ok, %valid : i1
       scf.if %both {
         %old = "simt.ref_load"(%r) : (!simt.ref<i32>) -> i32
+        %rp = "simt.ref_ptr"(%r) : (!simt.ref<i32>) -> !simt.ptr<i32, 1>
+        "simt.volatile_store"(%rp, %old) : (!simt.ptr<i32, 1>, i32) -> ()
         %sum = arith.addi %row, %col : index
         %s32 = arith.index_cast %sum : index to i32
         %n32 = arith.index_cast %n : index to i32

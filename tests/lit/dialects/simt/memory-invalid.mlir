@@ -183,3 +183,11 @@ func.func @ptr_cast_keeps_the_address_space(%p: !simt.ptr<f32, 3>) {
   %q = "simt.ptr_cast"(%p) : (!simt.ptr<f32, 3>) -> !simt.ptr<i32, 1>
   return
 }
+
+// -----
+
+func.func @ref_pointer_is_global(%r: !simt.ref<f32>) {
+  // expected-error@+1 {{an element reference points into global memory (address space 1)}}
+  %p = "simt.ref_ptr"(%r) : (!simt.ref<f32>) -> !simt.ptr<f32, 3>
+  return
+}

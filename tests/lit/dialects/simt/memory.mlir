@@ -65,3 +65,10 @@ func.func @pointer_casts(%p: !simt.ptr<f32, 3>) {
   %q = "simt.ptr_cast"(%p) : (!simt.ptr<f32, 3>) -> !simt.ptr<i32, 3>
   return
 }
+
+// CHECK-LABEL: func.func @ref_pointers
+func.func @ref_pointers(%r: !simt.ref<i32>) {
+  // CHECK: "simt.ref_ptr"(%{{.*}}) : (!simt.ref<i32>) -> !simt.ptr<i32, 1 : i64>
+  %p = "simt.ref_ptr"(%r) : (!simt.ref<i32>) -> !simt.ptr<i32, 1>
+  return
+}
