@@ -12,8 +12,8 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
 from oxide.frontends.rust.values import (
-    ArrayView, Cell, OptionVal, Val, array_shape, copy_array, flag_cell, load_cell, new_cell, set_flag, store_cell,
-    zero_value,
+    ArrayView, Cell, OptionVal, Val, element_at, flag_cell, load_cell, new_cell, set_flag, store_cell,
+    store_element, zero_value,
 )
 
 
@@ -350,9 +350,7 @@ def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
     if isinstance(ty, T.Array):
         i = index_value(self, e.index)
         self.check_array_bounds(i, ty.length)
-        if isinstance(ty.elem, T.Array):
-            return Val(ty.elem, ArrayView(base.v.storage, base.v.prefix + (i,)))
-        return Val(ty.elem, array_load(base.v, i, ty.elem))
+        return element_at(ArrayView(base.v.storage, base.v.prefix + (i,)), ty.elem)
     if isinstance(ty, T.Ptr):
         raise err(e.loc, "a raw pointer cannot be indexed; use `unsafe { *p.add(i) }`")
     if isinstance(ty, T.Disjoint):
@@ -360,21 +358,14 @@ def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
     raise err(e.loc, f"cannot index into a value of type `{ty}`")
 
 
-def array_load(view: ArrayView, i: ir.Value, elem: T.Ty) -> ir.Value:
-    """Scalar element i of an array view (bools are stored as bytes)."""
-    value = memref.load(view.storage, list(view.prefix) + [i])
-    return arith.trunci(elem.mlir(), value) if isinstance(elem, T.Bool) else value
+def array_load(view: ArrayView, i: ir.Value, elem: T.Ty) -> Val:
+    """Element i of an array view."""
+    return element_at(ArrayView(view.storage, view.prefix + (i,)), elem)
 
 
 def array_store(value: Val, view: ArrayView, i: ir.Value, elem: T.Ty) -> None:
-    """Store element i of an array view: a scalar, or a whole row of a nested array."""
-    if isinstance(elem, T.Array):
-        copy_array(value.v, ArrayView(view.storage, view.prefix + (i,)), elem)
-        return
-    raw = value.v
-    if isinstance(elem, T.Bool):
-        raw = arith.extui(ir.IntegerType.get_signless(8), raw)
-    memref.store(raw, view.storage, list(view.prefix) + [i])
+    """Store element i of an array view."""
+    store_element(value, ArrayView(view.storage, view.prefix + (i,)), elem)
 
 
 def _array_place(self, e: ast.Expr) -> tuple[ArrayView, T.Array] | None:
@@ -390,6 +381,33 @@ def _array_place(self, e: ast.Expr) -> tuple[ArrayView, T.Array] | None:
     cell = _local_cell(self, e)
     if cell is not None and isinstance(cell.ty, T.Array):
         return ArrayView(cell.leaves), cell.ty
+    if isinstance(e, ast.Field):
+        place = _element_place(self, e)
+        if place is not None and isinstance(place[1], T.Array):
+            return place
+    return None
+
+
+def _element_place(self, e: ast.Expr) -> tuple[ArrayView, T.Ty] | None:
+    """Where `arr[i]` or `arr[i].field...` of a `let mut` array lives (structure of arrays)."""
+    if isinstance(e, ast.Index):
+        outer = _array_place(self, e.base)
+        if outer is None:
+            return None
+        view, ty = outer
+        i = index_value(self, e.index)
+        self.check_array_bounds(i, ty.length)
+        return ArrayView(view.storage, view.prefix + (i,)), ty.elem
+    if isinstance(e, ast.Field):
+        inner = _element_place(self, e.base)
+        if inner is None:
+            return None
+        view, ty = inner
+        if isinstance(ty, T.Tuple) and e.name.isdigit() and int(e.name) < len(ty.elems):
+            return ArrayView(view.storage[int(e.name)], view.prefix), ty.elems[int(e.name)]
+        if isinstance(ty, T.Struct) and ty.field(e.name) is not None:
+            index_, field_ty = ty.field(e.name)
+            return ArrayView(view.storage[index_], view.prefix), field_ty
     return None
 
 
@@ -498,6 +516,10 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
             for name in reversed(path):
                 cell = _sub_cell(cell, name, target.loc)
             store_cell(cell, rhs(cell.ty))
+            return
+        place = _element_place(self, target)
+        if place is not None:
+            store_element(rhs(place[1]), place[0], place[1])
             return
         raise err(target.loc, "can only assign to fields of a `let mut` local")
     raise err(target.loc, "invalid left-hand side of assignment")
@@ -857,10 +879,8 @@ def _element_loop(self, e: ast.For) -> Val | None:
                 op = simt.LoadUncheckedOp  # i < len by construction
                 element = Val(seq.ty.elem, op.build(seq.v, arith.index_cast(ir.IndexType.get(), i)
                                                    if str(i.type) != "index" else i))
-            elif isinstance(seq.ty.elem, T.Array):
-                element = Val(seq.ty.elem, ArrayView(seq.v.storage, seq.v.prefix + (i,)))
             else:
-                element = Val(seq.ty.elem, array_load(seq.v, i, seq.ty.elem))
+                element = array_load(seq.v, i, seq.ty.elem)
             if enumerate_:
                 element = Val(T.Tuple((T.USIZE, element.ty)),
                               [Val(T.USIZE, arith.index_cast(ir.IntegerType.get_signless(64), i)), element])
@@ -1001,11 +1021,11 @@ def e_ArrayLit(self, e: ast.ArrayLit, expected: T.Ty | None) -> Val:
         raise err(e.loc, "empty arrays are not supported")
     elem = values[0].ty
     ty = T.Array(elem, len(values))
-    if not isinstance(array_shape(ty)[1], (T.Int, T.Float, T.Bool)):
-        raise err(e.loc, f"arrays of `{elem}` are not supported in device code yet (only of integers, floats and bools, "
-                         "possibly nested)")
-    with ir.InsertionPoint.at_block_begin(self.entry):
-        view = ArrayView(new_cell(ty).leaves)
+    try:
+        with ir.InsertionPoint.at_block_begin(self.entry):
+            view = ArrayView(new_cell(ty).leaves)
+    except TypeError:
+        raise err(e.loc, f"arrays of `{elem}` are not supported in device code yet") from None
     if e.repeat is not None:
         loop = scf.ForOp(index(0), index(len(values)), index(1))
         with ir.InsertionPoint(loop.body):

@@ -47,6 +47,46 @@ def array_shape(ty: T.Array) -> tuple[list[int], T.Ty]:
     return dims, t
 
 
+def array_storage(element: T.Ty, dims: list[int]) -> Any:
+    """Storage for an array of `element`s with these outer dimensions, structure of arrays: a memref per
+    scalar leaf of the element (`[Pair; 8]` of `struct Pair { a: f32, b: [u32; 2] }` is
+    [memref<8xf32>, memref<8x2xu32>])."""
+    if isinstance(element, (T.Int, T.Float, T.Bool, T.Enum)):
+        return memref.alloca(ir.MemRefType.get(dims, _storage_type(element)), [], [])
+    if isinstance(element, T.Array):
+        inner_dims, inner = array_shape(element)
+        return array_storage(inner, dims + inner_dims)
+    if isinstance(element, T.Tuple):
+        return [array_storage(e, dims) for e in element.elems]
+    if isinstance(element, T.Struct):
+        return [array_storage(f, dims) for _, f in element.fields]
+    raise TypeError(f"arrays of {element.rust()} are not supported yet")
+
+
+def element_at(view: "ArrayView", elem: T.Ty) -> Val:
+    """The element of an array view whose indices are all applied (`prefix` reaches the element)."""
+    if isinstance(elem, T.Array):
+        return Val(elem, view)
+    if isinstance(elem, (T.Tuple, T.Struct)):
+        parts = elem.elems if isinstance(elem, T.Tuple) else [f for _, f in elem.fields]
+        return Val(elem, [element_at(ArrayView(leaf, view.prefix), p) for leaf, p in zip(view.storage, parts)])
+    raw = memref.load(view.storage, list(view.prefix))
+    return Val(elem, arith.trunci(elem.mlir(), raw) if isinstance(elem, T.Bool) else raw)
+
+
+def store_element(value: Val, view: "ArrayView", elem: T.Ty) -> None:
+    """Store `value` as the element an array view reaches."""
+    if isinstance(elem, T.Array):
+        copy_array(value.v, view, elem)
+    elif isinstance(elem, (T.Tuple, T.Struct)):
+        parts = elem.elems if isinstance(elem, T.Tuple) else [f for _, f in elem.fields]
+        for leaf, part_ty, part in zip(view.storage, parts, value.v):
+            store_element(part, ArrayView(leaf, view.prefix), part_ty)
+    else:
+        raw = arith.extui(ir.IntegerType.get_signless(8), value.v) if isinstance(elem, T.Bool) else value.v
+        memref.store(raw, view.storage, list(view.prefix))
+
+
 @dataclass
 class Cell:
     """A mutable local: a memref (rank 0 for scalars, rank 1 for arrays) per scalar leaf of its type."""
@@ -93,10 +133,8 @@ def new_cell(ty: T.Ty) -> Cell:
     if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
         return Cell(ty, scalar_cell(_storage_type(ty)))
     if isinstance(ty, T.Array):
-        dims, scalar = array_shape(ty)
-        if not isinstance(scalar, (T.Int, T.Float, T.Bool)):
-            raise TypeError(f"arrays of {ty.elem.rust()} are not supported yet")
-        return Cell(ty, memref.alloca(ir.MemRefType.get(dims, _storage_type(scalar)), [], []))
+        dims, element = array_shape(ty)
+        return Cell(ty, array_storage(element, dims))
     if isinstance(ty, T.Tuple):
         return Cell(ty, [new_cell(e) for e in ty.elems])
     if isinstance(ty, T.Struct):
@@ -147,21 +185,17 @@ def store_cell(cell: Cell, value: Val) -> None:
         memref.store(value.v, cell.leaves, [])
 
 
-def copy_array(src: ArrayView, dst: ArrayView, ty: T.Array) -> None:
+def copy_array(src: "ArrayView", dst: "ArrayView", ty: T.Array) -> None:
     """Copy every element of an array view into another of the same type (arrays are values in Rust)."""
-    if src.storage == dst.storage and src.prefix == dst.prefix:
+    if src.storage is dst.storage and src.prefix == dst.prefix:
         return
-    dims, _ = array_shape(ty)
     from mlir.dialects import scf
 
-    def nest(level: int, indices: tuple) -> None:
-        if level == len(dims):
-            memref.store(memref.load(src.storage, list(src.prefix + indices)), dst.storage, list(dst.prefix + indices))
-            return
-        loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), arith.constant(ir.IndexType.get(), dims[level]),
-                         arith.constant(ir.IndexType.get(), 1))
-        with ir.InsertionPoint(loop.body):
-            nest(level + 1, indices + (loop.induction_variable,))
-            scf.YieldOp([])
-
-    nest(0, ())
+    # One loop per nesting level: copying an element that is itself an array recurses into copy_array.
+    loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), arith.constant(ir.IndexType.get(), ty.length),
+                     arith.constant(ir.IndexType.get(), 1))
+    with ir.InsertionPoint(loop.body):
+        i = loop.induction_variable
+        element = element_at(ArrayView(src.storage, src.prefix + (i,)), ty.elem)
+        store_element(element, ArrayView(dst.storage, dst.prefix + (i,)), ty.elem)
+        scf.YieldOp([])

@@ -729,3 +729,13 @@ def test_rotate_and_map_or():
             "let o: Option<u32> = if n > 0 { Some(n) } else { None };\nout[2] = o.map_or(7, |v| v + 1);")
     assert run("n: u32, ", body, [0x1234_5678])[:3] == [0x2345_6781, 0x8123_4567, 0x1234_5679]
     assert run("n: u32, ", body, [0])[2] == 7
+
+
+def test_arrays_of_structs_and_tuples():
+    extra = "#[derive(Clone, Copy)]\nstruct P { a: u32, b: [u32; 2] }"
+    body = ("let mut ps = [P { a: 0, b: [0, 0] }; 3];\nfor i in 0..3 { ps[i].a = i as u32 * 10; ps[i].b[1] = i as u32; }\n"
+            "ps[2] = P { a: 7, b: [8, 9] };\nlet copy = ps[1];\nps[1].a = 55;\n"
+            "let table = [(1u32, 2u32), (3, 4)];\n"
+            "out[0] = ps[0].a + ps[1].b[1];\nout[1] = copy.a;\nout[2] = ps[2].b[0] + ps[2].a;\n"
+            "out[3] = table[1].0 + table[0].1;\nout[4] = ps[1].a;")
+    assert run("", body, [], extra)[:5] == [1, 10, 15, 5, 55]
