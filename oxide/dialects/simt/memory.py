@@ -283,3 +283,26 @@ class RefPtrOp(Op):
     def verify_(self) -> None:
         if python_value(PtrType.parameters_of(self.result.type)[1]) != 1:
             raise VerifyError("an element reference points into global memory (address space 1)")
+
+
+_MAKE_T = TypeVar("T")
+
+
+@DIALECT.op
+class SliceFromPtrOp(Op):
+    """`slice::from_raw_parts(p, n)`, `from_raw_parts_mut`, `DisjointSlice::from_raw_parts` (all unsafe):
+    a slice of n elements starting at a global pointer."""
+
+    mnemonic = "slice_from_ptr"
+    ptr = Operand(Parametric(PtrType, _MAKE_T, AnyType()))
+    length = Operand(INDEX)
+    result = Result(AnyOf(Parametric(SliceType, _MAKE_T), Parametric(SliceMutType, _MAKE_T),
+                          Parametric(DisjointType, _MAKE_T, AnyType())))
+
+    def verify_(self) -> None:
+        if python_value(PtrType.parameters_of(self.ptr.type)[1]) != 1:
+            raise VerifyError("a slice is built from a global pointer (address space 1)")
+        if DisjointType.isinstance(self.result.type):
+            space = check_index_space(DisjointType.parameters_of(self.result.type)[1])
+            if space == "runtime_2d":
+                raise VerifyError("a runtime 2-D disjoint slice also needs its row width; build it from a kernel parameter")

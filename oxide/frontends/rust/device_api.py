@@ -254,6 +254,52 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
     warp = _warp_call(em, name, args, loc)
     if warp is not None:
         return warp
+    if name in ("from_raw_parts", "from_raw_parts_mut") and len(segs) >= 2 and segs[-2] in ("slice", "DisjointSlice") \
+            and len(args) == 2:
+        em.require_unsafe(loc, f"`{segs[-2]}::{name}`")
+        p = em.expr(args[0])
+        if not isinstance(p.ty, T.Ptr):
+            raise err(args[0].loc, f"`{name}` takes a raw pointer, not `{p.ty}`")
+        if segs[-2] == "DisjointSlice":
+            result_ty: T.Ty = T.Disjoint(p.ty.elem, "1d")
+        else:
+            result_ty = T.Slice(p.ty.elem, name.endswith("_mut"))
+        length = index_value(em, args[1])
+        return Val(result_ty, simt.SliceFromPtrOp.build(p.v, length, results=[result_ty.mlir()]))
+    if name in ("copy_nonoverlapping", "copy") and len(segs) >= 2 and segs[-2] == "ptr" and len(args) == 3:
+        em.require_unsafe(loc, f"`ptr::{name}`")
+        src, dst = em.expr(args[0]), em.expr(args[1])
+        if not (isinstance(src.ty, T.Ptr) and isinstance(dst.ty, T.Ptr) and src.ty.elem == dst.ty.elem):
+            raise err(loc, f"`ptr::{name}` takes two raw pointers to one element type")
+        count = index_value(em, args[2])
+        # Element by element in ascending order; `copy` (memmove) of overlapping ranges with dst > src would
+        # need the descending order, so only the non-overlapping form is accepted for pointers that may overlap.
+        if name == "copy":
+            raise err(loc, "`ptr::copy` (overlapping) is not supported in device code; use `ptr::copy_nonoverlapping`")
+        loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), count, arith.constant(ir.IndexType.get(), 1))
+        with ir.InsertionPoint(loop.body):
+            i = loop.induction_variable
+            value = simt.PtrLoadOp.build(simt.PtrOffsetOp.build(src.v, i))
+            simt.PtrStoreOp.build(simt.PtrOffsetOp.build(dst.v, i), value)
+            scf.YieldOp([])
+        return Val(T.UNIT, None)
+    if name == "swap" and len(segs) >= 2 and segs[-2] == "mem" and len(args) == 2:
+        from oxide.frontends.rust.values import Cell
+
+        cells = []
+        for a in args:
+            target = a.operand if isinstance(a, ast.Unary) and a.op == "&mut" else None
+            cell = em.lookup(target.segments[0]) if isinstance(target, ast.PathExpr) and len(target.segments) == 1 else None
+            if not isinstance(cell, Cell):
+                raise err(a.loc, "`mem::swap` takes `&mut` of two `let mut` locals here")
+            cells.append(cell)
+        if cells[0].ty != cells[1].ty:
+            raise err(loc, f"`mem::swap` of `{cells[0].ty}` and `{cells[1].ty}`")
+        first, second = load_cell(cells[0]), load_cell(cells[1])
+        first, second = em.owned(first), em.owned(second)
+        store_cell(cells[0], second)
+        store_cell(cells[1], first)
+        return Val(T.UNIT, None)
     if name == "from_ptr" and len(segs) >= 2 and segs[-2] in T.ATOMICS and len(args) == 1:
         em.require_unsafe(loc, f"`{segs[-2]}::from_ptr`")
         scope, value_ty = T.ATOMICS[segs[-2]]

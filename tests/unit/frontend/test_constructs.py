@@ -739,3 +739,12 @@ def test_arrays_of_structs_and_tuples():
             "out[0] = ps[0].a + ps[1].b[1];\nout[1] = copy.a;\nout[2] = ps[2].b[0] + ps[2].a;\n"
             "out[3] = table[1].0 + table[0].1;\nout[4] = ps[1].a;")
     assert run("", body, [], extra)[:5] == [1, 10, 15, 5, 55]
+
+
+def test_slices_from_raw_parts_copy_and_swap():
+    src = ("#[kernel]\npub unsafe fn k(p: *mut u32, q: *mut u32, n: usize) {\n"
+           "    let s = core::slice::from_raw_parts_mut(p, n);\n    s[0] = 1;\n"
+           "    core::ptr::copy_nonoverlapping(p, q, n);\n"
+           "    let mut a = 1u32;\n    let mut b = 2u32;\n    core::mem::swap(&mut a, &mut b);\n    *q = a;\n}")
+    text = ir(src)
+    assert '"simt.slice_from_ptr"' in text and '"simt.store"' in text and "scf.for" in text

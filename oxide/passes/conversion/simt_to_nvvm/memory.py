@@ -152,3 +152,8 @@ def lower_ptr_cast(ctx: LoweringContext, op: ops.PtrCastOp) -> list:
 @lowering(ops.RefPtrOp)
 def lower_ref_ptr(ctx: LoweringContext, op: ops.RefPtrOp) -> list:
     return [ctx.parts(op.ref)[0]]
+
+
+@lowering(ops.SliceFromPtrOp)
+def lower_slice_from_ptr(ctx: LoweringContext, op: ops.SliceFromPtrOp) -> list:
+    return [ctx.parts(op.ptr)[0], ctx.i64(op.length)]

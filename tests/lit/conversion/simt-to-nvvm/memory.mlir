@@ -101,6 +101,8 @@ module attributes {gpu.container_module} {
         "simt.ptr_store"(%p, %v2) : (!simt.ptr<i32, 1>, i32) -> ()
         %base = "simt.slice_ptr"(%out) : (!simt.disjoint<i32, "runtime_2d">) -> !simt.ptr<i32, 1>
         "simt.ptr_store"(%base, %v) : (!simt.ptr<i32, 1>, i32) -> ()
+        %rebuilt = "simt.slice_from_ptr"(%base, %row) : (!simt.ptr<i32, 1>, index) -> !simt.slice_mut<i32>
+        "simt.store"(%rebuilt, %col, %v) : (!simt.slice_mut<i32>, index, i32) -> ()
         %as_float = "simt.ptr_cast"(%base) : (!simt.ptr<i32, 1>) -> !simt.ptr<f32, 1>
         %bits = arith.bitcast %v : i32 to f32
         "simt.ptr_store"(%as_float, %bits) : (!simt.ptr<f32, 1>, f32) -> ()

@@ -191,3 +191,19 @@ func.func @ref_pointer_is_global(%r: !simt.ref<f32>) {
   %p = "simt.ref_ptr"(%r) : (!simt.ref<f32>) -> !simt.ptr<f32, 3>
   return
 }
+
+// -----
+
+func.func @slice_from_shared_pointer(%p: !simt.ptr<f32, 3>, %n: index) {
+  // expected-error@+1 {{a slice is built from a global pointer (address space 1)}}
+  %s = "simt.slice_from_ptr"(%p, %n) : (!simt.ptr<f32, 3>, index) -> !simt.slice<f32>
+  return
+}
+
+// -----
+
+func.func @slice_from_pointer_element_type(%p: !simt.ptr<f32, 1>, %n: index) {
+  // expected-error@+1 {{'!simt.slice<i32>' does not satisfy the constraint}}
+  %s = "simt.slice_from_ptr"(%p, %n) : (!simt.ptr<f32, 1>, index) -> !simt.slice<i32>
+  return
+}

@@ -72,3 +72,12 @@ func.func @ref_pointers(%r: !simt.ref<i32>) {
   %p = "simt.ref_ptr"(%r) : (!simt.ref<i32>) -> !simt.ptr<i32, 1>
   return
 }
+
+// CHECK-LABEL: func.func @slices_from_pointers
+func.func @slices_from_pointers(%p: !simt.ptr<f32, 1>, %n: index) {
+  // CHECK: "simt.slice_from_ptr"(%{{.*}}, %{{.*}}) : (!simt.ptr<f32, 1 : i64>, index) -> !simt.slice_mut<f32>
+  %s = "simt.slice_from_ptr"(%p, %n) : (!simt.ptr<f32, 1>, index) -> !simt.slice_mut<f32>
+  // CHECK: "simt.slice_from_ptr"(%{{.*}}, %{{.*}}) : (!simt.ptr<f32, 1 : i64>, index) -> !simt.disjoint<f32, "1d">
+  %d = "simt.slice_from_ptr"(%p, %n) : (!simt.ptr<f32, 1>, index) -> !simt.disjoint<f32, "1d">
+  return
+}
