@@ -408,7 +408,7 @@ def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val]
             bindings[t.name] = actual
         elif isinstance(t, ast.RefTy) and isinstance(t.inner, ast.SliceTy) and isinstance(actual, T.Slice):
             unify(t.inner.elem, actual.elem)
-        elif isinstance(t, ast.RefTy) and isinstance(actual, T.ElemRef):
+        elif isinstance(t, ast.RefTy) and isinstance(actual, (T.ElemRef, T.LocalRef)):
             unify(t.inner, actual.elem)
         elif isinstance(t, ast.RefTy):
             unify(t.inner, actual)

@@ -342,6 +342,8 @@ class FunctionEmitter:
         """`value` as type `ty`: equal types only (Rust has no implicit numeric conversions)."""
         if value.ty == ty or isinstance(value.ty, T.Never):
             return value
+        if isinstance(value.ty, T.LocalRef) and isinstance(ty, T.ElemRef) and value.ty.elem == ty.elem:
+            return value  # `&mut local` passed where `&mut T` is expected: the local's storage, in place
         if isinstance(value.ty, T.Ptr) and isinstance(ty, T.Ptr) and value.ty.elem == ty.elem \
                 and (value.ty.mutable or not ty.mutable):
             # A pointer keeps the address space it points into; `*mut T` also passes as `*const T`.
@@ -370,7 +372,7 @@ def _unsuffixed_literal(e: Any) -> bool:
     return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 
-_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic)
+_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef)
 
 
 def _holds_array(ty: T.Ty) -> bool:

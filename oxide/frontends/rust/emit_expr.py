@@ -254,6 +254,8 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
         raise err(e.loc, f"cannot apply `!` to `{v.ty}`")
     if e.op == "*":
         v = self.expr(e.operand)
+        if isinstance(v.ty, T.LocalRef):
+            return load_cell(v.v)
         if isinstance(v.ty, T.ElemRef):
             return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
         if isinstance(v.ty, T.Ptr):
@@ -262,7 +264,11 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
         return v  # `*x` of a by-value `&T`
     if e.op in ("&", "&mut"):
         if e.op == "&mut":
-            raise err(e.loc, "taking `&mut` of a value is not supported in device code; assign through the variable or get_mut")
+            cell = _local_cell(self, e.operand)
+            if cell is None:
+                raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
+                                 "in device code")
+            return Val(T.LocalRef(cell.ty, True), cell)
         return self.expr(e.operand, expected)
     raise err(e.loc, f"unary `{e.op}` is not supported")
 
@@ -468,6 +474,9 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
         raise err(target.loc, f"cannot find value `{target.segments[0]}` in this scope")
     if isinstance(target, ast.Unary) and target.op == "*":
         ref = self.expr(target.operand)
+        if isinstance(ref.ty, T.LocalRef):
+            store_cell(ref.v, rhs(ref.ty.elem))
+            return
         if isinstance(ref.ty, T.ElemRef):
             simt.RefStoreOp.build(ref.v, rhs(ref.ty.elem).v)
             return

@@ -204,6 +204,17 @@ class Shared(Ty):
 
 
 @dataclass(frozen=True)
+class LocalRef(Ty):
+    """`&mut x` of a `let mut` local (or `&x`): the local's storage, used in place (no address is taken)."""
+
+    elem: Ty
+    mutable: bool
+
+    def rust(self) -> str:
+        return f"&{'mut ' if self.mutable else ''}{self.elem.rust()}"
+
+
+@dataclass(frozen=True)
 class Closure(Ty):
     """The type of one closure expression (each closure has its own, as in Rust)."""
 

@@ -748,3 +748,9 @@ def test_slices_from_raw_parts_copy_and_swap():
            "    let mut a = 1u32;\n    let mut b = 2u32;\n    core::mem::swap(&mut a, &mut b);\n    *q = a;\n}")
     text = ir(src)
     assert '"simt.slice_from_ptr"' in text and '"simt.store"' in text and "scf.for" in text
+
+
+def test_mut_references_to_locals():
+    extra = "fn bump(x: &mut u32, by: u32) { *x += by; }"
+    body = "let mut a = 3u32;\nbump(&mut a, 4);\nlet r = &mut a;\n*r = *r * 2;\nout[0] = a;"
+    assert run("", body, [], extra)[0] == 14

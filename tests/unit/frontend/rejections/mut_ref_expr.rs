@@ -1,6 +1,5 @@
-// expect: 5:13: taking `&mut` of a value is not supported
+// expect: 4:13: taking `&mut` of anything but a `let mut` local (or a field of one) is not supported in device code
 #[kernel]
 pub fn k(a: u32) {
-    let mut x = a;
-    let r = &mut x;
+    let r = &mut a;
 }
