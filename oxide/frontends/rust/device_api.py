@@ -595,6 +595,18 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             return Val(T.UNIT, None)
     if isinstance(ty, T.OptionTy):
         return _option_method(em, recv, name, e.args, e.loc)
+    if isinstance(ty, T.ResultTy):
+        result: OptionVal = recv.v
+        if name == "is_ok":
+            return Val(T.BOOL, result.is_some)
+        if name == "is_err":
+            return Val(T.BOOL, arith.xori(result.is_some, i1(True)))
+        if name in ("unwrap", "expect"):
+            em.trap_unless(result.is_some)
+            return result.payload
+        if name == "unwrap_err":
+            em.trap_unless(arith.xori(result.is_some, i1(True)))
+            return result.payload
     if isinstance(ty, (T.Int, T.Float, T.Bool)):
         return primitive_method(em, recv, name, e.args, e.loc, None)
     if isinstance(ty, T.Struct):
@@ -679,7 +691,8 @@ def atomic_on_pointer(em: Any, ptr: ir.Value, ty: T.Ty, scope: str, name: str, a
         old, ok = simt.AtomicCmpxchgOp.build(ptr, expected.v, desired.v, scope=scope,
                                               success_ordering=_ordering(em, args[2]),
                                               failure_ordering=_ordering(em, args[3]))
-        return Val(T.Tuple((ty, T.BOOL)), [Val(ty, old), Val(T.BOOL, ok)])
+        # Rust: Ok(previous) when it stored, Err(current) when it did not; both are `old`.
+        return Val(T.ResultTy(ty), OptionVal(ok, Val(ty, old)))
     raise err(loc, f"no atomic method named `{name}`")
 
 

@@ -96,6 +96,8 @@ class FunctionEmitter:
             if isinstance(t.inner, ast.SliceTy):
                 return T.Slice(self.scalar_element(t.inner.elem, "a slice"), t.mutable)
             inner = self.resolve_type(t.inner)
+            if isinstance(inner, _HANDLES):
+                return inner  # `&mut DisjointSlice<T>` / `&SharedArray`: the handle already refers to the memory
             if t.mutable:
                 return T.ElemRef(inner)
             return inner  # `&T` of a Copy value is passed by value
@@ -341,6 +343,8 @@ class FunctionEmitter:
     def coerce(self, value: Val, ty: T.Ty, loc: SourceLoc) -> Val:
         """`value` as type `ty`: equal types only (Rust has no implicit numeric conversions)."""
         if value.ty == ty or isinstance(value.ty, T.Never):
+            return value
+        if isinstance(value.ty, T.ResultTy) and isinstance(ty, T.ResultTy) and value.ty.ok == ty.ok:
             return value
         if isinstance(value.ty, T.LocalRef) and isinstance(ty, T.ElemRef) and value.ty.elem == ty.elem:
             return value  # `&mut local` passed where `&mut T` is expected: the local's storage, in place

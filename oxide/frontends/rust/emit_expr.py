@@ -266,6 +266,10 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
         if e.op == "&mut":
             cell = _local_cell(self, e.operand)
             if cell is None:
+                handle = self.expr(e.operand)
+                if isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic)):
+                    return handle  # a reborrow of something that already refers to memory
+            if cell is None:
                 raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
                                  "in device code")
             return Val(T.LocalRef(cell.ty, True), cell)
@@ -632,6 +636,10 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
         return i1(True), [(pattern, value)]
     if isinstance(pattern, ast.VariantPat):
         name = pattern.path[-1]
+        if isinstance(value.ty, T.ResultTy) and name in ("Ok", "Err") and len(pattern.elems) == 1:
+            ok, binds = match_pattern(self, pattern.elems[0], value.v.payload)
+            holds = value.v.is_some if name == "Ok" else arith.xori(value.v.is_some, i1(True))
+            return arith.andi(holds, ok), binds
         if isinstance(value.ty, T.OptionTy):
             if name == "Some" and len(pattern.elems) == 1:
                 ok, binds = match_pattern(self, pattern.elems[0], value.v.payload)

@@ -160,6 +160,16 @@ class OptionTy(Ty):
 
 
 @dataclass(frozen=True)
+class ResultTy(Ty):
+    """`Result<T, T>` as `compare_exchange` returns it: (is_ok, the value) -- both arms carry a T."""
+
+    ok: Ty
+
+    def rust(self) -> str:
+        return f"Result<{self.ok.rust()}, {self.ok.rust()}>"
+
+
+@dataclass(frozen=True)
 class Struct(Ty):
     name: str
     fields: tuple[tuple[str, Ty], ...]

@@ -754,3 +754,19 @@ def test_mut_references_to_locals():
     extra = "fn bump(x: &mut u32, by: u32) { *x += by; }"
     body = "let mut a = 3u32;\nbump(&mut a, 4);\nlet r = &mut a;\n*r = *r * 2;\nout[0] = a;"
     assert run("", body, [], extra)[0] == 14
+
+
+def test_compare_exchange_returns_a_result():
+    src = ("#[kernel]\npub fn k(cells: &[DeviceAtomicU32], mut out: DisjointSlice<u32>) {\n"
+           "    let idx = thread::index_1d();\n"
+           "    let got = match cells[0].compare_exchange(0, 1, AtomicOrdering::AcqRel, AtomicOrdering::Relaxed) {\n"
+           "        Ok(prev) => prev,\n        Err(now) => now + 100,\n    };\n"
+           "    let ok = cells[1].compare_exchange(2, 3, AtomicOrdering::SeqCst, AtomicOrdering::SeqCst).is_ok();\n"
+           "    if let Some(o) = out.get_mut(idx) { *o = got + ok as u32; }\n}")
+    assert '"simt.atomic_cmpxchg"' in ir(src)
+
+
+def test_mut_reference_to_a_handle_is_the_handle():
+    extra = "fn put(out: &mut DisjointSlice<u32>, idx: ThreadIndex<Index1D>, v: u32) {\n    if let Some(o) = out.get_mut(idx) { *o = v; }\n}"
+    src = kernel("mut out: DisjointSlice<u32>", "let idx = thread::index_1d();\nput(&mut out, idx, 7);", extra)
+    assert '"simt.get_mut"' in ir(src)
