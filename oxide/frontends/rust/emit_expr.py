@@ -260,6 +260,8 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
             return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
         if isinstance(v.ty, T.Ptr):
             self.require_unsafe(e.loc, "dereferencing a raw pointer")
+            if isinstance(v.ty.elem, T.Atomic):
+                return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
             return Val(v.ty.elem, simt.PtrLoadOp.build(v.v))
         return v  # `*x` of a by-value `&T`
     if e.op in ("&", "&mut"):

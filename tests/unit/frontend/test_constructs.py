@@ -770,3 +770,11 @@ def test_mut_reference_to_a_handle_is_the_handle():
     extra = "fn put(out: &mut DisjointSlice<u32>, idx: ThreadIndex<Index1D>, v: u32) {\n    if let Some(o) = out.get_mut(idx) { *o = v; }\n}"
     src = kernel("mut out: DisjointSlice<u32>", "let idx = thread::index_1d();\nput(&mut out, idx, 7);", extra)
     assert '"simt.get_mut"' in ir(src)
+
+
+def test_atomic_cell_through_a_cast_pointer():
+    src = ("#[kernel]\npub unsafe fn k(counter: &mut [u32]) {\n"
+           "    let a = unsafe { &*(counter.as_ptr() as *const DeviceAtomicU32) };\n"
+           "    let v = a.load(AtomicOrdering::Acquire);\n    a.fetch_add(v, AtomicOrdering::Relaxed);\n}")
+    text = ir(src)
+    assert '"simt.atomic_load"' in text and '"simt.atomic_rmw"' in text
