@@ -279,6 +279,9 @@ PRIMITIVES: dict[str, Ty] = {
 }
 ATOMICS = {f"{scope.capitalize()}Atomic{name}": (scope, PRIMITIVES[name.lower()])
            for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F32", "F64")}
+# core::sync::atomic types compile at system scope, as in cuda-oxide.
+ATOMICS.update({f"Atomic{name}": ("system", PRIMITIVES[name.lower()])
+                for name in ("U32", "I32", "U64", "I64", "Usize", "Isize")})
 
 
 def is_int(t: Any) -> bool:
