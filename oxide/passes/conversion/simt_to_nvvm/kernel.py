@@ -70,9 +70,11 @@ def parameter_attributes(gpu_module: ir.Operation) -> dict[str, list[dict[str, i
             parts = convert_type(arg_type) or [arg_type]
             facts: dict[str, ir.Attribute] = {}
             if SliceType.isinstance(arg_type):
-                facts = {"llvm.noalias": unit}
+                # A slice whose elements escape as pointers (atomics on `&[DeviceAtomicU64]`) gets no facts:
+                # with noalias, LLVM 22's NVPTX turns an atomic load it can prove read-only into an LDG and
+                # asserts (SelectionDAG "Invalid child # of SDNode").
                 if not (position < len(args) and _escapes(args[position])):
-                    facts["llvm.readonly"] = unit
+                    facts = {"llvm.noalias": unit, "llvm.readonly": unit}
             elif SliceMutType.isinstance(arg_type) or DisjointType.isinstance(arg_type):
                 facts = {"llvm.noalias": unit}
             attrs.append(facts)

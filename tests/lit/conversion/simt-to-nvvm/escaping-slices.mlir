@@ -7,7 +7,7 @@
 module attributes {gpu.container_module} {
   gpu.module @k {
     // NVVM-LABEL: gpu.func @count(
-    // NVVM-SAME: %{{.*}}: !llvm.ptr<1> {llvm.noalias}, %{{.*}}: i64, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}
+    // NVVM-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}
     // NVVM-NOT: invariant
     // NVVM: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
     // NVVM: llvm.load %{{.*}} atomic syncscope("device") acquire
@@ -29,3 +29,8 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// An atomic-only slice (no writes NVPTX can see): still no LDG, no crash.
+// RUN: %oxide-opt %S/Inputs/atomic-load-only.mlir --emit=ptx | FileCheck %s --check-prefix=LOADONLY
+// LOADONLY: ld.relaxed.gpu.global.b64
+
