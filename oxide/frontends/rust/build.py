@@ -270,9 +270,7 @@ class Builder:
                 inner = child.named_children[0]
                 has_semicolon = any(c.type == ";" for c in child.children)
                 expr = self.expr(inner)
-                if last and not has_semicolon and inner.type not in _STATEMENT_LIKE:
-                    tail = expr
-                elif last and not has_semicolon:
+                if last and not has_semicolon:
                     tail = expr
                 else:
                     stmts.append(ast.ExprStmt(self.loc(child), expr))
@@ -463,8 +461,6 @@ class Builder:
 
 
 _INT_SUFFIXES = ("usize", "isize", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8")
-_STATEMENT_LIKE = ("if_expression", "match_expression", "while_expression", "loop_expression", "for_expression",
-                   "block", "unsafe_block")
 _EXPR_NODES = ("block", "unsafe_block", "identifier", "integer_literal", "float_literal", "boolean_literal",
                "macro_invocation", "scoped_identifier", "self", "string_literal", "unit_expression",
                "generic_function", "negative_literal")

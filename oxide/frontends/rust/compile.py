@@ -19,7 +19,7 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit import FunctionEmitter
 from oxide.frontends.rust.emit_expr import Retype
-from oxide.frontends.rust.emit_support import Frame, err, location
+from oxide.frontends.rust.emit_support import Frame, err, location, walk
 from oxide.frontends.rust.items import Crate, collect
 from oxide.frontends.rust.parser import Source, parse
 from oxide.frontends.rust.values import Val, flag_cell, set_flag
@@ -178,9 +178,8 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
             for p, ty in zip(fn.params, param_types):
                 em.bind_pattern(p.pattern, _assemble(ty, args))
             frame = Frame("function", None)
-            if any(isinstance(n, ast.Return) for n in _walk_returns(fn.body)):
+            if any(isinstance(n, ast.Return) for n in walk(fn.body)):
                 frame.exit_flag = flag_cell()
-
                 set_flag(frame.exit_flag, False)
             em.frames.append(frame)
             em.block(fn.body)
@@ -191,12 +190,6 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
     params = [KernelParam(_param_name(p), str(ty), [str(t.mlir()) for t in _param_parts(ty, p.loc)])
               for p, ty in zip(fn.params, param_types)]
     return KernelInfo(fn.name, entry, params, fn.attrs.get("launch_contract", {}), fn.attrs.get("launch_bounds", []))
-
-
-def _walk_returns(body: Any) -> Any:
-    from oxide.frontends.rust.emit_support import walk
-
-    return walk(body)
 
 
 def _param_name(p: ast.Param) -> str:

@@ -516,11 +516,12 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             value = arith.index_cast(I64(), simt.IndexValueOp.build(recv.v))
             inside = arith.cmpi(arith.CmpIPredicate.ult, value, length.v)
             return Val(T.BOOL, arith.andi(inside, simt.IndexValidOp.build(recv.v)))
-    if isinstance(ty, T.Disjoint):
+    if isinstance(ty, (T.Slice, T.Disjoint)) and name in ("len", "is_empty") and not e.args:
+        length = _usize(simt.LenOp.build(recv.v))
         if name == "len":
-            return _usize(simt.LenOp.build(recv.v))
-        if name == "is_empty":
-            return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, arith.index_cast(I64(), simt.LenOp.build(recv.v)), _const(T.USIZE, 0)))
+            return length
+        return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, length.v, _const(T.USIZE, 0)))
+    if isinstance(ty, T.Disjoint):
         if name == "get_mut" and len(e.args) == 1:
             witness = em.expr(e.args[0])
             if not isinstance(witness.ty, T.ThreadIndex):
@@ -551,10 +552,6 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             ptr = T.Ptr(ty.elem, True, 1)
             return Val(ptr, simt.SlicePtrOp.build(recv.v, results=[ptr.mlir()]))
     if isinstance(ty, T.Slice):
-        if name == "len":
-            return _usize(simt.LenOp.build(recv.v))
-        if name == "is_empty":
-            return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, arith.index_cast(I64(), simt.LenOp.build(recv.v)), _const(T.USIZE, 0)))
         if name in ("as_ptr", "as_mut_ptr"):
             ptr = T.Ptr(ty.elem, name == "as_mut_ptr", 1)
             return Val(ptr, simt.SlicePtrOp.build(recv.v, results=[ptr.mlir()]))
@@ -596,17 +593,13 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
     if isinstance(ty, T.OptionTy):
         return _option_method(em, recv, name, e.args, e.loc)
     if isinstance(ty, T.ResultTy):
-        result: OptionVal = recv.v
-        if name == "is_ok":
-            return Val(T.BOOL, result.is_some)
-        if name == "is_err":
-            return Val(T.BOOL, arith.xori(result.is_some, i1(True)))
-        if name in ("unwrap", "expect"):
-            em.trap_unless(result.is_some)
-            return result.payload
+        # (is_ok, value) has the Option shape: is_ok/unwrap are is_some/unwrap of it.
         if name == "unwrap_err":
-            em.trap_unless(arith.xori(result.is_some, i1(True)))
-            return result.payload
+            em.trap_unless(arith.xori(recv.v.is_some, i1(True)))
+            return recv.v.payload
+        as_option = {"is_ok": "is_some", "is_err": "is_none", "unwrap": "unwrap", "expect": "expect"}.get(name)
+        if as_option is not None:
+            return _option_method(em, recv, as_option, e.args, e.loc)
     if isinstance(ty, (T.Int, T.Float, T.Bool)):
         return primitive_method(em, recv, name, e.args, e.loc, None)
     if isinstance(ty, T.Struct):

@@ -579,13 +579,14 @@ def e_Block(self, e: ast.Block, expected: T.Ty | None) -> Val:
 
 
 def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
-    """scf.if whose branches produce values; the value goes through a cell (a memref LLVM promotes)."""
+    """scf.if whose branches produce values; the value goes through a cell (a memref LLVM promotes).
+    `else_fn(hint)` gets the then-branch's type, so an unsuffixed literal there takes it."""
     probe: dict[str, Any] = {}
     branch = scf.IfOp(cond, has_else=True)
     result_cell: Cell | None = None
     for block, fn in ((branch.then_block, then_fn), (branch.else_block, else_fn)):
         with ir.InsertionPoint(block):
-            value = fn() if fn is then_fn else _call_with_hint(fn, probe.get("ty"))
+            value = fn() if fn is then_fn else fn(probe.get("ty"))
             if not isinstance(value.ty, (T.Unit, T.Never)):
                 if result_cell is None:
                     probe["ty"] = value.ty
@@ -604,16 +605,6 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     return load_cell(result_cell)
 
 
-def _call_with_hint(fn: Any, hint: T.Ty | None) -> Val:
-    """Run a branch builder, giving it the other branch's type when it wants one (literal inference)."""
-    try:
-        return fn(hint)
-    except TypeError as exc:
-        if "positional argument" not in str(exc):
-            raise
-        return fn()
-
-
 def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
     if isinstance(e.cond, ast.LetChain):
         return if_let_chain(self, e, expected)
@@ -627,7 +618,7 @@ def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
             scf.YieldOp([])
         return Val(T.UNIT, None)
     return value_if(self, cond.v, lambda: self.block(e.then, expected),
-                    lambda hint=None: self.expr(e.else_, expected or hint), e.loc)
+                    lambda hint: self.expr(e.else_, expected or hint), e.loc)
 
 
 def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[Any, Val]]]:
@@ -742,7 +733,7 @@ def if_let(self, e: ast.If, expected: T.Ty | None) -> Val:
             then()
             scf.YieldOp([])
         return Val(T.UNIT, None)
-    return value_if(self, ok, then, lambda hint=None: self.expr(e.else_, expected or hint), e.loc)
+    return value_if(self, ok, then, lambda hint: self.expr(e.else_, expected or hint), e.loc)
 
 
 def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
@@ -775,7 +766,7 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
             ok = guard_ok
         if isinstance(arm.pattern, (ast.WildPat, ast.BindPat)) and arm.guard is None:
             return body()
-        return value_if(self, ok, body, lambda: chain(i + 1), arm.loc)
+        return value_if(self, ok, body, lambda hint: chain(i + 1), arm.loc)
 
     return chain(0)
 
@@ -933,7 +924,6 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
     st = arith.index_castui(ir.IndexType.get(), step.v) if step is not None else index(1)
     if step is not None:
         self.trap_unless(arith.cmpi(arith.CmpIPredicate.ne, st, index(0)))  # step_by(0) panics in Rust
-    del literal_range
     frame = _loop_frame(self, e.label, e.body)
     has_return = any(isinstance(n, ast.Return) for n in walk(e.body))
     self.frames.append(frame)
@@ -941,7 +931,7 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
         if frame.exit_flag is None and not has_return:
             loop = scf.ForOp(lb, ub, st)
             with ir.InsertionPoint(loop.body):
-                self._for_body(e, ty, loop.induction_variable)
+                self._for_body(e, ty, loop.induction_variable, literal_range)
                 scf.YieldOp([])
         else:
             with ir.InsertionPoint.at_block_begin(self.entry):
@@ -954,7 +944,7 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
 
             def body() -> None:
                 i = arith.index_cast(ir.IndexType.get(), memref.load(counter, []))
-                self._for_body(e, ty, i)
+                self._for_body(e, ty, i, literal_range)
                 memref.store(arith.index_cast(ir.IntegerType.get_signless(64), arith.addi(i, st)), counter, [])
 
             _run_loop(self, frame, cond, body)
@@ -963,12 +953,11 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
     return Val(T.UNIT, None)
 
 
-def _for_body(self, e: ast.For, ty: T.Int, iv: ir.Value) -> None:
+def _for_body(self, e: ast.For, ty: T.Int, iv: ir.Value, literal_range: bool) -> None:
     self.push()
     try:
         value = Val(ty, arith.index_cast(ty.mlir(), iv))
-        rng, _ = _range_parts(self, e.iter)
-        if _is_plain_literal(rng.start) and _is_plain_literal(rng.end) and id(e) not in self.retypes:
+        if literal_range and id(e) not in self.retypes:
             value.flex = id(e)  # `for i in 0..4 { a[i] }`: Rust infers usize from the use
         self.bind_pattern(e.pattern, value)
         self.block(e.body)
