@@ -2,6 +2,7 @@
 
     import oxide
     module = oxide.compile_file("vecadd.rs")      # PTX per chip + kernel signatures
+    mod = oxide.load("vecadd.rs")                 # build (cached) and load: GPU, or the emulator
 
 The compiler lives in oxide.ir, oxide.dialects, oxide.passes, oxide.frontends and oxide.backend;
 oxide.runtime runs the compiled artifacts and imports none of them, so it works where the MLIR wheels
@@ -14,7 +15,7 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("compile", "compile_file", "CompiledModule"):
+    if name in ("compile", "compile_file", "CompiledModule", "build", "load"):
         from oxide import api
 
         return getattr(api, name)

@@ -1,20 +1,31 @@
-"""oxide's Python entry points: compile Rust kernels to PTX (`oxide.compile`, `oxide.compile_file`).
+"""oxide's Python entry points: compile Rust kernels (`oxide.compile`, `oxide.compile_file`), build kernel
+artifacts through the on-disk cache (`oxide.build`), and build-and-load them for launching (`oxide.load`).
 
-The result carries the PTX per target and each kernel's signature, which is what the runtime loads.
+A CompiledModule carries the PTX per target, each kernel's signature and the emulator program; `artifact()`
+turns it into what the runtime loads (oxide.runtime.artifact).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from oxide.frontends.rust.compile import KernelInfo
+from oxide.runtime.artifact import Artifact
+from oxide.runtime.signature import KernelSpec, param_spec
+
+DEFAULT_CHIP = "sm_90"
 
 
 @dataclass
 class CompiledModule:
-    """Kernels compiled from one source: PTX per chip, kernel signatures, the simt IR and phase timings."""
+    """Kernels compiled from one source: PTX per chip, kernel signatures, the simt IR, the emulator program
+    (None where the emulator backend is not installed) and phase timings."""
 
     name: str
     ptx: dict[str, str]
@@ -22,6 +33,7 @@ class CompiledModule:
     simt_ir: str
     skipped_generic: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    emulator: str | None = None
 
     def kernel(self, name: str) -> KernelInfo:
         """A kernel by name or entry name."""
@@ -30,30 +42,131 @@ class CompiledModule:
                 return k
         raise KeyError(f"no kernel `{name}` in {self.name} (kernels: {', '.join(k.entry for k in self.kernels)})")
 
+    def artifact(self, source: str = "", options: dict[str, Any] | None = None) -> Artifact:
+        """The runtime artifact of this module (signatures derived from the kernel infos)."""
+        specs = [KernelSpec(k.name, k.entry, [param_spec(p.name, p.rust_type, p.mlir_types) for p in k.params],
+                            dict(k.contract), list(k.launch_bounds)) for k in self.kernels]
+        stem = Path(self.name).name.split(".")[0] or "kernels"
+        meta = {"source": self.name, "source_hash": hashlib.sha256(source.encode()).hexdigest(),
+                "compiler": compiler_version(), "options": options or {}}
+        return Artifact(stem, specs, dict(self.ptx), self.emulator, meta)
 
-def compile(source: str, name: str = "<source>.rs", chip: str = "sm_90",
-            instances: dict[str, list[list[str]]] | None = None) -> CompiledModule:
+
+def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
+            instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3) -> CompiledModule:
     """Compile Rust kernel source to PTX for `chip`; raise OxideError (located diagnostics) on bad input."""
     from oxide.backend import Target, compile_to_ptx
     from oxide.frontends.rust.compile import compile_rust
     from oxide.ir.context import make_context
 
+    target = Target(chip, opt_level=opt_level)
     start = time.perf_counter()
     context = make_context()
     timings = {"context": time.perf_counter() - start}
     result = compile_rust(source, name, context, instances)
     timings.update(result.timings)
     simt_ir = str(result.module)
+    emulator = _emulator_program(result.module, timings)
     start = time.perf_counter()
     with context:
-        ptx = compile_to_ptx(result.module, Target(chip))
+        ptx = compile_to_ptx(result.module, target)
     timings["passes+nvptx"] = time.perf_counter() - start
     return CompiledModule(name, {chip: "\n".join(ptx.values())}, result.kernels, simt_ir, result.skipped_generic,
-                          timings)
+                          timings, emulator)
 
 
-def compile_file(path: str | Path, chip: str = "sm_90",
-                 instances: dict[str, list[list[str]]] | None = None) -> CompiledModule:
+def _emulator_program(module: Any, timings: dict[str, float]) -> str | None:
+    """The emulator program of the simt module (before it is lowered), if the emulator backend exists."""
+    try:
+        from oxide.backend.emulator import emit_program
+    except ImportError:
+        return None
+    start = time.perf_counter()
+    program = emit_program(module)
+    timings["emulator"] = time.perf_counter() - start
+    return program
+
+
+def compile_file(path: str | Path, chip: str = DEFAULT_CHIP,
+                 instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3) -> CompiledModule:
     """Compile a .rs file (see `compile`)."""
     path = Path(path)
-    return compile(path.read_text(encoding="utf-8"), str(path), chip, instances)
+    return compile(path.read_text(encoding="utf-8"), str(path), chip, instances, opt_level)
+
+
+@functools.lru_cache(maxsize=1)
+def compiler_version() -> str:
+    """The package version plus a hash of the compiler's own sources, so editing the compiler invalidates the
+    artifact cache (the runtime is left out: it does not change what is compiled)."""
+    from oxide import __version__
+
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        if "runtime" not in path.relative_to(root).parts[:1]:
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
+
+
+def default_chip() -> str:
+    """The chip to compile for: $OXIDE_TARGET, else device 0's compute capability, else sm_90."""
+    chosen = os.environ.get("OXIDE_TARGET")
+    if chosen:
+        return chosen
+    from oxide.runtime.driver import check, cuda, gpu_status
+
+    if gpu_status()[0]:
+        drv = cuda()
+        device = check(drv.cuDeviceGet(0), "cuDeviceGet")
+        attr = drv.CUdevice_attribute
+        major = check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device), "cc")
+        minor = check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device), "cc")
+        return f"sm_{major}{minor}"
+    return DEFAULT_CHIP
+
+
+def build(source: str | Path, *, chips: list[str] | None = None, instances: dict[str, list[list[str]]] | None = None,
+          opt_level: int = 3, out_dir: str | Path | None = None, cache: bool = True) -> Path:
+    """Compile a .rs file into an artifact; return the path of its .oxide.json.
+
+    With `out_dir` the artifact is written there; otherwise it lives in the cache (`OXIDE_CACHE_DIR`, default
+    ~/.cache/oxide), keyed by source, options, compiler version and targets, so an unchanged source is not
+    compiled again. `chips` defaults to `[default_chip()]`.
+    """
+    from oxide.runtime.cache import cache_key, cached
+
+    path = Path(source)
+    text = path.read_text(encoding="utf-8")
+    chips = chips or [default_chip()]
+    options = {"chips": chips, "instances": instances or {}, "opt_level": opt_level}
+
+    def compile_all() -> Artifact:
+        artifact: Artifact | None = None
+        for chip in chips:
+            compiled = compile(text, str(path), chip, instances, opt_level)
+            if artifact is None:
+                artifact = compiled.artifact(text, options)
+            else:
+                artifact.ptx.update(compiled.ptx)
+        assert artifact is not None
+        return artifact
+
+    if out_dir is not None:
+        return compile_all().write(out_dir)
+    if not cache:
+        raise ValueError("build(cache=False) needs out_dir")
+    # The file name is part of the key because it names the artifact and appears in its diagnostics.
+    key = cache_key(text, {**options, "file": path.name}, compiler_version(), ",".join(chips))
+    return cached(key, compile_all)[0]
+
+
+def load(source: str | Path, *, target: str = "auto", device: int = 0, chips: list[str] | None = None,
+         instances: dict[str, list[list[str]]] | None = None, **emulator_options: Any) -> Any:
+    """Build (through the cache) and load a .rs file, or load an artifact (.oxide.json or its directory)."""
+    from oxide.runtime import load as load_artifact
+
+    path = Path(source)
+    if path.suffix == ".rs":
+        path = build(path, chips=chips, instances=instances)
+    return load_artifact(path, target, device, **emulator_options)

@@ -1,0 +1,64 @@
+"""The emulator executor: runs an artifact's emulator program on numpy (oxide.runtime.emulator), behind the
+same launch interface as the GPU. Its device limits are those of an sm_90 GPU, so launch contracts and
+limits are checked as they would be on an H200."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oxide.runtime.artifact import Artifact
+from oxide.runtime.config import LaunchConfig
+from oxide.runtime.contract import DeviceLimits, FunctionLimits
+from oxide.runtime.errors import ArtifactError, KernelFaultError
+from oxide.runtime.signature import KernelSpec
+
+EMULATED_LIMITS = DeviceLimits((9, 0), (1024, 1024, 64), ((1 << 31) - 1, 65535, 65535), 1024, 48 * 1024, 227 * 1024)
+
+
+class EmulatedFunction:
+    """A kernel of the emulator program; its thread limit is its launch bounds (registers are not modelled)."""
+
+    def __init__(self, kernel: KernelSpec):
+        self.kernel = kernel
+        self.limits = FunctionLimits(kernel.launch_bounds[0] if kernel.launch_bounds else 1024, 0)
+
+    def allow_dynamic_shared(self, nbytes: int) -> None:
+        """Nothing to raise on the emulator (the limit was checked against the device model)."""
+
+
+class EmulatedExecutor:
+    """An artifact on the emulator."""
+
+    target = "cpu"
+    chip = "emulator"
+
+    def __init__(self, artifact: Artifact, shuffle_blocks: bool = False, check_races: bool = True):
+        if artifact.emulator is None:
+            raise ArtifactError(f"artifact `{artifact.name}` carries no emulator program (built by a compiler "
+                                "without the emulator); rebuild it with `oxide build`")
+        self.program = artifact.emulator
+        self.limits = EMULATED_LIMITS
+        self.shuffle_blocks, self.check_races = shuffle_blocks, check_races
+        self.functions: dict[str, EmulatedFunction] = {}
+
+    def function(self, kernel: KernelSpec) -> EmulatedFunction:
+        """The emulated function of `kernel`."""
+        fn = self.functions.get(kernel.entry)
+        if fn is None:
+            fn = self.functions[kernel.entry] = EmulatedFunction(kernel)
+        return fn
+
+    def launch(self, fn: EmulatedFunction, config: LaunchConfig, abi: list[Any], stream: Any) -> None:
+        """Run the kernel to completion (emulated launches are synchronous)."""
+        from oxide.runtime.emulator import launch
+        from oxide.runtime.emulator.errors import EmulatorError
+
+        try:
+            launch(self.program, fn.kernel.entry, config.grid, config.block, abi, config.shared_mem_bytes,
+                   shuffle_blocks=self.shuffle_blocks, check_races=self.check_races)
+        except EmulatorError as exc:
+            raise KernelFaultError(f"kernel `{fn.kernel.name}` (emulator): {type(exc).__name__}: {exc}",
+                                   type(exc).__name__, fn.kernel.name, context_usable=True) from exc
+
+    def synchronize(self, kernel: str | None) -> None:
+        """Emulated launches have completed when they return."""

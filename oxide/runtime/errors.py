@@ -1,0 +1,68 @@
+"""The runtime's exceptions: every one names the kernel it concerns and says what to do.
+
+All derive from `OxideRuntimeError`. Launch-contract failures carry the contract `field`, the `expected`
+and the `actual` value as attributes, so programs can react to them without parsing the message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class OxideRuntimeError(Exception):
+    """Base of every error the runtime raises."""
+
+
+class NoDeviceError(OxideRuntimeError):
+    """A GPU was asked for (target="gpu") and none is usable."""
+
+
+class ArtifactError(OxideRuntimeError):
+    """A kernel artifact is missing, unreadable, or was written by an incompatible compiler."""
+
+
+class KernelArgumentError(OxideRuntimeError, TypeError):
+    """A launch got the wrong number of arguments, or an argument of the wrong type, dtype or kind."""
+
+
+class HostArrayError(KernelArgumentError):
+    """A host (numpy) array was passed where a device array is needed."""
+
+
+class LaunchContractError(OxideRuntimeError, ValueError):
+    """A launch breaks the kernel's #[launch_contract] (or a device limit); names the field, expected and actual."""
+
+    def __init__(self, kernel: str, field: str, expected: Any, actual: Any, detail: str = ""):
+        self.kernel, self.field, self.expected, self.actual = kernel, field, expected, actual
+        message = f"kernel `{kernel}`: launch contract `{field}` expects {expected}, got {actual}"
+        super().__init__(message + (f" ({detail})" if detail else ""))
+
+
+class UncontractedLaunchError(OxideRuntimeError):
+    """A kernel without #[launch_contract] was launched through the safe (checked) path."""
+
+
+class OverlapError(OxideRuntimeError, ValueError):
+    """A mutable buffer argument overlaps another buffer argument of the same launch."""
+
+    def __init__(self, kernel: str, first: str, second: str, detail: str):
+        self.kernel, self.first, self.second = kernel, first, second
+        super().__init__(f"kernel `{kernel}`: argument `{first}` overlaps argument `{second}` ({detail}); "
+                         "a mutable buffer may not share memory with another argument: pass separate buffers "
+                         "or non-overlapping views")
+
+
+class CudaError(OxideRuntimeError):
+    """A CUDA driver call failed; `code` is the CUresult name, `kernel` the kernel involved (if any)."""
+
+    def __init__(self, message: str, code: str, kernel: str | None = None, context_usable: bool = True):
+        self.code, self.kernel, self.context_usable = code, kernel, context_usable
+        super().__init__(message)
+
+
+class KernelFaultError(CudaError):
+    """A kernel faulted on the device: illegal address, trap (a failed bounds check or assert), ...
+
+    `context_usable` says whether this process can still use the GPU: CUDA makes such errors sticky, so it
+    is False for them, and every later call in this process fails; run such kernels in a child process.
+    """

@@ -1,0 +1,207 @@
+"""Typed launchers generated from kernel signatures.
+
+    mod.saxpy(a, x, y, out, config=LaunchConfig1D(blocks, 256))      # checked launch, synchronous
+    mod.saxpy[blocks, 256](a, x, y, out)                             # numba style, the same checks
+    mod.saxpy[blocks, 256, stream](a, x, y, out)                     # stream-ordered (returns at once)
+    prepared = mod.saxpy.prepare(LaunchConfig1D(blocks, 256))        # checked once against the device
+    prepared(a, x, y, out, stream=stream)
+    mod.vecadd.unchecked[blocks, 256](a, b, c)                       # a kernel without #[launch_contract]
+
+Every launch checks the arguments against the signature, every mutable buffer against every other buffer
+for overlap, and the contract's `requires` relations; preparation (once per configuration) checks the rest
+of the contract and the device and function limits. A kernel without a contract launches only through
+`.unchecked`: its witnesses then check the geometry on the device. A generic kernel (`mod.scale`) picks the
+instance whose parameter types match the arguments; `mod.scale_f32` names one instance.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from oxide.runtime.config import LaunchConfig
+from oxide.runtime.contract import check_requires, parse_requires, prepare
+from oxide.runtime.errors import KernelArgumentError, UncontractedLaunchError
+from oxide.runtime.marshal import Binder, check_overlaps
+from oxide.runtime.signature import KernelSpec
+
+
+class PreparedLaunch:
+    """A configuration checked against one kernel's contract, the device and the function."""
+
+    def __init__(self, kernel: "Kernel", config: LaunchConfig, checked_contract: bool):
+        self.kernel, self.config, self.checked_contract = kernel, config, checked_contract
+        needed = prepare(kernel.spec, config, kernel.executor.limits, kernel.function.limits, checked_contract)
+        if needed:
+            kernel.function.allow_dynamic_shared(needed)
+
+    def __call__(self, *args: Any, stream: Any = None) -> None:
+        """Launch with these arguments (synchronously unless `stream` is given)."""
+        self.kernel._launch(self, args, stream)
+
+    def __repr__(self) -> str:
+        return f"PreparedLaunch({self.kernel.spec.name}, grid={self.config.grid}, block={self.config.block})"
+
+
+def _config(key: Any) -> tuple[LaunchConfig, Any]:
+    """`kernel[grid, block]`, `[grid, block, stream]`, `[grid, block, stream, shared_bytes]`."""
+    if not isinstance(key, tuple) or not 2 <= len(key) <= 4:
+        raise TypeError("launch with kernel[grid, block], kernel[grid, block, stream] or "
+                        "kernel[grid, block, stream, dynamic_shared_bytes]")
+    grid, block, stream, shared = (list(key) + [None, 0])[:4]
+    return LaunchConfig.of(grid, block, shared or 0), stream
+
+
+class _Configured:
+    """`kernel[grid, block]`: call it with the arguments."""
+
+    def __init__(self, launcher: Any, config: LaunchConfig, stream: Any):
+        self.launcher, self.config, self.stream = launcher, config, stream
+
+    def __call__(self, *args: Any) -> None:
+        self.launcher(*args, config=self.config, stream=self.stream)
+
+
+class Kernel:
+    """One compiled kernel (one instance of a generic kernel) of a loaded module."""
+
+    def __init__(self, spec: KernelSpec, executor: Any):
+        self.spec, self.executor = spec, executor
+        self.binder = Binder(spec, gpu=executor.target == "gpu")
+        self.requires = parse_requires(spec)
+        self.contracted = bool(spec.contract)
+        self._function: Any = None
+        self._prepared: dict[tuple[LaunchConfig, bool], PreparedLaunch] = {}
+        self.unchecked = _Unchecked(self)
+
+    @property
+    def function(self) -> Any:
+        """The executor's function (loaded on first use)."""
+        if self._function is None:
+            self._function = self.executor.function(self.spec)
+        return self._function
+
+    def prepare(self, config: LaunchConfig) -> PreparedLaunch:
+        """Check `config` against the contract and the device once; launch the result many times."""
+        if not self.contracted:
+            raise self._uncontracted()
+        return self._prepare(config, True)
+
+    def _prepare(self, config: LaunchConfig, contracted: bool) -> PreparedLaunch:
+        key = (config, contracted)
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            prepared = self._prepared[key] = PreparedLaunch(self, config, contracted)
+        return prepared
+
+    def _uncontracted(self) -> UncontractedLaunchError:
+        return UncontractedLaunchError(
+            f"kernel `{self.spec.name}` has no #[launch_contract], so nothing proves its launch geometry; launch it "
+            f"through `.unchecked` (`mod.{self.spec.name}.unchecked[grid, block](...)`: its index witnesses check "
+            "the geometry on the device and write nothing on a mismatch), or declare a contract such as "
+            "#[launch_contract(domain = 1)]")
+
+    def __call__(self, *args: Any, config: LaunchConfig | PreparedLaunch, stream: Any = None) -> None:
+        """A checked launch (kernels with a contract)."""
+        if isinstance(config, PreparedLaunch):
+            if config.kernel is not self or not config.checked_contract:
+                raise KernelArgumentError(f"kernel `{self.spec.name}`: this PreparedLaunch belongs to "
+                                          f"`{config.kernel.spec.entry}`")
+            prepared = config
+        else:
+            if not self.contracted:
+                raise self._uncontracted()
+            prepared = self._prepare(config, True)
+        self._launch(prepared, args, stream)
+
+    def __getitem__(self, key: Any) -> _Configured:
+        config, stream = _config(key)
+        return _Configured(self, config, stream)
+
+    def _launch(self, prepared: PreparedLaunch, args: Sequence[Any], stream: Any) -> None:
+        spec = self.spec
+        bound = self.binder.bind(args, allow_host=stream is None)
+        check_overlaps(spec.name, bound.buffers)
+        if self.requires:
+            check_requires(spec.name, self.requires, bound.values)
+        handle = None
+        if stream is not None:
+            handle = stream.handle if hasattr(stream, "handle") else stream
+            if hasattr(stream, "last_kernel"):
+                stream.last_kernel = spec.name
+        self.executor.launch(self.function, prepared.config, bound.abi, handle)
+        if stream is None:
+            self.executor.synchronize(spec.name)
+            for host, device in bound.copy_back:
+                device.copy_to(host)
+
+    def __repr__(self) -> str:
+        contract = f", contract={self.spec.contract}" if self.spec.contract else ""
+        return f"<kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}]{contract}>"
+
+
+class _Unchecked:
+    """`kernel.unchecked`: launches without a launch contract (device-side witness checks only)."""
+
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+
+    def __call__(self, *args: Any, config: LaunchConfig, stream: Any = None) -> None:
+        self.kernel._launch(self.kernel._prepare(config, False), args, stream)
+
+    def __getitem__(self, key: Any) -> _Configured:
+        config, stream = _config(key)
+        return _Configured(self, config, stream)
+
+
+class KernelGroup:
+    """The instances of one generic kernel; a call picks the instance the arguments fit."""
+
+    def __init__(self, name: str, instances: list[Kernel]):
+        self.name, self.instances = name, instances
+        self.unchecked = _GroupUnchecked(self)
+
+    def select(self, args: Sequence[Any]) -> Kernel:
+        """The first instance whose signature accepts `args`."""
+        reasons = []
+        for kernel in self.instances:
+            reason = kernel.binder.mismatch(args)
+            if reason is None:
+                return kernel
+            reasons.append(f"  {kernel.spec.entry}: {reason}")
+        raise KernelArgumentError(f"no instance of generic kernel `{self.name}` fits these arguments:\n"
+                                  + "\n".join(reasons))
+
+    def __call__(self, *args: Any, config: LaunchConfig, stream: Any = None) -> None:
+        self.select(args)(*args, config=config, stream=stream)
+
+    def __getitem__(self, key: Any) -> _Configured:
+        config, stream = _config(key)
+        return _Configured(self, config, stream)
+
+    def prepare(self, config: LaunchConfig) -> "_GroupPrepared":
+        """Prepared launches per instance, chosen at call time."""
+        return _GroupPrepared(self, config)
+
+    def __repr__(self) -> str:
+        return f"<generic kernel {self.name}: {', '.join(k.spec.entry for k in self.instances)}>"
+
+
+class _GroupUnchecked:
+    def __init__(self, group: KernelGroup):
+        self.group = group
+
+    def __call__(self, *args: Any, config: LaunchConfig, stream: Any = None) -> None:
+        self.group.select(args).unchecked(*args, config=config, stream=stream)
+
+    def __getitem__(self, key: Any) -> _Configured:
+        config, stream = _config(key)
+        return _Configured(self, config, stream)
+
+
+class _GroupPrepared:
+    def __init__(self, group: KernelGroup, config: LaunchConfig):
+        self.group, self.config = group, config
+
+    def __call__(self, *args: Any, stream: Any = None) -> None:
+        kernel = self.group.select(args)
+        kernel.prepare(self.config)(*args, stream=stream)

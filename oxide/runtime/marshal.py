@@ -1,0 +1,230 @@
+"""Argument marshalling: Python values -> a kernel's ABI, checked against its signature.
+
+A `Binder` is built once per kernel. `bind(args)` checks the count, the kind and element type of every
+buffer and the range of every scalar (KernelArgumentError naming the kernel and the parameter), and returns
+a `Bound`: the buffers (for the overlap check), the `requires` values (`n`, `x.len()`), and the ABI values.
+
+Buffers: on the GPU, DeviceBuffer, anything with `__cuda_array_interface__` or CUDA DLPack (zero-copy), or a
+numpy array (copied in, and out again if the kernel may write it; only for synchronous launches). On the
+emulator: numpy arrays (used in place) and EmulatedBuffer. A `DisjointSlice<T, Runtime2DIndex>` takes a 2-D
+array (its row width is the second extent) or `RowWidth(buffer, width)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from oxide.runtime.errors import HostArrayError, KernelArgumentError, OverlapError
+from oxide.runtime.memory import ArrayView, DeviceBuffer, EmulatedBuffer, device_view
+from oxide.runtime.scalars import SCALARS, SIGNLESS, convert
+from oxide.runtime.signature import KernelSpec, ParamSpec
+
+
+@dataclass(frozen=True)
+class RowWidth:
+    """A buffer with an explicit row width, for `DisjointSlice<T, Runtime2DIndex>` parameters."""
+
+    buffer: Any
+    width: int
+
+
+@dataclass
+class BufferArg:
+    """One buffer argument as launched: which parameter, where, how big, whether the kernel may write it."""
+
+    param: str
+    ptr: int
+    nbytes: int
+    mutable: bool
+
+
+@dataclass
+class Bound:
+    """A bound argument list: ABI values (GPU: ints/floats per PTX parameter; emulator: per simt
+    parameter), buffers for the overlap check, values for `requires`, host arrays to copy back."""
+
+    abi: list[Any] = field(default_factory=list)
+    buffers: list[BufferArg] = field(default_factory=list)
+    values: dict[str, int] = field(default_factory=dict)
+    copy_back: list[tuple[np.ndarray, DeviceBuffer]] = field(default_factory=list)
+    temporaries: list[DeviceBuffer] = field(default_factory=list)
+
+
+def _describe(value: Any) -> str:
+    dtype = getattr(value, "dtype", None)
+    return f"an array of {dtype}" if dtype is not None else f"a {type(value).__name__}"
+
+
+def check_overlaps(kernel: str, buffers: list[BufferArg]) -> None:
+    """OverlapError if a mutable buffer shares bytes with any other buffer argument."""
+    for i, a in enumerate(buffers):
+        if not a.nbytes:
+            continue
+        for b in buffers[i + 1:]:
+            if (a.mutable or b.mutable) and b.nbytes and a.ptr < b.ptr + b.nbytes and b.ptr < a.ptr + a.nbytes:
+                first, second = (a, b) if a.mutable else (b, a)
+                raise OverlapError(kernel, first.param, second.param,
+                                   f"bytes 0x{max(a.ptr, b.ptr):x}..0x{min(a.ptr + a.nbytes, b.ptr + b.nbytes):x} "
+                                   "are in both")
+
+
+class Binder:
+    """Checks and converts the arguments of one kernel, for the GPU (`gpu=True`) or the emulator."""
+
+    def __init__(self, kernel: KernelSpec, gpu: bool):
+        self.kernel, self.gpu = kernel, gpu
+        self.params = kernel.params
+        self.signature = f"{kernel.name}({', '.join(f'{p.name}: {p.rust_type}' for p in kernel.params)})"
+
+    def _fail(self, p: ParamSpec, message: str, cls: type = KernelArgumentError) -> Exception:
+        return cls(f"kernel `{self.kernel.name}`, argument `{p.name}: {p.rust_type}`: {message}")
+
+    def bind(self, args: Sequence[Any], allow_host: bool) -> Bound:
+        """Check and convert `args` (in parameter order)."""
+        if len(args) != len(self.params):
+            raise KernelArgumentError(f"kernel `{self.kernel.name}` takes {len(self.params)} argument(s), "
+                                      f"{len(args)} given: {self.signature}")
+        bound = Bound()
+        for p, value in zip(self.params, args):
+            if p.kind == "scalar":
+                try:
+                    number = convert(value, SCALARS[p.elem])
+                except TypeError as exc:
+                    raise self._fail(p, str(exc)) from None
+                if SCALARS[p.elem].kind == "int":
+                    bound.values[p.name] = number
+                bound.abi.append(number if self.gpu else SCALARS[p.elem].dtype.type(number))
+            elif p.kind == "struct":
+                bound.abi.extend(self._struct(p, value))
+            else:
+                self._buffer(p, value, allow_host, bound)
+        return bound
+
+    def mismatch(self, args: Sequence[Any]) -> str | None:
+        """Why `args` do not fit this signature (count, element types, scalar types), or None; copies nothing."""
+        if len(args) != len(self.params):
+            return f"takes {len(self.params)} argument(s), {len(args)} given"
+        for p, value in zip(self.params, args):
+            if p.kind == "scalar":
+                try:
+                    convert(value, SCALARS[p.elem])
+                except TypeError as exc:
+                    return f"`{p.name}: {p.rust_type}`: {exc}"
+            elif p.is_buffer:
+                if isinstance(value, RowWidth):
+                    value = value.buffer
+                if isinstance(value, EmulatedBuffer):
+                    value = value.array
+                try:
+                    view = value if isinstance(value, np.ndarray) else device_view(value)
+                except KernelArgumentError as exc:
+                    return f"`{p.name}`: {exc}"
+                dtype = getattr(view, "dtype", None)
+                if dtype is None or dtype != SCALARS[p.elem].dtype:
+                    return f"`{p.name}: {p.rust_type}` does not take {_describe(value)}"
+        return None
+
+    def _struct(self, p: ParamSpec, value: Any) -> list[Any]:
+        if hasattr(value, "_fields"):  # namedtuple
+            value = tuple(value)
+        elif hasattr(value, "__dataclass_fields__"):
+            value = tuple(getattr(value, f) for f in value.__dataclass_fields__)
+        if not isinstance(value, (tuple, list)) or len(value) != len(p.fields):
+            raise self._fail(p, f"expected a tuple of {len(p.fields)} field values ({', '.join(p.fields)}) in "
+                                "declaration order")
+        out = []
+        for i, (t, v) in enumerate(zip(p.fields, value)):
+            scalar = SIGNLESS.get(t) or SCALARS[t]
+            try:
+                number = convert(v, scalar)
+            except TypeError as exc:
+                raise self._fail(p, f"field {i}: {exc}") from None
+            if self.gpu:
+                out.append(number)
+            elif scalar.kind == "int" and number < 0:
+                out.append(np.dtype(f"i{scalar.dtype.itemsize}").type(number))
+            else:
+                out.append(scalar.dtype.type(number))
+        return out
+
+    def _buffer(self, p: ParamSpec, value: Any, allow_host: bool, bound: Bound) -> None:
+        width = None
+        if isinstance(value, RowWidth):
+            value, width = value.buffer, int(value.width)
+        if p.kind == "ptr" and self.gpu and isinstance(value, int) and not isinstance(value, bool):
+            bound.abi.append(value)  # a raw device address: the caller vouches for it (unsafe kernels only)
+            return
+        array = None
+        if self.gpu:
+            view = self._gpu_view(p, value)
+            if view is None:
+                if isinstance(value, np.ndarray):
+                    if not allow_host:
+                        raise self._fail(p, "a host (numpy) array cannot be used by a stream-ordered launch; hint: "
+                                            "copy it to the GPU first with `oxide.runtime.to_device(array)` (or "
+                                            "`module.to_device`), or launch without `stream=` to have it copied "
+                                            "in and out", HostArrayError)
+                    host = self._host_array(p, value)
+                    device = DeviceBuffer.from_host(host)
+                    bound.temporaries.append(device)  # alive until the launch has completed
+                    if p.mutable:
+                        bound.copy_back.append((value, device))
+                    view = ArrayView(device.ptr, host.dtype, host.size, host.shape)
+                else:
+                    raise self._fail(p, f"expected a GPU array (oxide DeviceBuffer, CuPy, PyTorch, any "
+                                        f"__cuda_array_interface__ or DLPack object) or a numpy array, got "
+                                        f"{type(value).__name__}")
+        else:
+            if isinstance(value, EmulatedBuffer):
+                value = value.array
+            if not isinstance(value, np.ndarray):
+                if isinstance(value, DeviceBuffer) or hasattr(value, "__cuda_array_interface__"):
+                    raise self._fail(p, "a GPU array cannot be used by the emulator; copy it to the host "
+                                        "(`.get()`), or run on the GPU")
+                raise self._fail(p, f"expected a numpy array, got {type(value).__name__}")
+            array = self._host_array(p, value)
+            if p.mutable and not array.flags.writeable:
+                raise self._fail(p, "the kernel writes this argument, but the array is read-only")
+            view = ArrayView(int(array.__array_interface__["data"][0]), array.dtype, array.size, array.shape)
+        if view.dtype != np.dtype(SCALARS[p.elem].dtype):
+            raise self._fail(p, f"expected elements of {p.elem} ({SCALARS[p.elem].dtype}), got an array of "
+                                f"{view.dtype}; hint: convert it with .astype(np.{SCALARS[p.elem].dtype})")
+        bound.buffers.append(BufferArg(p.name, view.ptr, view.nbytes, p.mutable))
+        bound.values[f"{p.name}.len()"] = view.size
+        if p.space == "runtime_2d":
+            if width is None:
+                if len(view.shape) != 2:
+                    raise self._fail(p, "a Runtime2DIndex DisjointSlice needs its row width: pass a 2-D array "
+                                        "(rows, width) or RowWidth(buffer, width)")
+                width = int(view.shape[1])
+            if not 0 < width < 1 << 32:
+                raise self._fail(p, f"row width {width} must be in 1..2^32")
+        if self.gpu:
+            bound.abi.append(view.ptr)
+            if p.kind != "ptr":
+                bound.abi.append(view.size)
+            if p.space == "runtime_2d":
+                bound.abi.append(width)
+        else:
+            flat = array.reshape(-1)
+            bound.abi.append(flat.reshape(-1, width) if p.space == "runtime_2d" else flat)
+
+    def _gpu_view(self, p: ParamSpec, value: Any) -> ArrayView | None:
+        if isinstance(value, EmulatedBuffer):
+            raise self._fail(p, "an emulator buffer cannot be used on the GPU; create buffers with the module "
+                                "that launches (`module.to_device`)")
+        if isinstance(value, np.ndarray):
+            return None
+        try:
+            return device_view(value)
+        except KernelArgumentError as exc:
+            raise self._fail(p, str(exc)) from None
+
+    def _host_array(self, p: ParamSpec, value: np.ndarray) -> np.ndarray:
+        if not value.flags.c_contiguous:
+            raise self._fail(p, "the array is not C-contiguous; pass np.ascontiguousarray(array) (and copy the "
+                                "result back if the kernel writes it)")
+        return value

@@ -1,0 +1,116 @@
+"""Kernel signatures: what each Rust parameter is, how it reaches the PTX entry, and the launch contract.
+
+The compiler writes signatures into the artifact's JSON (`KernelSpec.to_json`); the runtime reads them back
+(`KernelSpec.from_json`). `param_spec` derives a parameter's runtime kind from the Rust type and the simt
+types the frontend reports, so the runtime never parses Rust beyond these spellings.
+
+Kinds and their PTX ABI (one entry per PTX parameter):
+- `slice`    `&[T]`                 -> (u64 pointer, u64 length); written only if T is an atomic cell
+- `slice_mut` `&mut [T]`            -> (u64 pointer, u64 length)
+- `disjoint` `DisjointSlice<T, S>`  -> (u64 pointer, u64 length), plus u32 row width for Runtime2DIndex
+- `ptr`      `*const T` / `*mut T`  -> u64 pointer
+- `scalar`   u32, f32, bool, ...    -> the scalar
+- `struct`   a Copy struct/tuple    -> one scalar per field, in order
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from oxide.runtime.scalars import ATOMIC_ELEMENTS, SCALARS
+
+FORMAT_VERSION = 1
+
+_SLICE = re.compile(r"&\s*(mut\s+)?\[\s*(.+?)\s*\]")
+_DISJOINT = re.compile(r"DisjointSlice<\s*([^,>]+?)\s*(?:,.*)?>")
+_PTR = re.compile(r"\*\s*(const|mut)\s+(.+)")
+_SIMT_DISJOINT = re.compile(r'!simt\.disjoint<[^,]+,\s*"([^"]+)"\s*>')
+_MLIR_SCALAR = {"f32": "f32", "f64": "f64", "i1": "bool", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64"}
+
+
+@dataclass
+class ParamSpec:
+    """One Rust kernel parameter: `kind` (see the module docstring), element or scalar type, mutability."""
+
+    name: str
+    rust_type: str
+    kind: str
+    elem: str = ""  # slice/disjoint/ptr element type, or the scalar type
+    mutable: bool = False
+    space: str = ""  # DisjointSlice index space: "1d", "2d:S", "runtime_2d", "warp"
+    fields: list[str] = field(default_factory=list)  # struct: the scalar type of each flattened field
+    signless_fields: bool = False  # struct fields known only by their MLIR type (sign unknown)
+
+    @property
+    def is_buffer(self) -> bool:
+        """Whether the parameter is memory (a slice, DisjointSlice or raw pointer)."""
+        return self.kind in ("slice", "slice_mut", "disjoint", "ptr")
+
+    @property
+    def abi(self) -> list[str]:
+        """The PTX parameters this parameter becomes."""
+        if self.kind in ("slice", "slice_mut"):
+            return ["u64", "u64"]
+        if self.kind == "disjoint":
+            return ["u64", "u64", "u32"] if self.space == "runtime_2d" else ["u64", "u64"]
+        if self.kind == "ptr":
+            return ["u64"]
+        if self.kind == "scalar":
+            return [self.elem]
+        return list(self.fields)
+
+
+@dataclass
+class KernelSpec:
+    """A compiled kernel: Rust `name`, PTX `entry`, parameters, launch contract and launch bounds."""
+
+    name: str
+    entry: str
+    params: list[ParamSpec]
+    contract: dict[str, Any] = field(default_factory=dict)
+    launch_bounds: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form stored in an artifact."""
+        out = asdict(self)
+        for p, spec in zip(out["params"], self.params):
+            p["abi"] = spec.abi
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "KernelSpec":
+        """Read the JSON form back."""
+        params = [ParamSpec(**{k: v for k, v in p.items() if k != "abi"}) for p in data["params"]]
+        return cls(data["name"], data["entry"], params, dict(data.get("contract") or {}),
+                   list(data.get("launch_bounds") or []))
+
+
+def param_spec(name: str, rust_type: str, mlir_types: list[str]) -> ParamSpec:
+    """The runtime's view of one parameter, from its Rust type and the simt/MLIR types it lowers to."""
+    rust = rust_type.strip()
+    if (m := _SLICE.fullmatch(rust)):
+        elem = m.group(2)
+        mutable = bool(m.group(1)) or ATOMIC_ELEMENTS.get(elem) is not None
+        return ParamSpec(name, rust, "slice_mut" if m.group(1) else "slice", _scalar_name(elem), mutable)
+    if (m := _DISJOINT.fullmatch(rust)):
+        sm = _SIMT_DISJOINT.fullmatch(mlir_types[0]) if mlir_types else None
+        return ParamSpec(name, rust, "disjoint", _scalar_name(m.group(1)), True, sm.group(1) if sm else "1d")
+    if (m := _PTR.fullmatch(rust)):
+        return ParamSpec(name, rust, "ptr", _scalar_name(m.group(2)), m.group(1) == "mut")
+    if rust in SCALARS:
+        return ParamSpec(name, rust, "scalar", rust)
+    if rust.startswith("Uniform<") and rust.endswith(">") and rust[8:-1].strip() in SCALARS:
+        return ParamSpec(name, rust, "scalar", rust[8:-1].strip())
+    fields = []
+    for t in mlir_types:
+        if t not in _MLIR_SCALAR:
+            raise ValueError(f"parameter `{name}: {rust}`: cannot pass a field of MLIR type {t} from Python")
+        fields.append(_MLIR_SCALAR[t])
+    return ParamSpec(name, rust, "struct", fields=fields, signless_fields=True)
+
+
+def _scalar_name(elem: str) -> str:
+    elem = elem.strip()
+    return ATOMIC_ELEMENTS.get(elem, elem)
