@@ -236,8 +236,9 @@ def prepare(kernel: KernelSpec, config: LaunchConfig, device: DeviceLimits, func
                     raise LaunchContractError(name, "coordinates", f"grid*block <= 2^32 on axis {'xyz'[axis]}", g * b)
         if "dynamic_shared" in contract and shared != int(contract["dynamic_shared"]):
             raise LaunchContractError(name, "dynamic_shared", int(contract["dynamic_shared"]), shared)
-        if "dynamic_shared_range" in contract:
-            low, high = contract["dynamic_shared_range"]
+        shared_range = _shared_range(contract)
+        if shared_range is not None:
+            low, high = shared_range
             if not low <= shared <= high:
                 raise LaunchContractError(name, "dynamic_shared_range", f"{low}..={high} bytes", shared)
         if "min_compute_capability" in contract:
@@ -257,9 +258,20 @@ def prepare(kernel: KernelSpec, config: LaunchConfig, device: DeviceLimits, func
     if threads > function.max_threads_per_block:
         raise LaunchContractError(name, "block", f"at most {function.max_threads_per_block} threads (this kernel's "
                                                  "register use limits it)", threads)
-    limit = contract.get("dynamic_shared_range", [0, shared])[1] if contracted else shared
+    limit = (_shared_range(contract) or (0, shared))[1] if contracted else shared
     total = function.static_shared_bytes + max(limit, shared)
     if total > device.max_shared_per_block_optin:
         raise LaunchContractError(name, "dynamic_shared", f"static + dynamic shared memory <= "
                                   f"{device.max_shared_per_block_optin} bytes (device limit)", total)
     return max(limit, shared) if total > device.max_shared_per_block else 0
+
+
+def _shared_range(contract: dict[str, Any]) -> tuple[int, int] | None:
+    """The contract's dynamic shared memory range, written `dynamic_shared_range = (min, max)` in Rust and
+    `dynamic_shared_min`/`dynamic_shared_max` on the simt kernel."""
+    if "dynamic_shared_range" in contract:
+        low, high = contract["dynamic_shared_range"]
+        return int(low), int(high)
+    if "dynamic_shared_min" in contract or "dynamic_shared_max" in contract:
+        return int(contract.get("dynamic_shared_min", 0)), int(contract.get("dynamic_shared_max", 1 << 62))
+    return None
