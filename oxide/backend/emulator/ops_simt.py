@@ -1,0 +1,165 @@
+"""Emulator rules for the simt dialect's indexing, memory and shared-memory ops (runtime side:
+oxide.runtime.emulator.access)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mlir import ir
+
+from oxide.backend.emulator.emitter import EmitError, KernelEmitter, element_type, np_type
+from oxide.backend.emulator.rules import rule
+
+_AXES = {"x": 0, "y": 1, "z": 2}
+_DIMS = {"simt.thread_id": "c.tid", "simt.block_id": "c.bid", "simt.block_dim": "c.bdim", "simt.grid_dim": "c.gdim"}
+
+
+def _string(op: Any, name: str) -> str:
+    return ir.StringAttr(op.attributes[name]).value
+
+
+def _axis(op: Any) -> int:
+    match = re.search(r'"([xyz])"', str(op.attributes["dim"]))
+    if match is None:
+        raise EmitError(f"internal error: bad dim attribute {op.attributes['dim']}", op)
+    return _AXES[match.group(1)]
+
+
+@rule(*_DIMS)
+def emit_dim_query(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = {_DIMS[op.name]}[{_axis(op)}]")
+
+
+@rule("simt.special_reg")
+def emit_special_reg(em: KernelEmitter, op: Any) -> None:
+    reg = _string(op, "reg")
+    em.line(f"{em.result(op)} = c.special_reg({reg!r})")
+
+
+def _proven(em: KernelEmitter, max_domain: int) -> bool:
+    domain = em.contract_int("domain")
+    return domain is not None and domain <= max_domain
+
+
+@rule("simt.index_1d", "simt.index_1d_u32")
+def emit_index_1d(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = _mem.index_1d(c, {_proven(em, 1)})")
+
+
+@rule("simt.index_2d")
+def emit_index_2d(em: KernelEmitter, op: Any) -> None:
+    match = re.search(r'"2d:(\d+)"', str(op.results[0].type))
+    if match is None:
+        raise EmitError(f"internal error: index_2d of type {op.results[0].type}", op)
+    em.line(f"{em.result(op)} = _mem.index_2d(c, {int(match.group(1))}, {_proven(em, 2)})")
+
+
+@rule("simt.index_2d_runtime")
+def emit_index_2d_runtime(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = _mem.index_2d_runtime(c, {_proven(em, 2)})")
+
+
+@rule("simt.warp_index")
+def emit_warp_index(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = _mem.warp_index(c, {_proven(em, 1)})")
+
+
+_WITNESS_PARTS = {"simt.index_value": "value", "simt.index_valid": "valid", "simt.index_row": "row",
+                  "simt.index_col": "col"}
+
+
+@rule(*_WITNESS_PARTS)
+def emit_witness_part(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = {em.args(op)[0]}.{_WITNESS_PARTS[op.name]}")
+
+
+# Slices, references, pointers -------------------------------------------------------------------------
+@rule("simt.len")
+def emit_len(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = _mem.length({em.args(op)[0]})")
+
+
+@rule("simt.load", "simt.load_unchecked", "simt.shared_load")
+def emit_load(em: KernelEmitter, op: Any) -> None:
+    buffer, index = em.args(op)
+    checked = op.name != "simt.load_unchecked"
+    em.line(f"{em.result(op)} = _mem.load(c, {em.mask}, {buffer}, {index}, {em.loc(op)}, {checked})")
+
+
+@rule("simt.store", "simt.shared_store")
+def emit_store(em: KernelEmitter, op: Any) -> None:
+    buffer, index, value = em.args(op)
+    em.line(f"_mem.store(c, {em.mask}, {buffer}, {index}, {value}, {em.loc(op)})")
+
+
+@rule("simt.get_mut")
+def emit_get_mut(em: KernelEmitter, op: Any) -> None:
+    buffer, witness = em.args(op)
+    em.line(f"{em.result(op, 0)}, {em.result(op, 1)} = _mem.get_mut(c, {buffer}, {witness})")
+
+
+@rule("simt.get_unchecked_mut", "simt.elem_ptr")
+def emit_elem_ptr(em: KernelEmitter, op: Any) -> None:
+    buffer, index = em.args(op)
+    em.line(f"{em.result(op)} = _mem.elem_ptr(c, {em.mask}, {buffer}, {index}, {em.loc(op)})")
+
+
+@rule("simt.ref_load", "simt.ptr_load", "simt.volatile_load")
+def emit_ptr_load(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = _mem.ptr_load(c, {em.mask}, {em.args(op)[0]}, {em.loc(op)})")
+
+
+@rule("simt.ref_store", "simt.ptr_store", "simt.volatile_store")
+def emit_ptr_store(em: KernelEmitter, op: Any) -> None:
+    ptr, value = em.args(op)
+    em.line(f"_mem.ptr_store(c, {em.mask}, {ptr}, {value}, {em.loc(op)})")
+
+
+@rule("simt.slice_ptr", "simt.shared_ptr")
+def emit_slice_ptr(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = _mem.Ptr({em.args(op)[0]}, np.int64(0))")
+
+
+@rule("simt.ptr_offset")
+def emit_ptr_offset(em: KernelEmitter, op: Any) -> None:
+    ptr, count = em.args(op)
+    em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer, {ptr}.offset + {count}.astype(np.int64))")
+
+
+@rule("simt.ptr_cast")
+def emit_ptr_cast(em: KernelEmitter, op: Any) -> None:
+    (ptr,) = em.args(op)
+    dtype = np_type(element_type(op.results[0].type), op)
+    em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer.cast({dtype}), {ptr}.offset)")
+
+
+@rule("simt.ref_ptr")
+def emit_ref_ptr(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = {em.args(op)[0]}")
+
+
+@rule("simt.slice_from_ptr")
+def emit_slice_from_ptr(em: KernelEmitter, op: Any) -> None:
+    ptr, count = em.args(op)
+    em.line(f"{em.result(op)} = _mem.slice_from_ptr(c, {ptr}, {count}, {em.loc(op)})")
+
+
+# Shared memory ----------------------------------------------------------------------------------------
+@rule("simt.shared_array")
+def emit_shared_array(em: KernelEmitter, op: Any) -> None:
+    match = re.fullmatch(r"!simt\.shared<(\w+), (\d+)(?: : i64)?>", str(op.results[0].type))
+    if match is None:
+        raise EmitError(f"the emulator cannot allocate shared memory of type {op.results[0].type}", op)
+    em.features.add("shared")
+    em.shared_count += 1
+    name = f"#{em.shared_count} (declared at {em.locs.entries[em.loc(op)]})"
+    em.line(f"{em.result(op)} = c.shared_array({em.shared_count}, {np_type(match.group(1), op)}, "
+            f"{int(match.group(2))}, {name!r})")
+
+
+@rule("simt.dynamic_shared")
+def emit_dynamic_shared(em: KernelEmitter, op: Any) -> None:
+    em.features.add("shared")
+    dtype = np_type(element_type(op.results[0].type), op)
+    em.line(f"{em.result(op)} = c.dynamic_shared({em.args(op)[0]}, {dtype})")

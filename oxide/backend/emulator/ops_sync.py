@@ -1,0 +1,127 @@
+"""Emulator rules for the simt dialect's synchronisation, warp collectives, atomics and debugging ops
+(runtime side: oxide.runtime.emulator.threads, warp, atomics, debug)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlir import ir
+
+from oxide.backend.emulator.emitter import KernelEmitter
+from oxide.backend.emulator.rules import rule
+
+
+def _string(op: Any, name: str) -> str:
+    return ir.StringAttr(op.attributes[name]).value
+
+
+@rule("simt.sync_threads")
+def emit_sync_threads(em: KernelEmitter, op: Any) -> None:
+    em.features.add("barrier")
+    em.line(f"c.barrier({em.mask}, {em.loc(op)})")
+
+
+@rule("simt.thread_fence")
+def emit_thread_fence(em: KernelEmitter, op: Any) -> None:
+    # Lock-step execution already makes every earlier access visible; a fence orders nothing more here.
+    em.line("pass")
+
+
+@rule("simt.warp_sync")
+def emit_warp_sync(em: KernelEmitter, op: Any) -> None:
+    em.features.add("warp")
+    em.line(f"_w.warp_sync(c, {em.mask}, {em.args(op)[0]}, {em.loc(op)})")
+
+
+@rule("simt.shuffle")
+def emit_shuffle(em: KernelEmitter, op: Any) -> None:
+    em.features.add("warp")
+    member, value, offset = em.args(op)
+    width = ir.IntegerAttr(op.attributes["width"]).value
+    em.line(f"{em.result(op)} = _w.shuffle(c, {em.mask}, {member}, {value}, {offset}, {_string(op, 'kind')!r}, "
+            f"{width}, {em.loc(op)})")
+
+
+@rule("simt.vote")
+def emit_vote(em: KernelEmitter, op: Any) -> None:
+    em.features.add("warp")
+    member, pred = em.args(op)
+    em.line(f"{em.result(op)} = _w.vote(c, {em.mask}, {member}, {pred}, {_string(op, 'kind')!r}, {em.loc(op)})")
+
+
+@rule("simt.ballot", "simt.match_any")
+def emit_ballot(em: KernelEmitter, op: Any) -> None:
+    em.features.add("warp")
+    member, value = em.args(op)
+    fn = "ballot" if op.name == "simt.ballot" else "match_any"
+    em.line(f"{em.result(op)} = _w.{fn}(c, {em.mask}, {member}, {value}, {em.loc(op)})")
+
+
+@rule("simt.match_all")
+def emit_match_all(em: KernelEmitter, op: Any) -> None:
+    em.features.add("warp")
+    member, value = em.args(op)
+    em.line(f"{em.result(op, 0)}, {em.result(op, 1)} = _w.match_all(c, {em.mask}, {member}, {value}, {em.loc(op)})")
+
+
+@rule("simt.active_mask")
+def emit_active_mask(em: KernelEmitter, op: Any) -> None:
+    em.features.add("warp")
+    em.line(f"{em.result(op)} = _w.active_mask(c, {em.mask})")
+
+
+@rule("simt.redux")
+def emit_redux(em: KernelEmitter, op: Any) -> None:
+    em.features.add("warp")
+    member, value = em.args(op)
+    em.line(f"{em.result(op)} = _w.redux(c, {em.mask}, {member}, {value}, {_string(op, 'kind')!r}, {em.loc(op)})")
+
+
+@rule("simt.elect")
+def emit_elect(em: KernelEmitter, op: Any) -> None:
+    em.features.add("warp")
+    em.line(f"{em.result(op, 0)}, {em.result(op, 1)} = _w.elect(c, {em.mask}, {em.args(op)[0]}, {em.loc(op)})")
+
+
+# Atomics ----------------------------------------------------------------------------------------------
+@rule("simt.atomic_rmw")
+def emit_atomic_rmw(em: KernelEmitter, op: Any) -> None:
+    ptr, value = em.args(op)
+    used = bool(list(op.results[0].uses))
+    em.line(f"{em.result(op)} = _a.rmw(c, {em.mask}, {ptr}, {value}, {_string(op, 'kind')!r}, {em.loc(op)}, {used})")
+
+
+@rule("simt.atomic_cmpxchg")
+def emit_atomic_cmpxchg(em: KernelEmitter, op: Any) -> None:
+    ptr, expected, desired = em.args(op)
+    em.line(f"{em.result(op, 0)}, {em.result(op, 1)} = _a.cmpxchg(c, {em.mask}, {ptr}, {expected}, {desired}, "
+            f"{em.loc(op)})")
+
+
+@rule("simt.atomic_load")
+def emit_atomic_load(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = _a.atomic_load(c, {em.mask}, {em.args(op)[0]}, {em.loc(op)})")
+
+
+@rule("simt.atomic_store")
+def emit_atomic_store(em: KernelEmitter, op: Any) -> None:
+    ptr, value = em.args(op)
+    em.line(f"_a.atomic_store(c, {em.mask}, {ptr}, {value}, {em.loc(op)})")
+
+
+# Debugging --------------------------------------------------------------------------------------------
+@rule("simt.trap")
+def emit_trap(em: KernelEmitter, op: Any) -> None:
+    em.line(f"_d.trap(c, {em.mask}, {em.loc(op)})")
+
+
+@rule("simt.assert")
+def emit_assert(em: KernelEmitter, op: Any) -> None:
+    em.line(f"_d.assert_(c, {em.mask}, {em.args(op)[0]}, {_string(op, 'message')!r}, {em.loc(op)})")
+
+
+@rule("gpu.printf")
+def emit_printf(em: KernelEmitter, op: Any) -> None:
+    fmt = ir.StringAttr(op.attributes["format"]).value
+    args = "".join(f", {a}" for a in em.args(op))
+    em.line(f"_d.printf(c, {em.mask}, {fmt!r}, {em.loc(op)}{args})")

@@ -1,0 +1,155 @@
+"""Memory access on lane vectors: checked and unchecked loads and stores through slices, shared arrays,
+pointers and references, with bounds checks that raise `OutOfBounds` (the GPU traps) and race tracking.
+
+A masked-off lane never touches memory: its index is replaced by 0 before the gather, so whatever garbage
+it computed cannot fault.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from oxide.runtime.emulator.errors import OutOfBounds
+from oxide.runtime.emulator.memory import Buffer, Ptr, Witness
+from oxide.runtime.emulator.threads import Threads
+
+
+def length(buffer: Buffer) -> np.int64:
+    return np.int64(len(buffer.array))
+
+
+def _check(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int, what: str) -> None:
+    n = len(buffer.array)
+    bad = (index < 0) | (index >= n)
+    if isinstance(bad, np.ndarray):
+        bad = bad & mask
+        if bad.any():
+            k = c.first(bad)
+            c.fail(OutOfBounds, f"{what} index {int(c.broadcast(index)[k])} is out of bounds for {buffer.what} of "
+                   f"length {n}", bad, loc)
+    elif bad and mask.any():
+        c.fail(OutOfBounds, f"{what} index {int(index)} is out of bounds for {buffer.what} of length {n}", mask, loc)
+
+
+def _gather(c: Threads, mask: Any, buffer: Buffer, index: Any) -> Any:
+    if not isinstance(index, np.ndarray):
+        return buffer.array[index] if len(buffer.array) else buffer.array.dtype.type(0)
+    if mask is not c.full:
+        index = np.where(mask, index, 0)
+    if not len(buffer.array):
+        return np.zeros(c.lanes, buffer.array.dtype)
+    return buffer.array[index]
+
+
+def load(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int, checked: bool = True) -> Any:
+    """s[i]: bounds-checked (unless `checked` is false: get_unchecked, where out of bounds still stops the
+    emulator rather than reading another allocation)."""
+    _check(c, mask, buffer, index, loc, "an" if checked else "an unchecked")
+    if buffer.tracker is not None:
+        buffer.tracker.on_read(c, mask, index + buffer.base if buffer.base else index, loc)
+    return _gather(c, mask, buffer, index)
+
+
+def store(c: Threads, mask: Any, buffer: Buffer, index: Any, value: Any, loc: int, checked: bool = True) -> None:
+    """s[i] = v on the lanes of `mask` (lanes in order: the highest lane's value stays where two collide)."""
+    _check(c, mask, buffer, index, loc, "an" if checked else "an unchecked")
+    if buffer.tracker is not None:
+        buffer.tracker.on_write(c, mask, index + buffer.base if buffer.base else index, loc)
+    if mask is c.full and isinstance(index, np.ndarray):
+        buffer.array[index] = value
+    else:
+        buffer.array[c.broadcast(index)[mask]] = c.broadcast(value)[mask]
+
+
+def elem_ptr(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int) -> Ptr:
+    """&s[i], bounds-checked (one past the end is out of bounds too, as Rust's indexing says)."""
+    _check(c, mask, buffer, index, loc, "an")
+    return Ptr(buffer, index)
+
+
+def ptr_load(c: Threads, mask: Any, ptr: Ptr, loc: int) -> Any:
+    return load(c, mask, ptr.buffer, ptr.offset, loc, checked=False)
+
+
+def ptr_store(c: Threads, mask: Any, ptr: Ptr, value: Any, loc: int) -> None:
+    store(c, mask, ptr.buffer, ptr.offset, value, loc, checked=False)
+
+
+def slice_from_ptr(c: Threads, ptr: Ptr, count: Any, loc: int) -> Buffer:
+    """slice::from_raw_parts: the same start for every lane (per-lane slices are not emulated)."""
+    start, count = np.unique(ptr.offset), np.unique(count)
+    if start.size != 1 or count.size != 1:
+        from oxide.runtime.emulator.errors import UnsupportedOperation
+
+        raise UnsupportedOperation(f"slice::from_raw_parts with a different pointer or length per thread at "
+                                   f"{c.launch.loc(loc)}")
+    first, n = int(start[0]), int(count[0])
+    if first < 0 or first + n > len(ptr.buffer.array):
+        c.fail(OutOfBounds, f"slice::from_raw_parts of {n} elements at offset {first} exceeds {ptr.buffer.what} "
+               f"({len(ptr.buffer.array)} elements)", c.full, loc)
+    return ptr.buffer.view(first, n)
+
+
+def get_mut(c: Threads, buffer: Buffer, witness: Witness) -> tuple[Any, Ptr]:
+    """DisjointSlice::get_mut: (ok, reference); ok = the witness is valid and its element is in bounds."""
+    n = len(buffer.array)
+    if witness.row is not None:
+        width = np.int64(buffer.width)
+        flat = witness.row * width + witness.col
+        ok = witness.valid & (witness.col < width) & (flat < n)
+    else:
+        flat = witness.value
+        ok = witness.valid & (flat < n)
+    return ok, Ptr(buffer, flat)
+
+
+# Thread index witnesses -------------------------------------------------------------------------------
+def _global(c: Threads, axis: int) -> Any:
+    return c.bid[axis].astype(np.int64) * np.int64(c.bdim[axis]) + c.tid[axis].astype(np.int64)
+
+
+def _extents_one(c: Threads, axes: str) -> Any:
+    return np.bool_(all(c.bdim[a] == 1 and c.gdim[a] == 1 for a in ("xyz".index(x) for x in axes)))
+
+
+def index_1d(c: Threads, proven: bool) -> Witness:
+    return Witness(_global(c, 0), np.bool_(True) if proven else _extents_one(c, "yz"))
+
+
+def index_2d(c: Threads, stride: int, proven: bool) -> Witness:
+    row, col = _global(c, 1), _global(c, 0)
+    valid = (col < stride) & (np.bool_(True) if proven else _extents_one(c, "z"))
+    return Witness(row * np.int64(stride) + col, valid)
+
+
+def index_2d_runtime(c: Threads, proven: bool) -> Witness:
+    return Witness(None, np.bool_(True) if proven else _extents_one(c, "z"), _global(c, 1), _global(c, 0))
+
+
+def warp_index(c: Threads, proven: bool) -> Witness:
+    warps_per_block = (int(c.bdim[0]) + 31) // 32
+    value = c.bid[0].astype(np.int64) * warps_per_block + (c.tid[0] // 32).astype(np.int64)
+    return Witness(value, (c.lane_id == 0) & (np.bool_(True) if proven else _extents_one(c, "yz")))
+
+
+# Thread-local arrays: (lanes, *shape), one row per lane ---------------------------------------------------
+def _local_index(c: Threads, mask: Any, array: np.ndarray, indices: tuple[Any, ...], loc: int) -> tuple[Any, ...]:
+    for axis, index in enumerate(indices):
+        bad = c.broadcast((index < 0) | (index >= array.shape[axis + 1])) & mask
+        if bad.any():
+            k = c.first(bad)
+            c.fail(OutOfBounds, f"index {int(c.broadcast(index)[k])} is out of bounds for a local array of "
+                   f"length {array.shape[axis + 1]}", bad, loc)
+    return tuple(np.where(mask, index, 0) for index in indices)
+
+
+def local_load(c: Threads, mask: Any, array: np.ndarray, indices: tuple[Any, ...], loc: int) -> Any:
+    return array[(np.arange(c.lanes),) + _local_index(c, mask, array, indices, loc)]
+
+
+def local_store(c: Threads, mask: Any, array: np.ndarray, indices: tuple[Any, ...], value: Any, loc: int) -> None:
+    at = _local_index(c, mask, array, indices, loc)
+    lanes = np.flatnonzero(mask)
+    array[(lanes,) + tuple(c.broadcast(i)[lanes] for i in at)] = c.broadcast(value)[lanes]

@@ -1,0 +1,41 @@
+"""What an emulated launch raises: every kernel-side failure names the kernel, the block, the thread(s) and
+the Rust source location(s) it happened at."""
+
+from __future__ import annotations
+
+
+class EmulatorError(Exception):
+    """Base class of every error the emulator reports about a kernel or a launch."""
+
+
+class LaunchError(EmulatorError):
+    """The launch itself is wrong: an unknown entry, a wrong number or kind of arguments, a bad geometry."""
+
+
+class KernelTrap(EmulatorError):
+    """A thread executed `simt.trap` (a Rust panic); on the GPU the launch fails."""
+
+
+class KernelAssertion(KernelTrap):
+    """A thread failed `assert!`; on the GPU the launch fails with CUDA_ERROR_ASSERT."""
+
+
+class OutOfBounds(KernelTrap):
+    """A checked access (slice, shared array, local array) was out of bounds; on the GPU this traps."""
+
+
+class BarrierDivergence(EmulatorError):
+    """`sync_threads` was reached by only part of the block (undefined behaviour on the GPU)."""
+
+
+class WarpDivergence(EmulatorError):
+    """A warp collective named a lane in its mask that did not execute it (undefined behaviour on the GPU)."""
+
+
+class RaceDetected(EmulatorError):
+    """Two threads made conflicting accesses (same element, at least one write, neither atomic) without a
+    barrier between them (shared memory) or within one launch (global memory)."""
+
+
+class UnsupportedOperation(EmulatorError):
+    """The kernel does something the emulator cannot execute (it says what)."""

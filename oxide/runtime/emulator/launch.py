@@ -1,0 +1,130 @@
+"""Launching an emulator program: load (and cache) the program text, check and convert the arguments, and
+run the blocks, one at a time or, for kernels with no shared memory, barriers or warp collectives, many at
+once in one vector."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from oxide.runtime.emulator.errors import LaunchError
+from oxide.runtime.emulator.memory import Buffer
+from oxide.runtime.emulator.races import RaceTracker
+from oxide.runtime.emulator.threads import Launch, Threads
+
+# Lanes per batch for kernels whose blocks run together: big enough that numpy's per-call cost vanishes,
+# small enough that a batch's temporaries stay in cache-friendly sizes.
+BATCH_LANES = 1 << 16
+_PROGRAMS: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_PROGRAM_CACHE_SIZE = 64
+
+
+def load_program(program: str) -> dict[str, Any]:
+    """The namespace of an emulator program (executed once per distinct text)."""
+    namespace = _PROGRAMS.get(program)
+    if namespace is None:
+        namespace = {"__name__": "oxide_emulator_program"}
+        exec(compile(program, "<oxide emulator program>", "exec"), namespace)
+        _PROGRAMS[program] = namespace
+        if len(_PROGRAMS) > _PROGRAM_CACHE_SIZE:
+            _PROGRAMS.popitem(last=False)
+    else:
+        _PROGRAMS.move_to_end(program)
+    return namespace
+
+
+def _dims(value: Sequence[int] | int, what: str) -> tuple[int, int, int]:
+    dims = (value,) if isinstance(value, int | np.integer) else tuple(value)
+    if not 1 <= len(dims) <= 3 or any(int(d) < 1 for d in dims):
+        raise LaunchError(f"{what} must be 1 to 3 positive extents, got {value!r}")
+    return tuple(int(d) for d in dims) + (1,) * (3 - len(dims))  # type: ignore[return-value]
+
+
+def _scalar(value: Any, dtype: np.dtype, where: str) -> Any:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if dtype == np.bool_:
+        return np.bool_(bool(value))
+    if dtype.kind == "f":
+        if not isinstance(value, int | float | np.integer | np.floating):
+            raise LaunchError(f"{where} is a {dtype} scalar, got {type(value).__name__}")
+        return dtype.type(value)
+    if not isinstance(value, int | np.integer | bool | np.bool_):
+        raise LaunchError(f"{where} is an integer scalar, got {type(value).__name__}")
+    bits = dtype.itemsize * 8
+    wrapped = int(value) & ((1 << bits) - 1)
+    return np.array(wrapped, np.dtype(f"u{dtype.itemsize}")).view(dtype)[()]
+
+
+def _buffer(value: Any, dtype: np.dtype, runtime_2d: bool, where: str, trackers: dict[Any, RaceTracker],
+            check_races: bool) -> Buffer:
+    width = None
+    if runtime_2d:
+        if isinstance(value, tuple) and len(value) == 2:
+            value, width = value
+        elif isinstance(value, np.ndarray) and value.ndim == 2:
+            width = value.shape[1]
+        else:
+            raise LaunchError(f"{where} is a DisjointSlice with a runtime 2-D index: pass a 2-D array or "
+                              "(1-D array, row width)")
+    if not isinstance(value, np.ndarray):
+        raise LaunchError(f"{where} is a buffer of {dtype}: pass a numpy array, got {type(value).__name__}")
+    if not value.flags.c_contiguous:
+        raise LaunchError(f"{where} must be a C-contiguous numpy array (the kernel writes it in place)")
+    if value.dtype != dtype:
+        if value.dtype.itemsize == dtype.itemsize and value.dtype.kind in "iub" and dtype.kind in "iub":
+            value = value.view(dtype)  # signless integers: u32 data in an i32 buffer is the same bits
+        else:
+            raise LaunchError(f"{where} holds {dtype} elements, got an array of {value.dtype}")
+    flat = value.reshape(-1)
+    tracker = None
+    if check_races:
+        key = (value.__array_interface__["data"][0], flat.size, dtype.str)
+        tracker = trackers.get(key)
+        if tracker is None:
+            tracker = trackers[key] = RaceTracker(flat.size, where)
+    return Buffer(flat, where, "global", tracker, width=None if width is None else int(width))
+
+
+def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[Any],
+           dynamic_shared: int = 0, *, shuffle_blocks: bool | int = False, check_races: bool = True) -> None:
+    """Run kernel `entry` of an emulator program over `grid` x `block` threads; buffers are written in place.
+
+    `shuffle_blocks` runs the blocks in a random order (an int seeds it); `check_races` reports data races.
+    """
+    namespace = load_program(program)
+    kernels = namespace["KERNELS"]
+    if entry not in kernels:
+        raise LaunchError(f"no kernel `{entry}` in this program (kernels: {', '.join(sorted(kernels))})")
+    meta = kernels[entry]
+    grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
+    params = meta["params"]
+    if len(args) != len(params):
+        raise LaunchError(f"kernel `{entry}` takes {len(params)} arguments, got {len(args)}")
+    state = Launch(entry, namespace["LOCS"], grid3, block3, int(dynamic_shared), check_races)
+    trackers: dict[Any, RaceTracker] = {}
+    values = []
+    for k, ((kind, dtype_name), value) in enumerate(zip(params, args)):
+        where = f"kernel parameter {k} of `{entry}`"
+        dtype = np.dtype(dtype_name)
+        if kind == "scalar":
+            values.append(_scalar(value, dtype, where))
+        else:
+            values.append(_buffer(value, dtype, kind == "buffer_2d", where, trackers, check_races))
+    state.global_trackers = list(trackers.values())
+    gx, gy, gz = grid3
+    blocks = np.stack(np.meshgrid(np.arange(gx), np.arange(gy), np.arange(gz), indexing="ij"), -1)
+    blocks = blocks.transpose(2, 1, 0, 3).reshape(-1, 3).astype(np.int64)  # x fastest, as blockIdx counts
+    if shuffle_blocks is not False:
+        seed = None if shuffle_blocks is True else int(shuffle_blocks)
+        blocks = blocks[np.random.default_rng(seed).permutation(len(blocks))]
+    per_batch = max(1, BATCH_LANES // state.per_block) if meta["batchable"] else 1
+    function = meta["function"]
+    with np.errstate(all="ignore"):
+        for start in range(0, len(blocks), per_batch):
+            threads = Threads(state, blocks[start:start + per_batch])
+            function(threads, threads.full, *values)
+            threads.flush_races()

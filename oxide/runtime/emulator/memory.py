@@ -1,0 +1,74 @@
+"""The emulator's memory values: buffers (kernel arguments and shared arrays), pointers into them, and thread
+index witnesses.
+
+A slice, DisjointSlice or raw pointer parameter is a `Buffer` over the caller's numpy array (writes land in
+it). A pointer or `&mut` reference is a `Ptr`: a buffer and an element offset per lane. Every buffer view
+of the same memory shares one race tracker, addressed in elements of the underlying allocation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from oxide.runtime.emulator.errors import UnsupportedOperation
+from oxide.runtime.emulator.races import RaceTracker
+
+
+@dataclass
+class Buffer:
+    """Memory a kernel addresses: `array` (1-D), where it is (`space`: "global" or "shared"), what to call
+    it in messages, the row width of a runtime 2-D DisjointSlice, and the race tracker of its allocation
+    (None when races are not checked); `base` is this view's first element in the tracker's numbering."""
+
+    array: np.ndarray
+    what: str
+    space: str
+    tracker: RaceTracker | None
+    base: int = 0
+    width: int | None = None
+
+    def view(self, start: int, length: int) -> "Buffer":
+        """The elements [start, start + length) as a buffer of their own (slice::from_raw_parts)."""
+        return Buffer(self.array[start:start + length], self.what, self.space, self.tracker, self.base + start)
+
+    def cast(self, dtype: np.dtype) -> "Buffer":
+        """The same memory read as `dtype` (same element size only, so that race records stay aligned)."""
+        dtype = np.dtype(dtype)
+        if dtype == self.array.dtype:
+            return self
+        if dtype.itemsize != self.array.dtype.itemsize:
+            raise UnsupportedOperation(f"a pointer cast from {self.array.dtype} to {dtype} elements (the emulator "
+                                       "reinterprets memory only between types of the same size)")
+        return Buffer(self.array.view(dtype), self.what, self.space, self.tracker, self.base, self.width)
+
+
+@dataclass
+class Ptr:
+    """A pointer (or reference): element `offset` (a scalar or one per lane) into `buffer`."""
+
+    buffer: Buffer
+    offset: Any
+
+    def select(self, cond: Any, a: "Ptr", b: "Ptr") -> "Ptr":
+        if a.buffer.array is not b.buffer.array or a.buffer.base != b.buffer.base:
+            raise UnsupportedOperation("a per-thread choice between pointers into two different buffers")
+        return Ptr(a.buffer, np.where(cond, a.offset, b.offset))
+
+
+@dataclass
+class Witness:
+    """A thread index witness: its flat `value` (or `row`/`col` for a runtime 2-D one) and `valid`."""
+
+    value: Any
+    valid: Any
+    row: Any = None
+    col: Any = None
+
+    def select(self, cond: Any, a: "Witness", b: "Witness") -> "Witness":
+        def pick(x: Any, y: Any) -> Any:
+            return None if x is None else np.where(cond, x, y)
+
+        return Witness(pick(a.value, b.value), pick(a.valid, b.valid), pick(a.row, b.row), pick(a.col, b.col))
