@@ -130,9 +130,9 @@ def build(source: str | Path, *, chips: list[str] | None = None, instances: dict
           opt_level: int = 3, out_dir: str | Path | None = None, cache: bool = True) -> Path:
     """Compile a .rs file into an artifact; return the path of its .oxide.json.
 
-    With `out_dir` the artifact is written there; otherwise it lives in the cache (`OXIDE_CACHE_DIR`, default
-    ~/.cache/oxide), keyed by source, options, compiler version and targets, so an unchanged source is not
-    compiled again. `chips` defaults to `[default_chip()]`.
+    The artifact is built through the cache (`OXIDE_CACHE_DIR`, default ~/.cache/oxide), keyed by source,
+    options, compiler version and targets, so an unchanged source is not compiled again (`cache=False`
+    always compiles); with `out_dir` it is also written there. `chips` defaults to `[default_chip()]`.
     """
     from oxide.runtime.cache import cache_key, cached
 
@@ -152,13 +152,14 @@ def build(source: str | Path, *, chips: list[str] | None = None, instances: dict
         assert artifact is not None
         return artifact
 
-    if out_dir is not None:
-        return compile_all().write(out_dir)
     if not cache:
-        raise ValueError("build(cache=False) needs out_dir")
+        if out_dir is None:
+            raise ValueError("build(cache=False) needs out_dir")
+        return compile_all().write(out_dir)
     # The file name is part of the key because it names the artifact and appears in its diagnostics.
     key = cache_key(text, {**options, "file": path.name}, compiler_version(), ",".join(chips))
-    return cached(key, compile_all)[0]
+    entry = cached(key, compile_all)[0]
+    return entry if out_dir is None else Artifact.load(entry).write(out_dir)
 
 
 def load(source: str | Path, *, target: str = "auto", device: int = 0, chips: list[str] | None = None,

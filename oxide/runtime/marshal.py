@@ -210,7 +210,7 @@ class Binder:
                 bound.abi.append(width)
         else:
             flat = array.reshape(-1)
-            bound.abi.append(flat.reshape(-1, width) if p.space == "runtime_2d" else flat)
+            bound.abi.append((flat, width) if p.space == "runtime_2d" else flat)
 
     def _gpu_view(self, p: ParamSpec, value: Any) -> ArrayView | None:
         if isinstance(value, EmulatedBuffer):

@@ -1,7 +1,24 @@
-"""oxide: the user-facing command line. For now `oxide build` compiles an MLIR kernel file to PTX."""
+"""oxide: the user-facing command line (cargo oxide's commands for Python projects).
+
+    oxide new NAME            scaffold a project: src/vecadd.rs (contracted kernel), main.py, README, .gitignore
+    oxide doctor              check the toolchain, one line per check
+    oxide build [PATH]        .rs kernels -> artifacts in build/ (PTX per --arch, signature JSON, emulator program);
+                              a .mlir file -> PTX, as before
+    oxide run [PATH] [-- ARGS]   build, then run the host program (on the emulator when there is no GPU)
+    oxide inspect [PATH]      the final PTX
+    oxide pipeline [PATH]     the IR after every stage
+    oxide sanitize [PATH]     run the host program under compute-sanitizer
+
+PATH is a project directory (default: the current one; kernels in src/*.rs or *.rs, host program main.py),
+a .rs kernel file (its host program is the .py beside it) or a .py host program. `--arch` defaults to
+$OXIDE_TARGET, else the compute capability of GPU 0, else sm_90.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -9,27 +26,93 @@ import click
 
 from oxide.ir.diagnostics import OxideError
 from oxide.tools.entry import run_cli
+from oxide.tools.project import Project, build_sources, find_project, parse_instances
+
+SANITIZER_EXIT = 86
+
+_arch = click.option("--arch", "--chip", "arch", multiple=True, metavar="SM",
+                     help="GPU architecture (sm_90, ...); repeat for several. Default: $OXIDE_TARGET, else GPU 0's, "
+                          "else sm_90.")
+_instantiate = click.option("--instantiate", multiple=True, metavar="KERNEL=T1,T2",
+                            help="Instantiate a generic kernel with these type (or const) arguments; repeatable.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="oxide-mlir")
 def cli() -> None:
-    """oxide: NVIDIA GPU kernels in Rust syntax, compiled through MLIR to PTX."""
+    """oxide: NVIDIA GPU kernels in Rust syntax, compiled through MLIR to PTX and run from Python."""
 
 
 @cli.command()
-@click.argument("source", type=click.Path(dir_okay=False))
-@click.option("-o", "output", type=click.Path(dir_okay=False), default=None,
-              help="PTX file to write (default: SOURCE with .ptx; one file per gpu.module when there are several).")
-@click.option("--chip", default="sm_90", show_default=True, help="GPU architecture.")
+@click.argument("name")
+def new(name: str) -> None:
+    """Create a new project NAME: a contracted vecadd kernel and a Python host program that checks it."""
+    from oxide.tools.scaffold import scaffold
+
+    directory = Path(name)
+    if directory.exists():
+        raise click.UsageError(f"{directory} already exists; choose another name")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", directory.name):
+        raise click.UsageError(f"project name '{directory.name}' may only use letters, digits, '_', '-' and '.'")
+    for path in scaffold(directory, directory.name):
+        click.echo(f"created {path}")
+    click.echo(f"\nnext: cd {directory} && oxide run")
+
+
+@cli.command()
+def doctor() -> None:
+    """Check Python, MLIR (NVPTX), tree-sitter-rust, cuda-python, the GPU, libdevice and optional tools."""
+    from oxide.tools.doctor import FAIL, run_checks
+
+    checks = run_checks()
+    for check in checks:
+        click.echo(check.render())
+    failed = sum(c.status == FAIL for c in checks)
+    click.echo(f"\n{failed} problem(s) found" if failed else "\nall required checks passed")
+    sys.exit(1 if failed else 0)
+
+
+@cli.command()
+@click.argument("path", required=False, type=click.Path())
+@click.option("-o", "output", type=click.Path(), default=None,
+              help="Artifact directory (default: PATH's build/); for .mlir input, the PTX file.")
+@_arch
 @click.option("-O", "opt_level", type=click.IntRange(0, 3), default=3, show_default=True, help="LLVM optimisation level.")
-def build(source: str, output: str | None, chip: str, opt_level: int) -> None:
-    """Compile SOURCE (MLIR with gpu.module kernels) to PTX."""
-    sys.exit(build_ptx(Path(source), Path(output) if output else None, chip, opt_level))
+@_instantiate
+def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level: int,
+          instantiate: tuple[str, ...]) -> None:
+    """Compile kernels: .rs sources to artifacts, or a .mlir file (gpu.module kernels) to PTX."""
+    if path and path.endswith(".mlir"):
+        sys.exit(build_ptx(Path(path), Path(output) if output else None, arch[0] if arch else "sm_90", opt_level))
+    project = find_project(path)
+    paths = _build(project, arch, parse_instances(instantiate), opt_level, Path(output) if output else None)
+    for artifact in paths:
+        click.echo(f"built {_shown(artifact)}")
+
+
+def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[list[str]]], opt_level: int = 3,
+           out: Path | None = None) -> list[Path]:
+    """Build or exit 1 with the located diagnostics."""
+    try:
+        return build_sources(project, list(arch) or None, instances, opt_level, out)
+    except OxideError as exc:
+        sources = {str(p): p.read_text(encoding="utf-8") for p in project.sources}
+        click.echo(exc.render(sources), err=True)
+        sys.exit(1)
+    except OSError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> int:
-    """The build job; returns the exit status."""
+    """The .mlir build job; returns the exit status."""
     from oxide.backend import Target, compile_to_ptx
     from oxide.ir.context import make_context
     from oxide.ir.parse import parse_source
@@ -57,6 +140,130 @@ def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> i
         path.write_text(text_, encoding="utf-8")
         click.echo(f"wrote {path} ({chip}, gpu.module @{name})")
     return 0
+
+
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("path", required=False, type=click.Path())
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@_arch
+@_instantiate
+@click.option("--target", type=click.Choice(["auto", "gpu", "cpu"]), default="auto", show_default=True,
+              help="Where kernels run: the GPU, the emulator (cpu), or the GPU when there is one.")
+def run(path: str | None, args: tuple[str, ...], arch: tuple[str, ...], instantiate: tuple[str, ...],
+        target: str) -> None:
+    """Build the kernels, then run the host program (arguments after `--` go to it)."""
+    from oxide.runtime.module import resolve_target
+
+    if path and path.startswith("-"):  # `oxide run -- args`: click hands the program's arguments over as PATH
+        args, path = (path, *args), None
+    project = find_project(path)
+    if project.host is None:
+        raise click.UsageError(f"no host program in {project.root} (expected {project.root / 'main.py'}, or a .py "
+                               "beside the .rs file)")
+    _build(project, arch, parse_instances(instantiate))
+    try:
+        where, notice = resolve_target(target)
+    except Exception as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    if where == "cpu":
+        click.echo(f"oxide: {notice}", err=True)
+        sys.stderr.flush()
+    env = dict(os.environ, OXIDE_DEVICE=where)
+    if arch:
+        env["OXIDE_TARGET"] = arch[0]
+    sys.stdout.flush()
+    result = subprocess.run([sys.executable, str(project.host), *args], cwd=project.root, env=env)
+    sys.exit(result.returncode)
+
+
+@cli.command()
+@click.argument("path", required=False, type=click.Path())
+@click.option("--kernel", default=None, help="Print only this kernel's entry (name or entry name).")
+@_arch
+@_instantiate
+def inspect(path: str | None, kernel: str | None, arch: tuple[str, ...], instantiate: tuple[str, ...]) -> None:
+    """Build and print the final PTX."""
+    from oxide.runtime.artifact import Artifact
+
+    project = find_project(path)
+    shown = False
+    for artifact_path in _build(project, arch[:1], parse_instances(instantiate)):
+        artifact = Artifact.load(artifact_path)
+        for chip, ptx in artifact.ptx.items():
+            if kernel is None:
+                click.echo(f"// {artifact.name} ({chip})\n{ptx}")
+                shown = True
+                continue
+            for spec in artifact.kernels:
+                if kernel in (spec.name, spec.entry):
+                    click.echo(_entry_text(ptx, spec.entry))
+                    shown = True
+    if not shown:
+        click.echo(f"error: no kernel `{kernel}` in {', '.join(str(s) for s in project.sources)}", err=True)
+        sys.exit(1)
+
+
+def _entry_text(ptx: str, entry: str) -> str:
+    """The `.entry` of `entry` up to its closing brace."""
+    start = ptx.find(f".entry {entry}(")
+    end = ptx.find("\n}", start)
+    return ptx[ptx.rfind("\n", 0, start) + 1:end + 2]
+
+
+@cli.command()
+@click.argument("path", required=False, type=click.Path())
+@_arch
+@_instantiate
+def pipeline(path: str | None, arch: tuple[str, ...], instantiate: tuple[str, ...]) -> None:
+    """Print the kernels after every stage: AST summary, simt IR, gpu/nvvm IR, LLVM IR, PTX."""
+    from oxide.api import default_chip
+    from oxide.tools.stages import stages
+
+    project = find_project(path)
+    chip = arch[0] if arch else default_chip()
+    for source in project.sources:
+        for heading, produce in stages(source, chip, parse_instances(instantiate)):
+            click.echo(f"==== {source.name}: {heading} ====")
+            try:
+                click.echo(produce().rstrip("\n") + "\n")
+            except OxideError as exc:
+                click.echo(exc.render({str(source): source.read_text(encoding="utf-8")}), err=True)
+                sys.exit(1)
+
+
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("path", required=False, type=click.Path())
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option("--tool", type=click.Choice(["memcheck", "racecheck", "initcheck", "synccheck"]), default="memcheck",
+              show_default=True, help="The compute-sanitizer tool.")
+@_arch
+def sanitize(path: str | None, args: tuple[str, ...], tool: str, arch: tuple[str, ...]) -> None:
+    """Build, then run the host program under compute-sanitizer (on the GPU)."""
+    from oxide.runtime.driver import gpu_status
+    from oxide.tools.doctor import OK, _tool
+
+    if path and path.startswith("-"):
+        args, path = (path, *args), None
+    project = find_project(path)
+    if project.host is None:
+        raise click.UsageError(f"no host program in {project.root}")
+    found = _tool("compute-sanitizer", "", "")
+    if found.status != OK:
+        click.echo("error: compute-sanitizer was not found; install the CUDA toolkit and put its bin/ on PATH "
+                   "(or set CUDA_HOME)", err=True)
+        sys.exit(1)
+    ok, why = gpu_status()
+    if not ok:
+        click.echo(f"error: compute-sanitizer needs a GPU ({why}); the emulator checks races and bounds itself: "
+                   "`oxide run --target cpu`", err=True)
+        sys.exit(1)
+    _build(project, arch, {})
+    command = [found.detail, "--tool", tool, "--error-exitcode", str(SANITIZER_EXIT), sys.executable,
+               str(project.host), *args]
+    sys.stdout.flush()
+    result = subprocess.run(command, cwd=project.root, env=dict(os.environ, OXIDE_DEVICE="gpu"))
+    sys.exit(result.returncode)
 
 
 def main() -> None:

@@ -118,3 +118,11 @@ def kernel_of(artifact_dir: Path):
         return Kernel(spec, executor), executor
 
     return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Keep the tests' artifacts out of the user's cache."""
+    import os
+
+    os.environ["OXIDE_CACHE_DIR"] = str(tmp_path_factory.mktemp("oxide-cache"))
