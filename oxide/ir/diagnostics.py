@@ -10,6 +10,8 @@ time so that oxide.ir.compat can report a missing wheel through it.
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
@@ -119,9 +121,39 @@ def from_mlir_error(error: Any, rename: Mapping[str, str] | None = None) -> list
     return diags or [Diagnostic("error", str(getattr(error, "message", error)))]
 
 
+# Where `warn` puts warnings: Python passes cannot emit MLIR warnings through the bindings (a Location
+# offers only emit_error), so they report through this sink, which the drivers collect and render.
+_WARNING_SINK: contextvars.ContextVar[tuple[list[Diagnostic], Mapping[str, str] | None] | None] = \
+    contextvars.ContextVar("oxide_warning_sink", default=None)
+
+
+def warn(location: Any, message: str) -> None:
+    """Report a warning at an mlir.ir.Location to the active collector (`captured_diagnostics` or
+    `collected_warnings`); with none active, print it to stderr so that it is never lost."""
+    sink = _WARNING_SINK.get()
+    rename = sink[1] if sink else None
+    diagnostic = Diagnostic("warning", message, source_loc(location, rename))
+    if sink is None:
+        print(diagnostic.render(), file=sys.stderr)
+    else:
+        sink[0].append(diagnostic)
+
+
+@contextlib.contextmanager
+def collected_warnings(rename: Mapping[str, str] | None = None) -> Iterator[list[Diagnostic]]:
+    """Collect the warnings oxide's passes report while the block runs."""
+    collected: list[Diagnostic] = []
+    token = _WARNING_SINK.set((collected, rename))
+    try:
+        yield collected
+    finally:
+        _WARNING_SINK.reset(token)
+
+
 @contextlib.contextmanager
 def captured_diagnostics(context: Any, rename: Mapping[str, str] | None = None) -> Iterator[list[Diagnostic]]:
-    """Collect every diagnostic MLIR emits in `context` (instead of printing it) while the block runs."""
+    """Collect every diagnostic MLIR emits in `context` (instead of printing it) while the block runs, and
+    the warnings oxide's passes report (`warn`), in the order they come."""
     collected: list[Diagnostic] = []
 
     def handler(diag: Any) -> bool:
@@ -129,7 +161,9 @@ def captured_diagnostics(context: Any, rename: Mapping[str, str] | None = None) 
         return True
 
     handle = context.attach_diagnostic_handler(handler)
+    token = _WARNING_SINK.set((collected, rename))
     try:
         yield collected
     finally:
+        _WARNING_SINK.reset(token)
         handle.detach()

@@ -320,7 +320,9 @@ class FunctionEmitter:
         if isinstance(ty, T.Shared):
             if stmt.name not in self.statics:
                 align = ty.align or max(ty.elem.mlir().width // 8 if hasattr(ty.elem.mlir(), "width") else 4, 4)
-                with ir.InsertionPoint.at_block_begin(self.entry):
+                # Named location: diagnostics about the array (races) can call it by its Rust name.
+                with ir.InsertionPoint.at_block_begin(self.entry), location(stmt.loc), \
+                        ir.Location.name(stmt.name, childLoc=ir.Location.current):
                     handle = simt.SharedArrayOp.build(align=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), align),
                                                       results=[ty.mlir()])
                 self.statics[stmt.name] = Val(ty, handle)
