@@ -37,6 +37,20 @@ _instantiate = click.option("--instantiate", multiple=True, metavar="KERNEL=T1,T
                             help="Instantiate a generic kernel with these type (or const) arguments; repeatable.")
 
 
+class _PassThrough(click.Command):
+    """A command whose arguments after `--` go, untouched, to the host program (`ctx.meta["program_args"]`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            cut = args.index("--")
+            args, ctx.meta["program_args"] = args[:cut], tuple(args[cut + 1:])
+        return super().parse_args(ctx, args)
+
+
+def _program_args() -> tuple[str, ...]:
+    return click.get_current_context().meta.get("program_args", ())
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="oxide-mlir")
 def cli() -> None:
@@ -142,20 +156,17 @@ def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> i
     return 0
 
 
-@cli.command(context_settings={"ignore_unknown_options": True})
+@cli.command(cls=_PassThrough)
 @click.argument("path", required=False, type=click.Path())
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @_arch
 @_instantiate
 @click.option("--target", type=click.Choice(["auto", "gpu", "cpu"]), default="auto", show_default=True,
               help="Where kernels run: the GPU, the emulator (cpu), or the GPU when there is one.")
-def run(path: str | None, args: tuple[str, ...], arch: tuple[str, ...], instantiate: tuple[str, ...],
-        target: str) -> None:
+def run(path: str | None, arch: tuple[str, ...], instantiate: tuple[str, ...], target: str) -> None:
     """Build the kernels, then run the host program (arguments after `--` go to it)."""
     from oxide.runtime.module import resolve_target
 
-    if path and path.startswith("-"):  # `oxide run -- args`: click hands the program's arguments over as PATH
-        args, path = (path, *args), None
+    args = _program_args()
     project = find_project(path)
     if project.host is None:
         raise click.UsageError(f"no host program in {project.root} (expected {project.root / 'main.py'}, or a .py "
@@ -232,19 +243,17 @@ def pipeline(path: str | None, arch: tuple[str, ...], instantiate: tuple[str, ..
                 sys.exit(1)
 
 
-@cli.command(context_settings={"ignore_unknown_options": True})
+@cli.command(cls=_PassThrough)
 @click.argument("path", required=False, type=click.Path())
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @click.option("--tool", type=click.Choice(["memcheck", "racecheck", "initcheck", "synccheck"]), default="memcheck",
               show_default=True, help="The compute-sanitizer tool.")
 @_arch
-def sanitize(path: str | None, args: tuple[str, ...], tool: str, arch: tuple[str, ...]) -> None:
-    """Build, then run the host program under compute-sanitizer (on the GPU)."""
+def sanitize(path: str | None, tool: str, arch: tuple[str, ...]) -> None:
+    """Build, then run the host program under compute-sanitizer (on the GPU); arguments after `--` go to it."""
     from oxide.runtime.driver import gpu_status
     from oxide.tools.doctor import OK, _tool
 
-    if path and path.startswith("-"):
-        args, path = (path, *args), None
+    args = _program_args()
     project = find_project(path)
     if project.host is None:
         raise click.UsageError(f"no host program in {project.root}")
