@@ -1,0 +1,165 @@
+"""A stand-in for `cuda.bindings.driver`, so the runtime's GPU path runs without a GPU: device memory is host
+memory, a launch records the parameter bytes the driver would copy (read through the kernelParams pointer
+array, sized by the PTX entry's .param list), and errors can be injected."""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import re
+from typing import Any
+
+import numpy as np
+
+
+class CUresult(enum.IntEnum):
+    CUDA_SUCCESS = 0
+    CUDA_ERROR_INVALID_VALUE = 1
+    CUDA_ERROR_LAUNCH_FAILED = 719
+    CUDA_ERROR_ASSERT = 710
+
+
+class CUdevice_attribute(enum.IntEnum):
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
+
+
+class CUfunction_attribute(enum.IntEnum):
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+
+class CUstream_flags(enum.IntEnum):
+    CU_STREAM_NON_BLOCKING = 1
+
+
+ATTRIBUTES = {"MAX_THREADS_PER_BLOCK": 1024, "MAX_BLOCK_DIM_X": 1024, "MAX_BLOCK_DIM_Y": 1024, "MAX_BLOCK_DIM_Z": 64,
+              "MAX_GRID_DIM_X": (1 << 31) - 1, "MAX_GRID_DIM_Y": 65535, "MAX_GRID_DIM_Z": 65535,
+              "MAX_SHARED_MEMORY_PER_BLOCK": 48 << 10, "COMPUTE_CAPABILITY_MAJOR": 9, "COMPUTE_CAPABILITY_MINOR": 0,
+              "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN": 227 << 10}
+_PARAM = re.compile(r"\.param \.(u64|u32|f32|f64|u8|u16|s32|b32|b64)\b")
+_SIZES = {"u64": 8, "b64": 8, "f64": 8, "u32": 4, "s32": 4, "b32": 4, "f32": 4, "u16": 2, "u8": 1}
+
+OK = CUresult.CUDA_SUCCESS
+
+
+class FakeDriver:
+    """The module-level functions of cuda.bindings.driver that the runtime calls."""
+
+    CUresult, CUdevice_attribute, CUfunction_attribute, CUstream_flags = (CUresult, CUdevice_attribute,
+                                                                         CUfunction_attribute, CUstream_flags)
+
+    def __init__(self) -> None:
+        self.memory: dict[int, np.ndarray] = {}
+        self.launches: list[dict[str, Any]] = []
+        self.functions: dict[int, tuple[str, list[str]]] = {}
+        self.fail_sync: CUresult | None = None
+        self.func_attributes: dict[int, int] = {}
+
+    def cuInit(self, flags: int) -> tuple:
+        return (OK,)
+
+    def cuDeviceGetCount(self) -> tuple:
+        return OK, 1
+
+    def cuDeviceGet(self, ordinal: int) -> tuple:
+        return OK, 0
+
+    def cuDevicePrimaryCtxRetain(self, device: int) -> tuple:
+        return OK, "ctx"
+
+    def cuCtxSetCurrent(self, ctx: Any) -> tuple:
+        return (OK,)
+
+    def cuDeviceGetAttribute(self, attr: CUdevice_attribute, device: int) -> tuple:
+        return OK, ATTRIBUTES[attr.name.removeprefix("CU_DEVICE_ATTRIBUTE_")]
+
+    def cuDeviceGetName(self, length: int, device: int) -> tuple:
+        return OK, b"Fake H200\0\0"
+
+    def cuDriverGetVersion(self) -> tuple:
+        return OK, 13000
+
+    def cuModuleLoadData(self, image: bytes) -> tuple:
+        return OK, image.decode().rstrip("\0")
+
+    def cuModuleGetFunction(self, module: str, name: bytes) -> tuple:
+        entry = name.decode()
+        start = module.find(f".entry {entry}(")
+        if start < 0:
+            return CUresult.CUDA_ERROR_INVALID_VALUE, None
+        params = _PARAM.findall(module[start:module.find(")", start)])
+        handle = len(self.functions) + 1
+        self.functions[handle] = (entry, params)
+        return OK, handle
+
+    def cuFuncGetAttribute(self, attr: CUfunction_attribute, fn: int) -> tuple:
+        return OK, {0: 1024, 1: 0}.get(int(attr), 0)
+
+    def cuFuncSetAttribute(self, fn: int, attr: CUfunction_attribute, value: int) -> tuple:
+        self.func_attributes[fn] = value
+        return (OK,)
+
+    def cuMemAlloc(self, nbytes: int) -> tuple:
+        block = np.zeros(nbytes, np.uint8)
+        address = block.ctypes.data
+        self.memory[address] = block
+        return OK, address
+
+    def cuMemFree(self, ptr: int) -> tuple:
+        self.memory.pop(int(ptr), None)
+        return (OK,)
+
+    def cuMemcpyHtoD(self, dst: int, src: int, n: int) -> tuple:
+        ctypes.memmove(int(dst), int(src), n)
+        return (OK,)
+
+    def cuMemcpyDtoH(self, dst: int, src: int, n: int) -> tuple:
+        ctypes.memmove(int(dst), int(src), n)
+        return (OK,)
+
+    def cuMemsetD8(self, ptr: int, value: int, n: int) -> tuple:
+        ctypes.memset(int(ptr), value, n)
+        return (OK,)
+
+    def cuLaunchKernel(self, fn: int, gx: int, gy: int, gz: int, bx: int, by: int, bz: int, shared: int, stream: Any,
+                       params: int, extra: int) -> tuple:
+        entry, kinds = self.functions[fn]
+        pointers = (ctypes.c_void_p * len(kinds)).from_address(params)
+        values = [ctypes.string_at(pointers[i], _SIZES[k]) for i, k in enumerate(kinds)]
+        self.launches.append({"entry": entry, "grid": (gx, gy, gz), "block": (bx, by, bz), "shared": shared,
+                              "stream": stream, "params": [_decode(v, k) for v, k in zip(values, kinds)]})
+        return (OK,)
+
+    def cuCtxSynchronize(self) -> tuple:
+        return (self.fail_sync or OK,)
+
+    def cuStreamCreate(self, flags: int) -> tuple:
+        return OK, "stream"
+
+    def cuStreamSynchronize(self, stream: Any) -> tuple:
+        return (self.fail_sync or OK,)
+
+    def cuStreamDestroy(self, stream: Any) -> tuple:
+        return (OK,)
+
+    def cuGetErrorString(self, err: CUresult) -> tuple:
+        return OK, b"fake description"
+
+
+def _decode(raw: bytes, kind: str) -> Any:
+    if kind == "f32":
+        return float(np.frombuffer(raw, np.float32)[0])
+    if kind == "f64":
+        return float(np.frombuffer(raw, np.float64)[0])
+    return int.from_bytes(raw, "little")
