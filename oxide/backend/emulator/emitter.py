@@ -63,7 +63,6 @@ class KernelEmitter:
         self.names: dict[Any, str] = {}
         self.counter = 0
         self.mask = "m0"
-        self.features: set[str] = set()  # "shared", "barrier", "warp": what stops blocks from running together
         self.shared_count = 0
 
     # Names and text ------------------------------------------------------------------------------------

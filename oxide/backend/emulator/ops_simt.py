@@ -151,7 +151,6 @@ def emit_shared_array(em: KernelEmitter, op: Any) -> None:
     match = re.fullmatch(r"!simt\.shared<(\w+), (\d+)(?: : i64)?>", str(op.results[0].type))
     if match is None:
         raise EmitError(f"the emulator cannot allocate shared memory of type {op.results[0].type}", op)
-    em.features.add("shared")
     em.shared_count += 1
     name = f"#{em.shared_count} (declared at {em.locs.entries[em.loc(op)]})"
     em.line(f"{em.result(op)} = c.shared_array({em.shared_count}, {np_type(match.group(1), op)}, "
@@ -160,6 +159,5 @@ def emit_shared_array(em: KernelEmitter, op: Any) -> None:
 
 @rule("simt.dynamic_shared")
 def emit_dynamic_shared(em: KernelEmitter, op: Any) -> None:
-    em.features.add("shared")
     dtype = np_type(element_type(op.results[0].type), op)
     em.line(f"{em.result(op)} = c.dynamic_shared({em.args(op)[0]}, {dtype})")

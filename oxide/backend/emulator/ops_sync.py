@@ -17,7 +17,6 @@ def _string(op: Any, name: str) -> str:
 
 @rule("simt.sync_threads")
 def emit_sync_threads(em: KernelEmitter, op: Any) -> None:
-    em.features.add("barrier")
     em.line(f"c.barrier({em.mask}, {em.loc(op)})")
 
 
@@ -29,13 +28,11 @@ def emit_thread_fence(em: KernelEmitter, op: Any) -> None:
 
 @rule("simt.warp_sync")
 def emit_warp_sync(em: KernelEmitter, op: Any) -> None:
-    em.features.add("warp")
     em.line(f"_w.warp_sync(c, {em.mask}, {em.args(op)[0]}, {em.loc(op)})")
 
 
 @rule("simt.shuffle")
 def emit_shuffle(em: KernelEmitter, op: Any) -> None:
-    em.features.add("warp")
     member, value, offset = em.args(op)
     width = ir.IntegerAttr(op.attributes["width"]).value
     em.line(f"{em.result(op)} = _w.shuffle(c, {em.mask}, {member}, {value}, {offset}, {_string(op, 'kind')!r}, "
@@ -44,14 +41,12 @@ def emit_shuffle(em: KernelEmitter, op: Any) -> None:
 
 @rule("simt.vote")
 def emit_vote(em: KernelEmitter, op: Any) -> None:
-    em.features.add("warp")
     member, pred = em.args(op)
     em.line(f"{em.result(op)} = _w.vote(c, {em.mask}, {member}, {pred}, {_string(op, 'kind')!r}, {em.loc(op)})")
 
 
 @rule("simt.ballot", "simt.match_any")
 def emit_ballot(em: KernelEmitter, op: Any) -> None:
-    em.features.add("warp")
     member, value = em.args(op)
     fn = "ballot" if op.name == "simt.ballot" else "match_any"
     em.line(f"{em.result(op)} = _w.{fn}(c, {em.mask}, {member}, {value}, {em.loc(op)})")
@@ -59,27 +54,23 @@ def emit_ballot(em: KernelEmitter, op: Any) -> None:
 
 @rule("simt.match_all")
 def emit_match_all(em: KernelEmitter, op: Any) -> None:
-    em.features.add("warp")
     member, value = em.args(op)
     em.line(f"{em.result(op, 0)}, {em.result(op, 1)} = _w.match_all(c, {em.mask}, {member}, {value}, {em.loc(op)})")
 
 
 @rule("simt.active_mask")
 def emit_active_mask(em: KernelEmitter, op: Any) -> None:
-    em.features.add("warp")
     em.line(f"{em.result(op)} = _w.active_mask(c, {em.mask})")
 
 
 @rule("simt.redux")
 def emit_redux(em: KernelEmitter, op: Any) -> None:
-    em.features.add("warp")
     member, value = em.args(op)
     em.line(f"{em.result(op)} = _w.redux(c, {em.mask}, {member}, {value}, {_string(op, 'kind')!r}, {em.loc(op)})")
 
 
 @rule("simt.elect")
 def emit_elect(em: KernelEmitter, op: Any) -> None:
-    em.features.add("warp")
     em.line(f"{em.result(op, 0)}, {em.result(op, 1)} = _w.elect(c, {em.mask}, {em.args(op)[0]}, {em.loc(op)})")
 
 

@@ -2,8 +2,7 @@
 emulator program, which oxide.runtime.emulator.launch runs with numpy alone.
 
 The program holds one Python function per kernel, `LOCS` (the Rust source locations its errors and race
-reports name) and `KERNELS` (per entry name: the function, the parameter kinds and element types, and
-whether blocks may run together in one vector). The text is deterministic for a given module.
+reports name) and `KERNELS` (per entry name: the function, and the parameter kinds and element types). The text is deterministic for a given module.
 """
 
 from __future__ import annotations
@@ -73,8 +72,7 @@ def emit_program(module: ir.Module) -> str:
         em.block(entry)
         function = f"kernel_{name}"
         bodies.append(f"def {function}(c, m0{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n")
-        batchable = not em.features
-        table.append(f"    {name!r}: {{'function': {function}, 'params': {kinds!r}, 'batchable': {batchable}}},")
+        table.append(f"    {name!r}: {{'function': {function}, 'params': {kinds!r}}},")
     source = module.operation.location
     header = _HEADER.format(source=_source_name(source))
     locs_text = "LOCS = (\n" + "".join(f"    {entry!r},\n" for entry in locs.entries) + ")\n"

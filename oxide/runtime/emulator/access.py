@@ -17,50 +17,52 @@ from oxide.runtime.emulator.threads import Threads
 
 
 def length(buffer: Buffer) -> np.int64:
-    return np.int64(len(buffer.array))
+    return np.int64(len(buffer))
 
 
 def _check(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int, what: str) -> None:
-    n = len(buffer.array)
-    bad = (index < 0) | (index >= n)
-    if isinstance(bad, np.ndarray):
-        bad = bad & mask
+    n = len(buffer)
+    if isinstance(index, np.ndarray):
+        bad = index.astype(np.int64, copy=False).view(np.uint64) >= n  # a negative index reads as a huge one
+        if mask is not c.full:
+            bad &= mask
         if bad.any():
             k = c.first(bad)
-            c.fail(OutOfBounds, f"{what} index {int(c.broadcast(index)[k])} is out of bounds for {buffer.what} of "
-                   f"length {n}", bad, loc)
-    elif bad and mask.any():
+            c.fail(OutOfBounds, f"{what} index {int(index[k])} is out of bounds for {buffer.what} of length {n}",
+                   bad, loc)
+    elif not 0 <= index < n and mask.any():
         c.fail(OutOfBounds, f"{what} index {int(index)} is out of bounds for {buffer.what} of length {n}", mask, loc)
 
 
-def _gather(c: Threads, mask: Any, buffer: Buffer, index: Any) -> Any:
-    if not isinstance(index, np.ndarray):
-        return buffer.array[index] if len(buffer.array) else buffer.array.dtype.type(0)
-    if mask is not c.full:
-        index = np.where(mask, index, 0)
-    if not len(buffer.array):
-        return np.zeros(c.lanes, buffer.array.dtype)
-    return buffer.array[index]
+def _address(buffer: Buffer, index: Any) -> Any:
+    """Where a lane's index lands in the buffer's array (its block's shared instance)."""
+    return index if buffer.lane_base is None else buffer.lane_base + index
 
 
 def load(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int, checked: bool = True) -> Any:
     """s[i]: bounds-checked (unless `checked` is false: get_unchecked, where out of bounds still stops the
     emulator rather than reading another allocation)."""
     _check(c, mask, buffer, index, loc, "an" if checked else "an unchecked")
+    at = _address(buffer, index)
     if buffer.tracker is not None:
-        buffer.tracker.on_read(c, mask, index + buffer.base if buffer.base else index, loc)
-    return _gather(c, mask, buffer, index)
+        buffer.tracker.on_read(c, mask, at + buffer.base if buffer.base else at, loc)
+    if not isinstance(at, np.ndarray):
+        return buffer.array[at]
+    if mask is not c.full:
+        at = np.where(mask, at, 0 if buffer.lane_base is None else buffer.lane_base)
+    return buffer.array[at]
 
 
 def store(c: Threads, mask: Any, buffer: Buffer, index: Any, value: Any, loc: int, checked: bool = True) -> None:
     """s[i] = v on the lanes of `mask` (lanes in order: the highest lane's value stays where two collide)."""
     _check(c, mask, buffer, index, loc, "an" if checked else "an unchecked")
+    at = _address(buffer, index)
     if buffer.tracker is not None:
-        buffer.tracker.on_write(c, mask, index + buffer.base if buffer.base else index, loc)
-    if mask is c.full and isinstance(index, np.ndarray):
-        buffer.array[index] = value
+        buffer.tracker.on_write(c, mask, at + buffer.base if buffer.base else at, loc)
+    if mask is c.full and isinstance(at, np.ndarray):
+        buffer.array[at] = value
     else:
-        buffer.array[c.broadcast(index)[mask]] = c.broadcast(value)[mask]
+        buffer.array[c.broadcast(at)[mask]] = c.broadcast(value)[mask]
 
 
 def elem_ptr(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int) -> Ptr:
@@ -86,15 +88,15 @@ def slice_from_ptr(c: Threads, ptr: Ptr, count: Any, loc: int) -> Buffer:
         raise UnsupportedOperation(f"slice::from_raw_parts with a different pointer or length per thread at "
                                    f"{c.launch.loc(loc)}")
     first, n = int(start[0]), int(count[0])
-    if first < 0 or first + n > len(ptr.buffer.array):
+    if first < 0 or first + n > len(ptr.buffer):
         c.fail(OutOfBounds, f"slice::from_raw_parts of {n} elements at offset {first} exceeds {ptr.buffer.what} "
-               f"({len(ptr.buffer.array)} elements)", c.full, loc)
+               f"({len(ptr.buffer)} elements)", c.full, loc)
     return ptr.buffer.view(first, n)
 
 
 def get_mut(c: Threads, buffer: Buffer, witness: Witness) -> tuple[Any, Ptr]:
     """DisjointSlice::get_mut: (ok, reference); ok = the witness is valid and its element is in bounds."""
-    n = len(buffer.array)
+    n = len(buffer)
     if witness.row is not None:
         width = np.int64(buffer.width)
         flat = witness.row * width + witness.col

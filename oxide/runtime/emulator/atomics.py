@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from oxide.runtime.emulator.access import _check
+from oxide.runtime.emulator.access import _address, _check
 from oxide.runtime.emulator.memory import Ptr
 from oxide.runtime.emulator.threads import Threads
 from oxide.runtime.emulator.values import u
@@ -58,7 +58,7 @@ def _integer_add(memory: np.ndarray, lanes: np.ndarray, addresses: np.ndarray, v
 def _lanes(c: Threads, mask: Any, ptr: Ptr, loc: int) -> tuple[np.ndarray, np.ndarray]:
     _check(c, mask, ptr.buffer, ptr.offset, loc, "an atomic")
     lanes = np.flatnonzero(mask)
-    return lanes, np.asarray(c.broadcast(ptr.offset))[lanes].astype(np.int64)
+    return lanes, c.broadcast(_address(ptr.buffer, ptr.offset))[lanes].astype(np.int64)
 
 
 def rmw(c: Threads, mask: Any, ptr: Ptr, value: Any, kind: str, loc: int, result_used: bool = True) -> Any:

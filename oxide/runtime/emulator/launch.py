@@ -1,6 +1,6 @@
 """Launching an emulator program: load (and cache) the program text, check and convert the arguments, and
-run the blocks, one at a time or, for kernels with no shared memory, barriers or warp collectives, many at
-once in one vector."""
+run the blocks in batches of whole blocks, each batch in lock step as one vector (one block per batch when
+asked: `blocks_per_batch=1`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from oxide.runtime.emulator.memory import Buffer
 from oxide.runtime.emulator.races import RaceTracker
 from oxide.runtime.emulator.threads import Launch, Threads
 
-# Lanes per batch for kernels whose blocks run together: big enough that numpy's per-call cost vanishes,
-# small enough that a batch's temporaries stay in cache-friendly sizes.
+# Lanes per batch: big enough that numpy's per-call cost vanishes, small enough that a batch's temporaries
+# stay small.
 BATCH_LANES = 1 << 16
 _PROGRAMS: OrderedDict[str, dict[str, Any]] = OrderedDict()
 _PROGRAM_CACHE_SIZE = 64
@@ -90,10 +90,12 @@ def _buffer(value: Any, dtype: np.dtype, runtime_2d: bool, where: str, trackers:
 
 
 def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[Any],
-           dynamic_shared: int = 0, *, shuffle_blocks: bool | int = False, check_races: bool = True) -> None:
+           dynamic_shared: int = 0, *, shuffle_blocks: bool | int = False, check_races: bool = True,
+           blocks_per_batch: int | None = None) -> None:
     """Run kernel `entry` of an emulator program over `grid` x `block` threads; buffers are written in place.
 
-    `shuffle_blocks` runs the blocks in a random order (an int seeds it); `check_races` reports data races.
+    `shuffle_blocks` runs the blocks in a random order (an int seeds it); `check_races` reports data races;
+    `blocks_per_batch` sets how many blocks run together in one vector (by default about 65536 threads).
     """
     namespace = load_program(program)
     kernels = namespace["KERNELS"]
@@ -121,7 +123,7 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
     if shuffle_blocks is not False:
         seed = None if shuffle_blocks is True else int(shuffle_blocks)
         blocks = blocks[np.random.default_rng(seed).permutation(len(blocks))]
-    per_batch = max(1, BATCH_LANES // state.per_block) if meta["batchable"] else 1
+    per_batch = blocks_per_batch or max(1, BATCH_LANES // state.per_block)
     function = meta["function"]
     with np.errstate(all="ignore"):
         for start in range(0, len(blocks), per_batch):

@@ -21,7 +21,10 @@ from oxide.runtime.emulator.races import RaceTracker
 class Buffer:
     """Memory a kernel addresses: `array` (1-D), where it is (`space`: "global" or "shared"), what to call
     it in messages, the row width of a runtime 2-D DisjointSlice, and the race tracker of its allocation
-    (None when races are not checked); `base` is this view's first element in the tracker's numbering."""
+    (None when races are not checked); `base` is this view's first element in the tracker's numbering.
+
+    Shared memory holds one instance per block of the batch, `block_size` elements each; a lane's index is
+    relative to its block's instance, which starts at its `lane_base` (None: one block, at 0)."""
 
     array: np.ndarray
     what: str
@@ -29,9 +32,16 @@ class Buffer:
     tracker: RaceTracker | None
     base: int = 0
     width: int | None = None
+    block_size: int | None = None
+    lane_base: Any = None
+
+    def __len__(self) -> int:
+        return self.block_size if self.block_size is not None else len(self.array)
 
     def view(self, start: int, length: int) -> "Buffer":
         """The elements [start, start + length) as a buffer of their own (slice::from_raw_parts)."""
+        if self.block_size is not None:
+            raise UnsupportedOperation("slice::from_raw_parts over shared memory")
         return Buffer(self.array[start:start + length], self.what, self.space, self.tracker, self.base + start)
 
     def cast(self, dtype: np.dtype) -> "Buffer":
@@ -42,6 +52,8 @@ class Buffer:
         if dtype.itemsize != self.array.dtype.itemsize:
             raise UnsupportedOperation(f"a pointer cast from {self.array.dtype} to {dtype} elements (the emulator "
                                        "reinterprets memory only between types of the same size)")
+        if self.block_size is not None:
+            raise UnsupportedOperation("a pointer cast of shared memory to another element type")
         return Buffer(self.array.view(dtype), self.what, self.space, self.tracker, self.base, self.width)
 
 

@@ -45,13 +45,15 @@ class _Slot:
 
 @dataclass
 class RaceTracker:
-    """The access records of one buffer (a kernel argument, a shared array)."""
+    """The access records of one buffer (a kernel argument, a batch's shared array). A shared array's
+    tracker `resets` at each barrier, so it keeps no reads past one."""
 
     size: int
     what: str
+    resets: bool = False
     write: _Slot | None = None
     read: _Slot | None = None
-    pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = field(default_factory=list)
+    pending: list[tuple[np.ndarray, np.ndarray, Any, int]] = field(default_factory=list)
 
     def on_write(self, c: "Threads", mask: Any, index: Any, loc: int) -> None:
         idx, tid, epoch = c.active_lanes(mask, index)
@@ -62,15 +64,15 @@ class RaceTracker:
             same = np.flatnonzero(idx[order][1:] == idx[order][:-1])
             if same.size:
                 a, b = order[same[0]], order[same[0] + 1]
-                c.report_race(self.what, int(idx[a]), int(tid[a]), loc, "writes", int(tid[b]), loc, "writes",
-                              same_op=True)
+                c.report_race(self.what, self._element(idx[a], c), int(tid[a]), loc, "writes", int(tid[b]), loc,
+                              "writes", same_op=True)
         for slot, verb in ((self.write, "writes"), (self.read, "reads")):
             if slot is not None:
                 bad = slot.conflicts(idx, tid, epoch, c.per_block)
                 if bad.any():
                     k = int(np.argmax(bad))
-                    c.report_race(self.what, int(idx[k]), int(tid[k]), loc, "writes", int(slot.tid[idx[k]]),
-                                  int(slot.loc[idx[k]]), verb)
+                    c.report_race(self.what, self._element(idx[k], c), int(tid[k]), loc, "writes",
+                                  int(slot.tid[idx[k]]), int(slot.loc[idx[k]]), verb)
         if self.write is None:
             self.write = _Slot(self.size)
         self.write.record(idx, tid, loc, epoch)
@@ -85,19 +87,29 @@ class RaceTracker:
         if not self.pending:
             return
         pending, self.pending = self.pending, []
-        if self.read is None:
-            self.read = _Slot(self.size)
-        for idx, tid, epoch, loc in pending:
-            if self.write is not None:
-                bad = self.write.conflicts(idx, tid, epoch, c.per_block)
-                if bad.any():
-                    k = int(np.argmax(bad))
-                    c.report_race(self.what, int(idx[k]), int(self.write.tid[idx[k]]), int(self.write.loc[idx[k]]),
-                                  "writes", int(tid[k]), loc, "reads")
+        idx = np.concatenate([p[0] for p in pending])
+        tid = np.concatenate([p[1] for p in pending])
+        epoch = np.concatenate([np.broadcast_to(p[2], p[0].shape) for p in pending])
+        loc = np.repeat(np.array([p[3] for p in pending], np.int32), [len(p[0]) for p in pending])
+        if self.write is not None:
+            bad = self.write.conflicts(idx, tid, epoch, c.per_block)
+            if bad.any():
+                k = int(np.argmax(bad))
+                c.report_race(self.what, self._element(idx[k], c), int(self.write.tid[idx[k]]),
+                              int(self.write.loc[idx[k]]), "writes", int(tid[k]), int(loc[k]), "reads")
+        if not self.resets:
+            if self.read is None:
+                self.read = _Slot(self.size)
             self.read.record(idx, tid, loc, epoch)
 
-    def reset(self) -> None:
-        """Forget every record (shared memory at a barrier: what came before is ordered)."""
+    def _element(self, index: Any, c: "Threads") -> int:
+        """The element's index as the kernel sees it (a shared array's numbering restarts in each block)."""
+        return int(index) % (self.size // c.count) if self.resets else int(index)
+
+    def reset(self, elements: np.ndarray | None = None) -> None:
+        """Forget the records (of `elements` only, when given): a barrier orders what came before."""
         self.pending.clear()
-        self.write = None
-        self.read = None
+        if elements is None:
+            self.write = None
+        elif self.write is not None:
+            self.write.tid[elements] = -1

@@ -1,5 +1,4 @@
-"""The threads one kernel call executes in lock step: one block (or, for kernels with no shared memory,
-barriers or warp collectives, many blocks at once), one numpy lane per thread.
+"""The threads one kernel call executes in lock step: a batch of whole blocks, one numpy lane per thread.
 
 `Launch` holds what the whole launch shares (kernel name, geometry, source locations, race trackers,
 epoch counter); `Threads` holds one batch's lane coordinates, its shared memory, and the helpers that
@@ -55,44 +54,60 @@ class Launch:
 
 
 class Threads:
-    """One batch of blocks, `lanes` threads in lock step."""
+    """One batch of whole blocks, `lanes` threads in lock step; thread t of the batch's block s is lane
+    s * per_block + t."""
 
     def __init__(self, launch: Launch, blocks: np.ndarray):
         self.launch = launch
-        self.per_block = launch.per_block
-        count = len(blocks)
-        self.lanes = count * self.per_block
-        linear = np.tile(np.arange(self.per_block, dtype=np.int64), count)
+        self.per_block = per_block = launch.per_block
+        self.count = count = len(blocks)
+        self.lanes = count * per_block
+        lane = np.arange(self.lanes, dtype=np.int64)
+        self.slot = lane // per_block  # which block of the batch
+        self.block_start = self.slot * per_block
+        linear = lane - self.block_start
         bx, by, _ = launch.block
         self.tid = tuple((v.astype(np.int32)) for v in (linear % bx, linear // bx % by, linear // (bx * by)))
         self.bdim = tuple(np.int32(d) for d in launch.block)
         self.gdim = tuple(np.int32(d) for d in launch.grid)
         gx, gy, _ = launch.grid
         block_linear = blocks[:, 0] + blocks[:, 1] * gx + blocks[:, 2] * gx * gy
-        epochs = np.array([next(launch.epochs) for _ in range(count)], np.int64)
         if count == 1:
             self.bid = tuple(np.int32(v) for v in blocks[0])
-            self.epoch: Any = epochs[0]
+            self.epoch: Any = next(launch.epochs)
         else:
-            self.bid = tuple(np.repeat(blocks[:, k], self.per_block).astype(np.int32) for k in range(3))
-            self.epoch = np.repeat(epochs, self.per_block)
-        self.gtid = np.repeat(block_linear, self.per_block) * self.per_block + linear
+            self.bid = tuple(np.repeat(blocks[:, k], per_block).astype(np.int32) for k in range(3))
+            self.epoch = self._new_epochs()
+        self.gtid = block_linear[self.slot] * per_block + linear
         self.linear = linear
         self.lane_id = (linear % 32).astype(np.int32)
+        warps_per_block = (per_block + 31) // 32
+        self.warp_id = self.slot * warps_per_block + linear // 32
+        self.warp_starts = (np.arange(count)[:, None] * per_block + np.arange(0, per_block, 32)[None, :]).reshape(-1)
         self.full = np.ones(self.lanes, np.bool_)
         self.shared: dict[Any, Buffer] = {}
         self.shared_trackers: list[RaceTracker] = []
 
+    def _new_epochs(self) -> np.ndarray:
+        first = next(self.launch.epochs)
+        for _ in range(self.count - 1):
+            next(self.launch.epochs)
+        return first + self.slot
+
     # Lanes ---------------------------------------------------------------------------------------------
     def broadcast(self, value: Any) -> np.ndarray:
-        return np.broadcast_to(value, (self.lanes,))
+        if isinstance(value, np.ndarray) and value.shape == (self.lanes,):
+            return value
+        return np.full(self.lanes, value)
 
-    def active_lanes(self, mask: Any, index: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The element index, global thread id and epoch of each lane of `mask`."""
+    def active_lanes(self, mask: Any, index: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+        """The element index, global thread id and epoch (a scalar when uniform) of each lane of `mask`."""
+        epoch = self.epoch
         if mask is self.full:
-            return np.asarray(self.broadcast(index), np.int64), self.gtid, np.asarray(self.broadcast(self.epoch))
-        return (np.asarray(self.broadcast(index)[mask], np.int64), self.gtid[mask],
-                np.asarray(self.broadcast(self.epoch)[mask]))
+            return self.broadcast(index).astype(np.int64, copy=False), self.gtid, epoch
+        if isinstance(epoch, np.ndarray):
+            epoch = epoch[mask]
+        return self.broadcast(index)[mask].astype(np.int64, copy=False), self.gtid[mask], epoch
 
     def fail(self, error: type[EmulatorError], message: str, lanes: Any, loc: int) -> None:
         """Raise `error` for the first lane of the bool vector `lanes` (and say how many more there are)."""
@@ -118,46 +133,58 @@ class Threads:
 
     # Synchronisation and shared memory -----------------------------------------------------------------
     def barrier(self, mask: Any, loc: int) -> None:
-        """sync_threads: every thread of the block must arrive; earlier accesses are ordered with later ones."""
-        if mask is not self.full and not mask.all():
-            arrived = int(mask.sum())
-            self.fail(BarrierDivergence, f"sync_threads reached by {arrived} of the block's {self.per_block} "
-                      f"threads (undefined behaviour on the GPU); this thread did not arrive", ~mask, loc)
+        """sync_threads: every thread of a block must arrive; its earlier accesses are ordered with later ones.
+        Blocks of the batch none of whose threads are here are not at this barrier (a block-uniform branch)."""
+        if mask is self.full:
+            arrived_blocks = None
+        else:
+            arrived = np.add.reduceat(mask, np.arange(0, self.lanes, self.per_block))
+            partial = (arrived > 0) & (arrived < self.per_block)
+            if partial.any():
+                s = int(np.argmax(partial))
+                missing = ~mask & (self.slot == s)
+                self.fail(BarrierDivergence, f"sync_threads reached by {int(arrived[s])} of the block's "
+                          f"{self.per_block} threads (undefined behaviour on the GPU); this thread did not arrive",
+                          missing, loc)
+            arrived_blocks = arrived > 0
         self.flush_races()
         for tracker in self.shared_trackers:
-            tracker.reset()
-        self.epoch = next(self.launch.epochs)
+            tracker.reset(None if arrived_blocks is None else np.repeat(arrived_blocks, tracker.size // self.count))
+        if self.count == 1:
+            self.epoch = next(self.launch.epochs)
+        elif arrived_blocks is None:
+            self.epoch = self._new_epochs()
+        else:
+            self.epoch = np.where(mask, self._new_epochs(), self.epoch)
 
     def flush_races(self) -> None:
         for tracker in itertools.chain(self.shared_trackers, self.launch.global_trackers):
             tracker.flush(self)
 
     def shared_array(self, key: int, dtype: Any, size: int, name: str) -> Buffer:
-        """This block's instance of a static shared array (zero-filled: the GPU leaves it undefined)."""
+        """The batch's instances of a static shared array, one per block (zero-filled: the GPU leaves it
+        undefined)."""
         buffer = self.shared.get(key)
         if buffer is None:
-            tracker = RaceTracker(size, f"shared array {name}") if self.launch.check_races else None
-            if tracker is not None:
-                self.shared_trackers.append(tracker)
-            buffer = self.shared[key] = Buffer(np.zeros(size, dtype), f"shared array {name}", "shared", tracker)
+            buffer = self.shared[key] = self._shared_buffer(np.zeros(size * self.count, dtype), size,
+                                                            f"shared array {name}")
         return buffer
 
+    def _shared_buffer(self, array: np.ndarray, size: int, what: str) -> Buffer:
+        tracker = RaceTracker(size * self.count, what, resets=True) if self.launch.check_races else None
+        if tracker is not None:
+            self.shared_trackers.append(tracker)
+        lane_base = self.slot * size if self.count > 1 else None
+        return Buffer(array, what, "shared", tracker, block_size=size, lane_base=lane_base)
+
     def dynamic_shared(self, byte_offset: Any, dtype: Any) -> Ptr:
-        """A pointer `byte_offset` bytes into this block's dynamic shared memory, to `dtype` elements."""
+        """A pointer `byte_offset` bytes into the block's dynamic shared memory, to `dtype` elements."""
         dtype = np.dtype(dtype)
-        raw = self.shared.get("dynamic")
-        if raw is None:
-            raw = self.shared["dynamic"] = Buffer(np.zeros(self.launch.dynamic_shared, np.uint8),
-                                                  "dynamic shared memory", "shared", None)
         view = self.shared.get(("dynamic", dtype))
         if view is None:
-            usable = len(raw.array) // dtype.itemsize * dtype.itemsize
-            tracker = (RaceTracker(usable // dtype.itemsize, "dynamic shared memory")
-                       if self.launch.check_races else None)
-            if tracker is not None:
-                self.shared_trackers.append(tracker)
-            view = self.shared[("dynamic", dtype)] = Buffer(raw.array[:usable].view(dtype),
-                                                            "dynamic shared memory", "shared", tracker)
+            size = self.launch.dynamic_shared // dtype.itemsize
+            view = self.shared[("dynamic", dtype)] = self._shared_buffer(np.zeros(size * self.count, dtype), size,
+                                                                         "dynamic shared memory")
         return Ptr(view, np.asarray(byte_offset).astype(np.int64) // dtype.itemsize)
 
     # Registers -----------------------------------------------------------------------------------------
@@ -185,6 +212,6 @@ class Threads:
             "globaltimer": lambda: np.int64(next(self.launch.clock) * 1000),
             "dynamic_smem_size": lambda: np.int32(self.launch.dynamic_shared),
             "total_smem_size": lambda: np.int32(self.launch.dynamic_shared + sum(
-                b.array.nbytes for k, b in self.shared.items() if isinstance(k, int))),
+                b.array.nbytes // self.count for k, b in self.shared.items() if isinstance(k, int))),
         }
         return values[name]()

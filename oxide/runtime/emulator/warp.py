@@ -18,21 +18,19 @@ from oxide.runtime.emulator.errors import WarpDivergence
 from oxide.runtime.emulator.threads import Threads
 
 
-# Warp collectives run one block at a time (the launcher never batches kernels that use them), so lane k
-# of the batch is thread k of the block.
+# A batch holds whole blocks one after another, so thread t of a block is lane `block_start + t`.
 
 
 def _warp_bits(c: Threads, lanes: Any) -> np.ndarray:
     """Per lane: the bit set of the lanes of its warp for which `lanes` holds."""
     bits = np.where(c.broadcast(lanes), np.uint32(1) << c.lane_id.astype(np.uint32), np.uint32(0))
-    per_warp = np.bitwise_or.reduceat(bits, np.arange(0, c.lanes, 32))
-    return per_warp[c.linear // 32]
+    return np.bitwise_or.reduceat(bits, c.warp_starts)[c.warp_id]
 
 
 def _lane_of_warp(c: Threads, j: int) -> tuple[np.ndarray, np.ndarray]:
     """Per lane: whether lane j of its warp exists, and that lane's index (clamped where it does not)."""
     position = c.linear - c.lane_id + j
-    return position < c.lanes, np.minimum(position, c.lanes - 1)
+    return position < c.per_block, c.block_start + np.minimum(position, c.per_block - 1)
 
 
 def _participants(c: Threads, mask: Any, member: Any, loc: int) -> np.ndarray:
@@ -74,8 +72,8 @@ def shuffle(c: Threads, mask: Any, member: Any, value: Any, offset: Any, kind: s
         source = lane ^ offset
         inside = (source >= start) & (source < start + width)
     position = c.linear - lane + source
-    inside &= (position < c.lanes) & (position >= 0)
-    return c.broadcast(value)[np.where(inside, position, c.linear)]
+    inside &= (position < c.per_block) & (position >= 0)
+    return c.broadcast(value)[c.block_start + np.where(inside, position, c.linear)]
 
 
 def vote(c: Threads, mask: Any, member: Any, pred: Any, kind: str, loc: int) -> Any:
