@@ -1,12 +1,13 @@
 """The GPU executor: one loaded CUmodule per artifact; launches through plain `cuLaunchKernel`.
 
 Each function keeps one ctypes structure holding its PTX parameters and a fixed array of pointers into it,
-so a launch only stores the new values and calls the driver (the driver copies the parameters at launch).
+so a launch packs the new values in one call and calls the driver (which copies the parameters at launch).
 """
 
 from __future__ import annotations
 
 import ctypes
+import struct
 from typing import Any
 
 from oxide.runtime.artifact import Artifact
@@ -33,11 +34,14 @@ class GpuFunction:
         self.kernel = kernel
         self.handle = check(drv.cuModuleGetFunction(executor.module, kernel.entry.encode()),
                             f"loading entry `{kernel.entry}`", kernel.name)
-        abi = [a for p in kernel.params for a in p.abi]
-        self.names = [f"p{i}" for i in range(len(abi))]
-        fields = [(n, _ctype(a)) for n, a in zip(self.names, abi)]
-        self.block = type(f"{kernel.entry}_params", (ctypes.Structure,), {"_fields_": fields})()
-        pointers = [ctypes.addressof(self.block) + getattr(type(self.block), n).offset for n in self.names]
+        types = [_ctype(a) for p in kernel.params for a in p.abi]
+        names = [f"p{i}" for i in range(len(types))]
+        layout = type(f"{kernel.entry}_params", (ctypes.Structure,), {"_fields_": list(zip(names, types))})
+        self.block = layout()
+        # One struct.pack_into per launch fills the block: native ("@") alignment is the C layout ctypes uses.
+        self.packer = struct.Struct("@" + "".join(t._type_ for t in types))
+        assert self.packer.size <= ctypes.sizeof(layout)
+        pointers = [ctypes.addressof(self.block) + getattr(layout, n).offset for n in names]
         self.pointers = (ctypes.c_void_p * max(len(pointers), 1))(*pointers)
         self.params_address = ctypes.addressof(self.pointers)
         attr = drv.CUfunction_attribute
@@ -76,6 +80,7 @@ class GpuExecutor:
                                 "driver or rebuild for an older --arch", getattr(exc, "code", ""), None) from None
             raise
         self.functions: dict[str, GpuFunction] = {}
+        self._launch_kernel = cuda().cuLaunchKernel
         self.limits = DeviceLimits(
             (major, minor),
             tuple(device.attribute(f"MAX_BLOCK_DIM_{a}") for a in "XYZ"),  # type: ignore[arg-type]
@@ -93,12 +98,10 @@ class GpuExecutor:
 
     def launch(self, fn: GpuFunction, config: LaunchConfig, abi: list[Any], stream: Any) -> None:
         """Store the parameters and enqueue the kernel."""
-        block = fn.block
-        for name, value in zip(fn.names, abi):
-            setattr(block, name, value)
+        fn.packer.pack_into(fn.block, 0, *abi)
         g, b = config.grid, config.block
-        (err,) = cuda().cuLaunchKernel(fn.handle, g[0], g[1], g[2], b[0], b[1], b[2], config.shared_mem_bytes,
-                                       stream, fn.params_address, 0)
+        (err,) = self._launch_kernel(fn.handle, g[0], g[1], g[2], b[0], b[1], b[2], config.shared_mem_bytes,
+                                     stream, fn.params_address, 0)
         if err != 0:
             raise_for(err, "the launch", fn.kernel.name)
 

@@ -23,6 +23,11 @@ from oxide.runtime.contract import check_requires, parse_requires, prepare
 from oxide.runtime.errors import KernelArgumentError, UncontractedLaunchError
 from oxide.runtime.marshal import Binder, check_overlaps
 from oxide.runtime.signature import KernelSpec
+from oxide.runtime.stream import Stream
+
+
+# Configurations cached per kernel for kernel[grid, block] (a program with more is still correct, just slower).
+_MAX_CACHED_LAUNCHERS = 256
 
 
 class PreparedLaunch:
@@ -71,6 +76,7 @@ class Kernel:
         self.contracted = bool(spec.contract)
         self._function: Any = None
         self._prepared: dict[tuple[LaunchConfig, bool], PreparedLaunch] = {}
+        self._launchers: dict[Any, _Launcher] = {}
         self.unchecked = _Unchecked(self)
 
     @property
@@ -113,21 +119,26 @@ class Kernel:
             prepared = self._prepare(config, True)
         self._launch(prepared, args, stream)
 
-    def __getitem__(self, key: Any) -> _Configured:
-        config, stream = _config(key)
-        return _Configured(self, config, stream)
+    def __getitem__(self, key: Any) -> "_Launcher":
+        launcher = self._launchers.get(key) if type(key) is tuple else None
+        if launcher is None:
+            config, stream = _config(key)
+            if not self.contracted:
+                raise self._uncontracted()
+            launcher = _cache(self._launchers, key, _Launcher(self, self._prepare(config, True), stream))
+        return launcher
 
     def _launch(self, prepared: PreparedLaunch, args: Sequence[Any], stream: Any) -> None:
         spec = self.spec
-        bound = self.binder.bind(args, allow_host=stream is None)
-        check_overlaps(spec.name, bound.buffers)
+        bound = self.binder.bind(args, stream is None)
+        if len(bound.buffers) > 1:
+            check_overlaps(spec.name, bound.buffers)
         if self.requires:
             check_requires(spec.name, self.requires, bound.values)
-        handle = None
-        if stream is not None:
-            handle = stream.handle if hasattr(stream, "handle") else stream
-            if hasattr(stream, "last_kernel"):
-                stream.last_kernel = spec.name
+        handle = stream
+        if type(stream) is Stream:
+            handle = stream.handle
+            stream.last_kernel = spec.name  # so a failure found at synchronize() names this kernel
         self.executor.launch(self.function, prepared.config, bound.abi, handle)
         if stream is None:
             self.executor.synchronize(spec.name)
@@ -144,13 +155,39 @@ class _Unchecked:
 
     def __init__(self, kernel: Kernel):
         self.kernel = kernel
+        self.launchers: dict[Any, _Launcher] = {}
 
     def __call__(self, *args: Any, config: LaunchConfig, stream: Any = None) -> None:
         self.kernel._launch(self.kernel._prepare(config, False), args, stream)
 
-    def __getitem__(self, key: Any) -> _Configured:
-        config, stream = _config(key)
-        return _Configured(self, config, stream)
+    def __getitem__(self, key: Any) -> "_Launcher":
+        launcher = self.launchers.get(key) if type(key) is tuple else None
+        if launcher is None:
+            config, stream = _config(key)
+            launcher = _cache(self.launchers, key, _Launcher(self.kernel, self.kernel._prepare(config, False), stream))
+        return launcher
+
+
+class _Launcher:
+    """`kernel[grid, block, stream]` for one configuration, prepared once and cached by the kernel."""
+
+    __slots__ = ("kernel", "prepared", "stream")
+
+    def __init__(self, kernel: Kernel, prepared: PreparedLaunch, stream: Any):
+        self.kernel, self.prepared, self.stream = kernel, prepared, stream
+
+    def __call__(self, *args: Any) -> None:
+        self.kernel._launch(self.prepared, args, self.stream)
+
+
+def _cache(table: dict[Any, _Launcher], key: Any, launcher: _Launcher) -> _Launcher:
+    """Remember `launcher` under `key` (bounded; an unhashable stream object is simply not cached)."""
+    if len(table) < _MAX_CACHED_LAUNCHERS:
+        try:
+            table[key] = launcher
+        except TypeError:
+            pass
+    return launcher
 
 
 class KernelGroup:

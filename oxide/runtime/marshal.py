@@ -12,8 +12,8 @@ array (its row width is the second extent) or `RowWidth(buffer, width)`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -31,8 +31,7 @@ class RowWidth:
     width: int
 
 
-@dataclass
-class BufferArg:
+class BufferArg(NamedTuple):
     """One buffer argument as launched: which parameter, where, how big, whether the kernel may write it."""
 
     param: str
@@ -41,16 +40,18 @@ class BufferArg:
     mutable: bool
 
 
-@dataclass
 class Bound:
     """A bound argument list: ABI values (GPU: ints/floats per PTX parameter; emulator: per simt
     parameter), buffers for the overlap check, values for `requires`, host arrays to copy back."""
 
-    abi: list[Any] = field(default_factory=list)
-    buffers: list[BufferArg] = field(default_factory=list)
-    values: dict[str, int] = field(default_factory=dict)
-    copy_back: list[tuple[np.ndarray, DeviceBuffer]] = field(default_factory=list)
-    temporaries: list[DeviceBuffer] = field(default_factory=list)
+    __slots__ = ("abi", "buffers", "values", "copy_back", "temporaries")
+
+    def __init__(self) -> None:
+        self.abi: list[Any] = []
+        self.buffers: list[BufferArg] = []
+        self.values: dict[str, int] = {}
+        self.copy_back: list[tuple[np.ndarray, DeviceBuffer]] = []
+        self.temporaries: list[DeviceBuffer] = []
 
 
 def _describe(value: Any) -> str:
@@ -78,6 +79,7 @@ class Binder:
         self.kernel, self.gpu = kernel, gpu
         self.params = kernel.params
         self.signature = f"{kernel.name}({', '.join(f'{p.name}: {p.rust_type}' for p in kernel.params)})"
+        self.converters = [self._converter(p) for p in self.params]
 
     def _fail(self, p: ParamSpec, message: str, cls: type = KernelArgumentError) -> Exception:
         return cls(f"kernel `{self.kernel.name}`, argument `{p.name}: {p.rust_type}`: {message}")
@@ -88,20 +90,57 @@ class Binder:
             raise KernelArgumentError(f"kernel `{self.kernel.name}` takes {len(self.params)} argument(s), "
                                       f"{len(args)} given: {self.signature}")
         bound = Bound()
-        for p, value in zip(self.params, args):
-            if p.kind == "scalar":
-                try:
-                    number = convert(value, SCALARS[p.elem])
-                except TypeError as exc:
-                    raise self._fail(p, str(exc)) from None
-                if SCALARS[p.elem].kind == "int":
-                    bound.values[p.name] = number
-                bound.abi.append(number if self.gpu else SCALARS[p.elem].dtype.type(number))
-            elif p.kind == "struct":
-                bound.abi.extend(self._struct(p, value))
+        for convert_one, value in zip(self.converters, args):
+            convert_one(value, bound, allow_host)
+        return bound
+
+    def _converter(self, p: ParamSpec) -> Callable[[Any, Bound, bool], None]:
+        """The conversion of parameter `p`: a fast path for the common exact types, else the checked path."""
+        if p.kind == "struct":
+            return lambda value, bound, _: bound.abi.extend(self._struct(p, value))
+        if p.kind == "scalar":
+            return self._scalar_converter(p)
+        return self._buffer_converter(p)
+
+    def _scalar_converter(self, p: ParamSpec) -> Callable[[Any, Bound, bool], None]:
+        t = SCALARS[p.elem]
+        name, gpu, make = p.name, self.gpu, t.dtype.type
+        fast = int if t.kind == "int" else float if t.kind == "float" else bool
+        low, high = t.low, t.high
+
+        def checked(value: Any, bound: Bound, _: bool) -> None:
+            try:
+                number = convert(value, t)
+            except TypeError as exc:
+                raise self._fail(p, str(exc)) from None
+            if t.kind == "int":
+                bound.values[name] = number
+            bound.abi.append(number if gpu else make(number))
+
+        def scalar(value: Any, bound: Bound, allow_host: bool) -> None:
+            if type(value) is fast and gpu and (fast is not int or low <= value <= high):
+                if fast is int:
+                    bound.values[name] = value
+                bound.abi.append(value)
+            else:
+                checked(value, bound, allow_host)
+
+        return scalar
+
+    def _buffer_converter(self, p: ParamSpec) -> Callable[[Any, Bound, bool], None]:
+        dtype, name, mutable, key = SCALARS[p.elem].dtype, p.name, p.mutable, f"{p.name}.len()"
+        fast_path = self.gpu and p.kind != "ptr" and p.space != "runtime_2d"
+
+        def buffer(value: Any, bound: Bound, allow_host: bool) -> None:
+            if fast_path and type(value) is DeviceBuffer and value.dtype == dtype:
+                ptr, size = value.ptr, value.size
+                bound.buffers.append(BufferArg(name, ptr, value.nbytes, mutable))
+                bound.values[key] = size
+                bound.abi += (ptr, size)
             else:
                 self._buffer(p, value, allow_host, bound)
-        return bound
+
+        return buffer
 
     def mismatch(self, args: Sequence[Any]) -> str | None:
         """Why `args` do not fit this signature (count, element types, scalar types), or None; copies nothing."""
@@ -143,7 +182,8 @@ class Binder:
             except TypeError as exc:
                 raise self._fail(p, f"field {i}: {exc}") from None
             if self.gpu:
-                out.append(number)
+                # Signless fields travel as their unsigned bit pattern (the packer's type is unsigned).
+                out.append(number & ((1 << (8 * scalar.dtype.itemsize)) - 1) if scalar is SIGNLESS.get(t) else number)
             elif scalar.kind == "int" and number < 0:
                 out.append(np.dtype(f"i{scalar.dtype.itemsize}").type(number))
             else:

@@ -50,20 +50,10 @@ def _free(ptr: int) -> None:
 
 
 class _BufferBase:
-    """What both buffer kinds share: shape arithmetic and 1-D slicing."""
+    """What both buffer kinds share: 1-D slicing."""
 
     shape: tuple[int, ...]
     dtype: np.dtype
-
-    @property
-    def size(self) -> int:
-        """Element count."""
-        return int(np.prod(self.shape, dtype=np.int64))
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes."""
-        return self.size * self.dtype.itemsize
 
     def __len__(self) -> int:
         return self.shape[0] if self.shape else 1
@@ -83,6 +73,9 @@ class DeviceBuffer(_BufferBase):
     def __init__(self, shape: Any, dtype: Any, *, _allocation: _Allocation | None = None, _offset: int = 0):
         self.shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
         self.dtype = np.dtype(dtype)
+        # Plain attributes rather than the computed properties: the launch path reads them every time.
+        self.size = int(np.prod(self.shape, dtype=np.int64))
+        self.nbytes = self.size * self.dtype.itemsize
         self._allocation = _allocation or _Allocation(self.nbytes)
         self.ptr = self._allocation.ptr + _offset
 
@@ -139,6 +132,16 @@ class EmulatedBuffer(_BufferBase):
     def __init__(self, array: np.ndarray):
         self.array = array
         self.shape, self.dtype = array.shape, array.dtype
+
+    @property
+    def size(self) -> int:
+        """Element count."""
+        return int(self.array.size)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes."""
+        return int(self.array.nbytes)
 
     @property
     def ptr(self) -> int:

@@ -5,6 +5,7 @@
     mod.vecadd, mod.scale (generic), mod.scale_f32 (one instance)
     x = mod.to_device(np.arange(4, dtype=np.float32))             # DeviceBuffer / EmulatedBuffer
 
+Kernels are attributes; one named like a helper method (`empty`, `zeros`, `to_device`, `stream`) hides it.
 `target="auto"` (the default) follows `OXIDE_DEVICE` (`gpu` or `cpu`) when set, else uses the GPU when one
 is usable; `notice` then says in one line why the emulator runs.
 """
@@ -66,6 +67,9 @@ class Module:
         for name, instances in by_name.items():
             if name not in self.kernels or len(instances) > 1:
                 self.kernels[name] = instances[0] if len(instances) == 1 else KernelGroup(name, instances)
+        # Kernels are instance attributes: found without __getattr__, and a kernel named like a helper method
+        # (`empty`, `zeros`, ...) wins; the helper stays reachable as Module.empty(module, ...).
+        self.__dict__.update(self.kernels)
 
     def __getattr__(self, name: str) -> Kernel | KernelGroup:
         kernels = self.__dict__.get("kernels", {})
@@ -89,7 +93,7 @@ class Module:
 
     def zeros(self, shape: Any, dtype: Any) -> DeviceBuffer | EmulatedBuffer:
         """Zero-filled device memory."""
-        buf = self.empty(shape, dtype)
+        buf = Module.empty(self, shape, dtype)  # not self.empty: a kernel may be called `empty`
         buf.fill_zero()
         return buf
 
