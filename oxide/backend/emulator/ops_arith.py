@@ -43,17 +43,17 @@ def _fusable_multiply(value: Any) -> Any:
 def emit_binary(em: KernelEmitter, op: Any) -> None:
     a, b = em.args(op)
     if op.name in ("arith.addf", "arith.subf") and _contracts(op):
-        rhs = _fusable_multiply(op.operands[1])
+        # LLVM's DAG combiner tries the left operand first: (a*b) ± c, then c ± (a*b).
+        neg = "-" if op.name == "arith.subf" else ""
         lhs = _fusable_multiply(op.operands[0])
-        if rhs is not None:
-            x, y = em.args(rhs)
-            neg = "-" if op.name == "arith.subf" else ""
-            em.line(f"{em.result(op)} = _v.fma({neg}{x}, {y}, {a})")
-            return
         if lhs is not None:
             x, y = em.args(lhs)
-            neg = "-" if op.name == "arith.subf" else ""
             em.line(f"{em.result(op)} = _v.fma({x}, {y}, {neg}{b})")
+            return
+        rhs = _fusable_multiply(op.operands[1])
+        if rhs is not None:
+            x, y = em.args(rhs)
+            em.line(f"{em.result(op)} = _v.fma({neg}{x}, {y}, {a})")
             return
     symbol = _BINARY[op.name]
     if str(op.results[0].type) == "i1":
