@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from oxide.runtime.config import LaunchConfig
 from oxide.runtime.contract import check_requires, parse_requires, prepare
-from oxide.runtime.errors import KernelArgumentError, UncontractedLaunchError
+from oxide.runtime.errors import KernelArgumentError, LaunchContractError, UncontractedLaunchError
 from oxide.runtime.marshal import Binder, check_overlaps
 from oxide.runtime.signature import KernelSpec
 from oxide.runtime.stream import Stream
@@ -75,6 +75,7 @@ class Kernel:
         self.requires = parse_requires(spec)
         self.contracted = bool(spec.contract)
         self._function: Any = None
+        self.device = getattr(executor, "device", None)  # None on the emulator
         self._prepared: dict[tuple[LaunchConfig, bool], PreparedLaunch] = {}
         self._launchers: dict[Any, _Launcher] = {}
         self.unchecked = _Unchecked(self)
@@ -137,6 +138,9 @@ class Kernel:
             check_requires(spec.name, self.requires, bound.values)
         handle = stream
         if type(stream) is Stream:
+            if stream.device is not self.device:
+                raise LaunchContractError(spec.name, "stream", f"a stream of device {self.device.ordinal}",
+                                          f"a stream of device {stream.device.ordinal}")
             handle = stream.handle
             stream.last_kernel = spec.name  # so a failure found at synchronize() names this kernel
         self.executor.launch(self.function, prepared.config, bound.abi, handle)

@@ -197,7 +197,9 @@ def device_view(obj: Any) -> ArrayView | None:
             return None
         from cuda.core.utils import StridedMemoryView
 
-        view = StridedMemoryView.from_dlpack(obj, -1)
+        # from_dlpack is the explicit constructor of newer cuda.core; the plain constructor tries DLPack first.
+        make = getattr(StridedMemoryView, "from_dlpack", None)
+        view = make(obj, -1) if make is not None else StridedMemoryView(obj, -1)
         shape = tuple(view.shape)
         if view.strides is not None and tuple(view.strides) != _c_strides(shape, 1):
             raise KernelArgumentError("the GPU array is not C-contiguous; pass a contiguous copy")

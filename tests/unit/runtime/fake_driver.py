@@ -70,10 +70,10 @@ class FakeDriver:
         return (OK,)
 
     def cuDeviceGetCount(self) -> tuple:
-        return OK, 1
+        return OK, 2
 
     def cuDeviceGet(self, ordinal: int) -> tuple:
-        return OK, 0
+        return OK, ordinal
 
     def cuDevicePrimaryCtxRetain(self, device: int) -> tuple:
         return OK, "ctx"

@@ -102,3 +102,14 @@ def test_buffers_copy_both_ways_and_views_share_the_allocation(fake):
     assert buf.__cuda_array_interface__["data"] == (buf.ptr, False)
     with pytest.raises(TypeError, match="contiguous"):
         buf[::2]
+
+
+def test_a_stream_of_another_device_is_rejected(fake, artifact_dir):
+    from oxide.runtime import Device, LaunchContractError, Stream
+
+    module = load(artifact_dir / "saxpy", target="gpu")
+    other = Stream(Device(1))
+    x = module.to_device(np.ones(4, np.float32))
+    with pytest.raises(LaunchContractError, match="`stream` expects a stream of device 0, got a stream of device 1"):
+        module.saxpy[1, 32, other](1.0, x, x, module.zeros(4, np.float32))
+    assert fake.launches == []
