@@ -21,6 +21,8 @@ from oxide.frontends.rust.emit import FunctionEmitter
 from oxide.frontends.rust.emit_expr import Retype
 from oxide.frontends.rust.emit_support import Frame, err, location, walk
 from oxide.frontends.rust.items import Crate, collect
+from oxide.frontends.rust import contract as launch_contract
+from oxide.frontends.rust import safety
 from oxide.frontends.rust.parser import Source, parse
 from oxide.frontends.rust.values import Val, flag_cell, set_flag
 from oxide.ir.diagnostics import OxideError
@@ -67,6 +69,7 @@ def compile_rust(text: str, name: str, context: ir.Context, instances: dict[str,
     source = Source(name, text)
     tree = parse(source)
     crate = collect(source, tree.root_node)
+    safety.check_crate(crate)
     timings["parse"] = time.perf_counter() - start
     if not crate.kernels:
         raise OxideError(f"no `#[kernel]` function in {name}")
@@ -157,6 +160,10 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
     em.in_unsafe = bool(fn.attrs.get("unsafe"))
     em.generics = [_bindings(em, fn, type_args)]
     param_types = [em.resolve_type(p.ty) for p in fn.params]
+    if fn.attrs.get("launch_contract"):
+        launch_contract.check_parameters(fn.attrs["launch_contract"], [(_param_name(p), t) for p, t in
+                                                                        zip(fn.params, param_types)],
+                                         fn.attrs["launch_contract_loc"])
     for p, ty in zip(fn.params, param_types):
         if isinstance(ty, T.Slice) and ty.mutable and not fn.attrs.get("unsafe"):
             # Every thread sees the whole `&mut [T]`: nothing stops two of them writing one element.

@@ -11,7 +11,7 @@ from mlir.dialects import arith, gpu, math as mmath, memref, scf
 
 from oxide.dialects import simt
 from oxide.dialects.simt.printf import rust_format_to_c
-from oxide.frontends.rust import ast
+from oxide.frontends.rust import ast, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_expr import (
     Retype, cast_int, index_value, none_of, placeholder,
@@ -195,6 +195,7 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         reg = _REGISTERS[name]
         result = simt.SpecialRegOp.build(reg=reg, results=[ir.Type.parse(simt.indexing.SPECIAL_REGISTERS[reg])])
         return Val(T.PRIMITIVES["u64" if str(result.type) == "i64" else "u32"], result)
+    safety.check_index_call(em, name, loc)
     if name == "index_1d" and not args:
         return Val(T.ThreadIndex("1d"), simt.Index1DOp.build())
     if name in ("index_1d_u32",) :
@@ -452,6 +453,7 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
         scope_generics["Self"] = self_val.ty if self_val is not None else self_ty
     em.generics.append(scope_generics)
     em.inline_depth.append(fn.name)
+    em.inline_fns.append(fn)
     outer_scopes, em.scopes = em.scopes, [em.scopes[0].__class__()]
     outer_frames, em.frames = em.frames, []
     outer_unsafe = em.in_unsafe
@@ -465,6 +467,7 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
         if self_val is not None:
             em.bind("self", self_val)
         ret_ty = em.resolve_type(fn.ret) if fn.ret is not None else T.UNIT
+        safety.check_return(fn, ret_ty, fn.loc)
         frame = Frame("function", None)
         has_return = any(isinstance(n, ast.Return) for n in walk(fn.body))
         if has_return:
@@ -492,18 +495,21 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
         em.scopes, em.frames = outer_scopes, outer_frames
         em.in_unsafe = outer_unsafe
         em.inline_depth.pop()
+        em.inline_fns.pop()
         em.generics.pop()
 
 
 # Methods ---------------------------------------------------------------------------------------------------
 def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val:
-    recv = em.expr(e.receiver)
+    with safety.borrowing(em):
+        recv = em.expr(e.receiver)
     atomic = _atomic_method(em, recv, e)
     if atomic is not None:
         return atomic
     ty = recv.ty
     name = e.name
     if isinstance(ty, T.ThreadIndex):
+        safety.witness_method(ty, name, e.loc)
         if name == "get" and not e.args:
             return _usize(simt.IndexValueOp.build(recv.v))
         if name == "is_valid":

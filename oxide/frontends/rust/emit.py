@@ -15,7 +15,7 @@ from mlir import ir
 from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
-from oxide.frontends.rust import ast
+from oxide.frontends.rust import ast, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.items import Crate
 from oxide.frontends.rust.emit_support import Frame, Scope, err, i1, location, may_jump
@@ -35,6 +35,7 @@ class FunctionEmitter:
         self.frames: list[Frame] = []
         self.generics: list[dict[str, Any]] = [{}]
         self.inline_depth: list[str] = []
+        self.inline_fns: list[ast.Function] = []  # the inlined functions being emitted, innermost last
         self.statics: dict[str, Val] = {}
         self.in_unsafe = False
         self.entry: ir.Block | None = None
@@ -102,7 +103,9 @@ class FunctionEmitter:
                 return T.ElemRef(inner)
             return inner  # `&T` of a Copy value is passed by value
         if isinstance(t, ast.ArrayTy):
-            return T.Array(self.resolve_type(t.elem), self.const_arg(t.length))
+            elem = self.resolve_type(t.elem)
+            safety.check_stored(elem, getattr(t, "loc", None), "an array")
+            return T.Array(elem, self.const_arg(t.length))
         if isinstance(t, ast.TupleTy):
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
@@ -161,6 +164,8 @@ class FunctionEmitter:
             fields = tuple((name, self.resolve_type(t)) for name, t in struct.fields)
         finally:
             self.generics.pop()
+        for (name, ty), (_, written) in zip(fields, struct.fields):
+            safety.check_stored(ty, getattr(written, "loc", struct.loc), f"a struct field (`{struct.name}.{name}`)")
         suffix = "<" + ", ".join(a.rust() for a in args) + ">" if args else ""
         return T.Struct(struct.name + suffix, fields)
 

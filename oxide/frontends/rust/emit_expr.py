@@ -8,7 +8,7 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf
 
 from oxide.dialects import simt
-from oxide.frontends.rust import ast
+from oxide.frontends.rust import ast, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
 from oxide.frontends.rust.values import (
@@ -64,6 +64,7 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
             value.flex = getattr(bound, "flex", None)
             return value
         if isinstance(bound, Val):
+            safety.use_binding(self, name, bound, e.loc)
             return bound
         generic = self.generics[-1].get(name)
         if isinstance(generic, int):

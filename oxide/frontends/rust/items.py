@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from oxide.frontends.rust import ast
+from oxide.frontends.rust import ast, contract
 from oxide.frontends.rust.build import Builder, text
 from oxide.frontends.rust.parser import Source
 from oxide.ir.diagnostics import OxideError
@@ -213,7 +213,10 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
                                  b.loc(attr.node)) from None
             out["launch_bounds"] = values
         elif attr.name == "launch_contract":
-            out["launch_contract"] = _contract(b, attr)
+            out["launch_contract"] = contract.parse(_fields(attr.args), b.loc(attr.node))
+            out["launch_contract_loc"] = b.loc(attr.node)
+    if "launch_contract" in out:
+        contract.check_launch_bounds(out["launch_contract"], out.get("launch_bounds"), out["launch_contract_loc"])
     return out
 
 
@@ -233,26 +236,6 @@ def _fields(args: str) -> list[tuple[str, str]]:
         else:
             current += ch
     return parts
-
-
-def _contract(b: Builder, attr: Attribute) -> dict[str, Any]:
-    contract: dict[str, Any] = {}
-    for key, raw in _fields(attr.args):
-        try:
-            if raw.startswith("(") and key != "requires":
-                contract[key] = [int(v.strip(), 0) for v in raw[1:-1].split(",") if v.strip()]
-            elif key == "coordinates":
-                contract[key] = raw
-            elif key == "requires":
-                contract[key] = raw[1:-1].strip() if raw.startswith("(") else raw
-            else:
-                contract[key] = int(raw, 0)
-        except ValueError:
-            raise OxideError(f"#[launch_contract] field `{key}` must be an integer literal, got `{raw}`",
-                             b.loc(attr.node)) from None
-    if "domain" not in contract:
-        raise OxideError("#[launch_contract(...)] must state `domain = 1`, `2` or `3`", b.loc(attr.node))
-    return contract
 
 
 def build_struct(b: Builder, node: Any) -> ast.StructDef:

@@ -1,0 +1,38 @@
+// Shared-memory tiled SGEMM: 16 x 16 tiles of A and B staged in shared memory per block.
+use cuda_device::{kernel, launch_contract, thread, DisjointSlice, Index2D, SharedArray};
+
+const TILE: usize = 16;
+const N: usize = 256;
+
+#[kernel]
+#[launch_contract(domain = 2, block = (16, 16, 1))]
+pub fn sgemm_tiled(a: &[f32], b: &[f32], k: usize, mut c: DisjointSlice<f32, Index2D<N>>) {
+    static mut A_TILE: SharedArray<f32, 256> = SharedArray::UNINIT;
+    static mut B_TILE: SharedArray<f32, 256> = SharedArray::UNINIT;
+    let tx = thread::threadIdx_x() as usize;
+    let ty = thread::threadIdx_y() as usize;
+    let row = thread::blockIdx_y() as usize * TILE + ty;
+    let col = thread::blockIdx_x() as usize * TILE + tx;
+    let m = a.len() / k;
+    let mut acc = 0.0f32;
+    let mut t = 0;
+    while t < k {
+        unsafe {
+            A_TILE[ty * TILE + tx] = if row < m && t + tx < k { a[row * k + t + tx] } else { 0.0 };
+            B_TILE[ty * TILE + tx] = if t + ty < k && col < N { b[(t + ty) * N + col] } else { 0.0 };
+        }
+        thread::sync_threads();
+        for p in 0..TILE {
+            unsafe {
+                acc += A_TILE[ty * TILE + p] * B_TILE[p * TILE + tx];
+            }
+        }
+        thread::sync_threads();
+        t += TILE;
+    }
+    if let Some(idx) = thread::index_2d::<N>() {
+        if let Some(out) = c.get_mut(idx) {
+            *out = acc;
+        }
+    }
+}

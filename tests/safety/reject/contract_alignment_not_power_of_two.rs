@@ -1,0 +1,5 @@
+use cuda_device::{kernel, device, launch_contract, launch_bounds, thread, warp, DisjointSlice, Index2D, SharedArray, DynamicSharedArray};
+#[kernel]
+#[launch_contract(domain = 1, block = (128, 1, 1), dynamic_shared = 512, dynamic_shared_alignment = 24)]
+pub fn k(mut out: DisjointSlice<f32>) {}
+// expect: 3:1: #[launch_contract] `dynamic_shared_alignment` must be a non-zero power of two, got 24

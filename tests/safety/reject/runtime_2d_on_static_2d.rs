@@ -1,0 +1,10 @@
+use cuda_device::{kernel, device, launch_contract, launch_bounds, thread, warp, DisjointSlice, Index2D, SharedArray};
+#[kernel]
+pub fn k(mut out: DisjointSlice<f32, Index2D<64>>, width: &[f32]) {
+    if let Some(idx) = thread::index_2d_runtime(&width) {
+        if let Some(o) = out.get_mut(idx) {
+            *o = 1.0;
+        }
+    }
+}
+// expect: 5:38: mismatched index spaces: this DisjointSlice is indexed by `Index2D<64>`, the witness is `Runtime2DIndex`

@@ -1,0 +1,68 @@
+"""The safety corpus (issue 7): kernels that must be rejected, kernels near the same edges that must compile
+cleanly, and kernels that compile with a warning. Each goes through the whole pipeline to PTX, so that both
+the frontend's checks (oxide/frontends/rust/safety.py, contract.py) and the IR pass oxide-verify-aliasing
+take part.
+
+- reject/*.rs ends with `// expect: <line>:<col>: <message>`: the first error, exactly.
+- warn/*.rs ends with `// expect-warning: <line>:<col>: <message>`: compiles, with exactly that warning.
+- accept/*.rs: compiles with no error and no warning.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import oxide
+from oxide.ir.diagnostics import OxideError, collected_warnings
+
+HERE = Path(__file__).parent
+_EXPECT = re.compile(r"^// (expect|expect-warning): (\d+):(\d+): (.+)$", re.M)
+
+
+def _files(kind: str) -> list:
+    return [pytest.param(p, id=p.stem) for p in sorted((HERE / kind).glob("*.rs"))]
+
+
+def _expectation(text: str, tag: str) -> tuple[int, int, str]:
+    found = [m for m in _EXPECT.finditer(text) if m.group(1) == tag]
+    assert len(found) == 1, f"one `// {tag}: L:C: message` line expected"
+    match = found[0]
+    return int(match.group(2)), int(match.group(3)), match.group(4)
+
+
+def _compile(path: Path) -> list:
+    """The warnings of a successful compile; raises OxideError on rejection."""
+    with collected_warnings() as warnings:
+        oxide.compile(path.read_text(), path.name)
+    return list(warnings)
+
+
+def test_corpus_sizes():
+    assert len(_files("reject")) >= 40
+    assert len(_files("accept")) >= 20
+
+
+@pytest.mark.parametrize("path", _files("reject"))
+def test_reject(path: Path):
+    line, col, message = _expectation(path.read_text(), "expect")
+    with pytest.raises(OxideError) as info:
+        _compile(path)
+    first = info.value.diagnostics[0]
+    assert first.severity == "error"
+    assert (first.loc.line, first.loc.col, first.message) == (line, col, message)
+    assert first.loc.file == path.name
+
+
+@pytest.mark.parametrize("path", _files("warn"))
+def test_warn(path: Path):
+    line, col, message = _expectation(path.read_text(), "expect-warning")
+    warnings = _compile(path)
+    assert [(w.loc.line, w.loc.col, w.message) for w in warnings] == [(line, col, message)]
+
+
+@pytest.mark.parametrize("path", _files("accept"))
+def test_accept(path: Path):
+    assert _compile(path) == []
