@@ -21,6 +21,7 @@ from oxide.runtime.kernel import Kernel, KernelGroup, PreparedLaunch
 from oxide.runtime.marshal import RowWidth
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer
 from oxide.runtime.module import Module, load
+from oxide.runtime.stream import Event, Stream
 
 
 def to_device(array: object) -> DeviceBuffer:
@@ -30,9 +31,9 @@ def to_device(array: object) -> DeviceBuffer:
 
 
 __all__ = [
-    "Artifact", "ArtifactError", "CudaError", "Device", "DeviceBuffer", "EmulatedBuffer", "HostArrayError",
+    "Artifact", "ArtifactError", "CudaError", "Device", "DeviceBuffer", "EmulatedBuffer", "Event", "HostArrayError",
     "Kernel", "KernelArgumentError", "KernelFaultError", "KernelGroup", "LaunchConfig", "LaunchConfig1D",
     "LaunchConfig2D", "LaunchConfig3D", "LaunchContractError", "Module", "NoDeviceError", "OverlapError",
-    "OxideRuntimeError", "PreparedLaunch", "RowWidth", "UncontractedLaunchError", "gpu_available", "gpu_status",
+    "OxideRuntimeError", "PreparedLaunch", "RowWidth", "Stream", "UncontractedLaunchError", "gpu_available", "gpu_status",
     "load", "to_device",
 ]
