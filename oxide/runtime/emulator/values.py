@@ -143,8 +143,9 @@ def fptoi(x: Any, dtype: Any, signed: bool) -> Any:
     target = np.dtype(dtype) if signed else np.dtype(UNSIGNED[np.dtype(dtype)])
     info = np.iinfo(target)
     clipped = np.clip(np.nan_to_num(np.trunc(x), nan=0.0), float(info.min), float(info.max))
-    # float(info.max) of a 64-bit type rounds up past the range; the comparison saturates it explicitly.
-    out = np.where(clipped >= float(info.max), info.max, clipped.astype(np.float64).astype(target, casting="unsafe"))
+    # float(info.max) of a 64-bit type rounds up past the range, so the top is saturated explicitly.
+    top = clipped >= float(info.max)
+    out = np.where(top, info.max, np.where(top, 0, clipped).astype(target))
     return np.asarray(out).astype(target).view(dtype)[()]
 
 
