@@ -66,7 +66,8 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     result = compile_rust(source, name, context, instances)
     timings.update(result.timings)
     simt_ir = str(result.module)
-    emulator = _emulator_program(result.module, timings)
+    # A source whose kernels are all generic and not instantiated yet has nothing to emulate.
+    emulator = _emulator_program(result.module, timings) if result.kernels else None
     start = time.perf_counter()
     with context:
         ptx = compile_to_ptx(result.module, target)
@@ -164,10 +165,75 @@ def build(source: str | Path, *, chips: list[str] | None = None, instances: dict
 
 def load(source: str | Path, *, target: str = "auto", device: int = 0, chips: list[str] | None = None,
          instances: dict[str, list[list[str]]] | None = None, **emulator_options: Any) -> Any:
-    """Build (through the cache) and load a .rs file, or load an artifact (.oxide.json or its directory)."""
+    """Build (through the cache) and load a .rs file, or load an artifact (.oxide.json or its directory).
+
+    Generic kernels of a .rs file without `instances` are instantiated on first call, for the type arguments
+    the call's arguments show (oxide.tools.instantiate)."""
     from oxide.runtime import load as load_artifact
 
     path = Path(source)
-    if path.suffix == ".rs":
-        path = build(path, chips=chips, instances=instances)
-    return load_artifact(path, target, device, **emulator_options)
+    if path.suffix != ".rs":
+        return load_artifact(path, target, device, **emulator_options)
+    module = load_artifact(build(path, chips=chips, instances=instances), target, device, **emulator_options)
+    from oxide.tools.instantiate import generic_kernels
+
+    for name, generic in generic_kernels(path.read_text(encoding="utf-8"), str(path)).items():
+        if name not in module.kernels:
+            lazy = LazyGeneric(generic, path, chips, dict(instances or {}), module.target, device, emulator_options)
+            module.kernels[name] = lazy
+            module.__dict__[name] = lazy
+    return module
+
+
+class LazyGeneric:
+    """A generic kernel compiled per type arguments on first use (`mod.scale(x_f32, ...)` builds scale<f32>)."""
+
+    def __init__(self, generic: Any, path: Path, chips: list[str] | None, instances: dict[str, list[list[str]]],
+                 target: str, device: int, emulator_options: dict[str, Any]):
+        self.generic, self.path, self.chips, self.instances = generic, path, chips, instances
+        self.target, self.device, self.emulator_options = target, device, emulator_options
+        self.loaded: dict[tuple[str, ...], Any] = {}
+        self.unchecked = _LazyUnchecked(self)
+
+    def kernel(self, args: tuple[Any, ...]) -> Any:
+        """The instance for these arguments, compiled (and cached on disk) when first seen."""
+        from oxide.runtime import load as load_artifact
+        from oxide.tools.instantiate import infer
+
+        type_args = tuple(infer(self.generic, args))
+        kernel = self.loaded.get(type_args)
+        if kernel is None:
+            self.instances[self.generic.name] = [list(t) for t in self.loaded] + [list(type_args)]
+            artifact = build(self.path, chips=self.chips, instances=self.instances)
+            module = load_artifact(artifact, self.target, self.device, **self.emulator_options)
+            group = module.kernels[self.generic.name]
+            for instance in getattr(group, "instances", [group]):
+                key = tuple(instance.spec.entry[len(self.generic.name) + 1:].split("_")) if type_args else ()
+                self.loaded.setdefault(key, instance)
+            kernel = self.loaded.get(type_args) or group.select(args)
+            self.loaded[type_args] = kernel
+        return kernel
+
+    def __call__(self, *args: Any, config: Any, stream: Any = None) -> None:
+        self.kernel(args)(*args, config=config, stream=stream)
+
+    def __getitem__(self, key: Any) -> Any:
+        return lambda *args: self.kernel(args)[key](*args)
+
+    def prepare(self, config: Any) -> Any:
+        """A prepared launch that picks (and if needed compiles) the instance at call time."""
+        return lambda *args, stream=None: self.kernel(args).prepare(config)(*args, stream=stream)
+
+    def __repr__(self) -> str:
+        return f"<generic kernel {self.generic.name}, instantiated on use: {sorted(self.loaded)}>"
+
+
+class _LazyUnchecked:
+    def __init__(self, lazy: LazyGeneric):
+        self.lazy = lazy
+
+    def __call__(self, *args: Any, config: Any, stream: Any = None) -> None:
+        self.lazy.kernel(args).unchecked(*args, config=config, stream=stream)
+
+    def __getitem__(self, key: Any) -> Any:
+        return lambda *args: self.lazy.kernel(args).unchecked[key](*args)

@@ -33,7 +33,7 @@ class EmulatedExecutor:
     chip = "emulator"
 
     def __init__(self, artifact: Artifact, shuffle_blocks: bool = False, check_races: bool = True):
-        if artifact.emulator is None:
+        if artifact.emulator is None and artifact.kernels:
             raise ArtifactError(f"artifact `{artifact.name}` carries no emulator program (built by a compiler "
                                 "without the emulator); rebuild it with `oxide build`")
         self.program = artifact.emulator

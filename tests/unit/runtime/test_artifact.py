@@ -16,7 +16,7 @@ from oxide.runtime import ArtifactError, KernelArgumentError, LaunchConfig1D
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.kernel import Kernel, KernelGroup
 from oxide.runtime.signature import KernelSpec, param_spec
-from tests.unit.runtime.conftest import EXAMPLES, ROOT, RecordingExecutor
+from tests.unit.runtime.conftest import EXAMPLES, ROOT, FakeGpuArray, RecordingExecutor
 
 
 def test_artifact_holds_signature_ptx_and_metadata(artifact_dir):
@@ -132,3 +132,20 @@ def test_runtime_imports_nothing_of_the_compiler(artifact_dir):
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["saxpy", "True"]
+
+
+def test_type_arguments_are_read_from_the_arguments():
+    from oxide.tools.instantiate import generic_kernels, infer
+
+    source = (EXAMPLES / "scale_generic.rs").read_text()
+    (scale,) = generic_kernels(source, "scale_generic.rs").values()
+    assert scale.slots == {"T": [(0, "elem"), (1, "scalar"), (2, "elem")]}
+    assert infer(scale, [np.ones(2, np.float32), 2.0, np.ones(2, np.float32)]) == ["f32"]
+    assert infer(scale, [FakeGpuArray(0x10, 2, np.uint16), 2, FakeGpuArray(0x20, 2, np.uint16)]) == ["u16"]
+    assert infer(scale, [[1.0], np.float64(2), None]) == ["f64"]   # a numpy scalar is certain
+    assert infer(scale, [[1.0], 2.0, None]) == ["f64"]             # a Python float: Rust's default, f64
+    with pytest.raises(KernelArgumentError, match="cannot read its type parameter `T`"):
+        infer(scale, [[1.0], "x", None])
+    (sgemm,) = generic_kernels((EXAMPLES / "sgemm_naive.rs").read_text(), "sgemm_naive.rs").values()
+    with pytest.raises(KernelArgumentError, match=r"const parameter\(s\) N, which cannot be read"):
+        infer(sgemm, [np.ones(2, np.float32)] * 4)

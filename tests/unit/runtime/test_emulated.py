@@ -86,3 +86,15 @@ def test_a_trap_on_the_emulator_names_the_kernel_and_leaves_it_usable(tmp_path):
     out = np.zeros(31, np.float32)
     module.reads_past_the_end[1, 32](a, out)  # in bounds now: the process and module still work
     assert out.tolist() == [1.0] * 31
+
+
+def test_generic_kernels_without_instances_compile_on_first_use(cpu):
+    module = cpu("scale_generic")
+    x64 = np.arange(5, dtype=np.float64)
+    out64 = np.zeros(5)
+    module.scale.unchecked[1, 32](x64, 2.0, out64)
+    x32 = np.arange(5, dtype=np.int32)
+    out32 = np.zeros(5, np.int32)
+    module.scale.unchecked[1, 32](x32, 3, out32)
+    assert out64.tolist() == [0, 2, 4, 6, 8] and out32.tolist() == [0, 3, 6, 9, 12]
+    assert sorted(module.scale.loaded) == [("f64",), ("i32",)]
