@@ -48,7 +48,8 @@ class CompiledModule:
                             dict(k.contract), list(k.launch_bounds)) for k in self.kernels]
         stem = Path(self.name).name.split(".")[0] or "kernels"
         meta = {"source": self.name, "source_hash": hashlib.sha256(source.encode()).hexdigest(),
-                "compiler": compiler_version(), "options": options or {}}
+                "compiler": compiler_version(), "options": options or {},
+                "uninstantiated_generics": list(self.skipped_generic)}
         return Artifact(stem, specs, dict(self.ptx), self.emulator, meta)
 
 

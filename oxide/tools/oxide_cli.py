@@ -100,8 +100,13 @@ def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level
         sys.exit(build_ptx(Path(path), Path(output) if output else None, arch[0] if arch else "sm_90", opt_level))
     project = find_project(path)
     paths = _build(project, arch, parse_instances(instantiate), opt_level, Path(output) if output else None)
+    from oxide.runtime.artifact import Artifact
+
     for artifact in paths:
         click.echo(f"built {_shown(artifact)}")
+        for name in Artifact.load(artifact).meta.get("uninstantiated_generics", []):
+            click.echo(f"warning: generic kernel `{name}` was not instantiated (oxide.load instantiates it on first "
+                       f"use; to build it ahead of time: --instantiate {name}=TYPE[,TYPE...])", err=True)
 
 
 def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[list[str]]], opt_level: int = 3,

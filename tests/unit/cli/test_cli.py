@@ -3,6 +3,7 @@ their error exits."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -153,3 +154,15 @@ def test_run_passes_arguments_and_the_exit_status(tmp_path):
     host.write_text("import sys\nprint('args', sys.argv[1:])\nsys.exit(3)\n")
     result = _oxide(["run", "--target", "cpu", "--", "x", "--flag"], tmp_path / "demo")
     assert result.returncode == 3 and result.stdout.strip() == "args ['x', '--flag']"
+
+
+def test_build_warns_about_generic_kernels_left_uninstantiated(runner):
+    source = ROOT / "examples" / "rust" / "scale_generic.rs"
+    result = runner.invoke(cli, ["build", str(source), "-o", "out"])
+    assert result.exit_code == 0, result.output
+    assert "warning: generic kernel `scale` was not instantiated" in result.output
+    result = runner.invoke(cli, ["build", str(source), "-o", "out", "--instantiate", "scale=f32",
+                                 "--instantiate", "scale=f64"])
+    assert "warning" not in result.output
+    assert [k["entry"] for k in json.loads(Path("out/scale_generic.oxide.json").read_text())["kernels"]] == [
+        "scale_f32", "scale_f64"]
