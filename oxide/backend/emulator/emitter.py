@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from mlir import ir
 
@@ -55,7 +56,7 @@ class EmitError(OxideError):
 class KernelEmitter:
     """The Python text of one kernel function under construction."""
 
-    def __init__(self, locs: "LocationTable", func: Any):
+    def __init__(self, locs: LocationTable, func: Any):
         self.locs = locs
         self.func = func
         self.lines: list[str] = []

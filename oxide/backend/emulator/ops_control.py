@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from oxide.backend.emulator.emitter import EmitError, KernelEmitter, numpy_dtype, np_type
+from oxide.backend.emulator.emitter import (
+    EmitError,
+    KernelEmitter,
+    np_type,
+    numpy_dtype,
+)
 from oxide.backend.emulator.rules import rule
 
 

@@ -8,7 +8,12 @@ from typing import Any
 
 from mlir import ir
 
-from oxide.backend.emulator.emitter import EmitError, KernelEmitter, element_type, np_type
+from oxide.backend.emulator.emitter import (
+    EmitError,
+    KernelEmitter,
+    element_type,
+    np_type,
+)
 from oxide.backend.emulator.rules import rule
 
 _AXES = {"x": 0, "y": 1, "z": 2}

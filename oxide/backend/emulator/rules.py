@@ -3,7 +3,8 @@ lane vectors. An op with no rule is a located error (program.py), never skipped.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from oxide.backend.emulator.emitter import KernelEmitter

@@ -4,9 +4,17 @@ Programs come from `oxide.backend.emulator.emit_program` as Python source text; 
 numpy (it imports nothing of the compiler and no MLIR). `launch` runs one kernel of a program.
 """
 
-from oxide.runtime.emulator.errors import (BarrierDivergence, EmulatorError, KernelAssertion, KernelTrap,
-                                           LaunchError, OutOfBounds, RaceDetected, UnsupportedOperation,
-                                           WarpDivergence)
+from oxide.runtime.emulator.errors import (
+                                           BarrierDivergence,
+                                           EmulatorError,
+                                           KernelAssertion,
+                                           KernelTrap,
+                                           LaunchError,
+                                           OutOfBounds,
+                                           RaceDetected,
+                                           UnsupportedOperation,
+                                           WarpDivergence,
+)
 from oxide.runtime.emulator.launch import launch, load_program
 
 __all__ = ["BarrierDivergence", "EmulatorError", "KernelAssertion", "KernelTrap", "LaunchError", "OutOfBounds",

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
 
-from oxide.runtime.emulator.errors import KernelAssertion, KernelTrap, UnsupportedOperation
+from oxide.runtime.emulator.errors import (
+    KernelAssertion,
+    KernelTrap,
+    UnsupportedOperation,
+)
 from oxide.runtime.emulator.threads import Threads
 
 
@@ -29,7 +33,7 @@ _SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<prec>\d+))?(?P<l
                    r"(?P<conv>[diouxXeEfFgGcsp%])")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _python_format(fmt: str) -> tuple[str, tuple[str, ...]]:
     """The Python %-format of a C printf format, and each argument's conversion letter."""
     conversions: list[str] = []

@@ -86,7 +86,7 @@ def _buffer(value: Any, dtype: np.dtype, runtime_2d: bool, where: str, trackers:
         tracker = trackers.get(key)
         if tracker is None:
             tracker = trackers[key] = RaceTracker(flat.size, where)
-    return Buffer(flat, where, "global", tracker, width=None if width is None else int(width))
+    return Buffer(flat, where, tracker, width=None if width is None else int(width))
 
 
 def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[Any],

@@ -19,16 +19,15 @@ from oxide.runtime.emulator.races import RaceTracker
 
 @dataclass
 class Buffer:
-    """Memory a kernel addresses: `array` (1-D), where it is (`space`: "global" or "shared"), what to call
-    it in messages, the row width of a runtime 2-D DisjointSlice, and the race tracker of its allocation
-    (None when races are not checked); `base` is this view's first element in the tracker's numbering.
+    """Memory a kernel addresses: `array` (1-D), what to call it in messages, the race tracker of its
+    allocation (None when races are not checked), `base` (this view's first element in the tracker's
+    numbering) and the row width of a runtime 2-D DisjointSlice.
 
     Shared memory holds one instance per block of the batch, `block_size` elements each; a lane's index is
     relative to its block's instance, which starts at its `lane_base` (None: one block, at 0)."""
 
     array: np.ndarray
     what: str
-    space: str
     tracker: RaceTracker | None
     base: int = 0
     width: int | None = None
@@ -38,13 +37,13 @@ class Buffer:
     def __len__(self) -> int:
         return self.block_size if self.block_size is not None else len(self.array)
 
-    def view(self, start: int, length: int) -> "Buffer":
+    def view(self, start: int, length: int) -> Buffer:
         """The elements [start, start + length) as a buffer of their own (slice::from_raw_parts)."""
         if self.block_size is not None:
             raise UnsupportedOperation("slice::from_raw_parts over shared memory")
-        return Buffer(self.array[start:start + length], self.what, self.space, self.tracker, self.base + start)
+        return Buffer(self.array[start:start + length], self.what, self.tracker, self.base + start)
 
-    def cast(self, dtype: np.dtype) -> "Buffer":
+    def cast(self, dtype: np.dtype) -> Buffer:
         """The same memory read as `dtype` (same element size only, so that race records stay aligned)."""
         dtype = np.dtype(dtype)
         if dtype == self.array.dtype:
@@ -54,7 +53,7 @@ class Buffer:
                                        "reinterprets memory only between types of the same size)")
         if self.block_size is not None:
             raise UnsupportedOperation("a pointer cast of shared memory to another element type")
-        return Buffer(self.array.view(dtype), self.what, self.space, self.tracker, self.base, self.width)
+        return Buffer(self.array.view(dtype), self.what, self.tracker, self.base, self.width)
 
 
 @dataclass
@@ -64,7 +63,7 @@ class Ptr:
     buffer: Buffer
     offset: Any
 
-    def select(self, cond: Any, a: "Ptr", b: "Ptr") -> "Ptr":
+    def select(self, cond: Any, a: Ptr, b: Ptr) -> Ptr:
         if a.buffer.array is not b.buffer.array or a.buffer.base != b.buffer.base:
             raise UnsupportedOperation("a per-thread choice between pointers into two different buffers")
         return Ptr(a.buffer, np.where(cond, a.offset, b.offset))
@@ -79,7 +78,7 @@ class Witness:
     row: Any = None
     col: Any = None
 
-    def select(self, cond: Any, a: "Witness", b: "Witness") -> "Witness":
+    def select(self, cond: Any, a: Witness, b: Witness) -> Witness:
         def pick(x: Any, y: Any) -> Any:
             return None if x is None else np.where(cond, x, y)
 

@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from oxide.runtime.emulator.errors import RaceDetected
-
 if TYPE_CHECKING:
     from oxide.runtime.emulator.threads import Threads
 
@@ -55,7 +53,7 @@ class RaceTracker:
     read: _Slot | None = None
     pending: list[tuple[np.ndarray, np.ndarray, Any, int]] = field(default_factory=list)
 
-    def on_write(self, c: "Threads", mask: Any, index: Any, loc: int) -> None:
+    def on_write(self, c: Threads, mask: Any, index: Any, loc: int) -> None:
         idx, tid, epoch = c.active_lanes(mask, index)
         if idx.size == 0:
             return
@@ -77,12 +75,12 @@ class RaceTracker:
             self.write = _Slot(self.size)
         self.write.record(idx, tid, loc, epoch)
 
-    def on_read(self, c: "Threads", mask: Any, index: Any, loc: int) -> None:
+    def on_read(self, c: Threads, mask: Any, index: Any, loc: int) -> None:
         idx, tid, epoch = c.active_lanes(mask, index)
         if idx.size:
             self.pending.append((idx, tid, epoch, loc))
 
-    def flush(self, c: "Threads") -> None:
+    def flush(self, c: Threads) -> None:
         """Check the logged reads against the writes, then remember them as the elements' last reads."""
         if not self.pending:
             return
@@ -102,7 +100,7 @@ class RaceTracker:
                 self.read = _Slot(self.size)
             self.read.record(idx, tid, loc, epoch)
 
-    def _element(self, index: Any, c: "Threads") -> int:
+    def _element(self, index: Any, c: Threads) -> int:
         """The element's index as the kernel sees it (a shared array's numbering restarts in each block)."""
         return int(index) % (self.size // c.count) if self.resets else int(index)
 

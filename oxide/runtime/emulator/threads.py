@@ -175,7 +175,7 @@ class Threads:
         if tracker is not None:
             self.shared_trackers.append(tracker)
         lane_base = self.slot * size if self.count > 1 else None
-        return Buffer(array, what, "shared", tracker, block_size=size, lane_base=lane_base)
+        return Buffer(array, what, tracker, block_size=size, lane_base=lane_base)
 
     def dynamic_shared(self, byte_offset: Any, dtype: Any) -> Ptr:
         """A pointer `byte_offset` bytes into the block's dynamic shared memory, to `dtype` elements."""

@@ -23,10 +23,6 @@ def u(x: Any) -> Any:
     return x.view(UNSIGNED[x.dtype])
 
 
-def is_vector(x: Any) -> bool:
-    return isinstance(x, np.ndarray)
-
-
 # Integer arithmetic whose numpy spelling differs from the GPU's ---------------------------------------
 def divui(a: Any, b: Any) -> Any:
     return (u(a) // u(b)).view(a.dtype)

@@ -17,7 +17,6 @@ import numpy as np
 from oxide.runtime.emulator.errors import WarpDivergence
 from oxide.runtime.emulator.threads import Threads
 
-
 # A batch holds whole blocks one after another, so thread t of a block is lane `block_start + t`.
 
 

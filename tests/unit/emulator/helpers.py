@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ def _context() -> Any:
     return make_context()
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(source: str, name: str = "k.rs", instances: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> str:
     """The emulator program of Rust `source` (`instances`: kernel name -> type arguments, as tuples)."""
     context = _context()

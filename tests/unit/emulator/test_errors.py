@@ -6,7 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from oxide.runtime.emulator import KernelAssertion, KernelTrap, LaunchError, OutOfBounds, launch
+from oxide.runtime.emulator import (
+    KernelAssertion,
+    KernelTrap,
+    LaunchError,
+    OutOfBounds,
+    launch,
+)
 from tests.unit.emulator.helpers import example, run
 
 USE = "use cuda_device::{gpu_printf, kernel, thread};\n"

@@ -79,7 +79,7 @@ def test_integer_semantics_match_the_gpu():
     got = out.reshape(64, 8).astype(np.int64)
     x, y = a.astype(np.int64), b.astype(np.int64)
     trunc_div = np.where((x < 0) != (y < 0), -(np.abs(x) // np.abs(y)), np.abs(x) // np.abs(y))
-    wrap = lambda v: ((v + 2**31) % 2**32) - 2**31  # noqa: E731
+    wrap = lambda v: ((v + 2**31) % 2**32) - 2**31
     np.testing.assert_array_equal(got[:, 0], wrap(x * y))
     np.testing.assert_array_equal(got[:4, 1], [-3, -3, -715827882, 33])  # truncating, not flooring
     np.testing.assert_array_equal(got[4:, 1], wrap(trunc_div)[4:])
