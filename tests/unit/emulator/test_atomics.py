@@ -63,3 +63,27 @@ pub unsafe fn k(values: &[u32], bins: &[DeviceAtomicU32]) {
     run(src, (28,), (256,), [values, bins])
     expected = [int(values[values % 3 == b].sum()) % 2**32 for b in range(3)]
     np.testing.assert_array_equal(bins, expected)
+
+
+def test_block_atomics_on_shared_memory_per_block():
+    src = """use cuda_device::atomic::{AtomicOrdering, BlockAtomicU32, DeviceAtomicU32};
+use cuda_device::{kernel, thread, SharedArray};
+#[kernel]
+pub unsafe fn k(values: &[u32], bins: &[DeviceAtomicU32]) {
+    static mut LOCAL: SharedArray<u32, 8> = SharedArray::UNINIT;
+    let t = thread::threadIdx_x() as usize;
+    if t < 8 { LOCAL[t] = 0; }
+    thread::sync_threads();
+    let i = thread::index_1d().get();
+    if i < values.len() {
+        let cell = BlockAtomicU32::from_ptr(LOCAL.as_mut_ptr().add((values[i] % 8) as usize));
+        cell.fetch_add(1, AtomicOrdering::Relaxed);
+    }
+    thread::sync_threads();
+    if t < 8 { bins[t].fetch_add(LOCAL[t], AtomicOrdering::Relaxed); }
+}"""
+    values = np.random.default_rng(3).integers(0, 1000, 1000).astype(np.uint32)
+    for blocks_per_batch in (1, None):
+        bins = np.zeros(8, np.uint32)
+        run(src, (8,), (128,), [values, bins], blocks_per_batch=blocks_per_batch)
+        np.testing.assert_array_equal(bins, np.bincount(values % 8, minlength=8))
