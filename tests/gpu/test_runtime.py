@@ -122,6 +122,8 @@ def test_contract_and_device_limit_errors_on_the_gpu(rt):
     vecadd = load("vecadd")
     a = np.zeros(8, np.float32)
     with pytest.raises(rt.LaunchContractError, match=r"at most 1024 threads \(device limit\)"):
+        vecadd.vecadd.unchecked[1, (64, 32)](a, a, np.zeros(8, np.float32))
+    with pytest.raises(rt.LaunchContractError, match=r"x extent <= 1024 \(device limit\), got 2048"):
         vecadd.vecadd.unchecked[1, 2048](a, a, np.zeros(8, np.float32))
 
 
