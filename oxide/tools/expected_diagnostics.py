@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from oxide.ir.diagnostics import Diagnostic, SourceLoc
 
-_EXPECTED = re.compile(r"expected-(error|warning|note|remark)(?:@(above|below|[+-]\d+))?\s*\{\{(.*?)\}\}")
+_EXPECTED = re.compile(r"expected-(error|warning|note|remark)\s*(?:@(above|below|[+-]\d+))?\s*\{\{(.*?)\}\}")
 
 
 @dataclass
