@@ -11,7 +11,7 @@ from mlir.dialects import arith, gpu, math as mmath, memref, scf
 
 from oxide.dialects import simt
 from oxide.dialects.simt.printf import rust_format_to_c
-from oxide.frontends.rust import ast
+from oxide.frontends.rust import ast, intrinsics
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_expr import (
     Retype, cast_int, index_value, none_of, placeholder,
@@ -315,7 +315,7 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         ptr_ty = T.Ptr(elem, True, 3)
         offset = index_value(em, args[0]) if name == "offset" and args else arith.constant(ir.IndexType.get(), 0)
         return Val(ptr_ty, simt.DynamicSharedOp.build(offset, align=_attr_i64(align), results=[ptr_ty.mlir()]))
-    return None
+    return intrinsics.call_path(em, segs, generics, args, expected, loc)
 
 
 def _u32_arg(em: Any, a: ast.Expr) -> ir.Value:
@@ -601,7 +601,7 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         if as_option is not None:
             return _option_method(em, recv, as_option, e.args, e.loc)
     if isinstance(ty, (T.Int, T.Float, T.Bool)):
-        return primitive_method(em, recv, name, e.args, e.loc, None)
+        return primitive_method(em, recv, name, e.args, e.loc, expected)
     if isinstance(ty, T.Struct):
         base_name = ty.name.split("<")[0]
         method = em.crate.method(base_name, name)
@@ -609,6 +609,10 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             args = _typed_args(em, method, e.args, None)
             return inline_call(em, method, args, e.loc, explicit=e.generics, self_val=recv,
                                arg_locs=[a.loc for a in e.args])
+    if isinstance(ty, T.Ptr):
+        extension = intrinsics.call_method(em, recv, name, e.args, e.loc, expected)
+        if extension is not None:
+            return extension
     if name in ("iter", "iter_mut", "map", "sum", "collect", "enumerate", "zip"):
         raise err(e.loc, f"an iterator method (`.{name}()`) is not supported in device code; loop over an index range")
     raise err(e.loc, f"no method named `{name}` found for `{ty}`")
@@ -826,6 +830,9 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
                 neg = arith.cmpi(arith.CmpIPredicate.slt, r, _const(ty, 0))
                 r = arith.select(neg, arith.addi(r, mmath.absi(d)), r)
             return Val(ty, r)
+    extension = intrinsics.call_method(em, recv, name, args, loc, expected)
+    if extension is not None:
+        return extension
     raise err(loc, f"no method named `{name}` found for `{ty}` in device code")
 
 
