@@ -51,11 +51,14 @@ def _const(ty: T.Ty, value: float | int) -> ir.Value:
 
 
 # Paths as values ------------------------------------------------------------------------------------------
-_FLOAT_CONSTS = {"MAX": lambda b: 3.4028234663852886e38 if b == 32 else 1.7976931348623157e308,
-                 "MIN": lambda b: -3.4028234663852886e38 if b == 32 else -1.7976931348623157e308,
-                 "MIN_POSITIVE": lambda b: 1.1754943508222875e-38 if b == 32 else 2.2250738585072014e-308,
-                 "EPSILON": lambda b: 1.1920929e-07 if b == 32 else 2.220446049250313e-16,
-                 "INFINITY": lambda b: pymath.inf, "NEG_INFINITY": lambda b: -pymath.inf, "NAN": lambda b: pymath.nan}
+# By width: f16, f32, f64.
+_FLOAT_CONSTS = {"MAX": {16: 65504.0, 32: 3.4028234663852886e38, 64: 1.7976931348623157e308},
+                 "MIN": {16: -65504.0, 32: -3.4028234663852886e38, 64: -1.7976931348623157e308},
+                 "MIN_POSITIVE": {16: 6.103515625e-05, 32: 1.1754943508222875e-38, 64: 2.2250738585072014e-308},
+                 "EPSILON": {16: 0.0009765625, 32: 1.1920929e-07, 64: 2.220446049250313e-16},
+                 "INFINITY": dict.fromkeys((16, 32, 64), pymath.inf),
+                 "NEG_INFINITY": dict.fromkeys((16, 32, 64), -pymath.inf),
+                 "NAN": dict.fromkeys((16, 32, 64), pymath.nan)}
 _MATH_CONSTS = {"PI": pymath.pi, "E": pymath.e, "TAU": pymath.tau, "SQRT_2": pymath.sqrt(2), "LN_2": pymath.log(2),
                 "LN_10": pymath.log(10), "FRAC_PI_2": pymath.pi / 2, "FRAC_PI_4": pymath.pi / 4,
                 "FRAC_1_SQRT_2": 1 / pymath.sqrt(2), "LOG2_E": pymath.log2(pymath.e), "LOG10_E": pymath.log10(pymath.e)}
@@ -66,7 +69,7 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
     if len(segs) >= 2 and segs[-2] in T.PRIMITIVES:
         ty = T.PRIMITIVES[segs[-2]]
         if isinstance(ty, T.Float) and segs[-1] in _FLOAT_CONSTS:
-            return Val(ty, _const(ty, _FLOAT_CONSTS[segs[-1]](ty.bits)))
+            return Val(ty, _const(ty, _FLOAT_CONSTS[segs[-1]][ty.bits]))
         if isinstance(ty, T.Int) and segs[-1] in ("MAX", "MIN", "BITS"):
             value = {"MAX": (1 << (ty.bits - 1)) - 1 if ty.signed else -1, "MIN": -(1 << (ty.bits - 1)) if ty.signed else 0,
                      "BITS": ty.bits}[segs[-1]]
@@ -609,10 +612,9 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             args = _typed_args(em, method, e.args, None)
             return inline_call(em, method, args, e.loc, explicit=e.generics, self_val=recv,
                                arg_locs=[a.loc for a in e.args])
-    if isinstance(ty, T.Ptr):
-        extension = intrinsics.call_method(em, recv, name, e.args, e.loc, expected)
-        if extension is not None:
-            return extension
+    extension = intrinsics.call_method(em, recv, name, e.args, e.loc, expected, e.generics)
+    if extension is not None:
+        return extension
     if name in ("iter", "iter_mut", "map", "sum", "collect", "enumerate", "zip"):
         raise err(e.loc, f"an iterator method (`.{name}()`) is not supported in device code; loop over an index range")
     raise err(e.loc, f"no method named `{name}` found for `{ty}`")
@@ -934,6 +936,6 @@ def _widen(v: Val) -> ir.Value:
         return arith.extui(I32(), v.v)
     if isinstance(v.ty, T.Int) and v.ty.bits < 32:
         return (arith.extsi if v.ty.signed else arith.extui)(I32(), v.v)
-    if isinstance(v.ty, T.Float) and v.ty.bits == 32:
+    if isinstance(v.ty, T.Float) and v.ty.bits < 64:
         return arith.extf(ir.F64Type.get(), v.v)
     return v.v

@@ -200,7 +200,8 @@ def _from(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], e
 
 
 @device_method("into")
-def _into(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _into(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if args or expected is None:
         return None
     if recv.ty == expected or _lossless(recv.ty, expected):
@@ -249,7 +250,8 @@ def _from_bytes(em: Any, segs: list[str], generics: list[Any], args: list[ast.Ex
 
 
 @device_method("to_ne_bytes", "to_le_bytes", "to_be_bytes")
-def _to_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _to_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if args or not isinstance(recv.ty, (T.Int, T.Float)):
         return None
     count = recv.ty.bits // 8
@@ -266,14 +268,16 @@ def _byte_swap(raw: ir.Value, count: int) -> ir.Value:
 
 
 @device_method("swap_bytes")
-def _swap_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _swap_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if args or not isinstance(recv.ty, T.Int):
         return None
     return Val(recv.ty, _byte_swap(recv.v, recv.ty.bits // 8))
 
 
 @device_method("then_some")
-def _then_some(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _then_some(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if not isinstance(recv.ty, T.Bool) or len(args) != 1:
         return None
     from oxide.frontends.rust.values import OptionVal
@@ -282,3 +286,13 @@ def _then_some(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, ex
     value = em.expr(args[0], inner)
     return Val(T.OptionTy(value.ty), OptionVal(recv.v, value))
 
+
+
+@device_fn("from_bits")
+def _half_from_bits(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                    loc: Any) -> Val | None:
+    if _qualifier(segs) != "f16" or len(args) != 1:
+        return None  # f32::from_bits / f64::from_bits are device_api's
+    bits_ty = T.PRIMITIVES["u16"]
+    bits = em.coerce(em.expr(args[0], bits_ty), bits_ty, args[0].loc)
+    return Val(T.PRIMITIVES["f16"], arith.bitcast(ir.F16Type.get(), bits.v))

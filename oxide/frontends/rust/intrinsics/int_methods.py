@@ -80,7 +80,8 @@ def _division_ok(ty: T.Int, x: ir.Value, d: ir.Value) -> ir.Value:
 
 
 @device_method("overflowing_mul")
-def _overflowing_mul(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _overflowing_mul(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if not isinstance(recv.ty, T.Int) or len(args) != 1:
         return None
     result, overflow = mul_overflow(recv.ty, recv.v, _arg(em, args, 0, recv.ty))
@@ -89,7 +90,8 @@ def _overflowing_mul(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
 
 @device_method("checked_add", "checked_sub", "checked_mul", "checked_div", "checked_rem", "checked_neg",
                   "checked_shl", "checked_shr")
-def _checked(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _checked(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     ty = recv.ty
     if not isinstance(ty, T.Int) or len(args) != (0 if name == "checked_neg" else 1):
         return None
@@ -122,7 +124,8 @@ def _checked(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expe
 
 
 @device_method("saturating_add", "saturating_sub", "saturating_mul")
-def _saturating(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _saturating(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     ty = recv.ty
     if not isinstance(ty, T.Int) or len(args) != 1:
         return None
@@ -146,7 +149,8 @@ def _saturating(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, e
 
 
 @device_method("widening_mul", "carrying_mul", "carrying_mul_add")
-def _double_width(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _double_width(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     ty = recv.ty
     want = {"widening_mul": 1, "carrying_mul": 2, "carrying_mul_add": 3}[name]
     if not isinstance(ty, T.Int) or ty.bits > 64 or len(args) != want:
@@ -159,7 +163,8 @@ def _double_width(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any,
 
 
 @device_method("abs_diff")
-def _abs_diff(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _abs_diff(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     ty = recv.ty
     if not isinstance(ty, T.Int) or len(args) != 1:
         return None
@@ -171,7 +176,8 @@ def _abs_diff(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, exp
 
 
 @device_method("unsigned_abs")
-def _unsigned_abs(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _unsigned_abs(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     ty = recv.ty
     if not isinstance(ty, T.Int) or not ty.signed or args:
         return None
@@ -180,7 +186,8 @@ def _unsigned_abs(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any,
 
 
 @device_method("signum", "is_positive", "is_negative")
-def _sign(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _sign(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     ty = recv.ty
     if not isinstance(ty, T.Int) or not ty.signed or args:
         return None
@@ -195,21 +202,24 @@ def _sign(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expecte
 
 
 @device_method("reverse_bits")
-def _reverse_bits(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _reverse_bits(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if not isinstance(recv.ty, T.Int) or args:
         return None
     return Val(recv.ty, llvm.intr_bitreverse(recv.v))
 
 
 @device_method("wrapping_neg")
-def _wrapping_neg(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _wrapping_neg(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if not isinstance(recv.ty, T.Int) or args:
         return None
     return Val(recv.ty, arith.subi(_c(recv.ty, 0), recv.v))
 
 
 @device_method("wrapping_shl", "wrapping_shr")
-def _wrapping_shift(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _wrapping_shift(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     ty = recv.ty
     if not isinstance(ty, T.Int) or len(args) != 1:
         return None
@@ -221,7 +231,8 @@ def _wrapping_shift(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: An
 
 
 @device_method("leading_ones", "trailing_ones", "count_zeros")
-def _ones(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _ones(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     ty = recv.ty
     if not isinstance(ty, T.Int) or args:
         return None
@@ -235,7 +246,8 @@ def _ones(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expecte
 
 
 @device_method("cast_unsigned", "cast_signed")
-def _cast_sign(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _cast_sign(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     ty = recv.ty
     if not isinstance(ty, T.Int) or args or ty.signed != (name == "cast_unsigned"):
         return None

@@ -16,13 +16,16 @@ from oxide.frontends.rust.values import Val
 
 
 @device_method("cast", "cast_mut", "cast_const")
-def _cast(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _cast(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if not isinstance(recv.ty, T.Ptr) or args:
         return None
     mutable = {"cast": recv.ty.mutable, "cast_mut": True, "cast_const": False}[name]
     elem = recv.ty.elem
     if name == "cast":
-        if isinstance(expected, T.Ptr):
+        if generics:
+            elem = em.resolve_type(generics[0])
+        elif isinstance(expected, T.Ptr):
             elem = expected.elem
         else:
             raise err(loc, "cannot infer the target type of `cast()`; write `cast::<T>()` or annotate the binding")
@@ -33,7 +36,8 @@ def _cast(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expecte
 
 
 @device_method("is_null")
-def _is_null(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _is_null(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if not isinstance(recv.ty, T.Ptr) or args:
         return None
     address = simt.PtrToIntOp.build(recv.v)
@@ -48,7 +52,8 @@ def _elem_bytes(ty: T.Ty, loc: Any) -> int:
 
 
 @device_method("offset_from", "offset_from_unsigned", "byte_offset_from")
-def _offset_from(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
+def _offset_from(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
     if not isinstance(recv.ty, T.Ptr) or len(args) != 1:
         return None
     em.require_unsafe(loc, f"`{name}`")

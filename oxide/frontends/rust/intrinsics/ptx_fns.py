@@ -150,7 +150,8 @@ _CONSTRAINT["generic"] = "l"
 
 def _operand(em: Any, kind: str, a: ast.Expr, name: str) -> ir.Value:
     if kind in ("shared", "global", "generic"):
-        value = em.expr(a)
+        # The element type does not matter to the instruction; a hint lets `p.cast()` resolve.
+        value = em.expr(a, T.Ptr(T.PRIMITIVES["u8"], False, _SPACES.get(kind, 0)))
         if isinstance(value.ty, T.Shared):
             value = shared_as_pointer(value)
         if not isinstance(value.ty, T.Ptr):
@@ -222,3 +223,33 @@ def _wait_group(em: Any, segs: list[str], generics: list[Any], args: list[ast.Ex
         raise err(loc, "`cp_async_wait_group` takes the number of groups left pending, a constant")
     build_inline_ptx([], f"cp.async.wait_group {count};", "~{memory}", [])
     return Val(T.UNIT, None)
+
+
+# bf16 -> f32 is exact: the bf16 bits are the top half of the f32's, so unpacking is shifting and masking.
+_BF16_UNPACK = {"cvt_f32x2_bf16x2": ("lo", "hi"), "cvt_f32_bf16x2_lo": ("lo",), "cvt_f32_bf16x2_hi": ("hi",)}
+
+
+@device_fn(*_BF16_UNPACK)
+def _bf16_unpack(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                 loc: Any) -> Val | None:
+    from mlir.dialects import arith
+
+    name = segs[-1]
+    if name == "cvt_f32x2_bf16x2" and len(args) == 2:
+        # tcgen05's `cvt_f32x2_bf16x2(lo, hi)` packs instead: two f32 into one bf16x2 word.
+        fn = _pack("rn", "bf16x2")
+        operands = [_operand(em, "f32", a, name) for a in args]
+        (word,) = build_inline_ptx(operands, fn.asm, "=r,f,f", [ir.IntegerType.get_signless(32)])
+        return Val(T.PRIMITIVES["u32"], word)
+    if len(args) != 1:
+        raise err(loc, f"`{name}` takes 1 argument but {len(args)} were supplied")
+    word = _operand(em, "u32", args[0], name)
+
+    def half(which: str) -> Val:
+        i32 = ir.IntegerType.get_signless(32)
+        bits = arith.shli(word, arith.constant(i32, 16)) if which == "lo" else \
+            arith.andi(word, arith.constant(i32, -65536))
+        return Val(T.F32, arith.bitcast(T.F32.mlir(), bits))
+
+    halves = [half(w) for w in _BF16_UNPACK[name]]
+    return halves[0] if len(halves) == 1 else Val(T.Tuple((T.F32, T.F32)), halves)

@@ -12,8 +12,8 @@ from oxide.frontends.rust.values import Val
 
 # (emitter, path segments, explicit generic arguments, argument expressions, expected type, location)
 PathHandler = Callable[[Any, list[str], list[Any], list[ast.Expr], "T.Ty | None", Any], "Val | None"]
-# (emitter, receiver, method name, argument expressions, location, expected type)
-MethodHandler = Callable[[Any, Val, str, list[ast.Expr], Any, "T.Ty | None"], "Val | None"]
+# (emitter, receiver, method name, argument expressions, explicit generic arguments, location, expected type)
+MethodHandler = Callable[[Any, Val, str, list[ast.Expr], list[Any], Any, "T.Ty | None"], "Val | None"]
 
 _PATHS: dict[str, list[PathHandler]] = {}
 _METHODS: dict[str, list[MethodHandler]] = {}
@@ -49,10 +49,11 @@ def call_path(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr
     return None
 
 
-def call_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val | None:
-    """The value of a registered primitive method call, or None when no handler takes it."""
+def call_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None,
+                generics: list[Any] | None = None) -> Val | None:
+    """The value of a registered method call, or None when no handler takes it."""
     for handler in _METHODS.get(name, []):
-        value = handler(em, recv, name, args, loc, expected)
+        value = handler(em, recv, name, args, list(generics or []), loc, expected)
         if value is not None:
             return value
     return None
