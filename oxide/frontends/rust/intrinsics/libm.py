@@ -47,7 +47,7 @@ def _libm(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], e
         return None
     resolved = _resolve(segs[-1])
     if resolved is None:
-        raise err(loc, f"`libm::{segs[-1]}` is not supported in device code")
+        return None
     return _call(em, resolved[0], resolved[1], args, loc, f"libm::{segs[-1]}")
 
 
