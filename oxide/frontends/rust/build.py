@@ -137,7 +137,7 @@ class Builder:
             return raw == "true"
         if node.type == "negative_literal":
             return -self.literal_value(node.named_children[0])
-        for suffix in ("usize", "isize", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8"):
+        for suffix in _INT_SUFFIXES:
             if raw.endswith(suffix) and not raw.startswith("0x"):
                 raw = raw[: -len(suffix)]
                 break
@@ -161,9 +161,9 @@ class Builder:
 
     def x_float_literal(self, node: Any) -> ast.Expr:
         raw = text(node).replace("_", "")
-        if raw.endswith(("f16", "f128")):
-            raise self.fail(node, f"the `{raw[-4:].lstrip('0123456789.e')}` type")
-        suffix = next((s for s in ("f32", "f64") if raw.endswith(s)), None)
+        if raw.endswith("f128"):
+            raise self.fail(node, "the `f128` type")
+        suffix = next((s for s in ("f16", "f32", "f64") if raw.endswith(s)), None)
         return ast.Lit(self.loc(node), float(raw[:-3] if suffix else raw), "float", suffix)
 
     def x_boolean_literal(self, node: Any) -> ast.Expr:
@@ -460,7 +460,7 @@ class Builder:
         raise self.fail(node, "an `async` block")
 
 
-_INT_SUFFIXES = ("usize", "isize", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8")
+_INT_SUFFIXES = ("usize", "isize", "u128", "i128", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8")
 _EXPR_NODES = ("block", "unsafe_block", "identifier", "integer_literal", "float_literal", "boolean_literal",
                "macro_invocation", "scoped_identifier", "self", "string_literal", "unit_expression",
                "generic_function", "negative_literal")

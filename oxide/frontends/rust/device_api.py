@@ -11,7 +11,7 @@ from mlir.dialects import arith, gpu, math as mmath, memref, scf
 
 from oxide.dialects import simt
 from oxide.dialects.simt.printf import rust_format_to_c
-from oxide.frontends.rust import ast, safety
+from oxide.frontends.rust import ast, intrinsics, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_expr import (
     Retype, cast_int, index_value, none_of, placeholder,
@@ -51,11 +51,14 @@ def _const(ty: T.Ty, value: float | int) -> ir.Value:
 
 
 # Paths as values ------------------------------------------------------------------------------------------
-_FLOAT_CONSTS = {"MAX": lambda b: 3.4028234663852886e38 if b == 32 else 1.7976931348623157e308,
-                 "MIN": lambda b: -3.4028234663852886e38 if b == 32 else -1.7976931348623157e308,
-                 "MIN_POSITIVE": lambda b: 1.1754943508222875e-38 if b == 32 else 2.2250738585072014e-308,
-                 "EPSILON": lambda b: 1.1920929e-07 if b == 32 else 2.220446049250313e-16,
-                 "INFINITY": lambda b: pymath.inf, "NEG_INFINITY": lambda b: -pymath.inf, "NAN": lambda b: pymath.nan}
+# By width: f16, f32, f64.
+_FLOAT_CONSTS = {"MAX": {16: 65504.0, 32: 3.4028234663852886e38, 64: 1.7976931348623157e308},
+                 "MIN": {16: -65504.0, 32: -3.4028234663852886e38, 64: -1.7976931348623157e308},
+                 "MIN_POSITIVE": {16: 6.103515625e-05, 32: 1.1754943508222875e-38, 64: 2.2250738585072014e-308},
+                 "EPSILON": {16: 0.0009765625, 32: 1.1920929e-07, 64: 2.220446049250313e-16},
+                 "INFINITY": dict.fromkeys((16, 32, 64), pymath.inf),
+                 "NEG_INFINITY": dict.fromkeys((16, 32, 64), -pymath.inf),
+                 "NAN": dict.fromkeys((16, 32, 64), pymath.nan)}
 _MATH_CONSTS = {"PI": pymath.pi, "E": pymath.e, "TAU": pymath.tau, "SQRT_2": pymath.sqrt(2), "LN_2": pymath.log(2),
                 "LN_10": pymath.log(10), "FRAC_PI_2": pymath.pi / 2, "FRAC_PI_4": pymath.pi / 4,
                 "FRAC_1_SQRT_2": 1 / pymath.sqrt(2), "LOG2_E": pymath.log2(pymath.e), "LOG10_E": pymath.log10(pymath.e)}
@@ -66,7 +69,7 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
     if len(segs) >= 2 and segs[-2] in T.PRIMITIVES:
         ty = T.PRIMITIVES[segs[-2]]
         if isinstance(ty, T.Float) and segs[-1] in _FLOAT_CONSTS:
-            return Val(ty, _const(ty, _FLOAT_CONSTS[segs[-1]](ty.bits)))
+            return Val(ty, _const(ty, _FLOAT_CONSTS[segs[-1]][ty.bits]))
         if isinstance(ty, T.Int) and segs[-1] in ("MAX", "MIN", "BITS"):
             value = {"MAX": (1 << (ty.bits - 1)) - 1 if ty.signed else -1, "MIN": -(1 << (ty.bits - 1)) if ty.signed else 0,
                      "BITS": ty.bits}[segs[-1]]
@@ -316,7 +319,7 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         ptr_ty = T.Ptr(elem, True, 3)
         offset = index_value(em, args[0]) if name == "offset" and args else arith.constant(ir.IndexType.get(), 0)
         return Val(ptr_ty, simt.DynamicSharedOp.build(offset, align=_attr_i64(align), results=[ptr_ty.mlir()]))
-    return None
+    return intrinsics.call_path(em, segs, generics, args, expected, loc)
 
 
 def _u32_arg(em: Any, a: ast.Expr) -> ir.Value:
@@ -607,7 +610,7 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         if as_option is not None:
             return _option_method(em, recv, as_option, e.args, e.loc)
     if isinstance(ty, (T.Int, T.Float, T.Bool)):
-        return primitive_method(em, recv, name, e.args, e.loc, None)
+        return primitive_method(em, recv, name, e.args, e.loc, expected)
     if isinstance(ty, T.Struct):
         base_name = ty.name.split("<")[0]
         method = em.crate.method(base_name, name)
@@ -615,6 +618,9 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             args = _typed_args(em, method, e.args, None)
             return inline_call(em, method, args, e.loc, explicit=e.generics, self_val=recv,
                                arg_locs=[a.loc for a in e.args])
+    extension = intrinsics.call_method(em, recv, name, e.args, e.loc, expected, e.generics)
+    if extension is not None:
+        return extension
     if name in ("iter", "iter_mut", "map", "sum", "collect", "enumerate", "zip"):
         raise err(e.loc, f"an iterator method (`.{name}()`) is not supported in device code; loop over an index range")
     raise err(e.loc, f"no method named `{name}` found for `{ty}`")
@@ -832,6 +838,9 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
                 neg = arith.cmpi(arith.CmpIPredicate.slt, r, _const(ty, 0))
                 r = arith.select(neg, arith.addi(r, mmath.absi(d)), r)
             return Val(ty, r)
+    extension = intrinsics.call_method(em, recv, name, args, loc, expected)
+    if extension is not None:
+        return extension
     raise err(loc, f"no method named `{name}` found for `{ty}` in device code")
 
 
@@ -933,6 +942,6 @@ def _widen(v: Val) -> ir.Value:
         return arith.extui(I32(), v.v)
     if isinstance(v.ty, T.Int) and v.ty.bits < 32:
         return (arith.extsi if v.ty.signed else arith.extui)(I32(), v.v)
-    if isinstance(v.ty, T.Float) and v.ty.bits == 32:
+    if isinstance(v.ty, T.Float) and v.ty.bits < 64:
         return arith.extf(ir.F64Type.get(), v.v)
     return v.v

@@ -90,6 +90,11 @@ class FunctionEmitter:
             enum = self.crate.enum(t.name)
             if enum is not None:
                 return self.enum_type(enum)
+            from oxide.frontends.rust.intrinsics.device_types import device_type
+
+            device = device_type(self, t)
+            if device is not None:
+                return device
             if t.name in ("Vec", "Box", "String", "HashMap", "Rc", "Arc"):
                 raise err(t.loc, f"heap allocation (`{t.name}`) is not supported in device code")
             raise err(t.loc, f"cannot find type `{t.name}` in this scope")

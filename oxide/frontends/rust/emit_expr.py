@@ -312,6 +312,11 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
             return Val(dst, src.v)
         dst = T.Ptr(dst.elem, dst.mutable, s.space)  # a cast keeps the address space it points into
         return Val(dst, simt.PtrCastOp.build(src.v, results=[dst.mlir()]))
+    from oxide.frontends.rust.intrinsics.casts import address_cast
+
+    converted = address_cast(self, src, dst)
+    if converted is not None:
+        return converted
     return _bad_cast(e, s, dst)
 
 

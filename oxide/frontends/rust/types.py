@@ -40,7 +40,7 @@ class Float(Ty):
     bits: int
 
     def mlir(self) -> ir.Type:
-        return ir.F32Type.get() if self.bits == 32 else ir.F64Type.get()
+        return {16: ir.F16Type.get, 32: ir.F32Type.get, 64: ir.F64Type.get}[self.bits]()
 
     def rust(self) -> str:
         return f"f{self.bits}"
@@ -276,6 +276,9 @@ PRIMITIVES: dict[str, Ty] = {
     "i8": Int(8, True), "i16": Int(16, True), "i32": Int(32, True), "i64": Int(64, True),
     "u8": Int(8, False), "u16": Int(16, False), "u32": Int(32, False), "u64": Int(64, False),
     "usize": USIZE, "isize": ISIZE, "f32": F32, "f64": F64, "bool": BOOL,
+    # Rust's nightly `f16` (IEEE half; NVPTX computes in it from sm_53) and the 128-bit integers, which NVPTX
+    # expands into 64-bit operations.
+    "f16": Float(16), "i128": Int(128, True), "u128": Int(128, False),
 }
 ATOMICS = {f"{scope.capitalize()}Atomic{name}": (scope, PRIMITIVES[name.lower()])
            for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F32", "F64")}

@@ -140,6 +140,8 @@ class Interpreter:
                 a, b = _signed(a, bits), _signed(b, bits)
             op_ = pred[-2:]
             return int({"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b}[op_])
+        if kind == "bitcast" and (_is_float(t) or _is_float(op.operands[0].type)):
+            return _bitcast(ins[0], op.operands[0].type, t)
         if t is not None and _is_float(t):
             return self.float_op(kind, ins, t, op)
         bits = _width(t)
@@ -284,6 +286,30 @@ class Interpreter:
 
     def op_simt_block_dim(self, op: Any, ins: list[Any]) -> int:
         return self.block_dim if "x" in str(op.attributes["dim"]) else 1
+
+
+    # device intrinsics --------------------------------------------------------------------------------
+    def op_llvm_intr_bitreverse(self, op: Any, ins: list[Any]) -> int:
+        bits = _width(op.results[0].type)
+        return int(format(ins[0], f"0{bits}b")[::-1], 2)
+
+    def op_llvm_intr_bswap(self, op: Any, ins: list[Any]) -> int:
+        size = _width(op.results[0].type) // 8
+        return int.from_bytes(ins[0].to_bytes(size, "little"), "big")
+
+
+_FLOAT_FORMATS = {"f16": ("e", "H"), "f32": ("f", "I"), "f64": ("d", "Q")}
+
+
+def _bitcast(value: Any, src: Any, dst: Any) -> Any:
+    """The same bits read as another type (floats are Python floats, integers unsigned bit patterns)."""
+    if _is_float(src) or str(src) == "f16":
+        float_code, int_code = _FLOAT_FORMATS[str(src)]
+        value = struct.unpack(int_code, struct.pack(float_code, value))[0]
+    if _is_float(dst) or str(dst) == "f16":
+        float_code, int_code = _FLOAT_FORMATS[str(dst)]
+        return struct.unpack(float_code, struct.pack(int_code, value))[0]
+    return value
 
 
 class _Memory:

@@ -29,6 +29,12 @@ def lower_dim_query(ctx: LoweringContext, op: ops._DimQuery) -> ir.Value:
 
 @lowering(ops.SpecialRegOp)
 def lower_special_reg(ctx: LoweringContext, op: ops.SpecialRegOp) -> ir.Value:
+    if op.reg == "gridid":
+        # LLVM 22's optimiser asserts on llvm.nvvm.read.ptx.sreg.gridid used in 64-bit arithmetic (a known
+        # range of the wrong width); reading the register with a mov sidesteps the intrinsic.
+        from mlir.dialects import llvm
+
+        return llvm.inline_asm(op.result.type, [], "mov.u64 $0, %gridid;", "=l")
     return ctx.sreg(_REGISTER_NAME.get(op.reg, op.reg), str(op.result.type))
 
 

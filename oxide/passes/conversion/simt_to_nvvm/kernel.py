@@ -33,6 +33,9 @@ def lower_kernel_metadata(gpu_module: ir.Operation) -> None:
             block = contract_entries(attrs["simt.contract"]).get("block")
             if block is not None:
                 attrs["nvvm.reqntid"] = block
+                # ptxas rejects .maxntid next to .reqntid; the exact block shape bounds it anyway.
+                if "nvvm.maxntid" in attrs:
+                    del attrs["nvvm.maxntid"]
 
 
 # Ops that turn a slice element into a raw pointer: through it the buffer may be written (atomics on a

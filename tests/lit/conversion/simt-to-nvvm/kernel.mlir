@@ -15,5 +15,14 @@ module attributes {gpu.container_module} {
     gpu.func @exact(%out: !simt.slice_mut<i32>) kernel attributes {simt.contract = {domain = 2 : i64, block = array<i32: 128, 2, 1>}} {
       gpu.return
     }
+
+    // Both: the exact shape only (ptxas rejects .maxntid next to .reqntid), and the occupancy hint.
+    // CHECK-LABEL: .entry both(
+    // CHECK-NOT: .maxntid
+    // CHECK: .reqntid 128, 1, 1
+    // CHECK-NEXT: .minnctapersm 4
+    gpu.func @both(%out: !simt.slice_mut<i32>) kernel attributes {simt.launch_bounds = array<i32: 128, 4>, simt.contract = {domain = 1 : i64, block = array<i32: 128, 1, 1>}} {
+      gpu.return
+    }
   }
 }

@@ -1,0 +1,73 @@
+"""simt inline PTX: PTX instructions spelled out, for device functions that are one PTX instruction (or a
+few) with no upstream op (`dp4a`, `cp.async`, `ldmatrix`, mbarriers, packed half arithmetic, `brkpt`) and for
+cuda-oxide's `ptx_asm!`.
+
+The operands bind to the template's `$0, $1, ...` through LLVM inline-asm constraints: outputs first
+(`=r` i32, `=l` i64, `=h` i16, `=f` f32, `=d` f64), then inputs (`r`, `l`, `h`, `f`, `d`, `n` immediates),
+then clobbers (`~{memory}`). The op always has side effects (it is never moved or removed), since PTX
+templates here read and write memory and synchronise.
+"""
+
+from __future__ import annotations
+
+from oxide.dialects.simt.dialect import DIALECT
+from oxide.dialects.simt.types import PtrType
+from oxide.ir.constraints import STRING_ATTR, AnyType
+from oxide.ir.declare import Attr, Op, OptOperand, VarResult, VerifyError
+
+# IRDL binds one type to a constraint across a whole variadic group, so a variadic group could only hold
+# operands of one type; the inputs are instead up to MAX_OPERANDS optional operands, each with its own
+# constraint, and verify_ checks each one (a scalar register or a simt pointer).
+MAX_OPERANDS = 8
+_REGISTER_TYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64")
+_RESULT_TYPES = ("i16", "i32", "i64", "f32", "f64")
+
+
+def split_constraints(text: str) -> tuple[list[str], list[str], list[str]]:
+    """(outputs, inputs, clobbers) of an LLVM inline-asm constraint string."""
+    parts = [p for p in text.split(",") if p]
+    outputs = [p for p in parts if p.startswith("=")]
+    clobbers = [p for p in parts if p.startswith("~")]
+    inputs = [p for p in parts if not p.startswith(("=", "~"))]
+    return outputs, inputs, clobbers
+
+
+@DIALECT.op
+class InlinePtxOp(Op):
+    """PTX text with `$i` operand placeholders; results are the `=` constraints' registers, in order."""
+
+    mnemonic = "inline_ptx"
+    a0, a1, a2, a3, a4, a5, a6, a7 = (OptOperand(AnyType(), f"input operand {i}, in constraint order")
+                                      for i in range(MAX_OPERANDS))
+    asm = Attr(STRING_ATTR, "the PTX template")
+    constraints = Attr(STRING_ATTR, "LLVM inline-asm constraints: outputs, inputs, clobbers")
+    results_ = VarResult(AnyType(), "the output registers (one type for all): i16, i32, i64, f32 or f64")
+
+    @property
+    def args(self) -> list:
+        """The input operands, in order."""
+        return [v for v in (self.a0, self.a1, self.a2, self.a3, self.a4, self.a5, self.a6, self.a7) if v is not None]
+
+    def verify_(self) -> None:
+        outputs, inputs, _ = split_constraints(self.constraints)
+        if len(outputs) != len(self.results_):
+            raise VerifyError(f"{len(outputs)} output constraint(s) for {len(self.results_)} result(s)")
+        if len(inputs) != len(self.args):
+            raise VerifyError(f"{len(inputs)} input constraint(s) for {len(self.args)} operand(s)")
+        for value in self.args:
+            if str(value.type) not in _REGISTER_TYPES and not PtrType.isinstance(value.type):
+                raise VerifyError(f"an inline PTX operand is a scalar register or a simt pointer, not {value.type}")
+        for value in self.results_:
+            if str(value.type) not in _RESULT_TYPES:
+                raise VerifyError(f"an inline PTX result is i16, i32, i64, f32 or f64, not {value.type}")
+        if not self.asm.strip():
+            raise VerifyError("empty PTX template")
+
+
+def build_inline_ptx(operands: list, asm: str, constraints: str, results: list) -> tuple:
+    """Build a simt.inline_ptx at the insertion point; return its results (a tuple, possibly empty)."""
+    if len(operands) > MAX_OPERANDS:
+        raise ValueError(f"inline PTX takes at most {MAX_OPERANDS} operands, got {len(operands)}")
+    padded = list(operands) + [None] * (MAX_OPERANDS - len(operands))
+    op = InlinePtxOp(*padded, asm=asm, constraints=constraints, results=results)
+    return tuple(op.operation.results)

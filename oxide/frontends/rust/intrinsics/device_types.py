@@ -1,0 +1,25 @@
+"""cuda_device types beyond the core set that resolve to existing semantic types: the mbarrier object
+`Barrier` (a u64 in shared memory, declared as `static mut BAR: Barrier = Barrier::UNINIT`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from oxide.frontends.rust import ast
+from oxide.frontends.rust import types as T
+
+
+@dataclass(frozen=True)
+class BarrierTy(T.Shared):
+    """`Barrier`: one 8-byte-aligned u64 in shared memory that the mbarrier instructions address."""
+
+    def rust(self) -> str:
+        return "Barrier"
+
+
+def device_type(em: Any, t: ast.PathTy) -> T.Ty | None:
+    """The semantic type of a cuda_device type name this module knows, or None."""
+    if t.name == "Barrier" and not t.args:
+        return BarrierTy(T.PRIMITIVES["u64"], 1, 8)
+    return None

@@ -1,0 +1,67 @@
+"""Raw-pointer methods beyond device_api.py's core set: `cast`, `cast_mut`, `cast_const`, `is_null`,
+`offset_from` and `byte_add`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlir.dialects import arith
+
+from oxide.dialects import simt
+from oxide.frontends.rust import ast
+from oxide.frontends.rust import types as T
+from oxide.frontends.rust.emit_support import err
+from oxide.frontends.rust.intrinsics.registry import device_method
+from oxide.frontends.rust.values import Val
+
+
+@device_method("cast", "cast_mut", "cast_const")
+def _cast(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
+    if not isinstance(recv.ty, T.Ptr) or args:
+        return None
+    mutable = {"cast": recv.ty.mutable, "cast_mut": True, "cast_const": False}[name]
+    elem = recv.ty.elem
+    if name == "cast":
+        if generics:
+            elem = em.resolve_type(generics[0])
+        elif isinstance(expected, T.Ptr):
+            elem = expected.elem
+        else:
+            raise err(loc, "cannot infer the target type of `cast()`; write `cast::<T>()` or annotate the binding")
+    target = T.Ptr(elem, mutable, recv.ty.space)
+    if elem == recv.ty.elem:
+        return Val(target, recv.v)
+    return Val(target, simt.PtrCastOp.build(recv.v, results=[target.mlir()]))
+
+
+@device_method("is_null")
+def _is_null(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
+    if not isinstance(recv.ty, T.Ptr) or args:
+        return None
+    address = simt.PtrToIntOp.build(recv.v)
+    zero = arith.constant(address.type, 0)
+    return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, address, zero))
+
+
+def _elem_bytes(ty: T.Ty, loc: Any) -> int:
+    if isinstance(ty, (T.Int, T.Float)):
+        return ty.bits // 8
+    raise err(loc, f"`offset_from` on pointers to `{ty}` is not supported in device code (integers and floats)")
+
+
+@device_method("offset_from", "offset_from_unsigned", "byte_offset_from")
+def _offset_from(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+        loc: Any, expected: T.Ty | None) -> Val | None:
+    if not isinstance(recv.ty, T.Ptr) or len(args) != 1:
+        return None
+    em.require_unsafe(loc, f"`{name}`")
+    origin = em.expr(args[0])
+    if not isinstance(origin.ty, T.Ptr) or origin.ty.elem != recv.ty.elem:
+        raise err(args[0].loc, f"`{name}` takes a pointer to `{recv.ty.elem}`, not `{origin.ty}`")
+    size = 1 if name == "byte_offset_from" else _elem_bytes(recv.ty.elem, loc)
+    delta = arith.subi(simt.PtrToIntOp.build(recv.v), simt.PtrToIntOp.build(origin.v))
+    # Rust requires the distance to be a whole number of elements (else UB), so the division is exact.
+    count = arith.divsi(delta, arith.constant(delta.type, size)) if size > 1 else delta
+    return Val(T.USIZE if name == "offset_from_unsigned" else T.ISIZE, count)

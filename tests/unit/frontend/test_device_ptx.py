@@ -1,0 +1,174 @@
+"""Frontend tests of the device functions that become PTX instructions (intrinsics/ptx_fns.py, warp_partial.py,
+cooperative.py): the simt IR they emit and, since the point is the instruction, that ptxas assembles the PTX
+for sm_90."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+import oxide
+from oxide.ir.diagnostics import OxideError
+from tests.unit.frontend.test_constructs import build, ir, kernel
+
+needs_ptxas = pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
+
+
+def assemble(src: str, tmp_path) -> str:
+    """The PTX of `src`, after checking that ptxas accepts it."""
+    ptx = oxide.compile(src, name="k.rs").ptx["sm_90"]
+    path = tmp_path / "k.ptx"
+    path.write_text(ptx)
+    result = subprocess.run(["ptxas", "-arch=sm_90", str(path), "-o", str(tmp_path / "k.cubin")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return ptx
+
+
+def unsafe_kernel(params: str, body: str) -> str:
+    return f"#[kernel]\npub unsafe fn k({params}) {{\n{body}\n}}\n"
+
+
+# Dot products and packed halves -------------------------------------------------------------------------------
+def test_dp4a_and_dp2a_are_one_instruction():
+    text = ir(kernel("a: u32, b: u32, c: i32, u: u32, mut out: DisjointSlice<i32>",
+                     "let x = dp4a_s32(a, b, c);\nlet y = dp4a_u32(a, b, u);\nlet z = dp2a_s32(a, b, c);"))
+    assert 'asm = "dp4a.s32.s32 $0, $1, $2, $3;"' in text and 'constraints = "=r,r,r,r"' in text
+    assert 'asm = "dp4a.u32.u32' in text and 'asm = "dp2a.lo.s32.s32' in text
+
+
+def test_dp4a_argument_types_are_checked():
+    with pytest.raises(OxideError, match="mismatched types: expected `i32`, found `u32`"):
+        build(kernel("a: u32, b: u32, c: u32", "let x = dp4a_s32(a, b, c);"))
+
+
+def test_packing_conversion_puts_the_first_value_in_the_low_half():
+    # PTX's cvt.*x2.f32 d, a, b stores a in the upper half: the operands are swapped.
+    text = ir(kernel("lo: f32, hi: f32", "let w = cvt_f16x2_f32(lo, hi);\nlet b = cvt_rz_bf16x2_f32(lo, hi);"))
+    assert 'asm = "cvt.rn.f16x2.f32 $0, $2, $1;"' in text and 'asm = "cvt.rz.bf16x2.f32 $0, $2, $1;"' in text
+
+
+def test_bf16_unpacking_is_exact_shifts():
+    text = ir(kernel("w: u32", "let (lo, hi) = cvt_f32x2_bf16x2(w);\nlet h = cvt_f32_bf16x2_hi(w);"))
+    assert "arith.shli" in text and "arith.constant -65536 : i32" in text and "simt.inline_ptx" not in text
+
+
+def test_tcgen05_cvt_f32x2_bf16x2_with_two_floats_packs():
+    assert 'asm = "cvt.rn.bf16x2.f32 $0, $2, $1;"' in ir(kernel("a: f32", "let w = cvt_f32x2_bf16x2(a, 4.0);"))
+
+
+@needs_ptxas
+def test_packed_half_arithmetic_assembles(tmp_path):
+    body = ("let a = cvt_f16x2_f32(x, y);\nlet b = cvt_rn_bf16x2_f32(x, y);\n"
+            "let r = fma_relu_f16x2(add_f16x2(a, a), mul_f16x2(a, a), neg_f16x2(a));\n"
+            "let s = fma_bf16x2(max_bf16x2(b, b), abs_bf16x2(b), sub_bf16x2(b, b));\n"
+            "let (f, g) = cvt_f32x2_f16x2(r);\n"
+            "if let Some(o) = out.get_mut(thread::index_1d()) { *o = f + g + cvt_f32_f16x2_hi(s) + cvt_f32_bf16x2_lo(s); }")
+    ptx = assemble(kernel("x: f32, y: f32, mut out: DisjointSlice<f32>", body), tmp_path)
+    assert "fma.rn.relu.f16x2" in ptx and "fma.rn.bf16x2" in ptx and "cvt.f32.f16" in ptx
+
+
+# Async copies and mbarriers ----------------------------------------------------------------------------------------
+_CP_ASYNC = ("static mut SMEM: SharedArray<u32, 32> = SharedArray::UNINIT;\n"
+             "static mut BAR: Barrier = Barrier::UNINIT;\n"
+             "let dst = (core::ptr::addr_of_mut!(SMEM) as *mut u32).add(1);\n"
+             "let src = input.as_ptr();\n"
+             "cp_async_ca_4(dst, src);\ncp_async_cg_zfill_16(dst, src.cast(), 3);\ncp_async_commit_group();\n"
+             "cp_async_wait_group(0);\ncp_async_wait_all();\n"
+             "mbarrier_init(&raw mut BAR, 32);\ncp_async_mbarrier_arrive_noinc(&raw mut BAR);\n"
+             "let token = mbarrier_arrive(&raw const BAR);\nmbarrier_wait(&raw const BAR, token);\n"
+             "let done = mbarrier_test_wait(&raw const BAR, token);\nmbarrier_inval(&raw mut BAR);\n"
+             "fence_proxy_async_shared_cta();")
+
+
+def test_cp_async_and_mbarrier_ir():
+    text = ir(unsafe_kernel("input: &[u32]", _CP_ASYNC))
+    assert 'asm = "cp.async.ca.shared.global [$0], [$1], 4;"' in text
+    assert 'constraints = "l,l,r,~{memory}"' in text  # zfill: the source size is a register
+    assert 'asm = "cp.async.wait_group 0;"' in text
+    assert 'asm = "mbarrier.arrive.shared.b64 $0, [$1];", constraints = "=l,l,~{memory}"' in text
+    assert "{align = 8 : i64} : () -> !simt.shared<i64, 1 : i64>" in text  # a Barrier: one aligned u64 in shared memory
+
+
+@needs_ptxas
+def test_cp_async_and_mbarrier_assemble(tmp_path):
+    ptx = assemble(unsafe_kernel("input: &[u32]", _CP_ASYNC), tmp_path)
+    assert "cp.async.ca.shared.global" in ptx and "mbarrier.try_wait.shared::cta.b64" in ptx
+
+
+def test_cp_async_needs_unsafe():
+    with pytest.raises(OxideError, match="`cp_async_commit_group` is unsafe"):
+        build(kernel("", "cp_async_commit_group();"))
+
+
+def test_cp_async_checks_the_state_spaces():
+    with pytest.raises(OxideError, match="takes a pointer into shared memory; this one is a global pointer"):
+        build(unsafe_kernel("input: &[u32]", "cp_async_ca_4(input.as_ptr(), input.as_ptr());"))
+
+
+# Debugging ----------------------------------------------------------------------------------------------------
+@needs_ptxas
+def test_breakpoint_prof_trigger_and_nanosleep(tmp_path):
+    ptx = assemble(kernel("n: u32", "debug::breakpoint();\ndebug::prof_trigger::<3>();\nnanosleep(n);"), tmp_path)
+    assert "brkpt;" in ptx and "pmevent 3;" in ptx and "nanosleep.u32" in ptx
+
+
+def test_prof_trigger_range_is_checked():
+    with pytest.raises(OxideError, match=r"`prof_trigger::<16>`: the performance-monitor event is 0..=15"):
+        build(kernel("", "debug::prof_trigger::<16>();"))
+
+
+# Partial warp reductions --------------------------------------------------------------------------------------
+def test_partial_reduction_masks_the_live_lanes():
+    text = ir(kernel("x: f32, mut out: DisjointSlice<f32>",
+                     "let t = warp::reduce_sum_f32_partial(x, warp::live_lanes_1d());"))
+    # Five clamped index shuffles and one broadcast from lane 0, all under the live-lane mask.
+    assert text.count('"simt.shuffle"') == 6 and 'kind = "idx"' in text and 'kind = "xor"' not in text
+    assert text.count("arith.addf") == 5 and text.count("arith.minui") >= 6
+
+
+@needs_ptxas
+def test_partial_reductions_assemble(tmp_path):
+    body = ("let n = warp::live_lanes_1d();\nlet a = warp::reduce_max_f32_partial(x, n);\n"
+            "let b = warp::reduce_min_f64_partial(x as f64, n);\n"
+            "if let Some(o) = out.get_mut(thread::index_1d()) { *o = a + b as f32; }")
+    ptx = assemble(kernel("x: f32, mut out: DisjointSlice<f32>", body), tmp_path)
+    assert "shfl.sync.idx.b32" in ptx and "max.f32" in ptx
+
+
+# Cooperative groups -------------------------------------------------------------------------------------------
+def test_tile_ballot_is_tile_relative():
+    text = ir(kernel("mut out: DisjointSlice<u32>",
+                     "let tile = this_thread_block().tiled_partition::<16>();\nlet m = tile.ballot(true);\n"
+                     "let r = tile.thread_rank();"))
+    # The tile's member mask 0xffff << base, and the ballot shifted back down by the base lane.
+    assert '"simt.ballot"' in text and "arith.constant 65535 : i32" in text and "arith.shrui" in text
+
+
+def test_full_warp_tile_uses_the_full_mask():
+    text = ir(kernel("v: u32", "let w = this_thread_block().tiled_partition::<32>();\nlet x = w.shfl(v, 0);"))
+    assert "arith.constant -1 : i32" in text and "width = 32" in text and "arith.shrui" not in text
+
+
+@needs_ptxas
+def test_cooperative_groups_assemble(tmp_path):
+    body = ("let block = this_thread_block();\nlet tile = block.tiled_partition::<8>();\n"
+            "block.sync();\ntile.sync();\nlet lane = tile.thread_rank();\n"
+            "let a = tile.shfl_xor(v, 1) + tile.shfl_down(v, 2) + tile.shfl_up(v, 1) + tile.shfl(v, 0);\n"
+            "let b = tile.ballot(v > 3) + tile.match_any(v) + tile.meta_group_rank() + block.size();\n"
+            "let c = tile.shfl_xor_f32(v as f32, 4);\n"
+            "if let Some(o) = out.get_mut(thread::index_1d()) { *o = a + b + lane + c as u32 + (tile.any(v == 0) as u32); }")
+    ptx = assemble(kernel("v: u32, mut out: DisjointSlice<u32>", body), tmp_path)
+    assert "shfl.sync.bfly.b32" in ptx and "vote.sync.ballot.b32" in ptx and "match.any.sync.b32" in ptx
+
+
+def test_tiled_partition_size_is_checked():
+    with pytest.raises(OxideError, match=r"`tiled_partition::<12>`: a warp tile has 1, 2, 4, 8, 16 or 32 threads"):
+        build(kernel("", "let t = this_thread_block().tiled_partition::<12>();"))
+
+
+def test_grid_sync_is_rejected_with_a_reason():
+    with pytest.raises(OxideError, match="needs a cooperative launch"):
+        build(kernel("", "grid::sync();"))
