@@ -503,6 +503,12 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         return atomic
     ty = recv.ty
     name = e.name
+    if isinstance(ty, (T.ElemRef, T.PlaceRef)) and isinstance(ty.elem, T.Array):
+        from oxide.frontends.rust.emit_places import array_ref_method
+
+        on_array = array_ref_method(em, recv, name, e.args, e.loc)
+        if on_array is not None:
+            return on_array
     if isinstance(ty, T.ThreadIndex):
         if name == "get" and not e.args:
             return _usize(simt.IndexValueOp.build(recv.v))
@@ -637,11 +643,27 @@ def _option_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any
         default = em.coerce(em.expr(args[0], mapped.ty), mapped.ty, args[0].loc)
         if isinstance(mapped.v, ir.Value):
             return Val(default.ty, arith.select(opt.is_some, mapped.v, default.v))
+    if name == "map" and len(args) == 1:
+        return _option_map(em, recv, args[0], loc)
     if name == "unwrap_or" and len(args) == 1:
         other = em.coerce(em.expr(args[0], opt.payload.ty), opt.payload.ty, args[0].loc)
         if isinstance(other.v, ir.Value):
             return Val(other.ty, arith.select(opt.is_some, opt.payload.v, other.v))
     raise err(loc, f"no method named `{name}` found for `{recv.ty}`")
+
+
+def _option_map(em: Any, recv: Val, f_expr: ast.Expr, loc: Any) -> Val:
+    """`opt.map(f)`: f runs only when the option is Some (it may write memory); the result is Some(f(x))."""
+    from oxide.frontends.rust.emit_expr import placeholder_or_unit, value_if
+
+    opt: OptionVal = recv.v
+    f = em.expr(f_expr)
+    if not isinstance(f.ty, T.Closure):
+        raise err(f_expr.loc, "`map` takes a closure")
+    em.bind("__map_payload", opt.payload)
+    mapped = value_if(em, opt.is_some, lambda: em.call_closure(f, [ast.PathExpr(loc, ["__map_payload"])], loc),
+                      lambda hint: placeholder_or_unit(hint), loc)
+    return Val(T.OptionTy(mapped.ty), OptionVal(opt.is_some, mapped))
 
 
 _ORDERINGS = {"Relaxed": "relaxed", "Acquire": "acquire", "Release": "release", "AcqRel": "acq_rel", "SeqCst": "seq_cst"}

@@ -112,11 +112,13 @@ class FunctionEmitter:
         raise err(getattr(t, "loc", None), f"unsupported type {t}")
 
     def scalar_element(self, t: Any, container: str) -> T.Ty:
-        """The element type of a slice, DisjointSlice or SharedArray: scalars (and atomics) only, for now."""
+        """The element type of a slice, DisjointSlice, SharedArray or raw pointer: scalars, atomics, and
+        arrays, tuples and structs built from scalars (laid out in memory as `T.mem` says)."""
         elem = self.resolve_type(t)
-        if not isinstance(elem, (T.Int, T.Float, T.Bool, T.Atomic)):
-            raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements is not supported in device code yet "
-                                               "(elements must be integers, floats or bools)")
+        if not isinstance(elem, T.Atomic) and not _in_memory(elem):
+            raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements is not supported in device code "
+                                               "(elements must be integers, floats, bools, fieldless enums, or "
+                                               "arrays, tuples and structs of them)")
         return elem
 
     def space(self, t: Any) -> str:
@@ -319,7 +321,7 @@ class FunctionEmitter:
         ty = self.resolve_type(stmt.ty)
         if isinstance(ty, T.Shared):
             if stmt.name not in self.statics:
-                align = ty.align or max(ty.elem.mlir().width // 8 if hasattr(ty.elem.mlir(), "width") else 4, 4)
+                align = ty.align or max(_alignment(ty.elem), 4)
                 with ir.InsertionPoint.at_block_begin(self.entry):
                     handle = simt.SharedArrayOp.build(align=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), align),
                                                       results=[ty.mlir()])
@@ -352,6 +354,15 @@ class FunctionEmitter:
                 and (value.ty.mutable or not ty.mutable):
             # A pointer keeps the address space it points into; `*mut T` also passes as `*const T`.
             return Val(T.Ptr(ty.elem, ty.mutable, value.ty.space), value.v)
+        if isinstance(value.ty, (T.PlaceRef, T.ElemRef)):
+            from oxide.frontends.rust.emit_places import unsize
+
+            as_slice = unsize(value, ty)
+            if as_slice is not None:
+                return as_slice  # `let s: &mut [f32] = row;` of an array in memory
+            if isinstance(ty, T.ElemRef) and ty.elem == value.ty.elem \
+                    and (isinstance(value.ty, T.ElemRef) or value.ty.mutable):
+                return value  # a `&mut T` into memory passed where `&mut T` is expected
         if getattr(value, "flex", None) is not None and isinstance(ty, (T.Int, T.Float)):
             from oxide.frontends.rust.emit_expr import Retype
 
@@ -376,7 +387,31 @@ def _unsuffixed_literal(e: Any) -> bool:
     return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 
-_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef)
+_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
+            T.PlaceRef)
+
+
+def _alignment(ty: T.Ty) -> int:
+    """The natural alignment in bytes of a value of `ty` in memory (its largest scalar's size)."""
+    if isinstance(ty, T.Array):
+        return _alignment(ty.elem)
+    if isinstance(ty, (T.Tuple, T.Struct)):
+        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
+        return max(_alignment(p) for p in parts)
+    width = getattr(ty.mlir(), "width", 32)
+    return max(width // 8, 1)
+
+
+def _in_memory(ty: T.Ty) -> bool:
+    """Whether values of `ty` can live in memory: scalars and aggregates of them."""
+    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
+        return True
+    if isinstance(ty, T.Array):
+        return _in_memory(ty.elem)
+    if isinstance(ty, (T.Tuple, T.Struct)):
+        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
+        return bool(parts) and all(_in_memory(p) for p in parts)
+    return False
 
 
 def _holds_array(ty: T.Ty) -> bool:

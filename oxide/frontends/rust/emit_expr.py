@@ -10,6 +10,7 @@ from mlir.dialects import arith, memref, scf
 from oxide.dialects import simt
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
+from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
 from oxide.frontends.rust.values import (
     ArrayView, Cell, OptionVal, Val, element_at, flag_cell, load_cell, new_cell, set_flag, store_cell,
@@ -253,30 +254,34 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
             return Val(v.ty, arith.xori(v.v, ones))
         raise err(e.loc, f"cannot apply `!` to `{v.ty}`")
     if e.op == "*":
-        v = self.expr(e.operand)
-        if isinstance(v.ty, T.LocalRef):
-            return load_cell(v.v)
-        if isinstance(v.ty, T.ElemRef):
-            return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
-        if isinstance(v.ty, T.Ptr):
-            self.require_unsafe(e.loc, "dereferencing a raw pointer")
-            if isinstance(v.ty.elem, T.Atomic):
-                return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
-            return Val(v.ty.elem, simt.PtrLoadOp.build(v.v))
-        return v  # `*x` of a by-value `&T`
+        return as_value(self, place_or_value(self, e))
     if e.op in ("&", "&mut"):
         if e.op == "&mut":
             cell = _local_cell(self, e.operand)
-            if cell is None:
-                handle = self.expr(e.operand)
-                if isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic)):
-                    return handle  # a reborrow of something that already refers to memory
-            if cell is None:
-                raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
-                                 "in device code")
-            return Val(T.LocalRef(cell.ty, True), cell)
-        return self.expr(e.operand, expected)
+            if cell is not None:
+                return Val(T.LocalRef(cell.ty, True), cell)
+        if is_place_syntax(e.operand):
+            handle = borrow(self, e)
+        else:
+            handle = self.expr(e.operand, expected if e.op == "&" else None)
+        if e.op == "&" or isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic, T.PlaceRef)):
+            return handle  # `&x` of a Copy value is the value; `&mut` of a handle is a reborrow of its memory
+        raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
+                         "in device code")
     raise err(e.loc, f"unary `{e.op}` is not supported")
+
+
+def deref_value(self, v: Val, e: ast.Unary) -> Val:
+    """`*v` when v is not a reference into memory: a local's storage, an element reference, a pointer to an
+    atomic cell, or a by-value `&T`."""
+    if isinstance(v.ty, T.LocalRef):
+        return load_cell(v.v)
+    if isinstance(v.ty, T.ElemRef):
+        return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
+    if isinstance(v.ty, T.Ptr):
+        self.require_unsafe(e.loc, "dereferencing a raw pointer")
+        return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
+    return v  # `*x` of a by-value `&T`
 
 
 def cast_int(v: ir.Value, src: T.Ty, dst: T.Int) -> ir.Value:
@@ -346,7 +351,11 @@ def index_value(self, e: ast.Expr) -> ir.Value:
 
 
 def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
-    base = self.expr(e.base)
+    return as_value(self, place_or_value(self, e))
+
+
+def index_on_value(self, base: Val, e: ast.Index) -> Val:
+    """`base[i]` read from an evaluated base that is not a memory place (scalar slices, local arrays)."""
     ty = base.ty
     if isinstance(ty, T.Slice):
         i = index_value(self, e.index)
@@ -429,8 +438,7 @@ def check_array_bounds(self, i: ir.Value, length: int) -> None:
 
 
 def e_Field(self, e: ast.Field, expected: T.Ty | None) -> Val:
-    base = self.expr(e.base)
-    return field_of(self, base, e.name, e.loc)
+    return as_value(self, place_or_value(self, e))
 
 
 def field_of(self, base: Val, name: str, loc: Any) -> Val:
@@ -479,7 +487,9 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
                                   f"declare it `let mut {target.segments[0]}`")
         raise err(target.loc, f"cannot find value `{target.segments[0]}` in this scope")
     if isinstance(target, ast.Unary) and target.op == "*":
-        ref = self.expr(target.operand)
+        ref = assign_place(self, target, rhs)
+        if ref is True:
+            return
         if isinstance(ref.ty, T.LocalRef):
             store_cell(ref.v, rhs(ref.ty.elem))
             return
@@ -502,7 +512,9 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
             self.check_array_bounds(i, array_ty.length)
             array_store(rhs(array_ty.elem), view, i, array_ty.elem)
             return
-        base = self.expr(base_expr)
+        base = assign_place(self, target, rhs)
+        if base is True:
+            return
         if isinstance(base.ty, T.Slice):
             if not base.ty.mutable:
                 raise err(target.loc, "cannot assign to an element of a `&[T]`; only `&mut [T]` or a DisjointSlice "
@@ -536,7 +548,9 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
         if place is not None:
             store_element(rhs(place[1]), place[0], place[1])
             return
-        raise err(target.loc, "can only assign to fields of a `let mut` local")
+        if assign_place(self, target, rhs) is True:
+            return
+        raise err(target.loc, "can only assign to fields of a `let mut` local (or of an element in memory)")
     raise err(target.loc, "invalid left-hand side of assignment")
 
 
@@ -580,29 +594,69 @@ def e_Block(self, e: ast.Block, expected: T.Ty | None) -> Val:
 
 def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     """scf.if whose branches produce values; the value goes through a cell (a memref LLVM promotes).
+    Addresses (pointers, references into memory) go through an integer cell, or, when one branch diverges
+    and the other yields an address computed before the `if`, are that address.
     `else_fn(hint)` gets the then-branch's type, so an unsuffixed literal there takes it."""
     probe: dict[str, Any] = {}
     branch = scf.IfOp(cond, has_else=True)
     result_cell: Cell | None = None
-    for block, fn in ((branch.then_block, then_fn), (branch.else_block, else_fn)):
+    yielded: dict[int, Val] = {}
+    for side, (block, fn) in enumerate(((branch.then_block, then_fn), (branch.else_block, else_fn))):
         with ir.InsertionPoint(block):
             value = fn() if fn is then_fn else fn(probe.get("ty"))
             if not isinstance(value.ty, (T.Unit, T.Never)):
-                if result_cell is None:
+                if "ty" not in probe:
                     probe["ty"] = value.ty
+                elif value.ty != probe["ty"]:
+                    raise err(loc, f"`if` and `else` have incompatible types: `{probe['ty']}` and `{value.ty}`")
+                if isinstance(value.ty, (T.Ptr, T.ElemRef, T.PlaceRef)):
+                    yielded[side] = value
+                    value = address_value(value)
+                if result_cell is None:
                     try:
                         with ir.InsertionPoint.at_block_begin(self.entry):
                             result_cell = new_cell(value.ty)
                     except TypeError:
                         raise err(loc, f"an `if`/`match` that yields a `{value.ty}` is not supported in device code; "
                                        "compute the value after the branch") from None
-                elif value.ty != probe["ty"]:
-                    raise err(loc, f"`if` and `else` have incompatible types: `{probe['ty']}` and `{value.ty}`")
                 store_cell(result_cell, value)
             scf.YieldOp([])
+    if yielded:
+        only = list(yielded.values())
+        if len(only) == 1 and _defined_outside(only[0].v, branch.operation):
+            return only[0]  # the other branch diverged: nothing reads the result there
+        return address_from(load_cell(result_cell), probe["ty"])
     if result_cell is None:
         return Val(T.UNIT, None)
     return load_cell(result_cell)
+
+
+def address_value(value: Val) -> Val:
+    """A pointer or reference into memory as its 64-bit address (to keep it in a local)."""
+    ptr = value.v
+    if isinstance(value.ty, T.ElemRef):
+        ptr = simt.RefPtrOp.build(ptr, results=[T.Ptr(value.ty.elem, True, 1).mlir()])
+    return Val(T.Int(64, False), simt.PtrToIntOp.build(ptr))
+
+
+def address_from(address: Val, ty: T.Ty) -> Val:
+    """The pointer or reference of type `ty` at a 64-bit address (the inverse of address_value); an element
+    reference comes back as the equivalent reference into memory."""
+    if isinstance(ty, T.ElemRef):
+        ty = T.PlaceRef(ty.elem, True, 1)
+    return Val(ty, simt.IntToPtrOp.build(address.v, results=[ty.mlir()]))
+
+
+def _defined_outside(value: ir.Value, op: ir.Operation) -> bool:
+    """Whether `value` is defined outside `op` (so it dominates both of op's regions)."""
+    owner = value.owner
+    node = owner.owner if isinstance(owner, ir.Block) else owner
+    node = node.operation if hasattr(node, "operation") else node
+    while node is not None:
+        if node == op:
+            return False
+        node = node.parent
+    return True
 
 
 def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
