@@ -119,6 +119,8 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
         bound = em.lookup(name)
         if isinstance(bound, Val) and isinstance(bound.ty, T.Closure):
             return em.call_closure(bound, args, loc)
+        if isinstance(bound, Val) and isinstance(bound.ty, T.FnItem):
+            return call_path(em, ast.PathExpr(func.loc, list(bound.ty.path), list(bound.v or [])), args, expected, loc)
     if len(segs) == 1 and name == "Some":
         if len(args) != 1:
             raise err(loc, "`Some` takes one value")
@@ -132,6 +134,11 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
                                loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
+    if name == "fn_addr_eq" and len(args) == 2:
+        f, g = em.expr(args[0]), em.expr(args[1])
+        if not (isinstance(f.ty, T.FnItem) and isinstance(g.ty, T.FnItem)) or f.v or g.v:
+            raise err(loc, "`fn_addr_eq` compares two non-generic functions in device code")
+        return Val(T.BOOL, i1(f.ty.path == g.ty.path))  # every function is a distinct, statically known item
     device = _device_call(em, segs, func.generics, args, expected, loc)
     if device is not None:
         return device
@@ -163,12 +170,16 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
 def _typed_args(em: Any, fn: ast.Function, args: list[ast.Expr], func: Any) -> list[Val]:
     """Arguments emitted with the parameter types as hints when those do not depend on generics."""
     names = {g.name for g in fn.generics}
+    # Turbofish type arguments (`f::<f32>(0.0)`) are known before the arguments: they type literals too.
+    explicit = getattr(func, "generics", None) or []
+    given = {g.name: t for g, t in zip(fn.generics, explicit) if g.const_ty is None}
     out = []
     for i, a in enumerate(args):
         hint = None
-        if i < len(fn.params) and not _mentions(fn.params[i].ty, names):
+        param_ty = _substitute(fn.params[i].ty, given) if i < len(fn.params) else None
+        if param_ty is not None and not _mentions(param_ty, names - set(given)):
             try:
-                hint = em.resolve_type(fn.params[i].ty)
+                hint = em.resolve_type(param_ty)
             except Exception:  # a type only the callee's scope knows (Self): no hint
                 hint = None
         out.append(em.expr(a, hint))
@@ -426,11 +437,19 @@ def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val]
 
     for p, a in zip(params, args):
         unify(p.ty, a.ty)
-    missing = [n for n in names if n not in bindings]
+    # A type parameter named only by the return type (`fn apply<F: FnOnce(T) -> R, R>(f: F) -> R`) is what
+    # the body yields; inline_call binds it from the body's value.
+    in_params = {n.name for p in params for n in walk(p.ty) if isinstance(n, ast.PathTy)}
+    missing = [n for n in names if n not in bindings and (n in in_params or fn.ret is None
+                                                          or not _mentions(fn.ret, {n}) or _is_const(fn, n))]
     if missing:
         raise err(loc, f"cannot infer the generic parameter `{missing[0]}` of `{fn.name}`; "
                        f"write it: `{fn.name}::<...>(...)`")
     return bindings
+
+
+def _is_const(fn: ast.Function, name: str) -> bool:
+    return any(g.name == name and g.const_ty is not None for g in fn.generics)
 
 
 def _substitute(t: Any, mapping: dict[str, Any]) -> Any:
@@ -464,9 +483,15 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
             em.bind_pattern(p.pattern, em.coerce(a, want, arg_locs[i] if arg_locs else loc))
         if self_val is not None:
             em.bind("self", self_val)
+        has_return = any(isinstance(n, ast.Return) for n in walk(fn.body))
+        unbound = {g.name for g in fn.generics} - set(bindings)
+        if fn.ret is not None and unbound and _mentions(fn.ret, unbound):
+            if has_return:
+                raise err(loc, f"cannot infer the return type of `{fn.name}` (it names `{sorted(unbound)[0]}`, "
+                               "which no argument fixes) in a function with `return`; annotate the call")
+            return em.block(fn.body)  # its type is the return type
         ret_ty = em.resolve_type(fn.ret) if fn.ret is not None else T.UNIT
         frame = Frame("function", None)
-        has_return = any(isinstance(n, ast.Return) for n in walk(fn.body))
         if has_return:
             with ir.InsertionPoint.at_block_begin(em.entry):
                 frame.exit_flag = flag_cell()

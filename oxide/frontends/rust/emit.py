@@ -65,6 +65,8 @@ class FunctionEmitter:
                 return bound
             if t.name in T.PRIMITIVES:
                 return T.PRIMITIVES[t.name]
+            if t.name == "!":
+                return T.NEVER
             if t.name == "DisjointSlice":
                 elem = self.scalar_element(t.args[0], "a DisjointSlice")
                 return T.Disjoint(elem, self.space(t.args[1]) if len(t.args) > 1 else "1d")
@@ -107,6 +109,8 @@ class FunctionEmitter:
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
             return T.Ptr(self.scalar_element(t.inner, "a raw pointer"), t.mutable, 1)
+        if isinstance(t, ast.FnPtrTy):
+            return T.FnPtr()
         if isinstance(t, ast.SliceTy):
             raise err(t.loc, "an unsized slice `[T]` must be behind a reference: `&[T]`")
         raise err(getattr(t, "loc", None), f"unsupported type {t}")
@@ -354,6 +358,13 @@ class FunctionEmitter:
                 and (value.ty.mutable or not ty.mutable):
             # A pointer keeps the address space it points into; `*mut T` also passes as `*const T`.
             return Val(T.Ptr(ty.elem, ty.mutable, value.ty.space), value.v)
+        literal = getattr(value, "literal", None)
+        if literal is not None and isinstance(ty, T.Int if literal.kind == "int" else T.Float):
+            return self.e_Lit(literal, ty)  # an unsuffixed literal typed by where it goes (`(raw, (2, 3))`)
+        if isinstance(value.ty, T.Tuple) and isinstance(ty, T.Tuple) and len(value.ty.elems) == len(ty.elems):
+            return Val(ty, [self.coerce(part, want, loc) for part, want in zip(value.v, ty.elems)])
+        if isinstance(value.ty, T.FnItem) and isinstance(ty, T.FnPtr):
+            return value  # the function item itself: calls through it are inlined
         if isinstance(value.ty, (T.PlaceRef, T.ElemRef)):
             from oxide.frontends.rust.emit_places import unsize
 
@@ -388,7 +399,7 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
-            T.PlaceRef)
+            T.PlaceRef, T.FnItem)
 
 
 def _alignment(ty: T.Ty) -> int:

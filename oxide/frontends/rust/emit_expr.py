@@ -45,11 +45,11 @@ def e_Lit(self, e: ast.Lit, expected: T.Ty | None) -> Val:
         if value >= (1 << (bits - 1)):
             value -= 1 << bits  # MLIR takes the two's-complement bit pattern as a signed value
         v = Val(ty, arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), value)))
-        v.literal = not e.suffix
+        v.literal = e if not e.suffix and not isinstance(expected, (T.Int, T.Float)) else None
         return v
     ty = T.PRIMITIVES[e.suffix] if e.suffix else expected if isinstance(expected, T.Float) else T.F64
     v = Val(ty, arith.constant(ty.mlir(), ir.FloatAttr.get(ty.mlir(), e.value)))
-    v.literal = not e.suffix
+    v.literal = e if not e.suffix and not isinstance(expected, T.Float) else None
     return v
 
 
@@ -83,6 +83,9 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
     value = path_value(self, e, expected)
     if value is not None:
         return value
+    fn = self.crate.function(segments[0]) if len(segments) == 1 else None
+    if fn is not None and not fn.attrs.get("kernel"):
+        return Val(T.FnItem((segments[-1],)), list(e.generics))  # a function used as a value (and its turbofish)
     raise err(e.loc, f"cannot find value `{'::'.join(e.segments)}` in this scope")
 
 
@@ -264,7 +267,8 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
             handle = borrow(self, e)
         else:
             handle = self.expr(e.operand, expected if e.op == "&" else None)
-        if e.op == "&" or isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic, T.PlaceRef)):
+        if e.op == "&" or isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic, T.PlaceRef,
+                                                 T.FnItem, T.Closure)):
             return handle  # `&x` of a Copy value is the value; `&mut` of a handle is a reborrow of its memory
         raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
                          "in device code")
@@ -608,19 +612,26 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
                 if "ty" not in probe:
                     probe["ty"] = value.ty
                 elif value.ty != probe["ty"]:
+                    if isinstance(value.ty, T.FnItem) and isinstance(probe["ty"], T.FnItem):
+                        raise err(loc, "choosing a function at run time (an indirect call through a function "
+                                       "pointer) is not supported in device code; call each function in its branch")
                     raise err(loc, f"`if` and `else` have incompatible types: `{probe['ty']}` and `{value.ty}`")
-                if isinstance(value.ty, (T.Ptr, T.ElemRef, T.PlaceRef)):
+                if isinstance(value.ty, (T.Ptr, T.ElemRef, T.PlaceRef, T.FnItem)):
                     yielded[side] = value
-                    value = address_value(value)
-                if result_cell is None:
-                    try:
-                        with ir.InsertionPoint.at_block_begin(self.entry):
-                            result_cell = new_cell(value.ty)
-                    except TypeError:
-                        raise err(loc, f"an `if`/`match` that yields a `{value.ty}` is not supported in device code; "
-                                       "compute the value after the branch") from None
-                store_cell(result_cell, value)
+                if not isinstance(value.ty, T.FnItem):  # the same function either way: nothing to carry
+                    if side in yielded:
+                        value = address_value(value)
+                    if result_cell is None:
+                        try:
+                            with ir.InsertionPoint.at_block_begin(self.entry):
+                                result_cell = new_cell(value.ty)
+                        except TypeError:
+                            raise err(loc, f"an `if`/`match` that yields a `{value.ty}` is not supported in device "
+                                           "code; compute the value after the branch") from None
+                    store_cell(result_cell, value)
             scf.YieldOp([])
+    if yielded and isinstance(probe["ty"], T.FnItem):
+        return next(iter(yielded.values()))
     if yielded:
         only = list(yielded.values())
         if len(only) == 1 and _defined_outside(only[0].v, branch.operation):
@@ -891,13 +902,13 @@ def e_Loop(self, e: ast.Loop, expected: T.Ty | None) -> Val:
         raise err(next(n for n in walk(e.body) if isinstance(n, ast.Break) and n.value is not None).loc,
                   "`break` with a value is not supported in device code; assign to a `let mut` before breaking")
     frame = _loop_frame(self, e.label, e.body)
-    if frame.exit_flag is None and not any(isinstance(n, ast.Return) for n in walk(e.body)):
-        raise err(e.loc, "a `loop` without `break` never ends")
     self.frames.append(frame)
     try:
         _run_loop(self, frame, None, lambda: self.block(e.body))
     finally:
         self.frames.pop()
+    if frame.exit_flag is None and not any(isinstance(n, ast.Return) for n in walk(e.body)):
+        return Val(T.NEVER, None)  # `loop {}` with no way out spins forever, as in Rust (its type is `!`)
     return Val(T.UNIT, None)
 
 
@@ -1107,8 +1118,15 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
     ty = self.struct_type(struct, []) if not struct.generics else None
     given = dict(e.fields)
     if ty is None:
-        # Generic struct: infer its parameters from the field values.
-        values = {n: self.expr(x) for n, x in e.fields}
+        # Generic struct: infer its parameters from the field values; fields whose declared type names no
+        # parameter give their type to literals (`offset: 1` of an `offset: u32` field).
+        from oxide.frontends.rust.device_api import _mentions
+
+        declared = dict(struct.fields)
+        generic_names = {g.name for g in struct.generics}
+        values = {n: self.expr(x, None if n not in declared or _mentions(declared[n], generic_names)
+                               else self.resolve_type(declared[n]))
+                  for n, x in e.fields}
         bindings: dict[str, T.Ty] = {}
         for field_name, field_ty in struct.fields:
             if isinstance(field_ty, ast.PathTy) and field_ty.name in {g.name for g in struct.generics} and field_name in values:
@@ -1136,7 +1154,13 @@ def e_Call(self, e: ast.Call, expected: T.Ty | None) -> Val:
     from oxide.frontends.rust.device_api import call_path
 
     if not isinstance(e.func, ast.PathExpr):
-        raise err(e.loc, "calling a computed function value is not supported")
+        callee = self.expr(e.func)  # `(self.f)(x)`, `(table[i])(x)`: a closure or function item value
+        if isinstance(callee.ty, T.Closure):
+            return self.call_closure(callee, e.args, e.loc)
+        if isinstance(callee.ty, T.FnItem):
+            return call_path(self, ast.PathExpr(e.func.loc, list(callee.ty.path), list(callee.v or [])), e.args,
+                             expected, e.loc)
+        raise err(e.loc, f"expected a function, found a value of type `{callee.ty}`")
     return call_path(self, e.func, e.args, expected, e.loc)
 
 

@@ -252,6 +252,27 @@ class Closure(Ty):
 
 
 @dataclass(frozen=True)
+class FnItem(Ty):
+    """A function used as a value (`let f = plus_seven;`, `apply(plus_seven, x)`): each function has its own
+    type, as in Rust, and a call through it inlines that function."""
+
+    path: tuple[str, ...]
+
+    def rust(self) -> str:
+        return f"fn {'::'.join(self.path)}"
+
+
+@dataclass(frozen=True)
+class FnPtr(Ty):
+    """A `fn(..) -> R` annotation. Calls are inlined, so a value of this type is always one statically
+    known function item: a binding keeps the item's own type, and a choice between different functions at
+    run time (an `if` yielding `inc` or `dec`) is a type error rather than an indirect call."""
+
+    def rust(self) -> str:
+        return "fn pointer"
+
+
+@dataclass(frozen=True)
 class Atomic(Ty):
     """`DeviceAtomicU32` & co: a cell whose operations are atomic at `scope`."""
 
