@@ -134,11 +134,23 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
                                loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
+    if name == "exact_div" and len(args) == 2:
+        # core::intrinsics::exact_div: a division the caller promises is exact; computed as `/`.
+        from oxide.frontends.rust.emit_expr import binary_values, operands
+
+        a, b = operands(em, args[0], args[1], expected)
+        return binary_values(em, "/", a, b, loc)
     if name == "fn_addr_eq" and len(args) == 2:
         f, g = em.expr(args[0]), em.expr(args[1])
         if not (isinstance(f.ty, T.FnItem) and isinstance(g.ty, T.FnItem)) or f.v or g.v:
             raise err(loc, "`fn_addr_eq` compares two non-generic functions in device code")
         return Val(T.BOOL, i1(f.ty.path == g.ty.path))  # every function is a distinct, statically known item
+    struct = em.crate.struct(name) if len(segs) == 1 else None
+    if struct is not None and all(f.isdigit() for f, _ in struct.fields):
+        # `Pair(x, y)`: a tuple struct's constructor is a struct literal with fields 0, 1, ...
+        if len(args) != len(struct.fields):
+            raise err(loc, f"`{name}` takes {len(struct.fields)} field(s) but {len(args)} were supplied")
+        return em.expr(ast.StructLit(loc, [name], [(str(i), a) for i, a in enumerate(args)]), expected)
     device = _device_call(em, segs, func.generics, args, expected, loc)
     if device is not None:
         return device
@@ -534,6 +546,19 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         on_array = array_ref_method(em, recv, name, e.args, e.loc)
         if on_array is not None:
             return on_array
+    if isinstance(ty, (T.ElemRef, T.PlaceRef)) and T.is_scalar(ty.elem):
+        # Method calls auto-dereference: `x.wrapping_add(1)` of an `x: &mut u32` into memory.
+        from oxide.frontends.rust.places import load_place, reference_place
+
+        place = reference_place(recv)
+        recv = load_place(em, place) if place is not None else Val(ty.elem, simt.RefLoadOp.build(recv.v))
+        ty = recv.ty
+    if isinstance(ty, (T.Slice, T.ElemRef, T.PlaceRef)):
+        from oxide.frontends.rust.emit_slices import slice_method
+
+        pieces = slice_method(em, recv, e)
+        if pieces is not None:
+            return pieces
     if isinstance(ty, T.ThreadIndex):
         if name == "get" and not e.args:
             return _usize(simt.IndexValueOp.build(recv.v))

@@ -83,6 +83,9 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
     value = path_value(self, e, expected)
     if value is not None:
         return value
+    struct = self.crate.struct(segments[0]) if len(segments) == 1 else None
+    if struct is not None and not struct.fields:
+        return self.expr(ast.StructLit(e.loc, [segments[0]], []), expected)  # a unit struct: `Marker`
     fn = self.crate.function(segments[0]) if len(segments) == 1 else None
     if fn is not None and not fn.attrs.get("kernel"):
         return Val(T.FnItem((segments[-1],)), list(e.generics))  # a function used as a value (and its turbofish)
@@ -315,6 +318,16 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
         return Val(dst, saturating_fptoi(self, src.v, s, dst))
     if isinstance(dst, T.Ptr) and isinstance(s, T.ElemRef) and dst.elem == s.elem:
         return Val(T.Ptr(dst.elem, dst.mutable, 1), simt.RefPtrOp.build(src.v, results=[T.Ptr(dst.elem, True, 1).mlir()]))
+    if isinstance(dst, T.Int) and isinstance(s, (T.Ptr, T.Shared)) and dst.bits == 64:
+        # `p as usize` / `&raw const SMEM as u64`: the generic address.
+        ptr = src.v if isinstance(s, T.Ptr) else simt.SharedPtrOp.build(src.v, results=[T.Ptr(s.elem, True, 3).mlir()])
+        return Val(dst, simt.PtrToIntOp.build(ptr))
+    if isinstance(dst, T.Ptr) and isinstance(s, T.Shared):
+        # `&raw const SMEM as *const u8`: the shared array's address, in the shared address space.
+        src = Val(T.Ptr(s.elem, True, 3), simt.SharedPtrOp.build(src.v, results=[T.Ptr(s.elem, True, 3).mlir()]))
+        s = src.ty
+    if isinstance(dst, T.Ptr) and isinstance(s, T.Int) and s.bits == 64:
+        return Val(dst, simt.IntToPtrOp.build(src.v, results=[dst.mlir()]))  # `addr as *mut T` (use is unsafe)
     if isinstance(dst, T.Ptr) and isinstance(s, T.Ptr):
         if dst.elem == s.elem and dst.space == s.space:
             return Val(dst, src.v)
@@ -704,6 +717,13 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
                 return arith.andi(value.v.is_some, ok), binds
             if name == "None" and not pattern.elems:
                 return arith.xori(value.v.is_some, i1(True)), []
+        if isinstance(value.ty, T.Struct) and value.ty.name.split("<")[0] == name \
+                and len(pattern.elems) == len(value.ty.fields):
+            ok, binds = i1(True), []
+            for sub, part in zip(pattern.elems, value.v):  # `Pair(a, b)` of a tuple struct
+                sub_ok, sub_binds = match_pattern(self, sub, part)
+                ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
+            return ok, binds
         if isinstance(value.ty, T.Enum):
             for variant, discriminant in value.ty.variants:
                 if variant == name:
@@ -928,7 +948,9 @@ def _element_loop(self, e: ast.For) -> Val | None:
     it, enumerate_ = e.iter, False
     if isinstance(it, ast.MethodCall) and it.name == "enumerate" and not it.args:
         it, enumerate_ = it.receiver, True
-    if isinstance(it, ast.MethodCall) and it.name in ("iter", "into_iter") and not it.args:
+    by_ref = False
+    if isinstance(it, ast.MethodCall) and it.name in ("iter", "into_iter", "iter_mut") and not it.args:
+        by_ref = it.name == "iter_mut"
         it = it.receiver
     elif isinstance(it, ast.Unary) and it.op == "&":
         it = it.operand
@@ -937,7 +959,7 @@ def _element_loop(self, e: ast.For) -> Val | None:
     seq = self.expr(it)
     if not isinstance(seq.ty, (T.Slice, T.Array)):
         return None
-    length = arith.index_cast(ir.IndexType.get(), simt.LenOp.build(seq.v)) if isinstance(seq.ty, T.Slice) \
+    length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) \
         else index(seq.ty.length)
     if isinstance(seq.ty, T.Array):
         seq = self.owned(seq)  # the loop iterates over the array's value at the start
@@ -950,7 +972,15 @@ def _element_loop(self, e: ast.For) -> Val | None:
         loop = scf.ForOp(index(0), length, index(1))
         with ir.InsertionPoint(loop.body):
             i = loop.induction_variable
-            if isinstance(seq.ty, T.Slice):
+            if isinstance(seq.ty, T.Slice) and (by_ref or T.is_aggregate(seq.ty.elem)):
+                from oxide.frontends.rust.places import Place, as_reference, load_place
+
+                if by_ref and not seq.ty.mutable:
+                    raise err(e.iter.loc, "`iter_mut` needs a `&mut [T]`")
+                ptr = simt.ElemPtrOp.build(seq.v, i, results=[T.Ptr(seq.ty.elem, True, 1).mlir()])
+                place = Place(ptr, seq.ty.elem, seq.ty.mutable, 1)
+                element = as_reference(place) if by_ref else load_place(self, place)
+            elif isinstance(seq.ty, T.Slice):
                 op = simt.LoadUncheckedOp  # i < len by construction
                 element = Val(seq.ty.elem, op.build(seq.v, arith.index_cast(ir.IndexType.get(), i)
                                                    if str(i.type) != "index" else i))

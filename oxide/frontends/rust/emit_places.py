@@ -27,6 +27,11 @@ def place_or_value(em: Any, e: ast.Expr) -> Place | Val:
     """The memory place `e` denotes when it is one (nothing read yet), else the value of `e`."""
     from oxide.frontends.rust.emit_expr import deref_value, field_of, index_on_value
 
+    if isinstance(e, ast.Index) and isinstance(e.index, ast.Range):
+        from oxide.frontends.rust.emit_slices import subslice
+
+        base = place_or_value(em, e.base)
+        return subslice(em, as_reference(base) if isinstance(base, Place) else base, e.index, e.loc)
     if isinstance(e, ast.Index):
         base = place_or_value(em, e.base)
         place = index_place(em, base, e)
