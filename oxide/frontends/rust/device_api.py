@@ -546,6 +546,10 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         on_array = array_ref_method(em, recv, name, e.args, e.loc)
         if on_array is not None:
             return on_array
+    if isinstance(ty, T.Array) and name in ("len", "is_empty") and not e.args:
+        if name == "len":
+            return Val(T.USIZE, _const(T.USIZE, ty.length))
+        return Val(T.BOOL, i1(ty.length == 0))
     if isinstance(ty, (T.ElemRef, T.PlaceRef)) and T.is_scalar(ty.elem):
         # Method calls auto-dereference: `x.wrapping_add(1)` of an `x: &mut u32` into memory.
         from oxide.frontends.rust.places import load_place, reference_place

@@ -143,6 +143,10 @@ class FunctionEmitter:
             e = ast.PathExpr(e.loc, [e.name])
         if isinstance(e, ast.Lit) and e.kind == "int":
             return int(e.value)
+        if isinstance(e, ast.PathExpr) and len(e.segments) > 1:
+            from oxide.frontends.rust.device_api import strip_modules
+
+            e = ast.PathExpr(e.loc, strip_modules(self, e.segments))  # `super::N16`
         if isinstance(e, ast.PathExpr) and len(e.segments) == 1:
             bound = self.generics[-1].get(e.segments[0])
             if isinstance(bound, int):
@@ -371,6 +375,8 @@ class FunctionEmitter:
             as_slice = unsize(value, ty)
             if as_slice is not None:
                 return as_slice  # `let s: &mut [f32] = row;` of an array in memory
+            if isinstance(value.ty, T.PlaceRef) and ty == value.ty.elem:
+                return value  # `let row: &[f32; N] = &TILE[0];`: stays a reference to the memory it reads
             if isinstance(ty, T.ElemRef) and ty.elem == value.ty.elem \
                     and (isinstance(value.ty, T.ElemRef) or value.ty.mutable):
                 return value  # a `&mut T` into memory passed where `&mut T` is expected
