@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from mlir.dialects import llvm
+
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.types import (
     DisjointType, PtrType, RefType, SliceMutType, SliceType, ThreadIndexType, check_index_space,
 )
-from oxide.ir.constraints import I1, INDEX, INTEGER_ATTR, STRING_ATTR, AnyOf, AnyType, BaseOf, Parametric, TypeVar
-from oxide.ir.declare import Op, Operand, Result, VerifyError, python_value
+from oxide.ir.constraints import I1, INDEX, INTEGER_ATTR, STRING_ATTR, AnyOf, AnyType, BaseOf, Is, Parametric, TypeVar
+from oxide.ir.declare import Attr, Op, Operand, Result, VerifyError, python_value
 
 _ANY_SLICE = AnyOf(BaseOf(SliceType), BaseOf(SliceMutType), BaseOf(DisjointType))
 
@@ -306,3 +308,50 @@ class SliceFromPtrOp(Op):
             space = check_index_space(DisjointType.parameters_of(self.result.type)[1])
             if space == "runtime_2d":
                 raise VerifyError("a runtime 2-D disjoint slice also needs its row width; build it from a kernel parameter")
+
+
+_FIELD_AS = TypeVar("AS", INTEGER_ATTR)
+
+
+@DIALECT.op
+class FieldPtrOp(Op):
+    """`&(*p).f`: the address of field `field` of the `!llvm.struct` a pointer points to, in the same
+    address space. Structs and tuples in memory (elements of slices, DisjointSlices, shared arrays and raw
+    pointers) are laid out as their `!llvm.struct` element type says: fields in order, each at its natural
+    alignment."""
+
+    mnemonic = "field_ptr"
+    ptr = Operand(Parametric(PtrType, AnyType(), _FIELD_AS))
+    field = Attr(INTEGER_ATTR, "the field's position in the struct")
+    result = Result(Parametric(PtrType, AnyType(), _FIELD_AS))
+
+    def verify_(self) -> None:
+        struct = PtrType.parameters_of(self.ptr.type)[0]
+        if not isinstance(struct, llvm.StructType):
+            raise VerifyError(f"field_ptr needs a pointer to an !llvm.struct, got {struct}")
+        body = list(llvm.StructType(struct).body)
+        if not 0 <= self.field < len(body):
+            raise VerifyError(f"field {self.field} is out of range for {struct} ({len(body)} fields)")
+        got = PtrType.parameters_of(self.result.type)[0]
+        if str(got) != str(body[self.field]):
+            raise VerifyError(f"field {self.field} of {struct} is {body[self.field]}, but the result points to {got}")
+
+
+
+@DIALECT.op
+class PtrToIntOp(Op):
+    """`p as usize`: a raw pointer's address as a 64-bit integer (also how a branch yields a pointer:
+    through an integer local)."""
+
+    mnemonic = "ptr_to_int"
+    ptr = Operand(BaseOf(PtrType))
+    result = Result(Is("i64"))
+
+
+@DIALECT.op
+class IntToPtrOp(Op):
+    """`a as *mut T` of a 64-bit address (unsafe to use, like any raw pointer)."""
+
+    mnemonic = "int_to_ptr"
+    address = Operand(Is("i64"))
+    result = Result(BaseOf(PtrType))

@@ -55,6 +55,13 @@ class TupleTy:
 
 
 @dataclass
+class FnPtrTy:
+    """`fn(A, B) -> R`: a function pointer type (its values are the function items assigned to it)."""
+
+    loc: SourceLoc
+
+
+@dataclass
 class PtrTy:
     """`*const T` / `*mut T`."""
 

@@ -75,7 +75,7 @@ class Builder:
         if kind == "abstract_type":
             raise self.fail(node, "an `impl Trait` type", "use a generic parameter with a trait bound")
         if kind == "function_type":
-            raise self.fail(node, "a function pointer type")
+            return ast.FnPtrTy(loc)
         raise self.fail(node, f"the type `{text(node)}`")
 
     def type_arg(self, node: Any) -> Any:
@@ -441,7 +441,8 @@ class Builder:
 
     def x_closure_expression(self, node: Any) -> ast.Expr:
         params: list[ast.Param] = []
-        for p in node.child_by_field_name("parameters").named_children:
+        # `_` is an anonymous node in tree-sitter-rust's closure parameters: walk every child but `|` and `,`.
+        for p in (c for c in node.child_by_field_name("parameters").children if c.type not in ("|", ",")):
             if p.type == "parameter":
                 type_node = p.child_by_field_name("type")
                 params.append(ast.Param(self.loc(p), self.pattern(p.child_by_field_name("pattern")),

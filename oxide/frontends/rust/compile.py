@@ -19,12 +19,12 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit import FunctionEmitter
 from oxide.frontends.rust.emit_expr import Retype
-from oxide.frontends.rust.emit_support import Frame, err, location, walk
+from oxide.frontends.rust.emit_support import Frame, err, index, location, walk
 from oxide.frontends.rust.items import Crate, collect
 from oxide.frontends.rust import contract as launch_contract
 from oxide.frontends.rust import safety
 from oxide.frontends.rust.parser import Source, parse
-from oxide.frontends.rust.values import Val, flag_cell, set_flag
+from oxide.frontends.rust.values import ArrayView, Val, flag_cell, load_cell, new_cell, set_flag, store_element
 from oxide.ir.diagnostics import OxideError
 
 GPU_MODULE = "kernels"
@@ -139,6 +139,9 @@ def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
         return [p for _, f in ty.fields for p in _param_parts(f, loc)]
     if isinstance(ty, T.Tuple):
         return [p for e in ty.elems for p in _param_parts(e, loc)]
+    if isinstance(ty, T.Array):
+        # By value, like a tuple of `length` elements: one ABI parameter per scalar, in order.
+        return [p for _ in range(ty.length) for p in _param_parts(ty.elem, loc)]
     if isinstance(ty, T.ElemRef):
         raise err(loc, "a `&mut T` kernel parameter is not supported; pass a slice or a DisjointSlice")
     raise err(loc, f"a kernel parameter of type `{ty}` is not supported")
@@ -150,6 +153,11 @@ def _assemble(ty: T.Ty, values: list[Any]) -> Val:
         return Val(ty, [_assemble(f, values) for _, f in ty.fields])
     if isinstance(ty, T.Tuple):
         return Val(ty, [_assemble(e, values) for e in ty.elems])
+    if isinstance(ty, T.Array):
+        cell = new_cell(ty)
+        for i in range(ty.length):
+            store_element(_assemble(ty.elem, values), ArrayView(cell.leaves, (index(i),)), ty.elem)
+        return load_cell(cell)
     return Val(ty, values.pop(0))
 
 

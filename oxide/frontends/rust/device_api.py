@@ -122,6 +122,8 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
         bound = em.lookup(name)
         if isinstance(bound, Val) and isinstance(bound.ty, T.Closure):
             return em.call_closure(bound, args, loc)
+        if isinstance(bound, Val) and isinstance(bound.ty, T.FnItem):
+            return call_path(em, ast.PathExpr(func.loc, list(bound.ty.path), list(bound.v or [])), args, expected, loc)
     if len(segs) == 1 and name == "Some":
         if len(args) != 1:
             raise err(loc, "`Some` takes one value")
@@ -135,6 +137,23 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
                                loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
+    if name == "exact_div" and len(args) == 2:
+        # core::intrinsics::exact_div: a division the caller promises is exact; computed as `/`.
+        from oxide.frontends.rust.emit_expr import binary_values, operands
+
+        a, b = operands(em, args[0], args[1], expected)
+        return binary_values(em, "/", a, b, loc)
+    if name == "fn_addr_eq" and len(args) == 2:
+        f, g = em.expr(args[0]), em.expr(args[1])
+        if not (isinstance(f.ty, T.FnItem) and isinstance(g.ty, T.FnItem)) or f.v or g.v:
+            raise err(loc, "`fn_addr_eq` compares two non-generic functions in device code")
+        return Val(T.BOOL, i1(f.ty.path == g.ty.path))  # every function is a distinct, statically known item
+    struct = em.crate.struct(name) if len(segs) == 1 else None
+    if struct is not None and all(f.isdigit() for f, _ in struct.fields):
+        # `Pair(x, y)`: a tuple struct's constructor is a struct literal with fields 0, 1, ...
+        if len(args) != len(struct.fields):
+            raise err(loc, f"`{name}` takes {len(struct.fields)} field(s) but {len(args)} were supplied")
+        return em.expr(ast.StructLit(loc, [name], [(str(i), a) for i, a in enumerate(args)]), expected)
     device = _device_call(em, segs, func.generics, args, expected, loc)
     if device is not None:
         return device
@@ -166,12 +185,16 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
 def _typed_args(em: Any, fn: ast.Function, args: list[ast.Expr], func: Any) -> list[Val]:
     """Arguments emitted with the parameter types as hints when those do not depend on generics."""
     names = {g.name for g in fn.generics}
+    # Turbofish type arguments (`f::<f32>(0.0)`) are known before the arguments: they type literals too.
+    explicit = getattr(func, "generics", None) or []
+    given = {g.name: t for g, t in zip(fn.generics, explicit) if g.const_ty is None}
     out = []
     for i, a in enumerate(args):
         hint = None
-        if i < len(fn.params) and not _mentions(fn.params[i].ty, names):
+        param_ty = _substitute(fn.params[i].ty, given) if i < len(fn.params) else None
+        if param_ty is not None and not _mentions(param_ty, names - set(given)):
             try:
-                hint = em.resolve_type(fn.params[i].ty)
+                hint = em.resolve_type(param_ty)
             except Exception:  # a type only the callee's scope knows (Self): no hint
                 hint = None
         out.append(em.expr(a, hint))
@@ -430,11 +453,19 @@ def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val]
 
     for p, a in zip(params, args):
         unify(p.ty, a.ty)
-    missing = [n for n in names if n not in bindings]
+    # A type parameter named only by the return type (`fn apply<F: FnOnce(T) -> R, R>(f: F) -> R`) is what
+    # the body yields; inline_call binds it from the body's value.
+    in_params = {n.name for p in params for n in walk(p.ty) if isinstance(n, ast.PathTy)}
+    missing = [n for n in names if n not in bindings and (n in in_params or fn.ret is None
+                                                          or not _mentions(fn.ret, {n}) or _is_const(fn, n))]
     if missing:
         raise err(loc, f"cannot infer the generic parameter `{missing[0]}` of `{fn.name}`; "
                        f"write it: `{fn.name}::<...>(...)`")
     return bindings
+
+
+def _is_const(fn: ast.Function, name: str) -> bool:
+    return any(g.name == name and g.const_ty is not None for g in fn.generics)
 
 
 def _substitute(t: Any, mapping: dict[str, Any]) -> Any:
@@ -469,10 +500,16 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
             em.bind_pattern(p.pattern, em.coerce(a, want, arg_locs[i] if arg_locs else loc))
         if self_val is not None:
             em.bind("self", self_val)
+        has_return = any(isinstance(n, ast.Return) for n in walk(fn.body))
+        unbound = {g.name for g in fn.generics} - set(bindings)
+        if fn.ret is not None and unbound and _mentions(fn.ret, unbound):
+            if has_return:
+                raise err(loc, f"cannot infer the return type of `{fn.name}` (it names `{sorted(unbound)[0]}`, "
+                               "which no argument fixes) in a function with `return`; annotate the call")
+            return em.block(fn.body)  # its type is the return type
         ret_ty = em.resolve_type(fn.ret) if fn.ret is not None else T.UNIT
         safety.check_return(fn, ret_ty, fn.loc)
         frame = Frame("function", None)
-        has_return = any(isinstance(n, ast.Return) for n in walk(fn.body))
         if has_return:
             with ir.InsertionPoint.at_block_begin(em.entry):
                 frame.exit_flag = flag_cell()
@@ -511,6 +548,29 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         return atomic
     ty = recv.ty
     name = e.name
+    if isinstance(ty, (T.ElemRef, T.PlaceRef)) and isinstance(ty.elem, T.Array):
+        from oxide.frontends.rust.emit_places import array_ref_method
+
+        on_array = array_ref_method(em, recv, name, e.args, e.loc)
+        if on_array is not None:
+            return on_array
+    if isinstance(ty, T.Array) and name in ("len", "is_empty") and not e.args:
+        if name == "len":
+            return Val(T.USIZE, _const(T.USIZE, ty.length))
+        return Val(T.BOOL, i1(ty.length == 0))
+    if isinstance(ty, (T.ElemRef, T.PlaceRef)) and T.is_scalar(ty.elem):
+        # Method calls auto-dereference: `x.wrapping_add(1)` of an `x: &mut u32` into memory.
+        from oxide.frontends.rust.places import load_place, reference_place
+
+        place = reference_place(recv)
+        recv = load_place(em, place) if place is not None else Val(ty.elem, simt.RefLoadOp.build(recv.v))
+        ty = recv.ty
+    if isinstance(ty, (T.Slice, T.ElemRef, T.PlaceRef)):
+        from oxide.frontends.rust.emit_slices import slice_method
+
+        pieces = slice_method(em, recv, e)
+        if pieces is not None:
+            return pieces
     if isinstance(ty, T.ThreadIndex):
         safety.witness_method(ty, name, e.loc)
         if name == "get" and not e.args:
@@ -649,11 +709,27 @@ def _option_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any
         default = em.coerce(em.expr(args[0], mapped.ty), mapped.ty, args[0].loc)
         if isinstance(mapped.v, ir.Value):
             return Val(default.ty, arith.select(opt.is_some, mapped.v, default.v))
+    if name == "map" and len(args) == 1:
+        return _option_map(em, recv, args[0], loc)
     if name == "unwrap_or" and len(args) == 1:
         other = em.coerce(em.expr(args[0], opt.payload.ty), opt.payload.ty, args[0].loc)
         if isinstance(other.v, ir.Value):
             return Val(other.ty, arith.select(opt.is_some, opt.payload.v, other.v))
     raise err(loc, f"no method named `{name}` found for `{recv.ty}`")
+
+
+def _option_map(em: Any, recv: Val, f_expr: ast.Expr, loc: Any) -> Val:
+    """`opt.map(f)`: f runs only when the option is Some (it may write memory); the result is Some(f(x))."""
+    from oxide.frontends.rust.emit_expr import placeholder_or_unit, value_if
+
+    opt: OptionVal = recv.v
+    f = em.expr(f_expr)
+    if not isinstance(f.ty, T.Closure):
+        raise err(f_expr.loc, "`map` takes a closure")
+    em.bind("__map_payload", opt.payload)
+    mapped = value_if(em, opt.is_some, lambda: em.call_closure(f, [ast.PathExpr(loc, ["__map_payload"])], loc),
+                      lambda hint: placeholder_or_unit(hint), loc)
+    return Val(T.OptionTy(mapped.ty), OptionVal(opt.is_some, mapped))
 
 
 _ORDERINGS = {"Relaxed": "relaxed", "Acquire": "acquire", "Release": "release", "AcqRel": "acq_rel", "SeqCst": "seq_cst"}

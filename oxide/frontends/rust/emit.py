@@ -66,6 +66,8 @@ class FunctionEmitter:
                 return bound
             if t.name in T.PRIMITIVES:
                 return T.PRIMITIVES[t.name]
+            if t.name == "!":
+                return T.NEVER
             if t.name == "DisjointSlice":
                 elem = self.scalar_element(t.args[0], "a DisjointSlice")
                 return T.Disjoint(elem, self.space(t.args[1]) if len(t.args) > 1 else "1d")
@@ -115,16 +117,20 @@ class FunctionEmitter:
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
             return T.Ptr(self.scalar_element(t.inner, "a raw pointer"), t.mutable, 1)
+        if isinstance(t, ast.FnPtrTy):
+            return T.FnPtr()
         if isinstance(t, ast.SliceTy):
             raise err(t.loc, "an unsized slice `[T]` must be behind a reference: `&[T]`")
         raise err(getattr(t, "loc", None), f"unsupported type {t}")
 
     def scalar_element(self, t: Any, container: str) -> T.Ty:
-        """The element type of a slice, DisjointSlice or SharedArray: scalars (and atomics) only, for now."""
+        """The element type of a slice, DisjointSlice, SharedArray or raw pointer: scalars, atomics, and
+        arrays, tuples and structs built from scalars (laid out in memory as `T.mem` says)."""
         elem = self.resolve_type(t)
-        if not isinstance(elem, (T.Int, T.Float, T.Bool, T.Atomic)):
-            raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements is not supported in device code yet "
-                                               "(elements must be integers, floats or bools)")
+        if not isinstance(elem, T.Atomic) and not _in_memory(elem):
+            raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements is not supported in device code "
+                                               "(elements must be integers, floats, bools, fieldless enums, or "
+                                               "arrays, tuples and structs of them)")
         return elem
 
     def space(self, t: Any) -> str:
@@ -145,6 +151,10 @@ class FunctionEmitter:
             e = ast.PathExpr(e.loc, [e.name])
         if isinstance(e, ast.Lit) and e.kind == "int":
             return int(e.value)
+        if isinstance(e, ast.PathExpr) and len(e.segments) > 1:
+            from oxide.frontends.rust.device_api import strip_modules
+
+            e = ast.PathExpr(e.loc, strip_modules(self, e.segments))  # `super::N16`
         if isinstance(e, ast.PathExpr) and len(e.segments) == 1:
             bound = self.generics[-1].get(e.segments[0])
             if isinstance(bound, int):
@@ -329,7 +339,7 @@ class FunctionEmitter:
         ty = self.resolve_type(stmt.ty)
         if isinstance(ty, T.Shared):
             if stmt.name not in self.statics:
-                align = ty.align or max(ty.elem.mlir().width // 8 if hasattr(ty.elem.mlir(), "width") else 4, 4)
+                align = ty.align or max(_alignment(ty.elem), 4)
                 # Named location: diagnostics about the array (races) can call it by its Rust name.
                 with ir.InsertionPoint.at_block_begin(self.entry), location(stmt.loc), \
                         ir.Location.name(stmt.name, childLoc=ir.Location.current):
@@ -364,6 +374,24 @@ class FunctionEmitter:
                 and (value.ty.mutable or not ty.mutable):
             # A pointer keeps the address space it points into; `*mut T` also passes as `*const T`.
             return Val(T.Ptr(ty.elem, ty.mutable, value.ty.space), value.v)
+        literal = getattr(value, "literal", None)
+        if literal is not None and isinstance(ty, T.Int if literal.kind == "int" else T.Float):
+            return self.e_Lit(literal, ty)  # an unsuffixed literal typed by where it goes (`(raw, (2, 3))`)
+        if isinstance(value.ty, T.Tuple) and isinstance(ty, T.Tuple) and len(value.ty.elems) == len(ty.elems):
+            return Val(ty, [self.coerce(part, want, loc) for part, want in zip(value.v, ty.elems)])
+        if isinstance(value.ty, T.FnItem) and isinstance(ty, T.FnPtr):
+            return value  # the function item itself: calls through it are inlined
+        if isinstance(value.ty, (T.PlaceRef, T.ElemRef)):
+            from oxide.frontends.rust.emit_places import unsize
+
+            as_slice = unsize(value, ty)
+            if as_slice is not None:
+                return as_slice  # `let s: &mut [f32] = row;` of an array in memory
+            if isinstance(value.ty, T.PlaceRef) and ty == value.ty.elem:
+                return value  # `let row: &[f32; N] = &TILE[0];`: stays a reference to the memory it reads
+            if isinstance(ty, T.ElemRef) and ty.elem == value.ty.elem \
+                    and (isinstance(value.ty, T.ElemRef) or value.ty.mutable):
+                return value  # a `&mut T` into memory passed where `&mut T` is expected
         if getattr(value, "flex", None) is not None and isinstance(ty, (T.Int, T.Float)):
             from oxide.frontends.rust.emit_expr import Retype
 
@@ -388,7 +416,31 @@ def _unsuffixed_literal(e: Any) -> bool:
     return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 
-_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef)
+_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
+            T.PlaceRef, T.FnItem)
+
+
+def _alignment(ty: T.Ty) -> int:
+    """The natural alignment in bytes of a value of `ty` in memory (its largest scalar's size)."""
+    if isinstance(ty, T.Array):
+        return _alignment(ty.elem)
+    if isinstance(ty, (T.Tuple, T.Struct)):
+        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
+        return max(_alignment(p) for p in parts)
+    width = getattr(ty.mlir(), "width", 32)
+    return max(width // 8, 1)
+
+
+def _in_memory(ty: T.Ty) -> bool:
+    """Whether values of `ty` can live in memory: scalars and aggregates of them."""
+    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
+        return True
+    if isinstance(ty, T.Array):
+        return _in_memory(ty.elem)
+    if isinstance(ty, (T.Tuple, T.Struct)):
+        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
+        return bool(parts) and all(_in_memory(p) for p in parts)
+    return False
 
 
 def _holds_array(ty: T.Ty) -> bool:

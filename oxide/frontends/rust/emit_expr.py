@@ -10,6 +10,7 @@ from mlir.dialects import arith, memref, scf
 from oxide.dialects import simt
 from oxide.frontends.rust import ast, safety
 from oxide.frontends.rust import types as T
+from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
 from oxide.frontends.rust.values import (
     ArrayView, Cell, OptionVal, Val, element_at, flag_cell, load_cell, new_cell, set_flag, store_cell,
@@ -44,11 +45,11 @@ def e_Lit(self, e: ast.Lit, expected: T.Ty | None) -> Val:
         if value >= (1 << (bits - 1)):
             value -= 1 << bits  # MLIR takes the two's-complement bit pattern as a signed value
         v = Val(ty, arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), value)))
-        v.literal = not e.suffix
+        v.literal = e if not e.suffix and not isinstance(expected, (T.Int, T.Float)) else None
         return v
     ty = T.PRIMITIVES[e.suffix] if e.suffix else expected if isinstance(expected, T.Float) else T.F64
     v = Val(ty, arith.constant(ty.mlir(), ir.FloatAttr.get(ty.mlir(), e.value)))
-    v.literal = not e.suffix
+    v.literal = e if not e.suffix and not isinstance(expected, T.Float) else None
     return v
 
 
@@ -83,6 +84,12 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
     value = path_value(self, e, expected)
     if value is not None:
         return value
+    struct = self.crate.struct(segments[0]) if len(segments) == 1 else None
+    if struct is not None and not struct.fields:
+        return self.expr(ast.StructLit(e.loc, [segments[0]], []), expected)  # a unit struct: `Marker`
+    fn = self.crate.function(segments[0]) if len(segments) == 1 else None
+    if fn is not None and not fn.attrs.get("kernel"):
+        return Val(T.FnItem((segments[-1],)), list(e.generics))  # a function used as a value (and its turbofish)
     raise err(e.loc, f"cannot find value `{'::'.join(e.segments)}` in this scope")
 
 
@@ -254,30 +261,35 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
             return Val(v.ty, arith.xori(v.v, ones))
         raise err(e.loc, f"cannot apply `!` to `{v.ty}`")
     if e.op == "*":
-        v = self.expr(e.operand)
-        if isinstance(v.ty, T.LocalRef):
-            return load_cell(v.v)
-        if isinstance(v.ty, T.ElemRef):
-            return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
-        if isinstance(v.ty, T.Ptr):
-            self.require_unsafe(e.loc, "dereferencing a raw pointer")
-            if isinstance(v.ty.elem, T.Atomic):
-                return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
-            return Val(v.ty.elem, simt.PtrLoadOp.build(v.v))
-        return v  # `*x` of a by-value `&T`
+        return as_value(self, place_or_value(self, e))
     if e.op in ("&", "&mut"):
         if e.op == "&mut":
             cell = _local_cell(self, e.operand)
-            if cell is None:
-                handle = self.expr(e.operand)
-                if isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic)):
-                    return handle  # a reborrow of something that already refers to memory
-            if cell is None:
-                raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
-                                 "in device code")
-            return Val(T.LocalRef(cell.ty, True), cell)
-        return self.expr(e.operand, expected)
+            if cell is not None:
+                return Val(T.LocalRef(cell.ty, True), cell)
+        if is_place_syntax(e.operand):
+            handle = borrow(self, e)
+        else:
+            handle = self.expr(e.operand, expected if e.op == "&" else None)
+        if e.op == "&" or isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic, T.PlaceRef,
+                                                 T.FnItem, T.Closure)):
+            return handle  # `&x` of a Copy value is the value; `&mut` of a handle is a reborrow of its memory
+        raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
+                         "in device code")
     raise err(e.loc, f"unary `{e.op}` is not supported")
+
+
+def deref_value(self, v: Val, e: ast.Unary) -> Val:
+    """`*v` when v is not a reference into memory: a local's storage, an element reference, a pointer to an
+    atomic cell, or a by-value `&T`."""
+    if isinstance(v.ty, T.LocalRef):
+        return load_cell(v.v)
+    if isinstance(v.ty, T.ElemRef):
+        return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
+    if isinstance(v.ty, T.Ptr):
+        self.require_unsafe(e.loc, "dereferencing a raw pointer")
+        return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
+    return v  # `*x` of a by-value `&T`
 
 
 def cast_int(v: ir.Value, src: T.Ty, dst: T.Int) -> ir.Value:
@@ -307,6 +319,16 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
         return Val(dst, saturating_fptoi(self, src.v, s, dst))
     if isinstance(dst, T.Ptr) and isinstance(s, T.ElemRef) and dst.elem == s.elem:
         return Val(T.Ptr(dst.elem, dst.mutable, 1), simt.RefPtrOp.build(src.v, results=[T.Ptr(dst.elem, True, 1).mlir()]))
+    if isinstance(dst, T.Int) and isinstance(s, (T.Ptr, T.Shared)) and dst.bits == 64:
+        # `p as usize` / `&raw const SMEM as u64`: the generic address.
+        ptr = src.v if isinstance(s, T.Ptr) else simt.SharedPtrOp.build(src.v, results=[T.Ptr(s.elem, True, 3).mlir()])
+        return Val(dst, simt.PtrToIntOp.build(ptr))
+    if isinstance(dst, T.Ptr) and isinstance(s, T.Shared):
+        # `&raw const SMEM as *const u8`: the shared array's address, in the shared address space.
+        src = Val(T.Ptr(s.elem, True, 3), simt.SharedPtrOp.build(src.v, results=[T.Ptr(s.elem, True, 3).mlir()]))
+        s = src.ty
+    if isinstance(dst, T.Ptr) and isinstance(s, T.Int) and s.bits == 64:
+        return Val(dst, simt.IntToPtrOp.build(src.v, results=[dst.mlir()]))  # `addr as *mut T` (use is unsafe)
     if isinstance(dst, T.Ptr) and isinstance(s, T.Ptr):
         if dst.elem == s.elem and dst.space == s.space:
             return Val(dst, src.v)
@@ -352,7 +374,11 @@ def index_value(self, e: ast.Expr) -> ir.Value:
 
 
 def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
-    base = self.expr(e.base)
+    return as_value(self, place_or_value(self, e))
+
+
+def index_on_value(self, base: Val, e: ast.Index) -> Val:
+    """`base[i]` read from an evaluated base that is not a memory place (scalar slices, local arrays)."""
     ty = base.ty
     if isinstance(ty, T.Slice):
         i = index_value(self, e.index)
@@ -435,8 +461,7 @@ def check_array_bounds(self, i: ir.Value, length: int) -> None:
 
 
 def e_Field(self, e: ast.Field, expected: T.Ty | None) -> Val:
-    base = self.expr(e.base)
-    return field_of(self, base, e.name, e.loc)
+    return as_value(self, place_or_value(self, e))
 
 
 def field_of(self, base: Val, name: str, loc: Any) -> Val:
@@ -485,7 +510,9 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
                                   f"declare it `let mut {target.segments[0]}`")
         raise err(target.loc, f"cannot find value `{target.segments[0]}` in this scope")
     if isinstance(target, ast.Unary) and target.op == "*":
-        ref = self.expr(target.operand)
+        ref = assign_place(self, target, rhs)
+        if ref is True:
+            return
         if isinstance(ref.ty, T.LocalRef):
             store_cell(ref.v, rhs(ref.ty.elem))
             return
@@ -508,7 +535,9 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
             self.check_array_bounds(i, array_ty.length)
             array_store(rhs(array_ty.elem), view, i, array_ty.elem)
             return
-        base = self.expr(base_expr)
+        base = assign_place(self, target, rhs)
+        if base is True:
+            return
         if isinstance(base.ty, T.Slice):
             if not base.ty.mutable:
                 raise err(target.loc, "cannot assign to an element of a `&[T]`; only `&mut [T]` or a DisjointSlice "
@@ -542,7 +571,9 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
         if place is not None:
             store_element(rhs(place[1]), place[0], place[1])
             return
-        raise err(target.loc, "can only assign to fields of a `let mut` local")
+        if assign_place(self, target, rhs) is True:
+            return
+        raise err(target.loc, "can only assign to fields of a `let mut` local (or of an element in memory)")
     raise err(target.loc, "invalid left-hand side of assignment")
 
 
@@ -586,29 +617,76 @@ def e_Block(self, e: ast.Block, expected: T.Ty | None) -> Val:
 
 def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     """scf.if whose branches produce values; the value goes through a cell (a memref LLVM promotes).
+    Addresses (pointers, references into memory) go through an integer cell, or, when one branch diverges
+    and the other yields an address computed before the `if`, are that address.
     `else_fn(hint)` gets the then-branch's type, so an unsuffixed literal there takes it."""
     probe: dict[str, Any] = {}
     branch = scf.IfOp(cond, has_else=True)
     result_cell: Cell | None = None
-    for block, fn in ((branch.then_block, then_fn), (branch.else_block, else_fn)):
+    yielded: dict[int, Val] = {}
+    for side, (block, fn) in enumerate(((branch.then_block, then_fn), (branch.else_block, else_fn))):
         with ir.InsertionPoint(block):
             value = fn() if fn is then_fn else fn(probe.get("ty"))
             if not isinstance(value.ty, (T.Unit, T.Never)):
-                if result_cell is None:
+                if "ty" not in probe:
                     probe["ty"] = value.ty
-                    try:
-                        with ir.InsertionPoint.at_block_begin(self.entry):
-                            result_cell = new_cell(value.ty)
-                    except TypeError:
-                        raise err(loc, f"an `if`/`match` that yields a `{value.ty}` is not supported in device code; "
-                                       "compute the value after the branch") from None
                 elif value.ty != probe["ty"]:
+                    if isinstance(value.ty, T.FnItem) and isinstance(probe["ty"], T.FnItem):
+                        raise err(loc, "choosing a function at run time (an indirect call through a function "
+                                       "pointer) is not supported in device code; call each function in its branch")
                     raise err(loc, f"`if` and `else` have incompatible types: `{probe['ty']}` and `{value.ty}`")
-                store_cell(result_cell, value)
+                if isinstance(value.ty, (T.Ptr, T.ElemRef, T.PlaceRef, T.FnItem)):
+                    yielded[side] = value
+                if not isinstance(value.ty, T.FnItem):  # the same function either way: nothing to carry
+                    if side in yielded:
+                        value = address_value(value)
+                    if result_cell is None:
+                        try:
+                            with ir.InsertionPoint.at_block_begin(self.entry):
+                                result_cell = new_cell(value.ty)
+                        except TypeError:
+                            raise err(loc, f"an `if`/`match` that yields a `{value.ty}` is not supported in device "
+                                           "code; compute the value after the branch") from None
+                    store_cell(result_cell, value)
             scf.YieldOp([])
+    if yielded and isinstance(probe["ty"], T.FnItem):
+        return next(iter(yielded.values()))
+    if yielded:
+        only = list(yielded.values())
+        if len(only) == 1 and _defined_outside(only[0].v, branch.operation):
+            return only[0]  # the other branch diverged: nothing reads the result there
+        return address_from(load_cell(result_cell), probe["ty"])
     if result_cell is None:
         return Val(T.UNIT, None)
     return load_cell(result_cell)
+
+
+def address_value(value: Val) -> Val:
+    """A pointer or reference into memory as its 64-bit address (to keep it in a local)."""
+    ptr = value.v
+    if isinstance(value.ty, T.ElemRef):
+        ptr = simt.RefPtrOp.build(ptr, results=[T.Ptr(value.ty.elem, True, 1).mlir()])
+    return Val(T.Int(64, False), simt.PtrToIntOp.build(ptr))
+
+
+def address_from(address: Val, ty: T.Ty) -> Val:
+    """The pointer or reference of type `ty` at a 64-bit address (the inverse of address_value); an element
+    reference comes back as the equivalent reference into memory."""
+    if isinstance(ty, T.ElemRef):
+        ty = T.PlaceRef(ty.elem, True, 1)
+    return Val(ty, simt.IntToPtrOp.build(address.v, results=[ty.mlir()]))
+
+
+def _defined_outside(value: ir.Value, op: ir.Operation) -> bool:
+    """Whether `value` is defined outside `op` (so it dominates both of op's regions)."""
+    owner = value.owner
+    node = owner.owner if isinstance(owner, ir.Block) else owner
+    node = node.operation if hasattr(node, "operation") else node
+    while node is not None:
+        if node == op:
+            return False
+        node = node.parent
+    return True
 
 
 def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
@@ -645,6 +723,13 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
                 return arith.andi(value.v.is_some, ok), binds
             if name == "None" and not pattern.elems:
                 return arith.xori(value.v.is_some, i1(True)), []
+        if isinstance(value.ty, T.Struct) and value.ty.name.split("<")[0] == name \
+                and len(pattern.elems) == len(value.ty.fields):
+            ok, binds = i1(True), []
+            for sub, part in zip(pattern.elems, value.v):  # `Pair(a, b)` of a tuple struct
+                sub_ok, sub_binds = match_pattern(self, sub, part)
+                ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
+            return ok, binds
         if isinstance(value.ty, T.Enum):
             for variant, discriminant in value.ty.variants:
                 if variant == name:
@@ -843,13 +928,13 @@ def e_Loop(self, e: ast.Loop, expected: T.Ty | None) -> Val:
         raise err(next(n for n in walk(e.body) if isinstance(n, ast.Break) and n.value is not None).loc,
                   "`break` with a value is not supported in device code; assign to a `let mut` before breaking")
     frame = _loop_frame(self, e.label, e.body)
-    if frame.exit_flag is None and not any(isinstance(n, ast.Return) for n in walk(e.body)):
-        raise err(e.loc, "a `loop` without `break` never ends")
     self.frames.append(frame)
     try:
         _run_loop(self, frame, None, lambda: self.block(e.body))
     finally:
         self.frames.pop()
+    if frame.exit_flag is None and not any(isinstance(n, ast.Return) for n in walk(e.body)):
+        return Val(T.NEVER, None)  # `loop {}` with no way out spins forever, as in Rust (its type is `!`)
     return Val(T.UNIT, None)
 
 
@@ -869,7 +954,9 @@ def _element_loop(self, e: ast.For) -> Val | None:
     it, enumerate_ = e.iter, False
     if isinstance(it, ast.MethodCall) and it.name == "enumerate" and not it.args:
         it, enumerate_ = it.receiver, True
-    if isinstance(it, ast.MethodCall) and it.name in ("iter", "into_iter") and not it.args:
+    by_ref = False
+    if isinstance(it, ast.MethodCall) and it.name in ("iter", "into_iter", "iter_mut") and not it.args:
+        by_ref = it.name == "iter_mut"
         it = it.receiver
     elif isinstance(it, ast.Unary) and it.op == "&":
         it = it.operand
@@ -878,7 +965,7 @@ def _element_loop(self, e: ast.For) -> Val | None:
     seq = self.expr(it)
     if not isinstance(seq.ty, (T.Slice, T.Array)):
         return None
-    length = arith.index_cast(ir.IndexType.get(), simt.LenOp.build(seq.v)) if isinstance(seq.ty, T.Slice) \
+    length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) \
         else index(seq.ty.length)
     if isinstance(seq.ty, T.Array):
         seq = self.owned(seq)  # the loop iterates over the array's value at the start
@@ -891,7 +978,15 @@ def _element_loop(self, e: ast.For) -> Val | None:
         loop = scf.ForOp(index(0), length, index(1))
         with ir.InsertionPoint(loop.body):
             i = loop.induction_variable
-            if isinstance(seq.ty, T.Slice):
+            if isinstance(seq.ty, T.Slice) and (by_ref or T.is_aggregate(seq.ty.elem)):
+                from oxide.frontends.rust.places import Place, as_reference, load_place
+
+                if by_ref and not seq.ty.mutable:
+                    raise err(e.iter.loc, "`iter_mut` needs a `&mut [T]`")
+                ptr = simt.ElemPtrOp.build(seq.v, i, results=[T.Ptr(seq.ty.elem, True, 1).mlir()])
+                place = Place(ptr, seq.ty.elem, seq.ty.mutable, 1)
+                element = as_reference(place) if by_ref else load_place(self, place)
+            elif isinstance(seq.ty, T.Slice):
                 op = simt.LoadUncheckedOp  # i < len by construction
                 element = Val(seq.ty.elem, op.build(seq.v, arith.index_cast(ir.IndexType.get(), i)
                                                    if str(i.type) != "index" else i))
@@ -1059,8 +1154,15 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
     ty = self.struct_type(struct, []) if not struct.generics else None
     given = dict(e.fields)
     if ty is None:
-        # Generic struct: infer its parameters from the field values.
-        values = {n: self.expr(x) for n, x in e.fields}
+        # Generic struct: infer its parameters from the field values; fields whose declared type names no
+        # parameter give their type to literals (`offset: 1` of an `offset: u32` field).
+        from oxide.frontends.rust.device_api import _mentions
+
+        declared = dict(struct.fields)
+        generic_names = {g.name for g in struct.generics}
+        values = {n: self.expr(x, None if n not in declared or _mentions(declared[n], generic_names)
+                               else self.resolve_type(declared[n]))
+                  for n, x in e.fields}
         bindings: dict[str, T.Ty] = {}
         for field_name, field_ty in struct.fields:
             if isinstance(field_ty, ast.PathTy) and field_ty.name in {g.name for g in struct.generics} and field_name in values:
@@ -1088,7 +1190,13 @@ def e_Call(self, e: ast.Call, expected: T.Ty | None) -> Val:
     from oxide.frontends.rust.device_api import call_path
 
     if not isinstance(e.func, ast.PathExpr):
-        raise err(e.loc, "calling a computed function value is not supported")
+        callee = self.expr(e.func)  # `(self.f)(x)`, `(table[i])(x)`: a closure or function item value
+        if isinstance(callee.ty, T.Closure):
+            return self.call_closure(callee, e.args, e.loc)
+        if isinstance(callee.ty, T.FnItem):
+            return call_path(self, ast.PathExpr(e.func.loc, list(callee.ty.path), list(callee.v or [])), e.args,
+                             expected, e.loc)
+        raise err(e.loc, f"expected a function, found a value of type `{callee.ty}`")
     return call_path(self, e.func, e.args, expected, e.loc)
 
 

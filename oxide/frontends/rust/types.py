@@ -75,7 +75,7 @@ class Slice(Ty):
     mutable: bool
 
     def mlir(self) -> ir.Type:
-        return ir.Type.parse(f"!simt.{'slice_mut' if self.mutable else 'slice'}<{self.elem.mlir()}>")
+        return ir.Type.parse(f"!simt.{'slice_mut' if self.mutable else 'slice'}<{mem(self.elem)}>")
 
     def rust(self) -> str:
         return f"&{'mut ' if self.mutable else ''}[{self.elem.rust()}]"
@@ -89,7 +89,7 @@ class Disjoint(Ty):
     space: str
 
     def mlir(self) -> ir.Type:
-        return ir.Type.parse(f'!simt.disjoint<{self.elem.mlir()}, "{self.space}">')
+        return ir.Type.parse(f'!simt.disjoint<{mem(self.elem)}, "{self.space}">')
 
     def rust(self) -> str:
         return f"DisjointSlice<{self.elem.rust()}, {space_rust(self.space)}>"
@@ -113,7 +113,7 @@ class ElemRef(Ty):
     elem: Ty
 
     def mlir(self) -> ir.Type:
-        return ir.Type.parse(f"!simt.ref<{self.elem.mlir()}>")
+        return ir.Type.parse(f"!simt.ref<{mem(self.elem)}>")
 
     def rust(self) -> str:
         return f"&mut {self.elem.rust()}"
@@ -128,10 +128,27 @@ class Ptr(Ty):
     space: int = 1
 
     def mlir(self) -> ir.Type:
-        return ir.Type.parse(f"!simt.ptr<{self.elem.mlir()}, {self.space}>")
+        return ir.Type.parse(f"!simt.ptr<{mem(self.elem)}, {self.space}>")
 
     def rust(self) -> str:
         return f"*{'mut' if self.mutable else 'const'} {self.elem.rust()}"
+
+
+@dataclass(frozen=True)
+class PlaceRef(Ty):
+    """`&T` / `&mut T` to a value in memory that is not one `get_mut` element: an element of a slice of
+    aggregates, a row of an array in memory, an element of a shared array (`&mut TILE[i]`). It is the
+    address, a `!simt.ptr` in its address space."""
+
+    elem: Ty
+    mutable: bool
+    space: int = 1
+
+    def mlir(self) -> ir.Type:
+        return ir.Type.parse(f"!simt.ptr<{mem(self.elem)}, {self.space}>")
+
+    def rust(self) -> str:
+        return f"&{'mut ' if self.mutable else ''}{self.elem.rust()}"
 
 
 @dataclass(frozen=True)
@@ -207,7 +224,7 @@ class Shared(Ty):
     align: int
 
     def mlir(self) -> ir.Type:
-        return ir.Type.parse(f"!simt.shared<{self.elem.mlir()}, {self.length}>")
+        return ir.Type.parse(f"!simt.shared<{mem(self.elem)}, {self.length}>")
 
     def rust(self) -> str:
         return f"SharedArray<{self.elem.rust()}, {self.length}>"
@@ -235,6 +252,27 @@ class Closure(Ty):
 
 
 @dataclass(frozen=True)
+class FnItem(Ty):
+    """A function used as a value (`let f = plus_seven;`, `apply(plus_seven, x)`): each function has its own
+    type, as in Rust, and a call through it inlines that function."""
+
+    path: tuple[str, ...]
+
+    def rust(self) -> str:
+        return f"fn {'::'.join(self.path)}"
+
+
+@dataclass(frozen=True)
+class FnPtr(Ty):
+    """A `fn(..) -> R` annotation. Calls are inlined, so a value of this type is always one statically
+    known function item: a binding keeps the item's own type, and a choice between different functions at
+    run time (an `if` yielding `inc` or `dec`) is a type error rather than an indirect call."""
+
+    def rust(self) -> str:
+        return "fn pointer"
+
+
+@dataclass(frozen=True)
 class Atomic(Ty):
     """`DeviceAtomicU32` & co: a cell whose operations are atomic at `scope`."""
 
@@ -247,6 +285,24 @@ class Atomic(Ty):
 
     def rust(self) -> str:
         return f"{self.scope.capitalize()}Atomic{self.value.rust().upper()}"
+
+
+def is_aggregate(t: Any) -> bool:
+    """Arrays, tuples and structs: values of several scalars."""
+    return isinstance(t, (Array, Tuple, Struct))
+
+
+def mem(t: Ty) -> ir.Type:
+    """The MLIR type of a value of `t` stored in memory (an element of a slice, DisjointSlice, shared array
+    or pointee). Aggregates are LLVM aggregates: `[T; N]` is `!llvm.array<N x T>`, tuples and structs are
+    `!llvm.struct<(...)>` with their fields in declaration order, each at its natural alignment (C
+    layout; the host lays its buffers out the same way, e.g. a numpy structured dtype with align=True)."""
+    if isinstance(t, Array):
+        return ir.Type.parse(f"!llvm.array<{t.length} x {mem(t.elem)}>")
+    if isinstance(t, (Tuple, Struct)):
+        parts = t.elems if isinstance(t, Tuple) else [f for _, f in t.fields]
+        return ir.Type.parse("!llvm.struct<(" + ", ".join(str(mem(p)) for p in parts) + ")>")
+    return t.mlir()
 
 
 def space_rust(space: str) -> str:

@@ -2,7 +2,10 @@
 check what a kernel computes, not only which ops it contains.
 
 It covers the ops the frontend emits for scalar code: arith, memref (allocas), scf (if/for/while), the simt
-slice ops (`load`, `store`, `len`, `trap`) and a handful of special registers. Integers are kept as unsigned
+slice ops (`load`, `store`, `len`, `trap`) and a handful of special registers; and addresses: `get_mut` on
+1-D disjoint slices, element and field pointers, pointer loads and stores. Memory is Python lists: an
+aggregate element is a list (of an array's elements, of a struct's or tuple's fields in order) and an address
+is a `Pointer` (the list and a position in it). Integers are kept as unsigned
 bit patterns of their width; signed operations reinterpret them. A `simt.trap` raises `Trap`.
 """
 
@@ -61,6 +64,35 @@ def _round(t: Any, x: float) -> float:
 
 def _signed(x: int, bits: int) -> int:
     return x - (1 << bits) if x >= 1 << (bits - 1) else x
+
+
+class Pointer:
+    """An address: position `index` of the list `memory` (a slice, or an aggregate element of one)."""
+
+    def __init__(self, memory: Any, index: int):
+        self.memory, self.index = memory, index
+
+    def load(self) -> Any:
+        return self.memory[self.index]
+
+    def store(self, value: Any) -> None:
+        self.memory[self.index] = value
+
+
+class _View:
+    """`slice::from_raw_parts(p, n)`: n elements of a list from a pointer's position, in place."""
+
+    def __init__(self, ptr: Pointer, length: int):
+        self.ptr, self.length = ptr, length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, i: int) -> Any:
+        return self.ptr.memory[self.ptr.index + i]
+
+    def __setitem__(self, i: int, value: Any) -> None:
+        self.ptr.memory[self.ptr.index + i] = value
 
 
 class Interpreter:
@@ -255,6 +287,56 @@ class Interpreter:
         if not 0 <= _defined(ins[1], "a store index") < len(ins[0]):
             raise Trap()
         ins[0][ins[1]] = _defined(ins[2], "a stored value")
+
+    # addresses ------------------------------------------------------------------------------------------
+    def op_simt_index_1d(self, op: Any, ins: list[Any]) -> tuple:
+        return (self.block * self.block_dim + self.thread, 1)
+
+    def op_simt_index_value(self, op: Any, ins: list[Any]) -> int:
+        return ins[0][0]
+
+    def op_simt_get_mut(self, op: Any, ins: list[Any]) -> list:
+        (i, valid), memory = ins[1], ins[0]
+        return [int(bool(valid) and i < len(memory)), Pointer(memory, i)]
+
+    def op_simt_elem_ptr(self, op: Any, ins: list[Any]) -> Pointer:
+        if not 0 <= _defined(ins[1], "an element index") < len(ins[0]):
+            raise Trap()
+        return Pointer(ins[0], ins[1])
+
+    def op_simt_slice_ptr(self, op: Any, ins: list[Any]) -> Pointer:
+        return Pointer(ins[0], 0)
+
+    def op_simt_ref_ptr(self, op: Any, ins: list[Any]) -> Pointer:
+        return ins[0]
+
+    def op_simt_ptr_cast(self, op: Any, ins: list[Any]) -> Pointer:
+        source, target = (str(t).split("<", 1)[1] for t in (op.operands[0].type, op.results[0].type))
+        if not source.startswith("!llvm.array<"):
+            raise NotImplementedError(f"reinterpreting {op.operands[0].type} as {op.results[0].type}")
+        # From an array to its first element: the element list itself, from position 0.
+        return Pointer(ins[0].load(), 0)
+
+    def op_simt_ptr_offset(self, op: Any, ins: list[Any]) -> Pointer:
+        return Pointer(ins[0].memory, ins[0].index + _signed(ins[1], 64))
+
+    def op_simt_field_ptr(self, op: Any, ins: list[Any]) -> Pointer:
+        return Pointer(ins[0].load(), int(str(op.attributes["field"]).split(":")[0]))
+
+    def op_simt_ptr_load(self, op: Any, ins: list[Any]) -> Any:
+        return ins[0].load()
+
+    def op_simt_ptr_store(self, op: Any, ins: list[Any]) -> None:
+        ins[0].store(_defined(ins[1], "a stored value"))
+
+    def op_simt_slice_from_ptr(self, op: Any, ins: list[Any]) -> _View:
+        return _View(ins[0], ins[1])
+
+    def op_simt_ptr_to_int(self, op: Any, ins: list[Any]) -> Pointer:
+        return ins[0]  # an address stays a Pointer while it passes through an integer local
+
+    def op_simt_int_to_ptr(self, op: Any, ins: list[Any]) -> Pointer:
+        return ins[0]
 
     # math -----------------------------------------------------------------------------------------------
     def op_math_absi(self, op: Any, ins: list[Any]) -> int:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith
+from mlir.dialects import arith, llvm
 
 from oxide.dialects.simt import memory as ops
-from oxide.dialects.simt.types import DisjointType, SliceType
+from oxide.dialects.simt.types import DisjointType, PtrType, SliceType
 from oxide.ir.declare import python_value
 from oxide.passes.conversion.lowering import LoweringContext
 from oxide.passes.conversion.simt_to_nvvm.kernel import COHERENT_MARKER
@@ -157,3 +157,29 @@ def lower_ref_ptr(ctx: LoweringContext, op: ops.RefPtrOp) -> list:
 @lowering(ops.SliceFromPtrOp)
 def lower_slice_from_ptr(ctx: LoweringContext, op: ops.SliceFromPtrOp) -> list:
     return [ctx.parts(op.ptr)[0], ctx.i64(op.length)]
+
+
+@lowering(ops.FieldPtrOp)
+def lower_field_ptr(ctx: LoweringContext, op: ops.FieldPtrOp) -> list:
+    # getelementptr p[0, field] over the struct type: LLVM's layout is the one the struct type declares.
+    base = ctx.parts(op.ptr)[0]
+    return [llvm.getelementptr(base.type, base, [], ir.DenseI32ArrayAttr.get([0, op.field]),
+                               ir.TypeAttr.get(element_type(op.ptr.type)), llvm.GEPNoWrapFlags.inbounds)]
+
+
+@lowering(ops.PtrToIntOp)
+def lower_ptr_to_int(ctx: LoweringContext, op: ops.PtrToIntOp) -> ir.Value:
+    # Rust's addresses are generic ones: a shared-memory pointer's integer is its generic address, as
+    # `&raw const SMEM as u64` gives it in CUDA, not its offset in the shared window.
+    ptr = ctx.parts(op.ptr)[0]
+    generic = ir.Type.parse("!llvm.ptr")
+    if ptr.type != generic:
+        ptr = llvm.addrspacecast(generic, ptr)
+    return llvm.ptrtoint(ir.IntegerType.get_signless(64), ptr)
+
+
+@lowering(ops.IntToPtrOp)
+def lower_int_to_ptr(ctx: LoweringContext, op: ops.IntToPtrOp) -> list:
+    space = python_value(PtrType.parameters_of(op.result.type)[1])
+    ptr = llvm.inttoptr(ir.Type.parse("!llvm.ptr"), op.address)
+    return [ptr if space == 0 else llvm.addrspacecast(ir.Type.parse(f"!llvm.ptr<{space}>"), ptr)]

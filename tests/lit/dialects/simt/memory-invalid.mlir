@@ -207,3 +207,19 @@ func.func @slice_from_pointer_element_type(%p: !simt.ptr<f32, 1>, %n: index) {
   %s = "simt.slice_from_ptr"(%p, %n) : (!simt.ptr<f32, 1>, index) -> !simt.slice<i32>
   return
 }
+
+// -----
+
+func.func @field_ptr_needs_a_struct(%p: !simt.ptr<f32, 1>) {
+  // expected-error@+1 {{field_ptr needs a pointer to an !llvm.struct, got f32}}
+  %q = "simt.field_ptr"(%p) {field = 0 : i64} : (!simt.ptr<f32, 1>) -> !simt.ptr<f32, 1>
+  return
+}
+
+// -----
+
+func.func @field_ptr_result_is_the_field(%p: !simt.ptr<!llvm.struct<(f32, i64)>, 1>) {
+  // expected-error@+1 {{field 1 of !llvm.struct<(f32, i64)> is i64, but the result points to f32}}
+  %q = "simt.field_ptr"(%p) {field = 1 : i64} : (!simt.ptr<!llvm.struct<(f32, i64)>, 1>) -> !simt.ptr<f32, 1>
+  return
+}

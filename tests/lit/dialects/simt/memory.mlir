@@ -81,3 +81,10 @@ func.func @slices_from_pointers(%p: !simt.ptr<f32, 1>, %n: index) {
   %d = "simt.slice_from_ptr"(%p, %n) : (!simt.ptr<f32, 1>, index) -> !simt.disjoint<f32, "1d">
   return
 }
+
+// CHECK-LABEL: func.func @field_pointers
+func.func @field_pointers(%p: !simt.ptr<!llvm.struct<(f32, i64)>, 3>) {
+  // CHECK: "simt.field_ptr"(%{{.*}}) {field = 1 : i64} : (!simt.ptr<!llvm.struct<(f32, i64)>, 3 : i64>) -> !simt.ptr<i64, 3 : i64>
+  %q = "simt.field_ptr"(%p) {field = 1 : i64} : (!simt.ptr<!llvm.struct<(f32, i64)>, 3>) -> !simt.ptr<i64, 3>
+  return
+}

@@ -1,4 +1,4 @@
-// expect: 3:13: a function pointer type is not supported in device code
+// expect: 3:10: a kernel parameter of type `fn pointer` is not supported
 #[kernel]
 pub fn k(f: fn(f32) -> f32) {
 }

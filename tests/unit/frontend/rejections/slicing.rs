@@ -1,5 +1,6 @@
-// expect: 4:16: a range outside a `for` loop (e.g. a subslice `&x[a..b]`) is not supported in device code
+// expect: 5:14: a subslice of `[f32; 4]` is not supported in device code (only of slices and of arrays in global memory)
 #[kernel]
 pub fn k(x: &[f32]) {
-    let s = &x[1..3];
+    let a = [x[0]; 4];
+    let s = &a[1..3];
 }

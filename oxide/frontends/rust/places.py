@@ -1,0 +1,136 @@
+"""Values in memory reached through an address: elements of slices, DisjointSlices and shared arrays whose
+type is an aggregate, the pointee of a raw pointer, what `get_mut` yields, and the rows and fields of those.
+
+A `Place` is an address (`!simt.ptr<T.mem(ty), space>`) and the Rust type stored there. Projections never
+read memory: `place[i]` of an array is `ptr_cast` to the element plus `ptr_offset`, `place.f` of a struct
+or tuple is `simt.field_ptr`. Reading or writing a whole aggregate goes leaf by leaf (arrays in a loop), so
+each scalar is one load or store at its natural alignment and writing one field never touches another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import scf
+
+from oxide.dialects import simt
+from oxide.frontends.rust import types as T
+from oxide.frontends.rust.emit_support import err, index
+from oxide.frontends.rust.values import ArrayView, Val, element_at, load_cell, new_cell, store_element
+
+
+@dataclass
+class Place:
+    """`ty` stored at `ptr` (a `!simt.ptr` in address space `space`); `mutable` when it may be written."""
+
+    ptr: ir.Value
+    ty: T.Ty
+    mutable: bool
+    space: int
+
+
+def _ptr_type(ty: T.Ty, space: int) -> ir.Type:
+    return T.Ptr(ty, True, space).mlir()
+
+
+def reference_place(value: Val) -> Place | None:
+    """The place a reference-like value refers to (`&mut T` from get_mut, `&T` into memory), else None.
+    Raw pointers are not references: they become places only through an unsafe `*p`."""
+    ty = value.ty
+    if isinstance(ty, T.PlaceRef):
+        return Place(value.v, ty.elem, ty.mutable, ty.space)
+    if isinstance(ty, T.ElemRef) and T.is_aggregate(ty.elem):
+        ptr = simt.RefPtrOp.build(value.v, results=[_ptr_type(ty.elem, 1)])
+        return Place(ptr, ty.elem, True, 1)
+    return None
+
+
+def pointer_place(value: Val) -> Place:
+    """What a raw pointer points to (the caller has checked for `unsafe`)."""
+    ty = value.ty
+    return Place(value.v, ty.elem, ty.mutable, ty.space)
+
+
+def as_reference(place: Place) -> Val:
+    """`&place` / `&mut place` as a value."""
+    return Val(T.PlaceRef(place.ty, place.mutable, place.space), place.ptr)
+
+
+def element_place(em: Any, place: Place, i: ir.Value, loc: Any) -> Place:
+    """`place[i]` of an array place; the index is bounds-checked like any array index."""
+    if not isinstance(place.ty, T.Array):
+        raise err(loc, f"cannot index into a value of type `{place.ty}`")
+    em.check_array_bounds(i, place.ty.length)
+    first = simt.PtrCastOp.build(place.ptr, results=[_ptr_type(place.ty.elem, place.space)])
+    return Place(simt.PtrOffsetOp.build(first, i), place.ty.elem, place.mutable, place.space)
+
+
+def field_place(place: Place, name: str, loc: Any) -> Place:
+    """`place.name` (or `place.0`) of a struct or tuple place."""
+    ty = place.ty
+    found: tuple[int, T.Ty] | None = None
+    if isinstance(ty, T.Tuple) and name.isdigit() and int(name) < len(ty.elems):
+        found = int(name), ty.elems[int(name)]
+    elif isinstance(ty, T.Struct):
+        found = ty.field(name)
+    if found is None:
+        raise err(loc, f"no field `{name}` on type `{ty}`")
+    position, field_ty = found
+    ptr = simt.FieldPtrOp.build(place.ptr, field=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), position),
+                                results=[_ptr_type(field_ty, place.space)])
+    return Place(ptr, field_ty, place.mutable, place.space)
+
+
+def _field_names(ty: T.Ty) -> list[str]:
+    return [str(i) for i in range(len(ty.elems))] if isinstance(ty, T.Tuple) else [n for n, _ in ty.fields]
+
+
+def load_place(em: Any, place: Place) -> Val:
+    """The value stored at a place (a copy: arrays are read into a local array)."""
+    ty = place.ty
+    if isinstance(ty, T.Array):
+        with ir.InsertionPoint.at_block_begin(em.entry):
+            cell = new_cell(ty)
+        copy = load_cell(cell)
+        _for_each(ty.length, lambda i: store_element(
+            load_place(em, _unchecked_element(place, i)), ArrayView(copy.v.storage, copy.v.prefix + (i,)), ty.elem))
+        return copy
+    if isinstance(ty, (T.Tuple, T.Struct)):
+        return Val(ty, [load_place(em, field_place(place, n, None)) for n in _field_names(ty)])
+    return Val(ty, simt.PtrLoadOp.build(place.ptr))
+
+
+def store_place(em: Any, place: Place, value: Val) -> None:
+    """Write a whole value to a place, one scalar store per leaf."""
+    ty = place.ty
+    if isinstance(ty, T.Array):
+        view: ArrayView = value.v
+        _for_each(ty.length, lambda i: store_place(
+            em, _unchecked_element(place, i), element_at(ArrayView(view.storage, view.prefix + (i,)), ty.elem)))
+    elif isinstance(ty, (T.Tuple, T.Struct)):
+        for name, part in zip(_field_names(ty), value.v):
+            store_place(em, field_place(place, name, None), part)
+    else:
+        simt.PtrStoreOp.build(place.ptr, value.v)
+
+
+def slice_of_array(place: Place, mutable: bool) -> Val:
+    """`&mut [T]` / `&[T]` of an array place in global memory (`let s: &mut [f32] = row;`)."""
+    assert isinstance(place.ty, T.Array) and place.space == 1
+    first = simt.PtrCastOp.build(place.ptr, results=[_ptr_type(place.ty.elem, 1)])
+    slice_ty = T.Slice(place.ty.elem, mutable)
+    return Val(slice_ty, simt.SliceFromPtrOp.build(first, index(place.ty.length), results=[slice_ty.mlir()]))
+
+
+def _unchecked_element(place: Place, i: ir.Value) -> Place:
+    first = simt.PtrCastOp.build(place.ptr, results=[_ptr_type(place.ty.elem, place.space)])
+    return Place(simt.PtrOffsetOp.build(first, i), place.ty.elem, place.mutable, place.space)
+
+
+def _for_each(count: int, body: Any) -> None:
+    loop = scf.ForOp(index(0), index(count), index(1))
+    with ir.InsertionPoint(loop.body):
+        body(loop.induction_variable)
+        scf.YieldOp([])

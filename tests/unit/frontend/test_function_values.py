@@ -1,0 +1,60 @@
+"""Functions and closures as values: function items passed to generic helpers and called through bindings,
+`fn(..)` annotations, `fn_addr_eq`, closures stored in struct fields, return types fixed by the body; and the
+literal typing that comes with them (turbofish arguments, generic struct fields, tuples of literals)."""
+
+from __future__ import annotations
+
+from tests.unit.frontend.test_constructs import ir, run
+
+_HELPERS = """
+fn plus_seven(x: u32) -> u32 { x + 7 }
+fn twice(x: u32) -> u32 { x * 2 }
+fn split(x: u32) -> (u32, u32) { (x / 10, x % 10) }
+fn nested_sum(v: (u32, (u32, u32))) -> u32 { v.0 + (v.1).0 * (v.1).1 }
+fn apply<F: Fn(u32) -> u32>(f: F, x: u32) -> u32 { f(x) }
+fn apply_mut<F: FnMut(u32) -> u32>(f: &mut F, x: u32) -> u32 { f(x) }
+fn apply_value<T, R, F: FnOnce(T) -> R>(f: F, value: T) -> R { f(value) }
+fn identity<T: Copy>(value: T) -> T { value }
+struct Wrapper<F> { f: F, offset: u32 }
+"""
+
+
+def test_function_items_are_called_through_generic_helpers_and_bindings():
+    body = """let mut callable = plus_seven;
+let f: fn(u32) -> u32 = twice;
+out[0] = apply(plus_seven, n);
+out[1] = apply_mut(&mut callable, n);
+out[2] = f(n);
+let (tens, ones) = apply_value(split, n);
+out[3] = tens;
+out[4] = ones;
+out[5] = apply_value(nested_sum, (n, (2, 3)));
+out[6] = core::ptr::fn_addr_eq(f, f) as u32 + 2 * (core::ptr::fn_addr_eq(f, plus_seven) as u32);"""
+    assert run("n: u32, ", body, [42], extra=_HELPERS) == [49, 49, 84, 4, 2, 48, 1, 0]
+
+
+def test_closure_stored_in_a_struct_field_is_called():
+    body = """let factor = 3u32;
+let w = Wrapper { f: |x: u32| x * factor, offset: 1 };
+out[0] = (w.f)(n) + w.offset;
+let ignore = |_| 5u32;
+out[1] = ignore(n);"""
+    assert run("n: u32, ", body, [4], extra=_HELPERS)[:2] == [13, 5]
+
+
+def test_turbofish_types_the_literal_argument():
+    body = """if identity::<f32>(0.5) != 0.5 || identity::<u8>(200) != 200 { return; }
+out[0] = identity::<u32>(7);"""
+    text = ir(f"#[kernel]\npub unsafe fn k(out: &mut [u32]) {{\n{body}\n}}\n{_HELPERS}")
+    assert "arith.constant 5.000000e-01 : f32" in text and "arith.constant -56 : i8" in text
+    assert run("", body, [], extra=_HELPERS)[0] == 7
+
+
+def test_loop_without_break_is_an_infinite_loop_of_type_never():
+    text = ir("""fn spin(_x: u32) -> ! { loop {} }
+#[kernel]
+pub unsafe fn k(stop: bool, out: &mut [u32]) {
+    if stop { spin(1); }
+    out[0] = 1;
+}""")
+    assert "scf.while" in text

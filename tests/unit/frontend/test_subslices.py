@@ -1,0 +1,98 @@
+"""Slices made from slices: `&s[a..b]` and its open forms, split_at(_mut)(_checked), as_chunks::<N>(),
+`iter_mut()` loops; and pointers as integers (`p as usize`, generic addresses of shared memory)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import oxide
+from tests.unit.frontend.simt_interp import Trap, run_kernel
+from tests.unit.frontend.test_constructs import build, ir
+
+
+def test_subslices_read_the_right_window():
+    src = """fn first_two(s: &[u32]) -> u32 { s[0] + 10 * s[1] }
+#[kernel]
+pub unsafe fn k(bytes: &[u32], i: usize, out: &mut [u32]) {
+    out[0] = first_two(&bytes[0..]);
+    out[1] = first_two(&bytes[2 * i..]);
+    out[2] = bytes[1..=3].len() as u32 + 10 * bytes[..i].len() as u32;
+    let tail = &mut out[3..];
+    tail[0] = 9;
+}"""
+    out = [0] * 4
+    run_kernel(build(src), [[1, 2, 3, 4, 5], 1, out])
+    assert out == [21, 43, 13, 9]
+
+
+def test_subslice_out_of_bounds_traps():
+    src = """#[kernel]
+pub unsafe fn k(xs: &[u32], a: usize, b: usize, out: &mut [u32]) {
+    out[0] = xs[a..b].len() as u32;
+}"""
+    out = [0]
+    run_kernel(build(src), [[1, 2, 3], 1, 3, out])
+    assert out == [2]
+    for a, b in ((2, 1), (0, 4)):
+        with pytest.raises(Trap):
+            run_kernel(build(src), [[1, 2, 3], a, b, [0]])
+
+
+def test_split_at_mut_checked_and_iter_mut():
+    src = """#[kernel]
+pub unsafe fn k(s: &mut [u32], k: usize) {
+    if let Some((left, right)) = s.split_at_mut_checked(k) {
+        for x in left.iter_mut() { *x = x.wrapping_add(1); }
+        for x in right.iter_mut() { *x += 100; }
+    }
+}"""
+    data = [0, 0, 0, 0]
+    run_kernel(build(src), [data, 1])
+    assert data == [1, 100, 100, 100]
+    data = [0, 0]
+    run_kernel(build(src), [data, 3])  # past the end: None, nothing written
+    assert data == [0, 0]
+
+
+def test_split_at_past_the_end_traps():
+    src = """#[kernel]
+pub unsafe fn k(s: &[u32], k: usize, out: &mut [u32]) {
+    let (a, b) = s.split_at(k);
+    out[0] = a.len() as u32 * 10 + b.len() as u32;
+}"""
+    out = [0]
+    run_kernel(build(src), [[1, 2, 3], 1, out])
+    assert out == [12]
+    with pytest.raises(Trap):
+        run_kernel(build(src), [[1, 2, 3], 4, [0]])
+
+
+def test_as_chunks_views_whole_chunks_as_arrays():
+    src = """#[kernel]
+pub unsafe fn k(input: &[f32], i: usize, out: &mut [f32]) {
+    let (chunks, rest) = input.as_chunks::<4>();
+    let c = chunks[i];
+    out[0] = c[0] + 2.0 * c[3] + rest.len() as f32;
+}"""
+    text = ir(src)
+    assert "!simt.slice<!llvm.array<4 x f32>>" in text and "arith.divui" in text
+    ptx = oxide.compile(src).ptx["sm_90"]
+    assert re.search(r"shl\.b64\s+%rd\d+, %rd\d+, 4;", ptx)  # chunk i starts 16 bytes per chunk in
+
+
+def test_pointer_to_integer_is_the_generic_address():
+    src = """use cuda_device::{kernel, SharedArray};
+#[kernel]
+pub unsafe fn k(p: *mut f32, out: &mut [u64]) {
+    static mut SMEM: SharedArray<u8, 256> = SharedArray::UNINIT;
+    out[0] = &raw const SMEM as u64;
+    out[1] = p as u64;
+    let back = out[1] as *mut f32;
+    *back = 1.0;
+}"""
+    text = ir(src)
+    assert text.count('"simt.ptr_to_int"') == 2 and '"simt.int_to_ptr"' in text
+    ptx = oxide.compile(src).ptx["sm_90"]
+    assert "cvta.shared.u64" in ptx  # the shared array's generic address, not its window offset
