@@ -167,7 +167,9 @@ class _Unchecked:
         self.launchers: dict[Any, _Launcher] = {}
 
     def __call__(self, *args: Any, config: LaunchConfig, stream: Any = None) -> None:
-        self.kernel._launch(self.kernel._prepare(config, False), args, stream)
+        prepared = self.kernel._prepare(config, False)
+        if prepared.fast is None or prepared.fast(args, stream) is None:
+            self.kernel._launch(prepared, args, stream)
 
     def __getitem__(self, key: Any) -> "_Launcher":
         launcher = self.launchers.get(key) if type(key) is tuple else None
