@@ -80,11 +80,16 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
 def _emulator_program(module: Any, timings: dict[str, float]) -> str | None:
     """The emulator program of the simt module (before it is lowered), if the emulator backend exists."""
     try:
-        from oxide.backend.emulator import emit_program
+        from oxide.backend.emulator import EmitError, emit_program
     except ImportError:
         return None
     start = time.perf_counter()
-    program = emit_program(module)
+    try:
+        program = emit_program(module)
+    except EmitError:
+        # Some kernels cannot run on the emulator (inline PTX, ...): the PTX still builds, and a CPU launch
+        # of this module reports that it has no emulator program.
+        program = None
     timings["emulator"] = time.perf_counter() - start
     return program
 

@@ -57,6 +57,9 @@ class Relation:
     text: str
     evaluate: Callable[[dict[str, int]], tuple[bool, int, int]]
     names: frozenset[str]
+    # `a OP b` over single atoms (no arithmetic, so no overflow): ((kind, value), op, (kind, value)), kinds
+    # "int", "len", "var"; the specialised launch functions inline these.
+    simple: tuple[tuple[str, str], str, tuple[str, str]] | None = None
 
 
 def parse_requires(kernel: KernelSpec) -> list[Relation]:
@@ -121,7 +124,10 @@ def _relation(kernel: str, text: str, params: dict[str, Any]) -> Relation:
         left, right = lhs(values), rhs(values)
         return compare(left, right), left, right
 
-    return Relation(text, evaluate, names)
+    simple = None
+    if len(tokens) == 3 and tokens[0][0] != "op" and tokens[2][0] != "op":
+        simple = (tokens[0], op, tokens[2])
+    return Relation(text, evaluate, names, simple)
 
 
 class _Parser:

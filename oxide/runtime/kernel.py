@@ -21,6 +21,8 @@ from typing import Any, Sequence
 from oxide.runtime.config import LaunchConfig
 from oxide.runtime.contract import check_requires, parse_requires, prepare
 from oxide.runtime.errors import KernelArgumentError, LaunchContractError, UncontractedLaunchError
+from oxide.runtime.fastpath import specialise
+from oxide.runtime.gpu import GpuExecutor
 from oxide.runtime.marshal import Binder, check_overlaps
 from oxide.runtime.signature import KernelSpec
 from oxide.runtime.stream import Stream
@@ -38,10 +40,12 @@ class PreparedLaunch:
         needed = prepare(kernel.spec, config, kernel.executor.limits, kernel.function.limits, checked_contract)
         if needed:
             kernel.function.allow_dynamic_shared(needed)
+        self.fast = specialise(kernel, config) if isinstance(kernel.executor, GpuExecutor) else None
 
     def __call__(self, *args: Any, stream: Any = None) -> None:
         """Launch with these arguments (synchronously unless `stream` is given)."""
-        self.kernel._launch(self, args, stream)
+        if self.fast is None or self.fast(args, stream) is None:
+            self.kernel._launch(self, args, stream)
 
     def __repr__(self) -> str:
         return f"PreparedLaunch({self.kernel.spec.name}, grid={self.config.grid}, block={self.config.block})"
@@ -118,7 +122,8 @@ class Kernel:
             if not self.contracted:
                 raise self._uncontracted()
             prepared = self._prepare(config, True)
-        self._launch(prepared, args, stream)
+        if prepared.fast is None or prepared.fast(args, stream) is None:
+            self._launch(prepared, args, stream)
 
     def __getitem__(self, key: Any) -> "_Launcher":
         launcher = self._launchers.get(key) if type(key) is tuple else None
@@ -162,7 +167,9 @@ class _Unchecked:
         self.launchers: dict[Any, _Launcher] = {}
 
     def __call__(self, *args: Any, config: LaunchConfig, stream: Any = None) -> None:
-        self.kernel._launch(self.kernel._prepare(config, False), args, stream)
+        prepared = self.kernel._prepare(config, False)
+        if prepared.fast is None or prepared.fast(args, stream) is None:
+            self.kernel._launch(prepared, args, stream)
 
     def __getitem__(self, key: Any) -> "_Launcher":
         launcher = self.launchers.get(key) if type(key) is tuple else None
@@ -181,7 +188,9 @@ class _Launcher:
         self.kernel, self.prepared, self.stream = kernel, prepared, stream
 
     def __call__(self, *args: Any) -> None:
-        self.kernel._launch(self.prepared, args, self.stream)
+        fast = self.prepared.fast
+        if fast is None or fast(args, self.stream) is None:
+            self.kernel._launch(self.prepared, args, self.stream)
 
 
 def _cache(table: dict[Any, _Launcher], key: Any, launcher: _Launcher) -> _Launcher:

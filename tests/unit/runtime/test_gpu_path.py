@@ -113,3 +113,23 @@ def test_a_stream_of_another_device_is_rejected(fake, artifact_dir):
     with pytest.raises(LaunchContractError, match="`stream` expects a stream of device 0, got a stream of device 1"):
         module.saxpy[1, 32, other](1.0, x, x, module.zeros(4, np.float32))
     assert fake.launches == []
+
+
+def test_the_specialised_launch_matches_the_general_path(fake, artifact_dir):
+    from oxide.runtime import LaunchContractError, OverlapError
+
+    module = load(artifact_dir / "contracted", target="gpu")
+    kernel = module.scaled
+    prepared = kernel.prepare(LaunchConfig1D(1, 128))
+    assert prepared.fast is not None
+    x, out = module.to_device(np.ones(128, np.float32)), module.zeros(128, np.float32)
+    prepared(x, 100, 2.0, out)                                # the specialised function
+    kernel._launch(prepared, (x, 100, 2.0, out), None)        # the general path
+    assert fake.launches[0] == fake.launches[1]
+    assert fake.launches[0]["params"] == [x.ptr, 128, 100, 2.0, out.ptr, 128]
+    with pytest.raises(LaunchContractError, match=r"`requires` expects out.len\(\) >= n, got 128 vs 129"):
+        prepared(x, 129, 2.0, out)
+    with pytest.raises(OverlapError, match="argument `out` overlaps argument `x`"):
+        prepared(x, 1, 2.0, x)
+    prepared(x, np.uint32(5), 2.0, out)                       # a numpy scalar: the general path takes it
+    assert fake.launches[-1]["params"][2] == 5 and len(fake.launches) == 3
