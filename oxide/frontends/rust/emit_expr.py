@@ -328,7 +328,9 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
         src = Val(T.Ptr(s.elem, True, 3), simt.SharedPtrOp.build(src.v, results=[T.Ptr(s.elem, True, 3).mlir()]))
         s = src.ty
     if isinstance(dst, T.Ptr) and isinstance(s, T.Int) and s.bits == 64:
-        return Val(dst, simt.IntToPtrOp.build(src.v, results=[dst.mlir()]))  # `addr as *mut T` (use is unsafe)
+        # `addr as *mut T` (use is unsafe): an integer address is a generic one, so the pointer is generic.
+        generic = T.Ptr(dst.elem, dst.mutable, 0)
+        return Val(generic, simt.IntToPtrOp.build(src.v, results=[generic.mlir()]))
     if isinstance(dst, T.Ptr) and isinstance(s, T.Ptr):
         if dst.elem == s.elem and dst.space == s.space:
             return Val(dst, src.v)
