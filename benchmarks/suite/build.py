@@ -1,0 +1,60 @@
+"""Build the suite's oxide kernels to PTX (benchmarks/suite/build/) and measure oxide's compile times.
+
+Run on the development machine (the GPU machine has no MLIR wheels); the build folder then travels to the GPU
+machine with the working tree. Compile times per kernel, written to build/compile_times.json:
+- `cold_ms`: .rs to PTX in a process whose imports are done, with a fresh MLIR context (median of 5);
+- `cached_ms`: `oxide.build` of the unchanged file, answered by the artifact cache (median of 5);
+- `first_process_s`: the very first compile in a fresh Python process, imports included (one kernel).
+
+    python benchmarks/suite/build.py
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> None:
+    import oxide
+
+    out = HERE / "build"
+    out.mkdir(exist_ok=True)
+    times: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as cache:
+        import os
+
+        os.environ["OXIDE_CACHE_DIR"] = cache
+        for source in sorted((HERE / "kernels").glob("*.rs")):
+            text = source.read_text()
+            cold = []
+            for _ in range(5):
+                start = time.perf_counter()
+                module = oxide.compile(text, source.name, "sm_90")
+                cold.append(time.perf_counter() - start)
+            (out / f"{source.stem}.ptx").write_text(module.ptx["sm_90"])
+            oxide.build(source, chips=["sm_90"])
+            cached = []
+            for _ in range(5):
+                start = time.perf_counter()
+                oxide.build(source, chips=["sm_90"])
+                cached.append(time.perf_counter() - start)
+            times[source.stem] = {"cold_ms": 1e3 * statistics.median(cold), "cached_ms": 1e3 * statistics.median(cached)}
+            print(f"{source.stem:10} cold {times[source.stem]['cold_ms']:7.1f} ms   cached {times[source.stem]['cached_ms']:6.2f} ms")
+    probe = ("import time; t = time.perf_counter(); import oxide; "
+             f"oxide.compile(open({str(HERE / 'kernels' / 'vecadd.rs')!r}).read(), 'vecadd.rs', 'sm_90'); "
+             "print(time.perf_counter() - t)")
+    first = float(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout)
+    (out / "compile_times.json").write_text(json.dumps({"kernels": times, "first_process_s": first}, indent=2))
+    print(f"first compile in a fresh process (imports included): {first:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
