@@ -22,8 +22,14 @@ def emit_sync_threads(em: KernelEmitter, op: Any) -> None:
 
 @rule("simt.thread_fence")
 def emit_thread_fence(em: KernelEmitter, op: Any) -> None:
-    # Lock-step execution already makes every earlier access visible; a fence orders nothing more here.
-    em.line("pass")
+    # Lock-step execution already makes every earlier access visible; for the race checks a fence is an
+    # ordering point, as are atomics stronger than relaxed (release/acquire message passing).
+    em.line("c.order_point()")
+
+
+def _ordering_point(em: KernelEmitter, op: Any, attribute: str = "ordering") -> None:
+    if _string(op, attribute) != "relaxed":
+        em.line("c.order_point()")
 
 
 @rule("simt.warp_sync")
@@ -80,6 +86,7 @@ def emit_atomic_rmw(em: KernelEmitter, op: Any) -> None:
     ptr, value = em.args(op)
     used = bool(list(op.results[0].uses))
     em.line(f"{em.result(op)} = _a.rmw(c, {em.mask}, {ptr}, {value}, {_string(op, 'kind')!r}, {em.loc(op)}, {used})")
+    _ordering_point(em, op)
 
 
 @rule("simt.atomic_cmpxchg")
@@ -87,17 +94,20 @@ def emit_atomic_cmpxchg(em: KernelEmitter, op: Any) -> None:
     ptr, expected, desired = em.args(op)
     em.line(f"{em.result(op, 0)}, {em.result(op, 1)} = _a.cmpxchg(c, {em.mask}, {ptr}, {expected}, {desired}, "
             f"{em.loc(op)})")
+    _ordering_point(em, op, "success_ordering")
 
 
 @rule("simt.atomic_load")
 def emit_atomic_load(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _a.atomic_load(c, {em.mask}, {em.args(op)[0]}, {em.loc(op)})")
+    _ordering_point(em, op)
 
 
 @rule("simt.atomic_store")
 def emit_atomic_store(em: KernelEmitter, op: Any) -> None:
     ptr, value = em.args(op)
     em.line(f"_a.atomic_store(c, {em.mask}, {ptr}, {value}, {em.loc(op)})")
+    _ordering_point(em, op)
 
 
 # Debugging --------------------------------------------------------------------------------------------

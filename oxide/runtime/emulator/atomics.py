@@ -87,22 +87,45 @@ def rmw(c: Threads, mask: Any, ptr: Ptr, value: Any, kind: str, loc: int, result
 
 
 def cmpxchg(c: Threads, mask: Any, ptr: Ptr, expected: Any, desired: Any, loc: int) -> tuple[Any, Any]:
-    """compare_exchange: (old value, success) per lane."""
+    """compare_exchange: (old value, success) per lane, lanes in order on each cell. A cell's value changes
+    only where an exchange succeeds, so the loop runs once per success on the busiest cell (usually once or
+    twice), not once per lane."""
     memory = ptr.buffer.array
     lanes, addresses = _lanes(c, mask, ptr, loc)
-    expected = np.asarray(c.broadcast(expected))[lanes]
-    desired = np.asarray(c.broadcast(desired))[lanes]
     result = np.zeros(c.lanes, memory.dtype)
     success = np.zeros(c.lanes, np.bool_)
-    rank = _rounds(addresses) if len(addresses) > 1 else np.zeros(len(addresses), np.int64)
-    for r in range(int(rank.max()) + 1 if len(rank) else 0):
-        pick = rank == r
-        at = addresses[pick]
-        old = memory[at]
-        hit = old == expected[pick]
-        result[lanes[pick]] = old
-        success[lanes[pick]] = hit
-        memory[at] = np.where(hit, desired[pick], old)
+    if not len(lanes):
+        return result, success
+    order = np.argsort(addresses, kind="stable")
+    at = addresses[order]
+    want = c.broadcast(expected)[lanes][order]
+    new = c.broadcast(desired)[lanes][order]
+    first_of_cell = np.r_[True, at[1:] != at[:-1]]
+    starts = np.flatnonzero(first_of_cell)
+    cell = np.cumsum(first_of_cell) - 1
+    current = memory[at[starts]].copy()
+    position = np.arange(len(at))
+    undecided_from = starts.copy()  # per cell: the first lane not yet decided
+    old = np.empty(len(at), memory.dtype)
+    won = np.zeros(len(at), np.bool_)
+    while True:
+        undecided = position >= undecided_from[cell]
+        hit = undecided & (want == current[cell])
+        if not hit.any():
+            break
+        winner = np.full(len(starts), len(at))
+        np.minimum.at(winner, cell[hit], position[hit])
+        cells = np.flatnonzero(winner < len(at))
+        decided = undecided & (position <= winner[cell])
+        old[decided] = current[cell[decided]]
+        won[winner[cells]] = True
+        current[cells] = new[winner[cells]]
+        undecided_from[cells] = winner[cells] + 1
+    undecided = position >= undecided_from[cell]
+    old[undecided] = current[cell[undecided]]
+    memory[at[starts]] = current
+    result[lanes[order]] = old
+    success[lanes[order]] = won
     return result, success
 
 

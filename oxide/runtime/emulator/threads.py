@@ -157,6 +157,17 @@ class Threads:
         else:
             self.epoch = np.where(mask, self._new_epochs(), self.epoch)
 
+    def order_point(self) -> None:
+        """A fence or an atomic stronger than relaxed: for the race checks, accesses of a block before it are
+        ordered with those after it, as if at a barrier (release/acquire message passing between the
+        block's threads is then no race; one between blocks still is)."""
+        if not self.launch.check_races:
+            return
+        if self.count == 1:
+            self.epoch = next(self.launch.epochs)
+        else:
+            self.epoch = self._new_epochs()
+
     def flush_races(self) -> None:
         for tracker in itertools.chain(self.shared_trackers, self.launch.global_trackers):
             tracker.flush(self)
