@@ -140,3 +140,27 @@ def emit_store(em: KernelEmitter, op: Any) -> None:
         em.line(f"{memref} = _v.merge({em.mask}, m0, {value}, {memref})")
     else:
         em.line(f"_mem.local_store(c, {em.mask}, {memref}, ({', '.join(indices)},), {value}, {em.loc(op)})")
+
+
+@rule("scf.index_switch")
+def emit_index_switch(em: KernelEmitter, op: Any) -> None:
+    (selector,) = em.args(op)
+    cases = [int(c) for c in str(op.attributes["cases"]).split(":")[1].strip().strip(">").split(",") if c.strip()]
+    results = [em.result(op, k) for k in range(len(op.results))]
+    for r in results:
+        em.line(f"{r} = None")
+    taken = []
+    # Region 0 is the default; regions 1.. are the cases, in the order of `cases`.
+    for value, region in [*zip(cases, list(op.regions)[1:]), (None, op.regions[0])]:
+        cond = em.fresh("s")
+        if value is None:
+            em.line(f"{cond} = ~({' | '.join(taken)})" if taken else f"{cond} = np.bool_(True)")
+        else:
+            em.line(f"{cond} = {selector} == np.int64({value})")
+            taken.append(cond)
+        mask = em.fresh("m")
+        em.line(f"{mask} = _v.narrow({em.mask}, {cond})")
+        em.line(f"if {mask} is not None:")
+        with em.nested(mask):
+            for r, y in zip(results, em.block(region.blocks[0])):
+                em.line(f"{r} = {y} if {r} is None else _v.select({cond}, {y}, {r})")

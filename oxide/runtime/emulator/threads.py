@@ -30,7 +30,7 @@ class Launch:
     check_races: bool
     global_trackers: list[RaceTracker] = field(default_factory=list)
     epochs: Any = field(default_factory=itertools.count)
-    clock: Any = field(default_factory=itertools.count)
+    clock: Any = field(default_factory=lambda: itertools.count(1))
 
     @property
     def per_block(self) -> int:

@@ -150,12 +150,50 @@ def bitcast(x: Any, dtype: Any) -> Any:
 
 
 # Floats ------------------------------------------------------------------------------------------------
+def _two_sum(a: Any, b: Any) -> tuple[Any, Any]:
+    """s + e == a + b exactly, s = fl(a + b) (Knuth)."""
+    total = a + b
+    b_virtual = total - a
+    return total, (a - (total - b_virtual)) + (b - b_virtual)
+
+
+def _two_product(a: Any, b: Any) -> tuple[Any, Any]:
+    """p + e == a * b exactly, p = fl(a * b) (Dekker's split; finite values away from overflow)."""
+    product = a * b
+    split = np.float64(134217729.0)  # 2**27 + 1
+    a_big = a * split
+    a_hi = a_big - (a_big - a)
+    a_lo = a - a_hi
+    b_big = b * split
+    b_hi = b_big - (b_big - b)
+    b_lo = b - b_hi
+    return product, ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+
+
+def _round_to_odd_sum(a: Any, b: Any) -> Any:
+    """a + b in float64 rounded to odd: inexact results get an odd last bit (toward the exact value)."""
+    total, error = _two_sum(a, b)
+    even = (np.asarray(total).view(np.int64) & 1) == 0
+    toward = np.where(error > 0, np.inf, -np.inf)
+    return np.where((error != 0) & even, np.nextafter(total, toward), total)
+
+
 def fma(a: Any, b: Any, c: Any) -> Any:
-    """Fused multiply-add. f32: the product is exact in float64, so one float64 add then rounding to
-    float32 matches a single rounding except in rare double-rounding ties; f64 is not fused."""
-    if np.result_type(a) == np.float32:
-        return (np.float64(0) + a * np.float64(1) * b + c).astype(np.float32)
-    return a * b + c
+    """Fused multiply-add with one rounding, as the GPU's fma.rn. f32: the product is exact in float64 and
+    the sum rounded to odd there, so the final rounding to float32 is correct. f64: Boldo and Melquiond's
+    emulation (exact product and sums, then one rounding through round-to-odd). Non-finite cases, where
+    those transformations do not apply, take the plain a * b + c."""
+    dtype = np.result_type(a, b, c)
+    a64, b64, c64 = (np.asarray(x, np.float64) for x in (a, b, c))
+    plain = a64 * b64 + c64
+    if dtype == np.float32:
+        fused = _round_to_odd_sum(a64 * b64, c64)
+    else:
+        high, low = _two_product(a64, b64)
+        sum_high, sum_low = _two_sum(c64, low)
+        top, rest = _two_sum(high, sum_high)
+        fused = top + _round_to_odd_sum(rest, sum_low)
+    return np.where(np.isfinite(fused) & np.isfinite(plain), fused, plain).astype(dtype)[()]
 
 
 def round_away(x: Any) -> Any:

@@ -87,3 +87,21 @@ def test_bit_counts_and_rounding():
     assert list(v.cttz(x)) == [32, 0, 31, 4, 0]
     r = v.round_away(np.array([0.5, 1.5, 2.5, -0.5, -2.5, 0.49999997], np.float32))
     assert r.dtype == np.float32 and list(r) == [1, 2, 3, -1, -3, 0]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fma_rounds_once(dtype):
+    from fractions import Fraction
+
+    rng = np.random.default_rng(9)
+    a, b = (rng.standard_normal(300) * 10.0 ** rng.integers(-5, 5, 300)).astype(dtype), rng.standard_normal(300)
+    b = b.astype(dtype)
+    c = (-(a.astype(np.float64) * b) * (1 + rng.standard_normal(300) * 1e-7)).astype(dtype)  # cancellation
+    got = v.fma(a, b, c)
+    assert got.dtype == dtype
+    exact = [Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)) for x, y, z in zip(a, b, c)]
+    # Correctly rounded: no neighbour of the result is nearer to the exact value (ties may go either way here).
+    for g, e in zip(got, exact):
+        distances = [abs(Fraction(float(q)) - e)
+                     for q in (np.nextafter(g, dtype(-np.inf)), g, np.nextafter(g, dtype(np.inf)))]
+        assert distances[1] == min(distances)
