@@ -7,6 +7,7 @@ one fused multiply-add, as LLVM's NVPTX backend fuses it, so results match the G
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mlir import ir
@@ -94,6 +95,15 @@ def emit_constant(em: KernelEmitter, op: Any) -> None:
         if value >= 1 << (bits - 1):
             value -= 1 << bits
         em.line(f"{em.result(op)} = {np_type(type_, op)}({value})")
+    elif re.fullmatch(r"vector<\d+x(f32|f64|i32|i64)>", text) and "dense<" in str(attr) and ">" in str(attr):
+        # A splat vector constant: one row of lanes' values, shared by every lane.
+        splat = re.fullmatch(r"dense<([^>\[\],]+)> : .*", str(attr))
+        if splat is None:
+            raise EmitError(f"the emulator supports splat vector constants only, not {attr}", op)
+        count, element = re.fullmatch(r"vector<(\d+)x(\w+)>", text).groups()
+        scalar = splat.group(1).strip()
+        value = repr(float(scalar)) if element.startswith("f") else str(int(scalar))
+        em.line(f"{em.result(op)} = np.full({count}, {value}, {np_type(element, op)})")
     else:
         raise EmitError(f"the emulator cannot execute a constant of type {type_}", op)
 

@@ -166,3 +166,24 @@ def emit_shared_array(em: KernelEmitter, op: Any) -> None:
 def emit_dynamic_shared(em: KernelEmitter, op: Any) -> None:
     dtype = np_type(element_type(op.results[0].type), op)
     em.line(f"{em.result(op)} = c.dynamic_shared({em.args(op)[0]}, {dtype})")
+
+
+def _lanes_per_vector(op: Any, vector: Any) -> int:
+    match = re.fullmatch(r"vector<(\d+)x\w+>", str(vector.type))
+    if match is None:
+        raise EmitError(f"internal error: {vector.type} is not a vector", op)
+    return int(match.group(1))
+
+
+@rule("simt.vector_load")
+def emit_vector_load(em: KernelEmitter, op: Any) -> None:
+    buffer, index = em.args(op)
+    width = _lanes_per_vector(op, op.results[0])
+    em.line(f"{em.result(op)} = _mem.vector_load(c, {em.mask}, {buffer}, {index}, {width}, {em.loc(op)})")
+
+
+@rule("simt.vector_store")
+def emit_vector_store(em: KernelEmitter, op: Any) -> None:
+    buffer, index, value = em.args(op)
+    width = _lanes_per_vector(op, op.operands[2])
+    em.line(f"_mem.vector_store(c, {em.mask}, {buffer}, {index}, {value}, {width}, {em.loc(op)})")

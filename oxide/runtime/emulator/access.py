@@ -65,6 +65,30 @@ def store(c: Threads, mask: Any, buffer: Buffer, index: Any, value: Any, loc: in
         buffer.array[c.broadcast(at)[mask]] = c.broadcast(value)[mask]
 
 
+def _vector_check(c: Threads, mask: Any, buffer: Buffer, index: Any, width: int, loc: int) -> None:
+    vectors = len(buffer) // width
+    bad = c.broadcast(index).astype(np.int64).view(np.uint64) >= vectors
+    bad &= mask
+    if bad.any():
+        c.fail(OutOfBounds, f"vector index {int(c.broadcast(index)[c.first(bad)])} is out of bounds for "
+               f"{buffer.what} as {vectors} vectors of {width}", bad, loc)
+
+
+def vector_load(c: Threads, mask: Any, buffer: Buffer, index: Any, width: int, loc: int) -> np.ndarray:
+    """as_vectors()[i]: elements i*width .. i*width+width-1, one row per lane (shape (lanes, width))."""
+    _vector_check(c, mask, buffer, index, width, loc)
+    first = c.broadcast(index).astype(np.int64) * width
+    return np.stack([load(c, mask, buffer, first + k, loc) for k in range(width)], axis=1)
+
+
+def vector_store(c: Threads, mask: Any, buffer: Buffer, index: Any, value: Any, width: int, loc: int) -> None:
+    _vector_check(c, mask, buffer, index, width, loc)
+    first = c.broadcast(index).astype(np.int64) * width
+    rows = np.broadcast_to(value, (c.lanes, width))
+    for k in range(width):
+        store(c, mask, buffer, first + k, np.ascontiguousarray(rows[:, k]), loc)
+
+
 def elem_ptr(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int) -> Ptr:
     """&s[i], bounds-checked (one past the end is out of bounds too, as Rust's indexing says)."""
     _check(c, mask, buffer, index, loc, "an")

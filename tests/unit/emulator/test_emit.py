@@ -11,12 +11,11 @@ from oxide.ir.diagnostics import OxideError
 from oxide.ir.parse import parse_source
 from tests.unit.emulator.helpers import EXAMPLES, _context, example
 
-VECTOR_KERNEL = """
+UNSUPPORTED_KERNEL = """
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @k(%s: !simt.slice<f32>) kernel {
-      %i = arith.constant 0 : index
-      %v = "simt.vector_load"(%s, %i) : (!simt.slice<f32>, index) -> vector<4xf32> loc("v.rs":3:7)
+    gpu.func @k(%a: i32) kernel {
+      %lo, %hi = arith.mului_extended %a, %a : i32 loc("v.rs":3:7)
       gpu.return
     }
   }
@@ -37,7 +36,7 @@ def test_program_is_deterministic_and_names_rust_locations():
 
 def test_op_without_rule_is_a_located_error():
     with _context(), ir.Location.unknown():
-        module = parse_source(VECTOR_KERNEL, "v.mlir", _context()).module
+        module = parse_source(UNSUPPORTED_KERNEL, "v.mlir", _context()).module
         with pytest.raises(OxideError) as info:
             emit_program(module)
-    assert "v.rs:3:7: error: the emulator cannot execute `simt.vector_load` (no emulator rule for it)" in str(info.value)
+    assert "v.rs:3:7: error: the emulator cannot execute `arith.mului_extended` (no emulator rule for it)" in str(info.value)
