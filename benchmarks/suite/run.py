@@ -117,8 +117,8 @@ class Case:
 
 
 class Suite:
-    def __init__(self, out: Path, runs: int, quick: bool):
-        self.out, self.runs, self.quick = out, runs, quick
+    def __init__(self, out: Path, runs: int, quick: bool, build: Path):
+        self.out, self.runs, self.quick, self.build = out, runs, quick, build
         check(cu.cuInit(0))
         self.device = check(cu.cuDeviceGet(0))
         self.context = check(cu.cuDevicePrimaryCtxRetain(self.device))
@@ -141,7 +141,7 @@ class Suite:
     def ours_fn(self, name: str, entry: str | None = None) -> Any:
         """oxide's kernel `entry` (default `name`) from build/<name>.ptx."""
         if name not in self.ours:
-            ptx = (HERE / "build" / f"{name}.ptx").read_bytes() + b"\0"
+            ptx = (self.build / f"{name}.ptx").read_bytes() + b"\0"
             self.ours[name] = check(cu.cuModuleLoadData(ptx))
         return check(cu.cuModuleGetFunction(self.ours[name], (entry or name).encode()))
 
@@ -458,9 +458,10 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--quick", action="store_true", help="small sizes (a smoke test, not a measurement)")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--build", type=Path, default=HERE / "build", help="folder of oxide's PTX (build.py writes it)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    suite = Suite(args.out, args.runs, args.quick)
+    suite = Suite(args.out, args.runs, args.quick, args.build)
     results: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "gpu": gpu_facts(),
                                "runs": args.runs, "quick": args.quick, "nvcc_build_s": suite.nvcc_seconds,
                                "copy_gbs": copy_bandwidth(args.runs), "cases": {}}
@@ -482,7 +483,7 @@ def main() -> None:
         print(name, json.dumps(case.result), flush=True)
     results["nvrtc_s"] = nvrtc_seconds()
     results["triton_vecadd_compile_s"] = triton_vecadd_compile_seconds()
-    build_times = HERE / "build" / "compile_times.json"
+    build_times = args.build / "compile_times.json"
     if build_times.exists():
         results["oxide_compile"] = json.loads(build_times.read_text())
     results["gpu_after"] = gpu_facts()
