@@ -244,6 +244,8 @@ def select(cond: Any, a: Any, b: Any) -> Any:
     if not isinstance(cond, np.ndarray):
         return a if cond else b
     if isinstance(a, np.ndarray | np.generic) and isinstance(b, np.ndarray | np.generic):
+        if max(np.ndim(a), np.ndim(b)) == 2:
+            return np.where(cond[:, None], a, b)  # vector values: one row per lane
         return np.where(cond, a, b)
     return a.select(cond, a, b) if hasattr(a, "select") else _select_objects(cond, a, b)
 

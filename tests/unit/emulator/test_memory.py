@@ -70,3 +70,42 @@ def test_batches_of_blocks_match_the_default(blocks_per_batch):
     reference = np.zeros(21, np.float32)
     launch(example("warp_reduce"), "warp_sum", (6,), (128,), [x, reference])
     np.testing.assert_array_equal(sums, reference)
+
+
+VECTOR_KERNEL = """module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%s: !simt.slice<f32>, %d: !simt.slice_mut<f32>) kernel {
+      %t = "simt.thread_id"() {dim = #simt.dim<"x">} : () -> i32
+      %i = arith.index_castui %t : i32 to index
+      %c2 = arith.constant 2 : index
+      %odd = arith.remui %i, %c2 : index
+      %c0 = arith.constant 0 : index
+      %is_even = arith.cmpi eq, %odd, %c0 : index
+      %v = "simt.vector_load"(%s, %i) : (!simt.slice<f32>, index) -> vector<4xf32>
+      %r = scf.if %is_even -> vector<4xf32> {
+        %two = arith.constant dense<2.0> : vector<4xf32>
+        %x = arith.mulf %v, %two : vector<4xf32>
+        scf.yield %x : vector<4xf32>
+      } else {
+        scf.yield %v : vector<4xf32>
+      }
+      "simt.vector_store"(%d, %i, %r) : (!simt.slice_mut<f32>, index, vector<4xf32>) -> ()
+      gpu.return
+    }
+  }
+}"""
+
+
+def test_vectors_through_divergent_branches():
+    from mlir import ir
+
+    from oxide.backend.emulator import emit_program
+    from oxide.ir.parse import parse_source
+    from tests.unit.emulator.helpers import _context
+
+    with _context(), ir.Location.unknown():
+        program = emit_program(parse_source(VECTOR_KERNEL, "v.mlir", _context()).module)
+    source, out = np.arange(20, dtype=np.float32), np.zeros(20, np.float32)
+    launch(program, "k", (1,), (5,), [source, out])
+    rows = source.reshape(5, 4)
+    np.testing.assert_array_equal(out.reshape(5, 4), np.where((np.arange(5) % 2 == 0)[:, None], rows * 2, rows))
