@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator
 
+from mlir import ir
+
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import err
 
@@ -97,14 +99,29 @@ def borrowing(em: Any) -> Iterator[None]:
 
 
 def use_binding(em: Any, name: str, value: Any, loc: Any) -> None:
-    """A read of the binding `name`: a witness binding is moved by it, and cannot be read after a move."""
+    """A read of the binding `name`: a witness binding is moved by it, and cannot be read where that move
+    always happened before (the move's block encloses the read). A move in one arm of an `if`/`match` does
+    not stop the other arms; a second use by the same thread could only name its own element again, so the
+    cases Rust would still refuse there (use after a maybe-move) are let through."""
     if not isinstance(value.ty, T.ThreadIndex):
         return
     scope = next((s for s in reversed(em.scopes) if name in s.names), None)
     key = (id(scope), name)
     moves: dict[Any, Any] = em.__dict__.setdefault("witness_moves", {})
-    if key in moves:
-        raise err(loc, f"use of moved thread index witness `{name}` (moved at {moves[key]}): a witness is not "
+    here = ir.InsertionPoint.current.block
+    if key in moves and _encloses(moves[key][1], here):
+        raise err(loc, f"use of moved thread index witness `{name}` (moved at {moves[key][0]}): a witness is not "
                        "Copy, so it can be used for one `get_mut` only")
     if not getattr(em, "borrowing_witness", False):
-        moves[key] = f"{loc.line}:{loc.col}"
+        moves[key] = (f"{loc.line}:{loc.col}", here)
+
+
+def _encloses(outer: ir.Block, inner: ir.Block) -> bool:
+    """Whether `inner` is `outer` or nested in an op of `outer` (so code in `outer` before runs first)."""
+    block: ir.Block | None = inner
+    while block is not None:
+        if block == outer:
+            return True
+        owner = block.owner
+        block = owner.operation.block if owner is not None and owner.operation.parent is not None else None
+    return False
