@@ -63,6 +63,7 @@ def emit_program(module: ir.Module) -> str:
     locs = LocationTable()
     bodies: list[str] = []
     table: list[str] = []
+    functions: set[str] = set()
     kernels = _kernels(module)
     if not kernels:
         raise EmitError("no gpu.func kernel in the module: nothing to emulate")
@@ -75,7 +76,10 @@ def emit_program(module: ir.Module) -> str:
         if len(func.regions[0].blocks) != 1:
             raise EmitError("the emulator executes structured control flow only (one block per kernel)", func)
         em.block(entry)
-        function = f"kernel_{name}"
+        function = "kernel_" + re.sub(r"\W", "_", name)  # MLIR symbols may hold `.` or `$`
+        if function in functions:
+            function += f"_{len(functions)}"
+        functions.add(function)
         bodies.append(f"def {function}(c, m0{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n")
         table.append(f"    {name!r}: {{'function': {function}, 'params': {kinds!r}}},")
     source = module.operation.location
