@@ -66,5 +66,12 @@ def walk(node: Any) -> Iterator[Any]:
 
 
 def may_jump(node: Any) -> bool:
-    """Whether a statement contains a break, continue or return."""
-    return any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in walk(node))
+    """Whether a statement contains a break, continue or return (remembered on the node: emission asks this
+    of every statement of every block, and again when a kernel is re-emitted with a literal retyped)."""
+    cached = getattr(node, "__dict__", {}).get("_may_jump")
+    if cached is not None:
+        return cached
+    found = any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in walk(node))
+    if hasattr(node, "__dict__"):
+        node.__dict__["_may_jump"] = found
+    return found
