@@ -13,11 +13,13 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from oxide.frontends.rust.compile import KernelInfo
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.signature import KernelSpec, param_spec
+
+if TYPE_CHECKING:  # the frontend imports MLIR; `oxide.load` of a cached build must work without it
+    from oxide.frontends.rust.compile import KernelInfo
 
 DEFAULT_CHIP = "sm_90"
 
@@ -181,9 +183,13 @@ def load(source: str | Path, *, target: str = "auto", device: int = 0, chips: li
     if path.suffix != ".rs":
         return load_artifact(path, target, device, **emulator_options)
     module = load_artifact(build(path, chips=chips, instances=instances), target, device, **emulator_options)
-    from oxide.tools.instantiate import generic_kernels
+    try:
+        from oxide.tools.instantiate import generic_kernels
 
-    for name, generic in generic_kernels(path.read_text(encoding="utf-8"), str(path)).items():
+        generics = generic_kernels(path.read_text(encoding="utf-8"), str(path))
+    except ImportError:  # no frontend here (a GPU server running cached builds): nothing to instantiate lazily
+        generics = {}
+    for name, generic in generics.items():
         if name not in module.kernels:
             lazy = LazyGeneric(generic, path, chips, dict(instances or {}), module.target, device, emulator_options)
             module.kernels[name] = lazy

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -149,3 +150,28 @@ def test_type_arguments_are_read_from_the_arguments():
     (sgemm,) = generic_kernels((EXAMPLES / "sgemm_naive.rs").read_text(), "sgemm_naive.rs").values()
     with pytest.raises(KernelArgumentError, match=r"const parameter\(s\) N, which cannot be read"):
         infer(sgemm, [np.ones(2, np.float32)] * 4)
+
+
+def test_a_cached_build_loads_without_the_compiler(tmp_path):
+    """A GPU server with only numpy and cuda-python runs programs whose builds are in a carried cache."""
+    pytest.importorskip("oxide.runtime.emulator", reason="the emulator is not installed")
+    env = dict(os.environ, OXIDE_CACHE_DIR=str(tmp_path / "cache"), OXIDE_TARGET="sm_90")
+    warm = subprocess.run([sys.executable, "-c", f"import oxide; oxide.build({str(EXAMPLES / 'saxpy.rs')!r})"],
+                          env=env, capture_output=True, text=True, cwd=ROOT)
+    assert warm.returncode == 0, warm.stderr
+    script = textwrap.dedent(f"""
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name == "mlir" or name.startswith("mlir."):
+                    raise ImportError("blocked: " + name)
+        sys.meta_path.insert(0, Block())
+        import numpy as np, oxide
+        module = oxide.load({str(EXAMPLES / 'saxpy.rs')!r}, target="cpu")
+        out = np.zeros(4, np.float32)
+        module.saxpy[1, 32](2.0, np.ones(4, np.float32), np.ones(4, np.float32), out)
+        print(out.tolist(), "mlir" in sys.modules)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[3.0, 3.0, 3.0, 3.0] False"
