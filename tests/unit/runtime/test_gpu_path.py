@@ -37,15 +37,26 @@ def test_parameters_reach_the_driver_as_the_ptx_declares_them(fake, artifact_dir
 
 
 def test_numpy_arguments_are_copied_in_and_written_ones_out(fake, artifact_dir):
-    module = load(artifact_dir / "saxpy", target="gpu")
+    floats = np.ctypeslib.ctypes.c_float * 8
+    seen = {}
+    record = fake.cuLaunchKernel
+
+    def kernel_writes_out(*args):
+        result = record(*args)
+        params = fake.launches[-1]["params"]
+        seen["x"] = np.ctypeslib.as_array(floats.from_address(params[1])).copy()
+        floats.from_address(params[5])[0] = 42.0  # what the kernel writes into `out`
+        return result
+
+    fake.cuLaunchKernel = kernel_writes_out
+    module = load(artifact_dir / "saxpy", target="gpu")  # (the executor binds cuLaunchKernel when it loads)
     x = np.arange(8, dtype=np.float32)
     out = np.full(8, 7.0, np.float32)
     module.saxpy[1, 32](3.0, x, x, out)
     (launch,) = fake.launches
-    device_x, device_out = launch["params"][1], launch["params"][5]
-    assert device_x != x.ctypes.data and launch["params"][0] == 3.0
-    assert np.array_equal(np.ctypeslib.as_array((np.ctypeslib.ctypes.c_float * 8).from_address(device_x)), x)
-    assert out.tolist() == [7.0] * 8  # copied back (the fake kernel wrote nothing)
+    assert launch["params"][1] != x.ctypes.data and launch["params"][0] == 3.0  # x was copied to the device
+    assert np.array_equal(seen["x"], x)
+    assert out.tolist() == [42.0] + [7.0] * 7  # out was copied in, and back after the launch
 
 
 def test_runtime_2d_row_width_is_the_last_abi_value(fake, artifact_dir):
