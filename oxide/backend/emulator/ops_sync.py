@@ -35,6 +35,7 @@ def _ordering_point(em: KernelEmitter, op: Any, attribute: str = "ordering") -> 
 @rule("simt.warp_sync")
 def emit_warp_sync(em: KernelEmitter, op: Any) -> None:
     em.line(f"_w.warp_sync(c, {em.mask}, {em.args(op)[0]}, {em.loc(op)})")
+    em.line("c.order_point()")  # __syncwarp orders the memory accesses of the lanes it synchronises
 
 
 @rule("simt.shuffle")

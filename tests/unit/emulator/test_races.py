@@ -111,3 +111,18 @@ def test_shared_memory_examples_are_race_free_in_any_block_order(seed):
     out = np.zeros(4, np.float32)
     launch(example("block_reduce"), "block_sum", (4,), (256,), [x, out], shuffle_blocks=seed)
     np.testing.assert_allclose(out, np.r_[x, np.zeros(24, np.float32)].reshape(4, 256).sum(1), rtol=1e-5, atol=1e-4)
+
+
+def test_warp_synchronous_shared_memory_needs_sync_mask():
+    body = """    static mut S: SharedArray<u32, 32> = SharedArray::UNINIT;
+    let t = thread::threadIdx_x() as usize;
+    S[t] = t as u32;
+    {sync}
+    out[t] = S[31 - t];
+}"""
+    head = "use cuda_device::{kernel, thread, warp, SharedArray};\n#[kernel]\npub unsafe fn k(out: &mut [u32]) {\n"
+    out = np.zeros(32, np.uint32)
+    run(head + body.replace("{sync}", "warp::sync_mask(0xffffffff);"), (1,), (32,), [out])
+    np.testing.assert_array_equal(out, 31 - np.arange(32))
+    with pytest.raises(RaceDetected, match="with no sync_threads between them"):
+        run(head + body.replace("{sync}", ""), (1,), (32,), [out])
