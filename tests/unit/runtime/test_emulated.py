@@ -9,6 +9,7 @@ import oxide
 from oxide.runtime import (KernelFaultError, LaunchConfig1D, LaunchContractError, OverlapError, RowWidth,
                            UncontractedLaunchError)
 from tests.unit.runtime.conftest import EXAMPLES
+from tests.unit.runtime.contract_cases import CASES, SOURCE, check_case
 
 pytest.importorskip("oxide.runtime.emulator", reason="the emulator is not installed")
 pytest.importorskip("oxide.backend.emulator", reason="the emulator is not installed")
@@ -98,3 +99,25 @@ def test_generic_kernels_without_instances_compile_on_first_use(cpu):
     module.scale.unchecked[1, 32](x32, 3, out32)
     assert out64.tolist() == [0, 2, 4, 6, 8] and out32.tolist() == [0, 3, 6, 9, 12]
     assert sorted(module.scale.loaded) == [("f64",), ("i32",)]
+
+
+@pytest.fixture(scope="module")
+def contracted(tmp_path_factory):
+    source = tmp_path_factory.mktemp("contracts") / "contracts.rs"
+    source.write_text(SOURCE)
+    return oxide.load(source, target="cpu")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_every_contract_failure_on_the_emulator(contracted, case):
+    _, launch, error, field, fragment = case
+    check_case(contracted, launch, error, field, fragment)
+
+
+def test_the_contracted_kernels_run_when_launched_correctly(contracted):
+    x, out = contracted.to_device(np.full(128, 3.0, np.float32)), contracted.zeros(128, np.float32)
+    contracted.scaled[1, 128](x, 100, 2.0, out)
+    assert out.get().tolist() == [6.0] * 100 + [0.0] * 28
+    shared_in, shared_out = contracted.to_device(np.full(4, 5.0, np.float32)), contracted.zeros(256, np.float32)
+    contracted.two_d[(1, 1), (16, 16), None, 1024](shared_in, shared_out)
+    assert shared_out.get().tolist() == [5.0] * 256
