@@ -138,7 +138,7 @@ _PRINTF = textwrap.dedent(
 
 
 def test_printf_agrees(cuda, capsys):
-    result = subprocess.run([sys.executable, "-c", _PRINTF], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-c", _PRINTF], check=False, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     emulate((FIXTURES / "emulator" / "rust_printf.py").read_text(), "hello", (3,), (64,), [np.float32(1.5)])
     emulated = capsys.readouterr().out.splitlines()

@@ -27,7 +27,7 @@ def load_program(program: str) -> dict[str, Any]:
     namespace = _PROGRAMS.get(program)
     if namespace is None:
         namespace = {"__name__": "oxide_emulator_program"}
-        exec(compile(program, "<oxide emulator program>", "exec"), namespace)
+        exec(compile(program, "<oxide emulator program>", "exec"), namespace)  # noqa: S102 (our own generated program)
         _PROGRAMS[program] = namespace
         if len(_PROGRAMS) > _PROGRAM_CACHE_SIZE:
             _PROGRAMS.popitem(last=False)

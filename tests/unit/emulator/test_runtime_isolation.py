@@ -38,7 +38,7 @@ _CHILD = textwrap.dedent(
 
 
 def test_runtime_runs_without_mlir():
-    result = subprocess.run([sys.executable, "-c", _CHILD], input=example("vecadd"), capture_output=True, text=True,
-                            cwd=ROOT, timeout=120)
+    result = subprocess.run([sys.executable, "-c", _CHILD], check=False, input=example("vecadd"), capture_output=True,
+                            text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
