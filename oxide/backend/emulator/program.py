@@ -58,8 +58,13 @@ def _symbol(op: Any) -> str:
     return ir.StringAttr(op.attributes["sym_name"]).value
 
 
-def emit_program(module: ir.Module) -> str:
-    """The emulator program of every kernel in `module` (Python source text)."""
+def emit_program(module: ir.Module, *, strict: bool = True) -> str:
+    """The emulator program of every kernel in `module` (Python source text).
+
+    A kernel the emulator cannot execute raises EmitError, located at the op; with `strict=False` the
+    program still holds the other kernels, and launching that one raises UnsupportedOperation with the same
+    located message (so a build for the GPU need not fail for the emulator's sake).
+    """
     locs = LocationTable()
     bodies: list[str] = []
     table: list[str] = []
@@ -69,23 +74,35 @@ def emit_program(module: ir.Module) -> str:
         raise EmitError("no gpu.func kernel in the module: nothing to emulate")
     for func in kernels:
         name = _symbol(func)
-        em = KernelEmitter(locs, func)
-        entry = func.regions[0].blocks[0]
-        params = [em.bind(arg, f"p{k}") for k, arg in enumerate(entry.arguments)]
-        kinds = [_parameter(arg.type, func) for arg in entry.arguments]
-        if len(func.regions[0].blocks) != 1:
-            raise EmitError("the emulator executes structured control flow only (one block per kernel)", func)
-        em.block(entry)
-        function = "kernel_" + re.sub(r"\W", "_", name)  # MLIR symbols may hold `.` or `$`
-        if function in functions:
-            function += f"_{len(functions)}"
-        functions.add(function)
-        bodies.append(f"def {function}(c, m0{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n")
+        try:
+            function, text, kinds = _kernel_function(func, locs, functions)
+        except EmitError as error:
+            if strict:
+                raise
+            table.append(f"    {name!r}: {{'unsupported': {str(error)!r}}},")
+            continue
+        bodies.append(text)
         table.append(f"    {name!r}: {{'function': {function}, 'params': {kinds!r}}},")
     source = module.operation.location
     header = _HEADER.format(source=_source_name(source))
     locs_text = "LOCS = (\n" + "".join(f"    {entry!r},\n" for entry in locs.entries) + ")\n"
     return "\n\n".join([header, locs_text, *bodies, "KERNELS = {\n" + "\n".join(table) + "\n}\n"])
+
+
+def _kernel_function(func: Any, locs: LocationTable, functions: set[str]) -> tuple[str, str, list[tuple[str, str]]]:
+    """The name and text of one kernel's Python function, and its parameters' (kind, dtype)."""
+    em = KernelEmitter(locs, func)
+    entry = func.regions[0].blocks[0]
+    params = [em.bind(arg, f"p{k}") for k, arg in enumerate(entry.arguments)]
+    kinds = [_parameter(arg.type, func) for arg in entry.arguments]
+    if len(func.regions[0].blocks) != 1:
+        raise EmitError("the emulator executes structured control flow only (one block per kernel)", func)
+    em.block(entry)
+    function = "kernel_" + re.sub(r"\W", "_", _symbol(func))  # MLIR symbols may hold `.` or `$`
+    if function in functions:
+        function += f"_{len(functions)}"
+    functions.add(function)
+    return function, f"def {function}(c, m0{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n", kinds
 
 
 def _source_name(location: Any) -> str:

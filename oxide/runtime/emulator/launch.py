@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from oxide.runtime.emulator.errors import LaunchError
+from oxide.runtime.emulator.errors import LaunchError, UnsupportedOperation
 from oxide.runtime.emulator.memory import Buffer
 from oxide.runtime.emulator.races import RaceTracker
 from oxide.runtime.emulator.threads import Launch, Threads
@@ -102,6 +102,8 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
     if entry not in kernels:
         raise LaunchError(f"no kernel `{entry}` in this program (kernels: {', '.join(sorted(kernels))})")
     meta = kernels[entry]
+    if "unsupported" in meta:
+        raise UnsupportedOperation(f"kernel `{entry}` cannot run on the emulator:\n{meta['unsupported']}")
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     params = meta["params"]
     if len(args) != len(params):

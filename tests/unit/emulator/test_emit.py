@@ -40,3 +40,25 @@ def test_op_without_rule_is_a_located_error():
         with pytest.raises(OxideError) as info:
             emit_program(module)
     assert "v.rs:3:7: error: the emulator cannot execute `arith.mului_extended` (no emulator rule for it)" in str(info.value)
+
+
+def test_non_strict_program_defers_the_error_to_the_launch():
+    import numpy as np
+
+    from oxide.runtime.emulator import UnsupportedOperation, launch
+
+    two_kernels = UNSUPPORTED_KERNEL.replace("    gpu.func @k(", """    gpu.func @fine(%o: !simt.slice_mut<i32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c5 = arith.constant 5 : i32
+      "simt.store"(%o, %c0, %c5) : (!simt.slice_mut<i32>, index, i32) -> ()
+      gpu.return
+    }
+    gpu.func @k(""")
+    with _context(), ir.Location.unknown():
+        program = emit_program(parse_source(two_kernels, "v.mlir", _context()).module, strict=False)
+    out = np.zeros(1, np.int32)
+    launch(program, "fine", (1,), (1,), [out])
+    assert out[0] == 5
+    with pytest.raises(UnsupportedOperation, match=r"kernel `k` cannot run on the emulator:\n.*v.rs:3:7: error: the "
+                                                   r"emulator cannot execute `arith.mului_extended`"):
+        launch(program, "k", (1,), (1,), [np.int32(1)])
