@@ -34,8 +34,9 @@ class EmulatedExecutor:
 
     def __init__(self, artifact: Artifact, shuffle_blocks: bool = False, check_races: bool = True):
         if artifact.emulator is None and artifact.kernels:
-            raise ArtifactError(f"artifact `{artifact.name}` carries no emulator program (built by a compiler "
-                                "without the emulator); rebuild it with `oxide build`")
+            raise ArtifactError(f"artifact `{artifact.name}` carries no emulator program: one of its kernels does "
+                                "something the emulator cannot run (inline PTX, ...), or it was built without the "
+                                "emulator; run it on a GPU, or rebuild it with `oxide build`")
         self.program = artifact.emulator
         self.limits = EMULATED_LIMITS
         self.shuffle_blocks, self.check_races = shuffle_blocks, check_races
