@@ -179,20 +179,27 @@ def _round_to_odd_sum(a: Any, b: Any) -> Any:
 
 
 def fma(a: Any, b: Any, c: Any) -> Any:
-    """Fused multiply-add with one rounding, as the GPU's fma.rn. f32: the product is exact in float64 and
-    the sum rounded to odd there, so the final rounding to float32 is correct. f64: Boldo and Melquiond's
-    emulation (exact product and sums, then one rounding through round-to-odd). Non-finite cases, where
-    those transformations do not apply, take the plain a * b + c."""
+    """Fused multiply-add with one rounding, as the GPU's fma.rn.
+
+    f32: the product is exact in float64, so float64(a*b + c) is one rounding; rounding that to float32 again
+    differs from a single rounding only where the float64 sum sits exactly on a float32 midpoint (or in
+    float32's subnormal range), and those lanes are redone with the sum rounded to odd, which makes the
+    second rounding correct. f64: Boldo and Melquiond's emulation (exact product and sums, then one rounding
+    through round-to-odd); non-finite cases, where those transformations do not apply, take a * b + c."""
     dtype = np.result_type(a, b, c)
     a64, b64, c64 = (np.asarray(x, np.float64) for x in (a, b, c))
-    plain = a64 * b64 + c64
     if dtype == np.float32:
-        fused = _round_to_odd_sum(a64 * b64, c64)
-    else:
-        high, low = _two_product(a64, b64)
-        sum_high, sum_low = _two_sum(c64, low)
-        top, rest = _two_sum(high, sum_high)
-        fused = top + _round_to_odd_sum(rest, sum_low)
+        total = a64 * b64 + c64
+        midpoint = (total.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+        doubtful = np.isfinite(total) & (midpoint | (np.abs(total) < np.finfo(np.float32).tiny))
+        if doubtful.any():
+            total = np.where(doubtful, _round_to_odd_sum(a64 * b64, c64), total)
+        return total.astype(np.float32)[()]
+    plain = a64 * b64 + c64
+    high, low = _two_product(a64, b64)
+    sum_high, sum_low = _two_sum(c64, low)
+    top, rest = _two_sum(high, sum_high)
+    fused = top + _round_to_odd_sum(rest, sum_low)
     return np.where(np.isfinite(fused) & np.isfinite(plain), fused, plain).astype(dtype)[()]
 
 
