@@ -92,10 +92,11 @@ def emit_load(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.load(c, {em.mask}, {buffer}, {index}, {em.loc(op)}, {checked})")
 
 
-@rule("simt.store", "simt.shared_store")
+@rule("simt.store", "simt.shared_store", "simt.store_unchecked")
 def emit_store(em: KernelEmitter, op: Any) -> None:
     buffer, index, value = em.args(op)
-    em.line(f"_mem.store(c, {em.mask}, {buffer}, {index}, {value}, {em.loc(op)})")
+    checked = op.name != "simt.store_unchecked"
+    em.line(f"_mem.store(c, {em.mask}, {buffer}, {index}, {value}, {em.loc(op)}, {checked})")
 
 
 @rule("simt.get_mut")
