@@ -60,8 +60,9 @@ def emit_for(em: KernelEmitter, op: Any) -> None:
     outer = em.mask
     with em.nested(active):
         yields = em.block(body, [iv] + carried)
-        for name, y in zip(carried, yields):
-            em.line(f"{name} = _v.merge({active}, {outer}, {y}, {name})")
+        if carried:  # one parallel assignment: a yield may name another carried value's old value
+            merged = ", ".join(f"_v.merge({active}, {outer}, {y}, {name})" for name, y in zip(carried, yields))
+            em.line(f"{', '.join(carried)}, = ({merged},)")
         em.line(f"{iv} = {iv} + {step}")
     for k, name in enumerate(carried):
         em.bind(op.results[k], name)
@@ -89,8 +90,8 @@ def emit_while(em: KernelEmitter, op: Any) -> None:
         em.line(f"if {active} is None:")
         em.line("    break")
         yields = em.block(after, forwarded)
-        for name, y in zip(carried, yields):
-            em.line(f"{name} = {y}")
+        if carried:  # one parallel assignment, as in scf.for
+            em.line(f"{', '.join(carried)}, = ({', '.join(yields)},)")
 
 
 @rule("scf.execute_region")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from oxide.runtime.emulator import launch
 from tests.unit.emulator.helpers import run
 
 HEAD = "use cuda_device::{kernel, thread};\n#[kernel]\npub unsafe fn k"
@@ -119,3 +120,50 @@ def test_blocks_run_together_or_shuffled_give_the_same_result():
     wide = x.astype(np.float64)
     np.testing.assert_array_equal(plain, (wide * wide + 1).astype(np.float32))  # contracted to one fma
     np.testing.assert_array_equal(shuffled, plain)
+
+
+SWAPPING_LOOPS = """module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%o: !simt.slice_mut<i32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %a0 = arith.constant 1 : i32
+      %b0 = arith.constant 2 : i32
+      %r:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %a0, %b = %b0) -> (i32, i32) {
+        %s = arith.addi %a, %b : i32
+        scf.yield %b, %s : i32, i32
+      }
+      %w:2 = scf.while (%x = %a0, %y = %b0) : (i32, i32) -> (i32, i32) {
+        %c10 = arith.constant 10 : i32
+        %go = arith.cmpi slt, %x, %c10 : i32
+        scf.condition(%go) %x, %y : i32, i32
+      } do {
+      ^bb0(%x: i32, %y: i32):
+        %n = arith.addi %x, %y : i32
+        scf.yield %y, %n : i32, i32
+      }
+      "simt.store"(%o, %c0, %r#0) : (!simt.slice_mut<i32>, index, i32) -> ()
+      "simt.store"(%o, %c1, %r#1) : (!simt.slice_mut<i32>, index, i32) -> ()
+      %c2 = arith.constant 2 : index
+      "simt.store"(%o, %c2, %w#0) : (!simt.slice_mut<i32>, index, i32) -> ()
+      "simt.store"(%o, %c3, %w#1) : (!simt.slice_mut<i32>, index, i32) -> ()
+      gpu.return
+    }
+  }
+}"""
+
+
+def test_loop_carried_values_are_assigned_in_parallel():
+    # Each iteration yields (b, a + b): a yield that names another carried value sees its old value.
+    from mlir import ir
+
+    from oxide.backend.emulator import emit_program
+    from oxide.ir.parse import parse_source
+    from tests.unit.emulator.helpers import _context
+
+    with _context(), ir.Location.unknown():
+        program = emit_program(parse_source(SWAPPING_LOOPS, "f.mlir", _context()).module)
+    out = np.zeros(4, np.int32)
+    launch(program, "k", (1,), (1,), [out])
+    np.testing.assert_array_equal(out, [5, 8, 13, 21])  # Fibonacci: 3 for-iterations, while until x >= 10
