@@ -63,7 +63,7 @@ class SimtToPtx(NamedPipeline):
     opt_level: int = 3
 
     def expand(self) -> str:
-        return (f"oxide-verify,oxide-verify-aliasing,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM},"
+        return (f"oxide-verify,oxide-verify-aliasing,oxide-version-bounds-checks,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM},"
                 f"oxide-attach-target{{chip={self.chip} opt-level={self.opt_level}}},gpu-module-to-binary{{format=isa}}")
 
 
@@ -76,4 +76,4 @@ class SimtToLlvm(NamedPipeline):
     chip: str = "sm_90"
 
     def expand(self) -> str:
-        return f"oxide-verify,oxide-verify-aliasing,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM}"
+        return f"oxide-verify,oxide-verify-aliasing,oxide-version-bounds-checks,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM}"

@@ -64,6 +64,20 @@ class StoreOp(Op):
     value = Operand(_STORE_T)
 
 
+_STOREU_T = TypeVar("T")
+
+
+@DIALECT.op
+class StoreUncheckedOp(Op):
+    """`s[i] = v` on a `&mut [T]` without the bounds check: what `oxide-version-bounds-checks` leaves where a
+    check before the loop has proven every index in bounds."""
+
+    mnemonic = "store_unchecked"
+    slice = Operand(Parametric(SliceMutType, _STOREU_T))
+    index = Operand(INDEX)
+    value = Operand(_STOREU_T)
+
+
 _GET_T = TypeVar("T")
 _GET_SPACE = TypeVar("Space", STRING_ATTR)
 

@@ -59,6 +59,11 @@ def lower_store(ctx: LoweringContext, op: ops.StoreOp) -> None:
     ctx.store(op.value, ctx.gep(ptr, op.index, op.value.type))
 
 
+@lowering(ops.StoreUncheckedOp)
+def lower_store_unchecked(ctx: LoweringContext, op: ops.StoreUncheckedOp) -> None:
+    ctx.store(op.value, ctx.gep(ctx.parts(op.slice)[0], op.index, op.value.type))
+
+
 @lowering(ops.GetMutOp)
 def lower_get_mut(ctx: LoweringContext, op: ops.GetMutOp) -> list:
     slice_parts = ctx.parts(op.slice)

@@ -1,0 +1,314 @@
+"""oxide-version-bounds-checks: one bounds check before a loop instead of one per access per iteration.
+
+Every slice index is checked, and a failed check traps. Inside a loop, that check is a side exit on every
+iteration: ptxas then neither unrolls the loop nor if-converts the guarded accesses in it, which costs up to
+40% on memory-bound kernels (benchmarks/RESULTS.md). For a loop whose counter `j` starts at `j0`, grows by a
+loop-invariant step `s > 0` and stays below a loop-invariant `n`, every access `x[base + a * j]` with
+loop-invariant `x`, `base` and `a` reads an index between `base + a * j0` and `base + a * j_last`, where
+`j_last = j0 + ((n - 1 - j0) / s) * s` is the largest counter value the loop can see. The loop is versioned:
+
+    if loop_cannot_run || (s > 0 && base + a * j_last does not wrap && base + a * j_last < x.len() && ...) {
+        the loop with those accesses unchecked
+    } else {
+        the original loop (every access checked, so an out-of-bounds index still traps where it happens)
+    }
+
+The fast version runs only when every index the loop could form is in bounds, whatever path each iteration
+takes (early exits and guards only make it touch fewer), so no check it drops could have failed. Loops are
+recognised in the two shapes the frontend emits: `scf.for` (counter = induction variable) and `scf.while`
+whose condition requires `j < n` for a counter kept in a local (`memref.alloca`) that the body advances by
+`j = j + s` exactly once, at its top level; accesses use the counter as read before that advance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from mlir import ir
+from mlir.dialects import arith, memref, scf
+
+from oxide.dialects import simt
+from oxide.passes.base import OxidePass
+from oxide.passes.registry import register_pass
+
+_CHECKED = {"simt.load": simt.LoadUncheckedOp, "simt.store": simt.StoreUncheckedOp}
+_CASTS = ("arith.index_cast", "arith.index_castui", "arith.extui")
+
+
+@dataclass
+class Counter:
+    """A loop's counter: how to read its value at an access, and its first value, step and bound."""
+
+    values: set[Any]      # SSA values that are the counter's current value inside the loop
+    first: Any            # builds j0 before the loop (a callable taking no arguments)
+    step: ir.Value
+    bound: ir.Value
+
+
+@dataclass
+class Access:
+    """A checked access `slice[sum(terms) + coefficient * j]`, by its position in the loop walk."""
+
+    position: int
+    slice: ir.Value
+    terms: list[tuple]
+    coefficient: tuple
+
+
+def _walk(op: Any) -> Iterator[Any]:
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner
+                yield from _walk(inner)
+
+
+def _defined_outside(value: ir.Value, loop: Any) -> bool:
+    """Whether `value` is defined outside `loop` (so it is the same on every iteration)."""
+    owner = value.owner
+    op = owner.owner if isinstance(owner, ir.Block) else owner
+    while op is not None:
+        if op == loop.operation:
+            return False
+        op = op.parent
+    return True
+
+
+# Integer ops that are safe to compute before the loop whatever their operands (no division: by zero it is
+# undefined, and the loop might never have divided).
+_PURE = {"arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.shli", "arith.andi", "arith.ori",
+         "arith.xori", "arith.extui", "arith.extsi", "arith.trunci", "arith.index_cast", "arith.index_castui"}
+
+
+def _invariant(value: ir.Value, loop: Any) -> bool:
+    """The same on every iteration: defined before the loop, or computed in it by pure integer ops from such
+    values (the frontend recomputes `row * n` inside loop bodies)."""
+    if _defined_outside(value, loop):
+        return True
+    owner = value.owner
+    return (not isinstance(owner, ir.Block) and owner.name in _PURE
+            and all(_invariant(operand, loop) for operand in owner.operands))
+
+
+def _before_loop(value: ir.Value, loop: Any) -> ir.Value:
+    """An invariant value usable before the loop (at the current insertion point): ops of it computed inside
+    the loop are made again here."""
+    if _defined_outside(value, loop):
+        return value
+    owner = value.owner
+    operands = [_before_loop(operand, loop) for operand in owner.operands]
+    attributes = {name: owner.attributes[name] for name in owner.attributes}
+    return ir.Operation.create(owner.name, results=[value.type], operands=operands, attributes=attributes).result
+
+
+def _strip(value: ir.Value) -> ir.Value:
+    """The value under integer casts that keep it unchanged (extension, index casts)."""
+    while not isinstance(value.owner, ir.Block) and value.owner.name in _CASTS:
+        value = value.owner.operands[0]
+    return value
+
+
+def _conjuncts(value: ir.Value) -> Iterator[ir.Value]:
+    """The i1 values whose AND is `value`."""
+    owner = value.owner
+    if not isinstance(owner, ir.Block) and owner.name == "arith.andi":
+        for operand in owner.operands:
+            yield from _conjuncts(operand)
+    else:
+        yield value
+
+
+def _while_counter(loop: Any) -> Counter | None:
+    before, after = loop.regions[0].blocks[0], loop.regions[1].blocks[0]
+    condition = list(before.operations)[-1]
+    for cond in _conjuncts(condition.operands[0]):
+        cmp = cond.owner
+        if isinstance(cmp, ir.Block) or cmp.name != "arith.cmpi" or cmp.attributes["predicate"].value != 6:  # ult
+            continue
+        load, bound = cmp.operands[0].owner, cmp.operands[1]
+        if isinstance(load, ir.Block) or load.name != "memref.load" or len(load.operands) != 1:
+            continue
+        local = load.operands[0]
+        if not _defined_outside(local, loop) or not _invariant(bound, loop):
+            continue
+        counter = _advance(loop, after, local)
+        if counter is None:
+            continue
+        values, step = counter
+
+        def first(local: ir.Value = local) -> ir.Value:
+            return memref.load(local, [])
+
+        return Counter(values, first, step, bound)
+    return None
+
+
+def _advance(loop: Any, after: Any, local: ir.Value) -> tuple[set[Any], ir.Value] | None:
+    """(the loads of `local` that read the counter before its advance, the step) when the loop body stores to
+    `local` exactly once, at its top level, as `local = local + step`; None otherwise."""
+    stores = [op for op in _walk(loop) if op.name == "memref.store" and op.operands[1] == local]
+    if len(stores) != 1 or stores[0].operation.parent != loop.operation or stores[0].operation.block != after:
+        return None
+    store = stores[0]
+    add = store.operands[0].owner
+    if isinstance(add, ir.Block) or add.name != "arith.addi":
+        return None
+    for mine, step in ((add.operands[0], add.operands[1]), (add.operands[1], add.operands[0])):
+        reader = mine.owner
+        if not isinstance(reader, ir.Block) and reader.name == "memref.load" and reader.operands[0] == local \
+                and _invariant(step, loop):
+            break
+    else:
+        return None
+    values: set[Any] = set()
+    for op in after.operations:
+        if op == store:
+            break
+        for inner in [op, *_walk(op)]:
+            if inner.name == "memref.load" and inner.operands[0] == local:
+                values.add(inner.results[0])
+    return values, step
+
+
+def _for_counter(loop: Any) -> Counter:
+    lower, upper, step = list(loop.operands)[:3]
+    return Counter({loop.regions[0].blocks[0].arguments[0]}, lambda: lower, step, upper)
+
+
+Product = tuple  # invariant values whose product is one term (or the counter's coefficient); () is 1
+
+
+def _affine_in(value: ir.Value, counter: Counter, loop: Any) -> tuple[list[Product], Product] | None:
+    """`value` as (invariant terms, coefficient) of `sum(terms) + coefficient * j`, each term and the
+    coefficient a product of invariant values; None when it is not of that form (the counter must appear)."""
+    value = _strip(value)
+    if value in counter.values:
+        return [], ()
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return None
+    if owner.name == "arith.muli":
+        a, b = owner.operands
+        for varying, factor in ((a, b), (b, a)):
+            if _invariant(factor, loop):
+                inner = _affine_in(varying, counter, loop)
+                if inner is not None:
+                    # (sum + c * j) * f = sum * f + (c * f) * j, exactly when nothing wraps (checked at run time)
+                    return [(*term, factor) for term in inner[0]], (*inner[1], factor)
+        return None
+    if owner.name == "arith.addi":
+        a, b = owner.operands
+        for varying, fixed in ((a, b), (b, a)):
+            if _invariant(fixed, loop):
+                inner = _affine_in(varying, counter, loop)
+                if inner is not None:
+                    return [(fixed,), *inner[0]], inner[1]
+        return None
+    return None
+
+
+def _accesses(loop: Any, counter: Counter) -> list[Access]:
+    found = []
+    for position, op in enumerate(_walk(loop)):
+        if op.name in _CHECKED and _defined_outside(op.operands[0], loop):
+            form = _affine_in(op.operands[1], counter, loop)
+            if form is not None:
+                found.append(Access(position, op.operands[0], *form))
+    return found
+
+
+def _i64(value: ir.Value) -> ir.Value:
+    i64 = ir.IntegerType.get_signless(64)
+    if isinstance(value.type, ir.IndexType):
+        return arith.index_cast(i64, value)
+    if value.type != i64:
+        return arith.extui(i64, value)
+    return value
+
+
+def _fast_condition(loop: Any, counter: Counter, accesses: list[Access]) -> ir.Value:
+    """True when the loop cannot run, or when every index each access could form is in bounds."""
+    i64 = ir.IntegerType.get_signless(64)
+    one, zero = arith.constant(i64, 1), arith.constant(i64, 0)
+    first = _i64(counter.first())
+    step, bound = _i64(_before_loop(counter.step, loop)), _i64(_before_loop(counter.bound, loop))
+    idle = arith.cmpi(arith.CmpIPredicate.uge, first, bound)
+    positive = arith.cmpi(arith.CmpIPredicate.ugt, step, zero)
+    divisor = arith.select(positive, step, one)
+    span = arith.subi(arith.subi(bound, one), first)
+    last = arith.addi(first, arith.muli(arith.divui(span, divisor), divisor))
+    # The counter must not wrap past the bound (it would start over below it, at indices not checked here),
+    # and signed and unsigned order must agree (scf.for compares signed).
+    ok = positive
+    for value in (first, bound, arith.addi(last, step)):
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sge, value, zero))
+    ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.uge, arith.addi(last, step), last))
+    for access in accesses:
+        # The largest index: the terms plus coefficient * last, computed exactly (any wrap-around fails `ok`).
+        ok, index = _product(ok, [last, *access.coefficient], loop)
+        for term in access.terms:
+            ok, value = _product(ok, list(term), loop)
+            total = arith.addi(value, index)
+            ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.uge, total, index))
+            index = total
+        length = _i64(simt.LenOp.build(access.slice))
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.ult, index, length))
+    return arith.ori(idle, ok)
+
+
+def _product(ok: ir.Value, factors: list[ir.Value], loop: Any) -> tuple[ir.Value, ir.Value]:
+    """(ok and the product does not wrap, the product) of invariant values, as i64."""
+    zero = arith.constant(ir.IntegerType.get_signless(64), 0)
+    result = _i64(_before_loop(factors[0], loop))
+    for factor in factors[1:]:
+        result, high = arith.mului_extended(result, _i64(_before_loop(factor, loop)))
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.eq, high, zero))
+    return ok, result
+
+
+def _version(loop: Any, counter: Counter, accesses: list[Access]) -> None:
+    with ir.InsertionPoint(loop), loop.location:
+        fast = _fast_condition(loop, counter, accesses)
+        branch = scf.IfOp(fast, [r.type for r in loop.results], has_else=True)
+    for old, new in zip(loop.results, branch.results):
+        old.replace_all_uses_with(new)
+    with ir.InsertionPoint(branch.else_block), loop.location:
+        slow_yield = scf.YieldOp(list(loop.results))
+    loop.operation.move_before(slow_yield)
+    with ir.InsertionPoint(branch.then_block), loop.location:
+        clone = loop.operation.clone()
+        scf.YieldOp(list(clone.results))
+    positions = {a.position for a in accesses}
+    targets = [op for position, op in enumerate(_walk(clone)) if position in positions]
+    for op in targets:
+        with ir.InsertionPoint(op), op.location:
+            unchecked = _CHECKED[op.name]
+            if op.results:
+                replacement = unchecked.build(op.operands[0], op.operands[1], results=[op.results[0].type])
+                op.results[0].replace_all_uses_with(replacement)
+            else:
+                unchecked.build(*op.operands)
+        op.erase()
+
+
+def _loops(root: Any) -> list[Any]:
+    """scf.for and scf.while loops, innermost first (versioning an outer loop copies the inner ones as done)."""
+    return [op for op in reversed(list(_walk(root))) if op.name in ("scf.for", "scf.while")]
+
+
+@register_pass
+@dataclass(frozen=True)
+class VersionBoundsChecks(OxidePass):
+    """Check a loop's slice accesses once before it, and run an unchecked copy of the loop when they pass."""
+
+    name = "oxide-version-bounds-checks"
+
+    def run(self, module: ir.Operation) -> None:
+        for loop in _loops(module):
+            counter = _for_counter(loop) if loop.name == "scf.for" else _while_counter(loop)
+            if counter is None:
+                continue
+            accesses = _accesses(loop, counter)
+            if accesses:
+                _version(loop, counter, accesses)

@@ -1,0 +1,13 @@
+use cuda_device::{kernel, thread};
+
+#[kernel]
+pub unsafe fn row_sum(x: &[f32], cols: usize, out: &mut [f32]) {
+    let base = thread::blockIdx_x() as usize * cols;
+    let mut j = thread::threadIdx_x() as usize;
+    let mut s = 0.0f32;
+    while j < cols {
+        s += x[base + j];
+        j += 256;
+    }
+    out[thread::blockIdx_x() as usize] = s;
+}
