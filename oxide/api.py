@@ -151,6 +151,15 @@ def build(source: str | Path, *, chips: list[str] | None = None, instances: dict
     options = {"chips": chips, "instances": instances or {}, "opt_level": opt_level}
 
     def compile_all() -> Artifact:
+        try:
+            import mlir.ir  # noqa: F401
+        except ImportError:
+            from oxide.ir.diagnostics import OxideError
+            from oxide.runtime.cache import cache_dir
+
+            raise OxideError(f"cannot compile {path}: the MLIR wheels (pip install oxide-mlir) are not installed here, "
+                             f"and the artifact cache ({cache_dir()}) has no build of this source for compiler "
+                             f"{compiler_version()}; build it where the compiler is and carry OXIDE_CACHE_DIR") from None
         artifact: Artifact | None = None
         for chip in chips:
             compiled = compile(text, str(path), chip, instances, opt_level)

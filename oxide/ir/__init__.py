@@ -2,22 +2,33 @@
 
 Declarations generate IRDL (loaded into every context from make_context), typed OpViews and builders;
 diagnostics carry source locations; compat probes the installed bindings once.
+
+Only the diagnostics load eagerly: they import no MLIR, so the runtime and the command line can report
+located errors on a machine without the MLIR wheels (a GPU server running cached builds). Everything else is
+imported on first use.
 """
 
-from oxide.ir.constraints import (
-    ANY_FLOAT, ANY_INTEGER, I1, INDEX, INTEGER_ATTR, SCALAR, STRING_ATTR, AnyOf, AnyType, BaseOf, Constraint, Is,
-    Parametric, TypeVar, one_of,
-)
-from oxide.ir.context import make_context
-from oxide.ir.declare import (
-    DIALECTS, Attr, AttrDef, DeclarationError, Dialect, Op, Operand, OptOperand, Param, Result, TypeDef, VarOperand,
-    VarResult, VerifyError,
-)
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc
 
-__all__ = [
-    "ANY_FLOAT", "ANY_INTEGER", "I1", "INDEX", "INTEGER_ATTR", "SCALAR", "STRING_ATTR", "AnyOf", "AnyType", "BaseOf",
-    "Constraint", "Is", "Parametric", "TypeVar", "one_of", "make_context", "DIALECTS", "Attr", "AttrDef",
-    "DeclarationError", "Dialect", "Op", "Operand", "OptOperand", "Param", "Result", "TypeDef", "VarOperand",
-    "VarResult", "VerifyError", "Diagnostic", "OxideError", "SourceLoc",
-]
+_CONSTRAINTS = ("ANY_FLOAT", "ANY_INTEGER", "I1", "INDEX", "INTEGER_ATTR", "SCALAR", "STRING_ATTR", "AnyOf", "AnyType",
+                "BaseOf", "Constraint", "Is", "Parametric", "TypeVar", "one_of")
+_DECLARE = ("DIALECTS", "Attr", "AttrDef", "DeclarationError", "Dialect", "Op", "Operand", "OptOperand", "Param",
+            "Result", "TypeDef", "VarOperand", "VarResult", "VerifyError")
+_HOME = {**{name: "oxide.ir.constraints" for name in _CONSTRAINTS}, **{name: "oxide.ir.declare" for name in _DECLARE},
+         "make_context": "oxide.ir.context"}
+
+__all__ = [*_CONSTRAINTS, "make_context", *_DECLARE, "Diagnostic", "OxideError", "SourceLoc"]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'oxide.ir' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

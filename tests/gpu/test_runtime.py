@@ -50,10 +50,12 @@ def test_example_host_program_passes_on_the_gpu(rt, example):
 
 
 def test_new_then_run_on_the_gpu(rt, tmp_path):
-    needs_compiler()
+    # The template's kernel is the same in every new project, so a carried cache holds its build.
     oxide_cli = [sys.executable, "-m", "oxide.tools.oxide_cli"]
     assert subprocess.run([*oxide_cli, "new", "demo"], cwd=tmp_path).returncode == 0
     result = subprocess.run([*oxide_cli, "run"], cwd=tmp_path / "demo", capture_output=True, text=True, timeout=600)
+    if result.returncode != 0 and "cannot compile" in result.stderr:
+        pytest.skip("no compiler here and no cached build of the template kernel")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "PASSED: all 1024 elements correct" and "emulator" not in result.stderr
 
