@@ -15,7 +15,7 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("compile", "compile_file", "CompiledModule", "build", "load"):
+    if name in ("compile", "compile_file", "CompiledModule", "OxideWarning", "build", "load"):
         from oxide import api
 
         return getattr(api, name)

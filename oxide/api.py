@@ -11,10 +11,12 @@ import functools
 import hashlib
 import os
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from oxide.ir.diagnostics import Diagnostic, collected_warnings
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.signature import KernelSpec, param_spec
 
@@ -22,6 +24,11 @@ if TYPE_CHECKING:  # the frontend imports MLIR; `oxide.load` of a cached build m
     from oxide.frontends.rust.compile import KernelInfo
 
 DEFAULT_CHIP = "sm_90"
+
+
+class OxideWarning(UserWarning):
+    """A compiler warning about a kernel (a possible race, a possibly divergent barrier), rendered with its
+    source line; the same diagnostics are on CompiledModule.warnings."""
 
 
 @dataclass
@@ -36,6 +43,7 @@ class CompiledModule:
     skipped_generic: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     emulator: str | None = None
+    warnings: list[Diagnostic] = field(default_factory=list)
 
     def kernel(self, name: str) -> KernelInfo:
         """A kernel by name or entry name."""
@@ -72,11 +80,14 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     # A source whose kernels are all generic and not instantiated yet has nothing to emulate.
     emulator = _emulator_program(result.module, timings) if result.kernels else None
     start = time.perf_counter()
-    with context:
+    with context, collected_warnings() as found:
         ptx = compile_to_ptx(result.module, target)
     timings["passes+nvptx"] = time.perf_counter() - start
+    for diagnostic in found:
+        # Python's warnings machinery shows each once per place and lets callers filter or escalate them.
+        warnings.warn(OxideWarning(diagnostic.render({name: source})), stacklevel=2)
     return CompiledModule(name, {chip: "\n".join(ptx.values())}, result.kernels, simt_ir, result.skipped_generic,
-                          timings, emulator)
+                          timings, emulator, list(found))
 
 
 def _emulator_program(module: Any, timings: dict[str, float]) -> str | None:

@@ -111,9 +111,21 @@ def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level
 
 def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[list[str]]], opt_level: int = 3,
            out: Path | None = None) -> list[Path]:
-    """Build or exit 1 with the located diagnostics."""
+    """Build or exit 1 with the located diagnostics; print the compiler's warnings rustc-style."""
+    import warnings
+
+    from oxide.api import OxideWarning
+
     try:
-        return build_sources(project, list(arch) or None, instances, opt_level, out)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", OxideWarning)
+            built = build_sources(project, list(arch) or None, instances, opt_level, out)
+        for warning in caught:
+            if issubclass(warning.category, OxideWarning):
+                click.echo(str(warning.message), err=True)
+            else:
+                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+        return built
     except OxideError as exc:
         sources = {str(p): p.read_text(encoding="utf-8") for p in project.sources}
         click.echo(exc.render(sources), err=True)

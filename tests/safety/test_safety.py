@@ -10,13 +10,15 @@ take part.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import warnings as warnings_module
 from pathlib import Path
 
 import pytest
 
 import oxide
-from oxide.ir.diagnostics import OxideError, collected_warnings
+from oxide.ir.diagnostics import OxideError
 
 HERE = Path(__file__).parent
 _EXPECT = re.compile(r"^// (expect|expect-warning): (\d+):(\d+): (.+)$", re.M)
@@ -35,9 +37,15 @@ def _expectation(text: str, tag: str) -> tuple[int, int, str]:
 
 def _compile(path: Path) -> list:
     """The warnings of a successful compile; raises OxideError on rejection."""
-    with collected_warnings() as warnings:
-        oxide.compile(path.read_text(), path.name)
-    return list(warnings)
+    with pytest.warns() if "expect-warning" in path.read_text() else _no_python_warning():
+        return oxide.compile(path.read_text(), path.name).warnings
+
+
+@contextlib.contextmanager
+def _no_python_warning():
+    with warnings_module.catch_warnings():
+        warnings_module.simplefilter("error", oxide.OxideWarning)
+        yield
 
 
 def test_corpus_sizes():
