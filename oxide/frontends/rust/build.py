@@ -123,8 +123,12 @@ class Builder:
             return ast.OrPat(loc, [self.pattern(c) for c in node.named_children])
         if kind == "match_pattern":
             return self.pattern(node.named_children[0]) if node.named_children else ast.WildPat(loc)
-        if kind == "ref_pattern" or kind == "reference_pattern":
-            raise self.fail(node, "a reference pattern", "bind the value and dereference it")
+        if kind == "remaining_field_pattern":
+            return ast.RestPat(loc)
+        if kind == "reference_pattern":
+            return ast.RefPat(loc, self.pattern(node.named_children[-1]))
+        if kind == "ref_pattern":
+            raise self.fail(node, "a `ref` binding", "bind the value, or match on `&mut x`")
         if kind == "struct_pattern":
             raise self.fail(node, "a struct pattern", "bind the struct and use its fields")
         if kind == "slice_pattern":

@@ -132,6 +132,8 @@ def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
     """The kernel-ABI parameters one Rust parameter becomes."""
     if isinstance(ty, (T.Int, T.Float, T.Bool, T.Slice, T.Disjoint, T.Ptr)):
         return [ty]
+    if isinstance(ty, T.DataEnum):
+        raise err(loc, f"a kernel parameter of type `{ty}` (an enum with fields) is not supported")
     if isinstance(ty, T.Struct):
         return [p for _, f in ty.fields for p in _param_parts(f, loc)]
     if isinstance(ty, T.Tuple):

@@ -81,6 +81,8 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
         enum = em.crate.enum(segs[-2])
         if enum is not None:
             ty = em.enum_type(enum)
+            if isinstance(ty, T.DataEnum):
+                return data_variant(em, ty, segs[-1], [], e.loc)
             for name, value in ty.variants:
                 if name == segs[-1]:
                     return Val(ty, _const(T.PRIMITIVES["i32"], value))
@@ -88,6 +90,23 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
         if segs[-2] == "Option" and segs[-1] == "None" and isinstance(expected, T.OptionTy):
             return none_of(expected)
     return None
+
+
+def data_variant(em: Any, ty: T.DataEnum, name: str, args: list[ast.Expr], loc: Any) -> Val:
+    """`E::A(x, y)` / `E::C` of an enum with fields: the discriminant, A's fields, placeholders elsewhere."""
+    from oxide.frontends.rust.emit_expr import placeholder
+
+    found = ty.variant(name)
+    if found is None:
+        raise err(loc, f"no variant `{name}` in enum `{ty}`")
+    position, discriminant, payload = found
+    if len(args) != len(payload.elems):
+        raise err(loc, f"`{ty}::{name}` takes {len(payload.elems)} field(s) but {len(args)} were supplied")
+    fields = [em.coerce(em.expr(a, want), want, a.loc) for a, want in zip(args, payload.elems)]
+    parts = [Val(T.PRIMITIVES["i32"], _const(T.PRIMITIVES["i32"], discriminant))]
+    for i, (_, part_ty) in enumerate(ty.fields[1:], start=1):
+        parts.append(Val(payload, fields) if i == position else placeholder(part_ty))
+    return Val(ty, parts)
 
 
 # Calls of paths -------------------------------------------------------------------------------------------
@@ -155,6 +174,9 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
     if device is not None:
         return device
     if qualifier is not None and em.crate.enum(qualifier) is not None:
+        ty = em.enum_type(em.crate.enum(qualifier))
+        if isinstance(ty, T.DataEnum):
+            return data_variant(em, ty, name, args, loc)  # `E::A(x)`
         raise err(loc, f"`{qualifier}::{name}` is not a function (the enum's variants have no fields)")
     if qualifier is not None:
         # `Type::function(args)`: an associated function of a user struct, or `f32::sqrt(x)` style.

@@ -174,13 +174,17 @@ class FunctionEmitter:
         suffix = "<" + ", ".join(a.rust() for a in args) + ">" if args else ""
         return T.Struct(struct.name + suffix, fields)
 
-    def enum_type(self, enum: ast.EnumDef) -> T.Enum:
+    def enum_type(self, enum: ast.EnumDef) -> T.Enum | T.DataEnum:
         variants, next_value = [], 0
         for name, value in enum.variants:
             next_value = value if value is not None else next_value
             variants.append((name, next_value))
             next_value += 1
-        return T.Enum(enum.name, tuple(variants))
+        if not enum.fields:
+            return T.Enum(enum.name, tuple(variants))
+        payloads = tuple((f"#{name}", T.Tuple(tuple(self.resolve_type(t) for t in enum.fields.get(name, []))))
+                         for name, _ in variants)
+        return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, tuple(variants))
 
     # Statements ----------------------------------------------------------------------------------------
     def block(self, block: ast.Block, expected: T.Ty | None = None) -> Val:
@@ -306,10 +310,17 @@ class FunctionEmitter:
         elif isinstance(pattern, ast.WildPat):
             return
         elif isinstance(pattern, ast.TuplePat):
-            if not isinstance(value.ty, T.Tuple) or len(value.ty.elems) != len(pattern.elems):
+            from oxide.frontends.rust.emit_expr import expand_rest
+
+            elems = expand_rest(pattern.elems, len(value.ty.elems)) if isinstance(value.ty, T.Tuple) else pattern.elems
+            if not isinstance(value.ty, T.Tuple) or len(value.ty.elems) != len(elems):
                 raise err(pattern.loc, f"a tuple pattern of {len(pattern.elems)} cannot match a value of type {value.ty}")
-            for sub, part in zip(pattern.elems, value.v):
+            for sub, part in zip(elems, value.v):
                 self.bind_pattern(sub, part)
+        elif isinstance(pattern, ast.RefPat):
+            from oxide.frontends.rust.emit_expr import referent
+
+            self.bind_pattern(pattern.inner, referent(self, value))
         else:
             raise err(pattern.loc, "this pattern is refutable; use `if let` or `match`")
 
@@ -420,7 +431,10 @@ def _alignment(ty: T.Ty) -> int:
 
 
 def _in_memory(ty: T.Ty) -> bool:
-    """Whether values of `ty` can live in memory: scalars and aggregates of them."""
+    """Whether values of `ty` can live in memory: scalars and aggregates of them (not enums with fields,
+    whose register form is no memory layout)."""
+    if isinstance(ty, T.DataEnum):
+        return False
     if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
         return True
     if isinstance(ty, T.Array):

@@ -701,6 +701,10 @@ def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
 
 def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[Any, Val]]]:
     """(does `value` match, the bindings it makes) for a refutable pattern."""
+    if isinstance(pattern, ast.RefPat):
+        return match_pattern(self, pattern.inner, referent(self, value))
+    if isinstance(value.ty, T.LocalRef) and not isinstance(pattern, (ast.WildPat, ast.BindPat)):
+        return _match_in_place(self, pattern, value.v, value.ty.mutable)
     if isinstance(pattern, ast.WildPat):
         return i1(True), []
     if isinstance(pattern, ast.BindPat):
@@ -717,6 +721,23 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
                 return arith.andi(value.v.is_some, ok), binds
             if name == "None" and not pattern.elems:
                 return arith.xori(value.v.is_some, i1(True)), []
+        if isinstance(value.ty, T.DataEnum):
+            found = value.ty.variant(name)
+            if found is None:
+                raise err(pattern.loc, f"no variant `{name}` in enum `{value.ty}`")
+            position, discriminant, payload = found
+            pattern = ast.VariantPat(pattern.loc, pattern.path, expand_rest(pattern.elems, len(payload.elems)))
+            if len(pattern.elems) != len(payload.elems):
+                raise err(pattern.loc, f"this pattern has {len(pattern.elems)} field(s), but `{name}` has "
+                                       f"{len(payload.elems)}")
+            i32 = ir.IntegerType.get_signless(32)
+            ok = arith.cmpi(arith.CmpIPredicate.eq, value.v[0].v,
+                            arith.constant(i32, ir.IntegerAttr.get(i32, discriminant)))
+            binds = []
+            for sub, part in zip(pattern.elems, value.v[position].v):
+                sub_ok, sub_binds = match_pattern(self, sub, part)
+                ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
+            return ok, binds
         if isinstance(value.ty, T.Struct) and value.ty.name.split("<")[0] == name \
                 and len(pattern.elems) == len(value.ty.fields):
             ok, binds = i1(True), []
@@ -754,11 +775,69 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
         return ok, []
     if isinstance(pattern, ast.TuplePat) and isinstance(value.ty, T.Tuple):
         ok, binds = i1(True), []
-        for sub, part in zip(pattern.elems, value.v):
+        for sub, part in zip(expand_rest(pattern.elems, len(value.ty.elems)), value.v):
             sub_ok, sub_binds = match_pattern(self, sub, part)
             ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
         return ok, binds
     raise err(pattern.loc, f"this pattern cannot match a value of type `{value.ty}`")
+
+
+def expand_rest(elems: list[Any], count: int) -> list[Any]:
+    """Sub-patterns with a `..` replaced by as many `_` as the fields it stands for."""
+    rest = [i for i, p in enumerate(elems) if isinstance(p, ast.RestPat)]
+    if not rest:
+        return elems
+    i = rest[0]
+    filler = [ast.WildPat(elems[i].loc) for _ in range(max(count - (len(elems) - 1), 0))]
+    return elems[:i] + filler + elems[i + 1:]
+
+
+def referent(self, value: Val) -> Val:
+    """What a reference refers to, read (a `&T` of a Copy value is already the value)."""
+    from oxide.frontends.rust.places import load_place, reference_place
+
+    if isinstance(value.ty, T.LocalRef):
+        return load_cell(value.v)
+    place = reference_place(value)
+    if place is not None:
+        return load_place(self, place)
+    if isinstance(value.ty, T.ElemRef):
+        return Val(value.ty.elem, simt.RefLoadOp.build(value.v))
+    return value
+
+
+def _match_in_place(self, pattern: Any, cell: Cell, mutable: bool) -> tuple[ir.Value, list[tuple[Any, Val]]]:
+    """Match through `&mut local` / `&local`: the names a pattern binds refer to the local's parts, in place
+    (`if let Slot::Occupied(v) = &mut slot { *v = 1.0; }` writes `slot`)."""
+    if isinstance(pattern, ast.BindPat):
+        return i1(True), [(pattern, Val(T.LocalRef(cell.ty, mutable), cell))]
+    if isinstance(pattern, ast.WildPat):
+        return i1(True), []
+    parts: list[tuple[Any, Cell]] | None = None
+    ok = i1(True)
+    if isinstance(pattern, ast.TuplePat) and isinstance(cell.ty, T.Tuple) and len(pattern.elems) == len(cell.leaves):
+        parts = list(zip(pattern.elems, cell.leaves))
+    elif isinstance(pattern, ast.VariantPat) and isinstance(cell.ty, T.DataEnum):
+        found = cell.ty.variant(pattern.path[-1])
+        elems = expand_rest(pattern.elems, len(found[2].elems)) if found is not None else []
+        if found is not None and len(found[2].elems) == len(elems):
+            pattern = ast.VariantPat(pattern.loc, pattern.path, elems)
+            position, discriminant, _ = found
+            i32 = ir.IntegerType.get_signless(32)
+            ok = arith.cmpi(arith.CmpIPredicate.eq, load_cell(cell.leaves[0]).v,
+                            arith.constant(i32, ir.IntegerAttr.get(i32, discriminant)))
+            parts = list(zip(pattern.elems, cell.leaves[position].leaves))
+    elif isinstance(pattern, ast.VariantPat) and isinstance(cell.ty, T.OptionTy) and pattern.path[-1] == "Some" \
+            and len(pattern.elems) == 1:
+        flag, payload = cell.leaves
+        ok, parts = load_cell(flag).v, [(pattern.elems[0], payload)]
+    if parts is None:
+        return match_pattern(self, pattern, load_cell(cell))  # literals, `None`, fieldless variants: by value
+    binds: list[tuple[Any, Val]] = []
+    for sub, sub_cell in parts:
+        sub_ok, sub_binds = _match_in_place(self, sub, sub_cell, mutable)
+        ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
+    return ok, binds
 
 
 def if_let_chain(self, e: ast.If, expected: T.Ty | None) -> Val:
@@ -825,7 +904,8 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
     scrutinee = self.expr(e.scrutinee)
     arms = list(e.arms)
 
-    def chain(i: int) -> Val:
+    def chain(i: int, hint: T.Ty | None = None) -> Val:
+        # `hint`: the type an earlier arm produced, for unsuffixed literals in later arms (`C => 999`).
         if i == len(arms):
             # Rust proves matches exhaustive; here a value no arm matched cannot occur, so trap.
             simt.TrapOp.build()
@@ -838,7 +918,7 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
             try:
                 for pattern, bound in binds:
                     self.bind_pattern(pattern, bound)
-                return self.expr(arm.body, expected)
+                return self.expr(arm.body, expected or hint)
             finally:
                 self.pop()
 
@@ -851,7 +931,7 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
             ok = guard_ok
         if isinstance(arm.pattern, (ast.WildPat, ast.BindPat)) and arm.guard is None:
             return body()
-        return value_if(self, ok, body, lambda hint: chain(i + 1), arm.loc)
+        return value_if(self, ok, body, lambda then_ty: chain(i + 1, hint or then_ty), arm.loc)
 
     return chain(0)
 

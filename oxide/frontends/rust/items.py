@@ -274,11 +274,16 @@ def build_struct(b: Builder, node: Any) -> ast.StructDef:
 
 def build_enum(b: Builder, node: Any) -> ast.EnumDef:
     variants: list[tuple[str, int | None]] = []
+    fields: dict[str, list[Any]] = {}
     for v in node.child_by_field_name("body").named_children:
         if v.type != "enum_variant":
             continue
-        if v.child_by_field_name("body") is not None:
-            raise b.fail(v, "an enum variant with fields", "only fieldless enums (and Option) are supported")
+        name = text(v.child_by_field_name("name"))
+        body = v.child_by_field_name("body")
+        if body is not None:
+            if body.type != "ordered_field_declaration_list":
+                raise b.fail(v, "an enum variant with named fields", "use a tuple variant: `V(T, U)`")
+            fields[name] = [b.type_(t) for t in body.named_children if t.type not in ("visibility_modifier",)]
         value = v.child_by_field_name("value")
-        variants.append((text(v.child_by_field_name("name")), b.literal_value(value) if value is not None else None))
-    return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants)
+        variants.append((name, b.literal_value(value) if value is not None else None))
+    return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants, fields)

@@ -216,6 +216,23 @@ class Enum(Ty):
 
 
 @dataclass(frozen=True)
+class DataEnum(Struct):
+    """An enum whose variants carry fields (`enum E { A(u32), B(f32, f32), C }`), kept in registers as a
+    struct: the discriminant (`#tag`, i32) and one tuple per variant (`#A`, `#B`, `#C`) of which only the
+    discriminant's is meaningful. It never lives in memory (no slice, pointer or kernel parameter of it),
+    so this representation is not an ABI."""
+
+    discriminants: tuple[tuple[str, int], ...] = ()
+
+    def variant(self, name: str) -> tuple[int, int, Tuple] | None:
+        """(field position, discriminant, payload type) of a variant."""
+        for position, (variant, discriminant) in enumerate(self.discriminants):
+            if variant == name:
+                return position + 1, discriminant, self.fields[position + 1][1]
+        return None
+
+
+@dataclass(frozen=True)
 class Shared(Ty):
     """`SharedArray<T, N, ALIGN>`."""
 

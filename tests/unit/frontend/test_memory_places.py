@@ -144,3 +144,17 @@ pub unsafe fn k(rows: &[[f32; 2]]) {
 }"""
     with pytest.raises(OxideError, match="cannot borrow this element as mutable"):
         build(src)
+
+
+def test_array_kernel_parameter_is_passed_by_value_as_scalars():
+    src = """#[derive(Clone, Copy)]
+pub struct GridShape { counts: [u32; 3] }
+#[kernel]
+pub unsafe fn k(shape: GridShape, i: usize, out: &mut [u32]) {
+    out[0] = shape.counts[i % shape.counts.len()] + shape.counts.len() as u32;
+}"""
+    result = build(src)
+    assert [p.mlir_types for p in result.kernels[0].params][0] == ["i32", "i32", "i32"]
+    out = [0]
+    run_kernel(result, [5, 6, 7, 4, out])
+    assert out == [9]  # counts[4 % 3] + 3
