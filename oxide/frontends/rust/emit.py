@@ -296,7 +296,7 @@ class FunctionEmitter:
         if isinstance(pattern, ast.BindPat):
             # `mut` on a handle (slice, DisjointSlice, pointer, witness) only allows `&mut self` methods;
             # the handle itself is never reassigned, so it stays an SSA value.
-            if pattern.mutable and not isinstance(value.ty, _HANDLES):
+            if pattern.mutable and (not isinstance(value.ty, _HANDLES) or isinstance(value.ty, T.Ptr)):
                 try:
                     with ir.InsertionPoint.at_block_begin(self.entry):
                         cell = new_cell(value.ty)

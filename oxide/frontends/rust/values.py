@@ -8,6 +8,7 @@ from typing import Any
 from mlir import ir
 from mlir.dialects import arith, memref
 
+from oxide.dialects import simt
 from oxide.frontends.rust import types as T
 
 
@@ -51,7 +52,7 @@ def array_storage(element: T.Ty, dims: list[int]) -> Any:
     """Storage for an array of `element`s with these outer dimensions, structure of arrays: a memref per
     scalar leaf of the element (`[Pair; 8]` of `struct Pair { a: f32, b: [u32; 2] }` is
     [memref<8xf32>, memref<8x2xu32>])."""
-    if isinstance(element, (T.Int, T.Float, T.Bool, T.Enum)):
+    if isinstance(element, (T.Int, T.Float, T.Bool, T.Enum, T.Ptr, T.PlaceRef)):
         return memref.alloca(ir.MemRefType.get(dims, _storage_type(element)), [], [])
     if isinstance(element, T.Array):
         inner_dims, inner = array_shape(element)
@@ -71,7 +72,7 @@ def element_at(view: "ArrayView", elem: T.Ty) -> Val:
         parts = elem.elems if isinstance(elem, T.Tuple) else [f for _, f in elem.fields]
         return Val(elem, [element_at(ArrayView(leaf, view.prefix), p) for leaf, p in zip(view.storage, parts)])
     raw = memref.load(view.storage, list(view.prefix))
-    return Val(elem, arith.trunci(elem.mlir(), raw) if isinstance(elem, T.Bool) else raw)
+    return _from_storage(elem, raw)
 
 
 def store_element(value: Val, view: "ArrayView", elem: T.Ty) -> None:
@@ -83,8 +84,7 @@ def store_element(value: Val, view: "ArrayView", elem: T.Ty) -> None:
         for leaf, part_ty, part in zip(view.storage, parts, value.v):
             store_element(part, ArrayView(leaf, view.prefix), part_ty)
     else:
-        raw = arith.extui(ir.IntegerType.get_signless(8), value.v) if isinstance(elem, T.Bool) else value.v
-        memref.store(raw, view.storage, list(view.prefix))
+        memref.store(_to_storage(elem, value), view.storage, list(view.prefix))
 
 
 @dataclass
@@ -109,7 +109,28 @@ def scalar_cell(ty: ir.Type) -> ir.Value:
 
 def _storage_type(ty: T.Ty) -> ir.Type:
     # Booleans are kept as i8 in memory: MLIR 22's memref lowering asserts on sub-byte element types.
+    # Pointers are kept as their 64-bit address: a memref cannot hold a !simt.ptr.
+    if isinstance(ty, (T.Ptr, T.PlaceRef)):
+        return ir.IntegerType.get_signless(64)
     return ir.IntegerType.get_signless(8) if isinstance(ty, T.Bool) else ty.mlir()
+
+
+def _to_storage(ty: T.Ty, value: "Val") -> ir.Value:
+    """A scalar (or pointer) value as its memref element."""
+    if isinstance(ty, T.Bool):
+        return arith.extui(ir.IntegerType.get_signless(8), value.v)
+    if isinstance(ty, (T.Ptr, T.PlaceRef)):
+        return simt.PtrToIntOp.build(value.v)
+    return value.v
+
+
+def _from_storage(ty: T.Ty, raw: ir.Value) -> "Val":
+    """A memref element read back as a value of `ty`."""
+    if isinstance(ty, T.Bool):
+        return Val(ty, arith.trunci(ty.mlir(), raw))
+    if isinstance(ty, (T.Ptr, T.PlaceRef)):
+        return Val(ty, simt.IntToPtrOp.build(raw, results=[ty.mlir()]))
+    return Val(ty, raw)
 
 
 def flag_cell() -> ir.Value:
@@ -130,7 +151,7 @@ def read_flag(flag: ir.Value) -> ir.Value:
 
 def new_cell(ty: T.Ty) -> Cell:
     """Storage for a mutable local of type `ty`."""
-    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
+    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum, T.Ptr, T.PlaceRef)):
         return Cell(ty, scalar_cell(_storage_type(ty)))
     if isinstance(ty, T.Array):
         dims, element = array_shape(ty)
@@ -141,7 +162,7 @@ def new_cell(ty: T.Ty) -> Cell:
         return Cell(ty, [new_cell(f) for _, f in ty.fields])
     if isinstance(ty, T.OptionTy):
         return Cell(ty, (new_cell(T.BOOL), new_cell(ty.inner)))
-    if isinstance(ty, (T.ThreadIndex, T.Slice, T.Disjoint, T.ElemRef, T.Ptr, T.Shared)):
+    if isinstance(ty, (T.ThreadIndex, T.Slice, T.Disjoint, T.ElemRef, T.Shared)):
         raise TypeError(f"a mutable local of type {ty.rust()}")
     if isinstance(ty, T.Unit):
         return Cell(ty, None)
@@ -160,9 +181,7 @@ def load_cell(cell: Cell) -> Val:
         return Val(ty, OptionVal(load_cell(flag).v, load_cell(payload)))
     if isinstance(ty, T.Unit):
         return Val(ty, None)
-    if isinstance(ty, T.Bool):
-        return Val(ty, read_flag(cell.leaves))
-    return Val(ty, memref.load(cell.leaves, []))
+    return _from_storage(ty, memref.load(cell.leaves, []))
 
 
 def store_cell(cell: Cell, value: Val) -> None:
@@ -179,10 +198,8 @@ def store_cell(cell: Cell, value: Val) -> None:
         store_cell(payload, value.v.payload)
     elif isinstance(ty, T.Unit):
         return
-    elif isinstance(ty, T.Bool):
-        memref.store(arith.extui(ir.IntegerType.get_signless(8), value.v), cell.leaves, [])
     else:
-        memref.store(value.v, cell.leaves, [])
+        memref.store(_to_storage(ty, value), cell.leaves, [])
 
 
 def copy_array(src: "ArrayView", dst: "ArrayView", ty: T.Array) -> None:

@@ -96,3 +96,24 @@ pub unsafe fn k(p: *mut f32, out: &mut [u64]) {
     assert text.count('"simt.ptr_to_int"') == 2 and '"simt.int_to_ptr"' in text
     ptx = oxide.compile(src).ptx["sm_90"]
     assert "cvta.shared.u64" in ptx  # the shared array's generic address, not its window offset
+
+
+def test_mutable_pointer_locals_and_arrays_of_pointers():
+    src = """unsafe fn walk(mut p: *const u32, mut steps: usize) -> *const u32 {
+    while steps != 0 { p = p.add(1); steps -= 1; }
+    p
+}
+#[kernel]
+pub unsafe fn k(xs: &[u32], n: usize, out: &mut [u32]) {
+    let base = xs.as_ptr();
+    let slots = [base, walk(base, n)];
+    let mut q = slots[1];
+    out[0] = *q;
+    q = base;
+    out[1] = *q + *slots[0];
+}"""
+    text = ir(src)
+    assert "memref<2xi64>" in text  # the array of pointers holds addresses
+    out = [0, 0]
+    run_kernel(build(src), [[5, 6, 7], 2, out])
+    assert out == [7, 10]
