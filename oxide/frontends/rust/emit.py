@@ -147,6 +147,10 @@ class FunctionEmitter:
             from oxide.frontends.rust.device_api import strip_modules
 
             e = ast.PathExpr(e.loc, strip_modules(self, e.segments))  # `super::N16`
+        if isinstance(e, ast.PathExpr) and len(e.segments) == 2:
+            const = self.assoc_const(e.segments[0], e.segments[1])
+            if const is not None:
+                return self.const_arg(const.value)
         if isinstance(e, ast.PathExpr) and len(e.segments) == 1:
             bound = self.generics[-1].get(e.segments[0])
             if isinstance(bound, int):
@@ -163,6 +167,14 @@ class FunctionEmitter:
         if isinstance(e, ast.Cast):
             return self.const_arg(e.operand)
         raise err(getattr(e, "loc", None), "expected a compile-time integer (a literal, a const generic or a `const`)")
+
+    def assoc_const(self, qualifier: str, name: str) -> ast.ConstDef | None:
+        """`Q::NAME` where Q is a type (or a generic parameter bound to one) with an associated const NAME."""
+        bound = self.generics[-1].get(qualifier)
+        type_name = qualifier
+        if isinstance(bound, T.Ty):
+            type_name = getattr(bound, "name", bound.rust()).split("<")[0]
+        return self.crate.assoc_const(type_name, name)
 
     def struct_type(self, struct: ast.StructDef, args: list[T.Ty]) -> T.Struct:
         bindings = dict(zip((g.name for g in struct.generics), args))

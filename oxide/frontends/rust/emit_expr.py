@@ -83,6 +83,10 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
     value = path_value(self, e, expected)
     if value is not None:
         return value
+    assoc = self.assoc_const(segments[0], segments[1]) if len(segments) == 2 else None
+    if assoc is not None:
+        ty = self.resolve_type(assoc.ty)  # `P::TAG`, `Self::N`, `Config::SCALE`
+        return self.coerce(self.expr(assoc.value, ty), ty, assoc.value.loc)
     struct = self.crate.struct(segments[0]) if len(segments) == 1 else None
     if struct is not None and not struct.fields:
         return self.expr(ast.StructLit(e.loc, [segments[0]], []), expected)  # a unit struct: `Marker`

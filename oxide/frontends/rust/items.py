@@ -64,6 +64,19 @@ class Crate:
                     return self._built[child]
         return None
 
+    def assoc_const(self, type_name: str, name: str) -> ast.ConstDef | None:
+        """The associated const `name` of an `impl` (inherent or of a trait) for `type_name`, or None."""
+        for impl in self.impls.get(type_name, []):
+            for child in impl.child_by_field_name("body").named_children:
+                if child.type == "const_item" and text(child.child_by_field_name("name")) == name \
+                        and child.child_by_field_name("value") is not None:
+                    if child not in self._built:
+                        b = self.builder()
+                        self._built[child] = ast.ConstDef(b.loc(child), name, b.type_(child.child_by_field_name("type")),
+                                                          b.expr(child.child_by_field_name("value")))
+                    return self._built[child]
+        return None
+
     def struct(self, name: str) -> ast.StructDef | None:
         node = self.structs.get(name)
         if node is None:
@@ -206,12 +219,13 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
         elif attr.name == "device":
             out["device"] = True
         elif attr.name == "launch_bounds":
-            try:
-                values = [int(v.strip(), 0) for v in attr.args.split(",")]
-            except ValueError:
-                raise OxideError("#[launch_bounds(...)] takes integer literals: max threads[, min blocks]",
-                                 b.loc(attr.node)) from None
-            out["launch_bounds"] = values
+            pieces = [v.strip() for v in attr.args.split(",") if v.strip()]
+            if not 1 <= len(pieces) <= 2 or not all(re.fullmatch(r"[0-9][0-9_xa-fA-F]*|\w+(::\w+)?", v) for v in pieces):
+                raise OxideError("#[launch_bounds(...)] takes compile-time integers (literals, consts, `P::CONST` of "
+                                 "a generic parameter): max threads[, min blocks]", b.loc(attr.node))
+            # Literals now; names (consts, `P::MAX_THREADS`) when the kernel is instantiated.
+            out["launch_bounds"] = [int(v.replace("_", ""), 0) if v[0].isdigit() else ast.PathExpr(b.loc(attr.node), v.split("::"))
+                                    for v in pieces]
         elif attr.name == "launch_contract":
             out["launch_contract"] = _contract(b, attr)
     return out
