@@ -201,6 +201,11 @@ class Builder:
                 generics.extend(self.type_arg(a) for a in n.child_by_field_name("type_arguments").named_children)
             elif n.type in ("identifier", "type_identifier", "crate", "super", "self", "primitive_type"):
                 segments.append(text(n))
+            elif n.type == "bracketed_type":
+                # `<Vec2 as Trait>::f` / `<T>::f`: the type is what names the impl (trait methods and consts
+                # are looked up on the type; the trait only disambiguates, which one namespace here needs not).
+                inner = n.named_children[0]
+                collect(inner.named_children[0] if inner.type == "qualified_type" else inner)
             else:
                 segments.extend(s for s in text(n).replace(" ", "").split("::") if s)
 

@@ -92,6 +92,53 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
     return None
 
 
+def _array_from_fn(em: Any, f_expr: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
+    """`core::array::from_fn(|i| ...)` where the array type is known from context: f(0), f(1), ... in order."""
+    from oxide.frontends.rust.emit_expr import array_store
+    from oxide.frontends.rust.values import ArrayView
+
+    if not isinstance(expected, T.Array):
+        raise err(loc, "`array::from_fn` needs its array type from context: `let a: [T; N] = array::from_fn(...)`")
+    f = em.expr(f_expr)
+    if not isinstance(f.ty, T.Closure):
+        raise err(f_expr.loc, "`array::from_fn` takes a closure")
+    with ir.InsertionPoint.at_block_begin(em.entry):
+        view = ArrayView(new_cell(expected).leaves)
+    for i in range(expected.length):
+        em.bind("__from_fn_index", Val(T.USIZE, _const(T.USIZE, i)))
+        element = em.call_closure(f, [ast.PathExpr(loc, ["__from_fn_index"])], loc)
+        array_store(em.coerce(element, expected.elem, loc), view, _index_const(i), expected.elem)
+    return Val(expected, view)
+
+
+def _array_map(em: Any, array: Val, f_expr: ast.Expr, loc: Any) -> Val:
+    """`[T; N].map(f)`: a new array of f(element), in order."""
+    from oxide.frontends.rust.emit_expr import array_load, array_store
+    from oxide.frontends.rust.values import ArrayView
+
+    f = em.expr(f_expr)
+    if not isinstance(f.ty, T.Closure):
+        raise err(f_expr.loc, "`map` takes a closure")
+    source = em.owned(array)
+    ty: T.Array = array.ty
+    loop = scf.ForOp(_index_const(0), _index_const(ty.length), _index_const(1))
+    with ir.InsertionPoint(loop.body):
+        em.bind("__map_element", array_load(source.v, loop.induction_variable, ty.elem))
+        out = em.call_closure(f, [ast.PathExpr(loc, ["__map_element"])], loc)
+        with ir.InsertionPoint.at_block_begin(em.entry):
+            try:
+                result = new_cell(T.Array(out.ty, ty.length))
+            except TypeError:
+                raise err(loc, f"`map` to `{out.ty}` elements is not supported in device code") from None
+        array_store(out, ArrayView(result.leaves), loop.induction_variable, out.ty)
+        scf.YieldOp([])
+    return load_cell(result)
+
+
+def _index_const(i: int) -> ir.Value:
+    return arith.constant(ir.IndexType.get(), i)
+
+
 def data_variant(em: Any, ty: T.DataEnum, name: str, args: list[ast.Expr], loc: Any) -> Val:
     """`E::A(x, y)` / `E::C` of an enum with fields: the discriminant, A's fields, placeholders elsewhere."""
     from oxide.frontends.rust.emit_expr import placeholder
@@ -153,6 +200,26 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
                                loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
+    if name == "select_unpredictable" and len(args) == 3:
+        # core::hint::select_unpredictable(c, a, b): both values are computed; a select picks one.
+        cond = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc)
+        a = em.expr(args[1], expected)
+        b = em.coerce(em.expr(args[2], a.ty), a.ty, args[2].loc)
+        if not isinstance(a.v, ir.Value):
+            raise err(loc, f"`select_unpredictable` of `{a.ty}` values is not supported in device code")
+        return Val(a.ty, arith.select(cond.v, a.v, b.v))
+    if name == "replace" and qualifier == "mem" and len(args) == 2:
+        # core::mem::replace(&mut place, v): the old value out, v in.
+        from oxide.frontends.rust.emit_expr import assign, referent
+
+        target = args[0]
+        if not (isinstance(target, ast.Unary) and target.op == "&mut"):
+            raise err(target.loc, "`mem::replace` takes `&mut place` as its first argument")
+        old = referent(em, em.expr(target))
+        assign(em, target.operand, em.coerce(em.expr(args[1], old.ty), old.ty, args[1].loc), args[1], loc)
+        return old
+    if name == "from_fn" and qualifier == "array" and len(args) == 1:
+        return _array_from_fn(em, args[0], expected, loc)
     if name == "exact_div" and len(args) == 2:
         # core::intrinsics::exact_div: a division the caller promises is exact; computed as `/`.
         from oxide.frontends.rust.emit_expr import binary_values, operands
@@ -188,10 +255,22 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
         if qualifier in T.PRIMITIVES and args:
             receiver = em.expr(args[0], T.PRIMITIVES[qualifier])
             return primitive_method(em, receiver, name, args[1:], loc, expected)
+        bound = em.generics[-1].get(qualifier)
+        if isinstance(bound, T.Ty) and len(segs) == 2:
+            qualifier = getattr(bound, "name", bound.rust()).split("<")[0]  # `T::f(x)` of a generic T
         method = em.crate.method(qualifier, name)
         if method is not None:
             struct = em.crate.struct(qualifier)
             self_ty = em.struct_type(struct, []) if struct is not None and not struct.generics else None
+            if method.self_param is not None and args:
+                # `Type::method(value, x)` / `<Type as Trait>::method(value, x)`: the first argument is self.
+                from oxide.frontends.rust.emit_expr import referent
+
+                self_val = em.expr(args[0], self_ty)
+                if method.self_param != "&mut self":
+                    self_val = referent(em, self_val)
+                return inline_call(em, method, _typed_args(em, method, args[1:], func), loc, self_val=self_val,
+                                   arg_locs=[a.loc for a in args[1:]])
             return inline_call(em, method, _typed_args(em, method, args, func), loc, self_ty=self_ty,
                                arg_locs=[a.loc for a in args])
     if name in ("vec", "Vec", "Box", "String") or qualifier in ("Vec", "Box", "String"):
@@ -556,6 +635,11 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
 
 # Methods ---------------------------------------------------------------------------------------------------
 def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val:
+    from oxide.frontends.rust.emit_iterators import reduction
+
+    reduced = reduction(em, e, expected)
+    if reduced is not None:
+        return reduced
     recv = em.expr(e.receiver)
     atomic = _atomic_method(em, recv, e)
     if atomic is not None:
@@ -568,6 +652,8 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         on_array = array_ref_method(em, recv, name, e.args, e.loc)
         if on_array is not None:
             return on_array
+    if isinstance(ty, T.Array) and name == "map" and len(e.args) == 1:
+        return _array_map(em, recv, e.args[0], e.loc)
     if isinstance(ty, T.Array) and name in ("len", "is_empty") and not e.args:
         if name == "len":
             return Val(T.USIZE, _const(T.USIZE, ty.length))

@@ -58,3 +58,33 @@ pub unsafe fn k(stop: bool, out: &mut [u32]) {
     out[0] = 1;
 }""")
     assert "scf.while" in text
+
+
+def test_iterator_reductions_arrays_from_fn_and_map():
+    body = """let doubled: u32 = xs.iter().map(|&x| x.wrapping_mul(2)).sum();
+let generated: [u32; 4] = core::array::from_fn(|i| n + i as u32);
+let mapped = generated.map(|v| v * 3 + 1);
+out[0] = doubled;
+out[1] = mapped.into_iter().sum();
+out[2] = generated.iter().copied().product::<u32>() % 1000;
+let empty: u32 = xs[..0].iter().sum();
+out[3] = empty;"""
+    text = ir(f"#[kernel]\npub unsafe fn k(n: u32, xs: &[u32], out: &mut [u32]) {{\n{body}\n}}")
+    assert "scf.for" in text
+    # generated = [2, 3, 4, 5]; mapped = [7, 10, 13, 16]; product 120
+    assert run("n: u32, xs: &[u32], ", body, [2, [1, 2, 3]])[:4] == [12, 46, 120, 0]
+
+
+def test_select_replace_and_qualified_trait_calls():
+    extra = """trait Measure { fn measure(self) -> u32; }
+#[derive(Clone, Copy)]
+struct Vec2 { x: u32, y: u32 }
+impl Measure for Vec2 { fn measure(self) -> u32 { self.x * 10 + self.y } }
+fn measure_any<T: Measure>(v: T) -> u32 { T::measure(v) }"""
+    body = """let v = Vec2 { x: n, y: 2 };
+out[0] = <Vec2 as Measure>::measure(v) + Vec2::measure(v) + measure_any(v);
+let mut y = 5u32;
+let old = core::mem::replace(&mut y, 7);
+out[1] = old * 10 + y;
+out[2] = core::hint::select_unpredictable(n > 3, n, 3);"""
+    assert run("n: u32, ", body, [4], extra=extra)[:3] == [126, 57, 4]
