@@ -92,6 +92,41 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
     return None
 
 
+def _lossless_from(em: Any, target: T.Ty, arg: ast.Expr, loc: Any) -> Val:
+    """`u32::from(b)`, `u64::from(x_u32)`, `f64::from(x_f32)`: the conversions Rust's `From` provides, which
+    never lose information (bools to integers, widening integers, widening floats, small ints to floats)."""
+    from oxide.frontends.rust.emit_expr import cast_int
+
+    value = em.expr(arg)
+    source = value.ty
+    if source == target:
+        return value
+    if not _is_lossless(source, target):
+        raise err(loc, f"the trait `From<{source}>` is not implemented for `{target}`")
+    if isinstance(target, T.Int):
+        return Val(target, cast_int(value.v, source, target))
+    if isinstance(source, T.Float):
+        return Val(target, arith.extf(target.mlir(), value.v))
+    signed = isinstance(source, T.Int) and source.signed
+    return Val(target, (arith.sitofp if signed else arith.uitofp)(target.mlir(), value.v))
+
+
+def _is_lossless(source: T.Ty, target: T.Ty) -> bool:
+    """Whether Rust implements `From<source> for target` among the primitives."""
+    pointer_sized = (T.USIZE, T.ISIZE)
+    if isinstance(source, T.Bool):
+        return isinstance(target, (T.Int, T.Float))
+    if isinstance(source, T.Float):
+        return isinstance(target, T.Float) and target.bits > source.bits
+    if not isinstance(source, T.Int) or source in pointer_sized:
+        return False
+    if isinstance(target, T.Float):
+        return source.bits <= (16 if target.bits == 32 else 32)
+    if not isinstance(target, T.Int) or target.bits <= source.bits or (source.signed and not target.signed):
+        return False
+    return target not in pointer_sized or source.bits <= (8 if target.signed and not source.signed else 16)
+
+
 def _array_from_fn(em: Any, f_expr: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
     """`core::array::from_fn(|i| ...)` where the array type is known from context: f(0), f(1), ... in order."""
     from oxide.frontends.rust.emit_expr import array_store
@@ -200,6 +235,19 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
                                loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
+    if name in ("null", "null_mut") and qualifier == "ptr" and not args:
+        if not isinstance(expected, T.Ptr):
+            raise err(loc, f"cannot infer the pointee type of `ptr::{name}()` here; annotate the binding")
+        zero = arith.constant(ir.IntegerType.get_signless(64), ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0))
+        ptr_ty = T.Ptr(expected.elem, name == "null_mut", expected.space)
+        return Val(ptr_ty, simt.IntToPtrOp.build(zero, results=[ptr_ty.mlir()]))
+    if name in ("size_of", "align_of") and qualifier == "mem" and len(func.generics) == 1 and not args:
+        from oxide.frontends.rust.places import layout
+
+        size, align = layout(em.resolve_type(func.generics[0]))
+        return Val(T.USIZE, _const(T.USIZE, size if name == "size_of" else align))
+    if name == "from" and qualifier in T.PRIMITIVES and len(args) == 1:
+        return _lossless_from(em, T.PRIMITIVES[qualifier], args[0], loc)
     if name == "select_unpredictable" and len(args) == 3:
         # core::hint::select_unpredictable(c, a, b): both values are computed; a select picks one.
         cond = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc)
@@ -532,7 +580,9 @@ def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val]
             bindings[t.name] = actual
         elif isinstance(t, ast.RefTy) and isinstance(t.inner, ast.SliceTy) and isinstance(actual, T.Slice):
             unify(t.inner.elem, actual.elem)
-        elif isinstance(t, ast.RefTy) and isinstance(actual, (T.ElemRef, T.LocalRef)):
+        elif isinstance(t, ast.RefTy) and isinstance(actual, (T.ElemRef, T.LocalRef, T.PlaceRef)):
+            unify(t.inner, actual.elem)
+        elif isinstance(t, ast.PtrTy) and isinstance(actual, T.Ptr):
             unify(t.inner, actual.elem)
         elif isinstance(t, ast.RefTy):
             unify(t.inner, actual)
@@ -745,9 +795,40 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             ptr = T.Ptr(ty.elem, name == "as_mut_ptr", 3)
             return Val(ptr, simt.SharedPtrOp.build(recv.v, results=[ptr.mlir()]))
     if isinstance(ty, T.Ptr):
-        if name in ("add", "offset", "wrapping_add"):
-            em.require_unsafe(e.loc, f"`{name}` on a raw pointer")
-            i = index_value(em, e.args[0]) if name != "offset" else arith.index_cast(ir.IndexType.get(), em.expr(e.args[0], T.ISIZE).v)
+        if name == "cast" and len(e.generics) == 1 and not e.args:
+            target = em.resolve_type(ast.PtrTy(e.loc, e.generics[0], ty.mutable))
+            target = T.Ptr(target.elem, ty.mutable, ty.space)
+            return Val(target, simt.PtrCastOp.build(recv.v, results=[target.mlir()]))
+        if name in ("cast_mut", "cast_const") and not e.args:
+            return Val(T.Ptr(ty.elem, name == "cast_mut", ty.space), recv.v)
+        if name in ("addr", "expose_provenance") and not e.args:
+            return Val(T.USIZE, simt.PtrToIntOp.build(recv.v))  # the address, as `p as usize`
+        if name == "is_null" and not e.args:
+            zero = arith.constant(I64(), ir.IntegerAttr.get(I64(), 0))
+            return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, simt.PtrToIntOp.build(recv.v), zero))
+        if name in ("offset_from", "offset_from_unsigned", "byte_offset_from", "byte_offset_from_unsigned") \
+                and len(e.args) == 1:
+            # (self - origin) in elements; both point into the same allocation (the caller's promise).
+            from oxide.frontends.rust.places import layout
+
+            em.require_unsafe(e.loc, f"`{name}`")
+            origin = em.expr(e.args[0])
+            if not isinstance(origin.ty, T.Ptr) or origin.ty.elem != ty.elem:
+                raise err(e.args[0].loc, f"`{name}` takes a pointer of the same type, not `{origin.ty}`")
+            bytes_ = arith.subi(simt.PtrToIntOp.build(recv.v), simt.PtrToIntOp.build(origin.v))
+            size = 1 if name.startswith("byte_") else layout(ty.elem)[0]
+            result_ty = T.USIZE if name.endswith("_unsigned") else T.ISIZE
+            divide = arith.divui if name.endswith("_unsigned") else arith.divsi
+            return Val(result_ty, divide(bytes_, arith.constant(I64(), ir.IntegerAttr.get(I64(), size))))
+        if name in ("add", "offset", "wrapping_add", "wrapping_offset", "sub", "wrapping_sub"):
+            if not name.startswith("wrapping_"):  # the wrapping forms are safe to call (only a deref is not)
+                em.require_unsafe(e.loc, f"`{name}` on a raw pointer")
+            if name in ("offset", "wrapping_offset"):
+                i = arith.index_cast(ir.IndexType.get(), em.coerce(em.expr(e.args[0], T.ISIZE), T.ISIZE, e.args[0].loc).v)
+            else:
+                i = index_value(em, e.args[0])
+                if name in ("sub", "wrapping_sub"):
+                    i = arith.subi(arith.constant(ir.IndexType.get(), 0), i)
             return Val(ty, simt.PtrOffsetOp.build(recv.v, i))
         if name in ("read", "read_volatile"):
             em.require_unsafe(e.loc, f"`{name}` on a raw pointer")

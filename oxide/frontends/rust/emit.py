@@ -108,6 +108,8 @@ class FunctionEmitter:
         if isinstance(t, ast.TupleTy):
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
+            if isinstance(self.resolve_type(t.inner), T.Unit):
+                return T.Ptr(T.UNIT, t.mutable, 1)  # `*const ()`: an address only, never read through
             return T.Ptr(self.scalar_element(t.inner, "a raw pointer"), t.mutable, 1)
         if isinstance(t, ast.FnPtrTy):
             return T.FnPtr()

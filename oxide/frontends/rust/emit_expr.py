@@ -184,6 +184,9 @@ def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
             signed = isinstance(ty, T.Int) and ty.signed
             pred = getattr(arith.CmpIPredicate, _CMP_INT[op][0 if signed else 1])
             return Val(T.BOOL, arith.cmpi(pred, a.v, b.v))
+        if isinstance(ty, T.Ptr):  # raw pointers compare by address
+            pred = getattr(arith.CmpIPredicate, _CMP_INT[op][1])
+            return Val(T.BOOL, arith.cmpi(pred, simt.PtrToIntOp.build(a.v), simt.PtrToIntOp.build(b.v)))
         raise err(loc, f"cannot compare values of type `{ty}`")
     if op in ("&", "|", "^") and isinstance(ty, T.Bool):
         return Val(T.BOOL, getattr(arith, _ARITH[op][0])(a.v, b.v))

@@ -319,6 +319,8 @@ def mem(t: Ty) -> ir.Type:
     if isinstance(t, (Tuple, Struct)):
         parts = t.elems if isinstance(t, Tuple) else [f for _, f in t.fields]
         return ir.Type.parse("!llvm.struct<(" + ", ".join(str(mem(p)) for p in parts) + ")>")
+    if isinstance(t, Unit):
+        return ir.Type.parse("!llvm.struct<()>")  # `*const ()`: a pointer to nothing, zero bytes
     return t.mlir()
 
 
