@@ -13,7 +13,7 @@ from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
 from oxide.frontends.rust.values import (
-    ArrayView, Cell, OptionVal, Val, element_at, flag_cell, load_cell, new_cell, set_flag, store_cell,
+    ArrayView, Cell, OptionVal, Val, element_at, element_cell, flag_cell, load_cell, new_cell, set_flag, store_cell,
     store_element, zero_value,
 )
 
@@ -271,6 +271,13 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
     if e.op in ("&", "&mut"):
         if e.op == "&mut":
             cell = _local_cell(self, e.operand)
+            if cell is None and isinstance(e.operand, (ast.Index, ast.Field)):
+                place = _element_place(self, e.operand)  # `&mut arr[j].0`: an element of a local array
+                if place is not None:
+                    try:
+                        cell = element_cell(*place)
+                    except TypeError as exc:
+                        raise err(e.loc, f"{exc} is not supported in device code") from None
             if cell is not None:
                 return Val(T.LocalRef(cell.ty, True), cell)
         if is_place_syntax(e.operand):
@@ -587,6 +594,8 @@ def _local_cell(self, e: ast.Expr) -> Cell | None:
     if not (isinstance(e, ast.PathExpr) and len(e.segments) == 1):
         return None
     cell = self.lookup(e.segments[0])
+    if isinstance(cell, Val) and isinstance(cell.ty, T.LocalRef):
+        cell = cell.v  # a `&mut local` binding: places through it are the local's
     if not isinstance(cell, Cell):
         return None
     for name in reversed(path):

@@ -89,10 +89,23 @@ def store_element(value: Val, view: "ArrayView", elem: T.Ty) -> None:
 
 @dataclass
 class Cell:
-    """A mutable local: a memref (rank 0 for scalars, rank 1 for arrays) per scalar leaf of its type."""
+    """A mutable local: a memref (rank 0 for scalars, rank 1 for arrays) per scalar leaf of its type. A cell
+    can also be one element of a local array (`&mut arr[j].0`): its memrefs are the array's and `prefix`
+    holds the indices that reach the element."""
 
     ty: T.Ty
     leaves: Any  # ir.Value memref | list[Cell] for aggregates | (Cell is_some, Cell payload) for Option
+    prefix: tuple = ()
+
+
+def element_cell(view: "ArrayView", ty: T.Ty) -> Cell:
+    """The element an array view reaches, as a cell (written and read in place)."""
+    if isinstance(ty, (T.Tuple, T.Struct)) and not isinstance(ty, T.DataEnum):
+        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
+        return Cell(ty, [element_cell(ArrayView(leaf, view.prefix), p) for leaf, p in zip(view.storage, parts)])
+    if isinstance(ty, T.DataEnum):
+        raise TypeError(f"a reference to an element of type {ty.rust()}")
+    return Cell(ty, view.storage, tuple(view.prefix))
 
 
 def zero_value(ty: T.Ty) -> ir.Value:
@@ -173,7 +186,7 @@ def load_cell(cell: Cell) -> Val:
     """The current value of a mutable local (arrays stay in memory: their Val is the memref)."""
     ty = cell.ty
     if isinstance(ty, T.Array):
-        return Val(ty, ArrayView(cell.leaves))
+        return Val(ty, ArrayView(cell.leaves, cell.prefix))
     if isinstance(ty, (T.Tuple, T.Struct)):
         return Val(ty, [load_cell(c) for c in cell.leaves])
     if isinstance(ty, T.OptionTy):
@@ -181,14 +194,14 @@ def load_cell(cell: Cell) -> Val:
         return Val(ty, OptionVal(load_cell(flag).v, load_cell(payload)))
     if isinstance(ty, T.Unit):
         return Val(ty, None)
-    return _from_storage(ty, memref.load(cell.leaves, []))
+    return _from_storage(ty, memref.load(cell.leaves, list(cell.prefix)))
 
 
 def store_cell(cell: Cell, value: Val) -> None:
     """Assign a whole value to a mutable local."""
     ty = cell.ty
     if isinstance(ty, T.Array):
-        copy_array(value.v, ArrayView(cell.leaves), ty)
+        copy_array(value.v, ArrayView(cell.leaves, cell.prefix), ty)
     elif isinstance(ty, (T.Tuple, T.Struct)):
         for sub, part in zip(cell.leaves, value.v):
             store_cell(sub, part)
@@ -199,7 +212,7 @@ def store_cell(cell: Cell, value: Val) -> None:
     elif isinstance(ty, T.Unit):
         return
     else:
-        memref.store(_to_storage(ty, value), cell.leaves, [])
+        memref.store(_to_storage(ty, value), cell.leaves, list(cell.prefix))
 
 
 def copy_array(src: "ArrayView", dst: "ArrayView", ty: T.Array) -> None:

@@ -158,3 +158,19 @@ pub unsafe fn k(shape: GridShape, i: usize, out: &mut [u32]) {
     out = [0]
     run_kernel(result, [5, 6, 7, 4, out])
     assert out == [9]  # counts[4 % 3] + 3
+
+
+def test_mutable_references_to_local_array_elements_write_in_place():
+    from tests.unit.frontend.test_constructs import run
+
+    body = """let mut arr = [(1u32, 10u32), (2u32, 20u32)];
+let first = &mut arr[j].0;
+*first += 5;
+let mut grid = [[0u32; 2]; 2];
+let cell = &mut grid[1][j];
+*cell = 9;
+let row = &mut grid[0];
+row[1] = 4;
+out[0] = arr[0].0 * 100 + arr[1].0;
+out[1] = grid[1][1] * 10 + grid[0][1];"""
+    assert run("j: usize, ", body, [1])[:2] == [107, 94]
