@@ -174,3 +174,26 @@ row[1] = 4;
 out[0] = arr[0].0 * 100 + arr[1].0;
 out[1] = grid[1][1] * 10 + grid[0][1];"""
     assert run("j: usize, ", body, [1])[:2] == [107, 94]
+
+
+def test_shared_array_of_arrays_and_whole_element_stores(tmp_path):
+    src = _ROW + """use cuda_device::SharedArray;
+#[kernel]
+pub unsafe fn k(mut out: DisjointSlice<[f32; 4]>) {
+    static mut TILE: SharedArray<[f32; 4], 8> = SharedArray::UNINIT;
+    let idx = thread::index_1d();
+    let t = idx.get() % 8;
+    TILE[t][3] = 2.0;
+    let copy = TILE[(t + 1) % 8];
+    if let Some(row) = out.get_mut(idx) {
+        *row = [1.0; 4];
+        row[3] = copy[3];
+    }
+}"""
+    text = ir(src)
+    assert '!simt.shared<!llvm.array<4 x f32>, 8 : i64>' in text and '"simt.shared_ptr"' in text
+    ptx = oxide.compile(src).ptx["sm_90"]
+    assert "st.shared.b32" in ptx and ".shared .align 4 .b8" in ptx
+    path = tmp_path / "k.ptx"
+    path.write_text(ptx)
+    subprocess.run(["ptxas", "-arch=sm_90", str(path), "-o", str(tmp_path / "k.cubin")], check=True)
