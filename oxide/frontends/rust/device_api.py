@@ -111,6 +111,37 @@ def _lossless_from(em: Any, target: T.Ty, arg: ast.Expr, loc: Any) -> Val:
     return Val(target, (arith.sitofp if signed else arith.uitofp)(target.mlir(), value.v))
 
 
+def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
+    """`mem::transmute::<A, B>(x)` between scalars of one size (and pointers): the same bits, retyped."""
+    em.require_unsafe(loc, "`mem::transmute`")
+    source_hint = em.resolve_type(generics[0]) if len(generics) == 2 else None
+    target = em.resolve_type(generics[-1]) if generics else expected
+    value = em.expr(arg, source_hint)
+    if source_hint is not None:
+        value = em.coerce(value, source_hint, arg.loc)
+    source = value.ty
+
+    def bits(t: T.Ty) -> int | None:
+        if isinstance(t, (T.Int, T.Float)):
+            return t.bits
+        return 64 if isinstance(t, T.Ptr) else None
+
+    if target is None or bits(source) is None or bits(target) is None:
+        raise err(loc, f"`mem::transmute` from `{source}` to `{target}` is not supported in device code "
+                       "(only between integers, floats and pointers of one size)")
+    if bits(source) != bits(target):
+        raise err(loc, f"cannot transmute between types of different sizes: `{source}` ({bits(source)} bits) "
+                       f"and `{target}` ({bits(target)} bits)")
+    raw = simt.PtrToIntOp.build(value.v) if isinstance(source, T.Ptr) else value.v
+    if isinstance(target, T.Ptr):
+        if isinstance(source, T.Float):
+            raw = arith.bitcast(ir.IntegerType.get_signless(64), raw)
+        return Val(target, simt.IntToPtrOp.build(raw, results=[target.mlir()]))
+    if isinstance(target, T.Float) or isinstance(source, T.Float):
+        raw = arith.bitcast(target.mlir(), raw) if raw.type != target.mlir() else raw
+    return Val(target, raw)
+
+
 def _is_lossless(source: T.Ty, target: T.Ty) -> bool:
     """Whether Rust implements `From<source> for target` among the primitives."""
     pointer_sized = (T.USIZE, T.ISIZE)
@@ -248,6 +279,8 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
         return Val(T.USIZE, _const(T.USIZE, size if name == "size_of" else align))
     if name == "from" and qualifier in T.PRIMITIVES and len(args) == 1:
         return _lossless_from(em, T.PRIMITIVES[qualifier], args[0], loc)
+    if name == "transmute" and qualifier == "mem" and len(args) == 1:
+        return _transmute(em, func.generics, args[0], expected, loc)
     if name == "select_unpredictable" and len(args) == 3:
         # core::hint::select_unpredictable(c, a, b): both values are computed; a select picks one.
         cond = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc)
@@ -702,6 +735,16 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         on_array = array_ref_method(em, recv, name, e.args, e.loc)
         if on_array is not None:
             return on_array
+    if isinstance(ty, T.Int) and name in ("cast_unsigned", "cast_signed") and not e.args:
+        # Same bits, the other signedness (`i32::cast_unsigned` is `as u32`).
+        pointer_sized = ty in (T.USIZE, T.ISIZE)
+        target = (T.USIZE if name == "cast_unsigned" else T.ISIZE) if pointer_sized \
+            else T.Int(ty.bits, name == "cast_signed")
+        return Val(target, recv.v)
+    if isinstance(ty, T.Array) and name == "as_slice" and not e.args:
+        from oxide.frontends.rust.local_slices import borrow_array
+
+        return borrow_array(recv, T.Slice(ty.elem, False))
     if isinstance(ty, T.Array) and name == "map" and len(e.args) == 1:
         return _array_map(em, recv, e.args[0], e.loc)
     if isinstance(ty, T.Array) and name in ("len", "is_empty") and not e.args:
@@ -715,7 +758,12 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         place = reference_place(recv)
         recv = load_place(em, place) if place is not None else Val(ty.elem, simt.RefLoadOp.build(recv.v))
         ty = recv.ty
-    if isinstance(ty, (T.Slice, T.ElemRef, T.PlaceRef)):
+    if isinstance(ty, T.LocalSlice) and name in ("len", "is_empty") and not e.args:
+        from oxide.frontends.rust.local_slices import length
+
+        n = length(recv)
+        return n if name == "len" else Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, n.v, _const(T.USIZE, 0)))
+    if isinstance(ty, (T.Slice, T.ElemRef, T.PlaceRef, T.LocalSlice)):
         from oxide.frontends.rust.emit_slices import slice_method
 
         pieces = slice_method(em, recv, e)

@@ -392,6 +392,14 @@ class FunctionEmitter:
             return self.e_Lit(literal, ty)  # an unsuffixed literal typed by where it goes (`(raw, (2, 3))`)
         if isinstance(value.ty, T.Tuple) and isinstance(ty, T.Tuple) and len(value.ty.elems) == len(ty.elems):
             return Val(ty, [self.coerce(part, want, loc) for part, want in zip(value.v, ty.elems)])
+        if isinstance(ty, T.Slice):
+            from oxide.frontends.rust.local_slices import borrow_array
+
+            window = borrow_array(value, ty)
+            if window is not None:
+                return window  # `&arr` / `&mut arr` of a local array where `&[T]` is expected
+            if isinstance(value.ty, T.LocalSlice) and value.ty.elem == ty.elem and (value.ty.mutable or not ty.mutable):
+                return value
         if isinstance(value.ty, T.FnItem) and isinstance(ty, T.FnPtr):
             return value  # the function item itself: calls through it are inlined
         if isinstance(value.ty, (T.PlaceRef, T.ElemRef)):
@@ -430,7 +438,7 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
-            T.PlaceRef, T.FnItem)
+            T.PlaceRef, T.FnItem, T.LocalSlice)
 
 
 def _alignment(ty: T.Ty) -> int:

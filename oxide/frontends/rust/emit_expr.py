@@ -271,7 +271,8 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
     if e.op in ("&", "&mut"):
         if e.op == "&mut":
             cell = _local_cell(self, e.operand)
-            if cell is None and isinstance(e.operand, (ast.Index, ast.Field)):
+            if cell is None and isinstance(e.operand, (ast.Index, ast.Field)) \
+                    and not (isinstance(e.operand, ast.Index) and isinstance(e.operand.index, ast.Range)):
                 place = _element_place(self, e.operand)  # `&mut arr[j].0`: an element of a local array
                 if place is not None:
                     try:
@@ -285,7 +286,7 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
         else:
             handle = self.expr(e.operand, expected if e.op == "&" else None)
         if e.op == "&" or isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic, T.PlaceRef,
-                                                 T.FnItem, T.Closure)):
+                                                 T.FnItem, T.Closure, T.LocalSlice)):
             return handle  # `&x` of a Copy value is the value; `&mut` of a handle is a reborrow of its memory
         raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
                          "in device code")
@@ -388,6 +389,10 @@ def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
 def index_on_value(self, base: Val, e: ast.Index) -> Val:
     """`base[i]` read from an evaluated base that is not a memory place (scalar slices, local arrays)."""
     ty = base.ty
+    if isinstance(ty, T.LocalSlice):
+        from oxide.frontends.rust.local_slices import read
+
+        return read(self, base, index_value(self, e.index))
     if isinstance(ty, T.Slice):
         i = index_value(self, e.index)
         if isinstance(ty.elem, T.Atomic):
@@ -545,6 +550,12 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
             return
         base = assign_place(self, target, rhs)
         if base is True:
+            return
+        if isinstance(base.ty, T.LocalSlice):
+            from oxide.frontends.rust.local_slices import write
+
+            i = index_value(self, target.index)
+            write(self, base, i, rhs(base.ty.elem), target.loc)
             return
         if isinstance(base.ty, T.Slice):
             if not base.ty.mutable:
@@ -1053,10 +1064,12 @@ def _element_loop(self, e: ast.For) -> Val | None:
     elif isinstance(it, (ast.Range, ast.MethodCall)):
         return None
     seq = self.expr(it)
-    if not isinstance(seq.ty, (T.Slice, T.Array)):
+    if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)):
         return None
-    length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) \
-        else index(seq.ty.length)
+    if isinstance(seq.ty, T.LocalSlice):
+        length = seq.v.length
+    else:
+        length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) else index(seq.ty.length)
     if isinstance(seq.ty, T.Array):
         seq = self.owned(seq)  # the loop iterates over the array's value at the start
     frame = _loop_frame(self, e.label, e.body)
@@ -1068,7 +1081,14 @@ def _element_loop(self, e: ast.For) -> Val | None:
         loop = scf.ForOp(index(0), length, index(1))
         with ir.InsertionPoint(loop.body):
             i = loop.induction_variable
-            if isinstance(seq.ty, T.Slice) and (by_ref or T.is_aggregate(seq.ty.elem)):
+            if isinstance(seq.ty, T.LocalSlice):
+                from oxide.frontends.rust.local_slices import element_unchecked
+
+                if by_ref:
+                    raise err(e.iter.loc, "`iter_mut` over a slice of a local array is not supported in device "
+                                          "code; loop over an index range")
+                element = element_unchecked(seq, i)
+            elif isinstance(seq.ty, T.Slice) and (by_ref or T.is_aggregate(seq.ty.elem)):
                 from oxide.frontends.rust.places import Place, as_reference, load_place
 
                 if by_ref and not seq.ty.mutable:

@@ -36,7 +36,7 @@ def reduction(em: Any, e: ast.MethodCall, expected: T.Ty | None) -> Val | None:
     if not saw_iter:
         return None
     seq = em.expr(node)
-    if not isinstance(seq.ty, (T.Slice, T.Array)) or T.is_aggregate(seq.ty.elem):
+    if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)) or T.is_aggregate(seq.ty.elem):
         raise err(node.loc, f"`.{e.name}()` over `{seq.ty}` is not supported in device code")
     functions = [em.expr(m) for m in maps]
     for f, m in zip(functions, maps):
@@ -44,12 +44,19 @@ def reduction(em: Any, e: ast.MethodCall, expected: T.Ty | None) -> Val | None:
             raise err(m.loc, "`map` takes a closure")
     if isinstance(seq.ty, T.Array):
         seq = em.owned(seq)
-    length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) else index(seq.ty.length)
+    if isinstance(seq.ty, T.LocalSlice):
+        length = seq.v.length
+    else:
+        length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) else index(seq.ty.length)
     accumulator = None
     loop = scf.ForOp(index(0), length, index(1))
     with ir.InsertionPoint(loop.body):
         i = loop.induction_variable
-        if isinstance(seq.ty, T.Slice):
+        if isinstance(seq.ty, T.LocalSlice):
+            from oxide.frontends.rust.local_slices import element_unchecked
+
+            value = element_unchecked(seq, i)
+        elif isinstance(seq.ty, T.Slice):
             value = Val(seq.ty.elem, simt.LoadUncheckedOp.build(seq.v, i))  # i < len by construction
         else:
             from oxide.frontends.rust.emit_expr import array_load

@@ -30,7 +30,13 @@ def place_or_value(em: Any, e: ast.Expr) -> Place | Val:
     if isinstance(e, ast.Index) and isinstance(e.index, ast.Range):
         from oxide.frontends.rust.emit_slices import subslice
 
-        base = place_or_value(em, e.base)
+        from oxide.frontends.rust.emit_expr import _local_cell
+
+        cell = _local_cell(em, e.base)
+        if cell is not None and isinstance(cell.ty, T.Array):
+            base = Val(T.LocalRef(cell.ty, True), cell)  # `&mut arr[..k]` of a `let mut` array: its window
+        else:
+            base = place_or_value(em, e.base)
         return subslice(em, as_reference(base) if isinstance(base, Place) else base, e.index, e.loc)
     if isinstance(e, ast.Index):
         base = _through_local_ref(place_or_value(em, e.base))

@@ -82,6 +82,18 @@ class Slice(Ty):
 
 
 @dataclass(frozen=True)
+class LocalSlice(Ty):
+    """`&[T]` / `&mut [T]` of a local array (`let s: &[f32] = &arr;`): a window of the array's registers,
+    not memory. It behaves as a slice in the function that borrows it and the helpers it is passed to."""
+
+    elem: Ty
+    mutable: bool
+
+    def rust(self) -> str:
+        return f"&{'mut ' if self.mutable else ''}[{self.elem.rust()}]"
+
+
+@dataclass(frozen=True)
 class Disjoint(Ty):
     """`DisjointSlice<T, Space>`; space as in the simt dialect ("1d", "2d:S", "runtime_2d", "warp")."""
 

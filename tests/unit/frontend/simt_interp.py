@@ -287,6 +287,11 @@ class Interpreter:
         ins[0][ins[1]] = _defined(ins[2], "a stored value")
 
     # addresses ------------------------------------------------------------------------------------------
+    def op_arith_bitcast(self, op: Any, ins: list[Any]) -> Any:
+        source, target = str(op.operands[0].type), str(op.results[0].type)
+        codes = {"f32": "f", "i32": "I", "f64": "d", "i64": "Q"}
+        return struct.unpack(codes[target], struct.pack(codes[source], ins[0]))[0]
+
     def op_simt_index_1d(self, op: Any, ins: list[Any]) -> tuple:
         return (self.block * self.block_dim + self.thread, 1)
 
