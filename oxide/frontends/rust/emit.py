@@ -432,8 +432,16 @@ class FunctionEmitter:
 
 
 def _unsuffixed_literal(e: Any) -> bool:
+    """An unsuffixed number, or an `if`/`match`/block whose every result is one (`match f { A => 2, _ => 0 }`):
+    its type comes from later uses."""
     if isinstance(e, ast.Unary) and e.op == "-":
         return _unsuffixed_literal(e.operand)
+    if isinstance(e, ast.Block):
+        return e.tail is not None and _unsuffixed_literal(e.tail)
+    if isinstance(e, ast.If):
+        return e.else_ is not None and _unsuffixed_literal(e.then) and _unsuffixed_literal(e.else_)
+    if isinstance(e, ast.Match):
+        return bool(e.arms) and all(_unsuffixed_literal(arm.body) for arm in e.arms)
     return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 

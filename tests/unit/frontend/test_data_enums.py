@@ -67,3 +67,15 @@ for &x in xs.iter() { s += x; }
 let twice = |&v: &u32| v * 2;
 out[0] = a * 100 + c * 10 + s + twice(&n);"""
     assert run("n: u32, xs: &[u32], ", body, [4, [1, 2]])[0] == 400 + 30 + 3 + 8
+
+
+def test_payload_borrowed_across_a_call_is_written_in_place():
+    # cuda-oxide rejects this (error_enum_bool_payload_addr: it would copy the payload); here the borrow is
+    # the payload's own storage, so the flip is kept. `result` takes u32 from its use.
+    extra = """pub enum Flag { On(bool), Off }
+fn flip_in_place(value: &mut bool) { *value = !*value; }"""
+    body = """let mut flag = if seed & 1 == 0 { Flag::On(seed & 2 != 0) } else { Flag::Off };
+if let Flag::On(value) = &mut flag { flip_in_place(value); }
+let result = match flag { Flag::On(true) => 2, Flag::On(false) => 1, Flag::Off => 0 };
+out[0] = result;"""
+    assert [run("seed: u32, ", body, [seed], extra=extra)[0] for seed in (0, 2, 1)] == [2, 1, 0]
