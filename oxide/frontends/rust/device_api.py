@@ -92,6 +92,23 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
     return None
 
 
+def _maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
+    """`slot.write(v)` on a `let mut slot: MaybeUninit<T>` local and `slot.assume_init()`: MaybeUninit<T> is
+    the T's own storage here, so these are a store into the local and its value."""
+    from oxide.frontends.rust.emit_expr import _local_cell
+
+    if e.name == "write" and len(e.args) == 1:
+        cell = _local_cell(em, e.receiver)
+        if cell is None or isinstance(cell.ty, T.Ptr):
+            return None  # `p.write(v)` through a raw pointer
+        store_cell(cell, em.coerce(em.expr(e.args[0], cell.ty), cell.ty, e.args[0].loc))
+        return Val(T.UNIT, None)
+    if e.name in ("assume_init", "assume_init_read") and not e.args:
+        em.require_unsafe(e.loc, f"`{e.name}`")
+        return em.expr(e.receiver)
+    return None
+
+
 def _lossless_from(em: Any, target: T.Ty, arg: ast.Expr, loc: Any) -> Val:
     """`u32::from(b)`, `u64::from(x_u32)`, `f64::from(x_f32)`: the conversions Rust's `From` provides, which
     never lose information (bools to integers, widening integers, widening floats, small ints to floats)."""
@@ -279,6 +296,24 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
         return Val(T.USIZE, _const(T.USIZE, size if name == "size_of" else align))
     if name == "from" and qualifier in T.PRIMITIVES and len(args) == 1:
         return _lossless_from(em, T.PRIMITIVES[qualifier], args[0], loc)
+    if name in ("uninit", "zeroed") and qualifier == "MaybeUninit" and not args:
+        from oxide.frontends.rust.emit_expr import placeholder
+
+        ty = em.resolve_type(func.generics[0]) if func.generics else expected
+        if ty is None:
+            raise err(loc, f"cannot infer the type of `MaybeUninit::{name}()` here; annotate the binding")
+        if isinstance(ty, T.Never):
+            # An uninhabited type has no values: Rust's `assert_inhabited` guard panics, here a trap.
+            simt.TrapOp.build()
+            return Val(T.NEVER, None)
+        if name == "uninit":
+            with ir.InsertionPoint.at_block_begin(em.entry):
+                slot = new_cell(ty)  # a fresh local, never written yet
+            return load_cell(slot)
+        try:
+            return placeholder(ty)  # zero bits
+        except TypeError:
+            raise err(loc, f"`MaybeUninit::zeroed()` of `{ty}` is not supported in device code") from None
     if name == "transmute" and qualifier == "mem" and len(args) == 1:
         return _transmute(em, func.generics, args[0], expected, loc)
     if name == "select_unpredictable" and len(args) == 3:
@@ -723,6 +758,9 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
     reduced = reduction(em, e, expected)
     if reduced is not None:
         return reduced
+    maybe_uninit = _maybe_uninit_method(em, e)
+    if maybe_uninit is not None:
+        return maybe_uninit
     recv = em.expr(e.receiver)
     atomic = _atomic_method(em, recv, e)
     if atomic is not None:

@@ -72,6 +72,12 @@ class FunctionEmitter:
                 return T.Disjoint(elem, self.space(t.args[1]) if len(t.args) > 1 else "1d")
             if t.name == "Option":
                 return T.OptionTy(self.resolve_type(t.args[0]))
+            if t.name == "MaybeUninit" and len(t.args) == 1:
+                # A local that may be uninitialised: its storage is the T's (reading before writing is UB in
+                # Rust; here it reads whatever the local holds).
+                return self.resolve_type(t.args[0])
+            if t.name == "Infallible":
+                return T.NEVER
             if t.name == "Uniform" and len(t.args) == 1:
                 # A launch-uniform value is its value here (uniformity is not tracked yet); the host passes T.
                 return self.resolve_type(t.args[0])

@@ -4,6 +4,9 @@ literal typing that comes with them (turbofish arguments, generic struct fields,
 
 from __future__ import annotations
 
+import pytest
+
+from tests.unit.frontend.simt_interp import Trap
 from tests.unit.frontend.test_constructs import ir, run
 
 _HELPERS = """
@@ -88,3 +91,17 @@ let old = core::mem::replace(&mut y, 7);
 out[1] = old * 10 + y;
 out[2] = core::hint::select_unpredictable(n > 3, n, 3);"""
     assert run("n: u32, ", body, [4], extra=extra)[:3] == [126, 57, 4]
+
+
+def test_maybe_uninit_locals_and_uninhabited_assume_init():
+    extra = "#[derive(Clone, Copy)]\npub struct Align16([f32; 3]);"
+    body = """let mut slot: core::mem::MaybeUninit<Align16> = core::mem::MaybeUninit::uninit();
+slot.write(Align16([t, t + 1.0, t + 2.0]));
+let v = unsafe { slot.assume_init() };
+out[0] = v.0[0] + v.0[1] + v.0[2];
+if t > 100.0 {
+    unsafe { core::mem::MaybeUninit::<core::convert::Infallible>::uninit().assume_init() };
+}"""
+    assert run("t: f32, ", body, [2.0], extra=extra, ty="f32")[0] == 9.0
+    with pytest.raises(Trap):
+        run("t: f32, ", body, [200.0], extra=extra, ty="f32")
