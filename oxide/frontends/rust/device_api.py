@@ -767,6 +767,14 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         return atomic
     ty = recv.ty
     name = e.name
+    if isinstance(ty, (T.Disjoint, T.ThreadRun, T.ElemRef)):
+        from oxide.frontends.rust.views import disjoint_view, run_method, slot_method
+
+        if isinstance(ty, T.ThreadRun):
+            return run_method(em, recv, e)
+        viewed = disjoint_view(em, recv, e) if isinstance(ty, T.Disjoint) else slot_method(em, recv, e)
+        if viewed is not None:
+            return viewed
     if isinstance(ty, (T.ElemRef, T.PlaceRef)) and isinstance(ty.elem, T.Array):
         from oxide.frontends.rust.emit_places import array_ref_method
 

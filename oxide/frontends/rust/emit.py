@@ -143,7 +143,13 @@ class FunctionEmitter:
                 return "runtime_2d"
             if t.name == "WarpIndex":
                 return "warp"
-        raise err(getattr(t, "loc", None), f"unknown index space `{getattr(t, 'name', t)}` (Index1D, Index2D<S>, Runtime2DIndex, WarpIndex)")
+            if t.name == "LinearTiles" and len(t.args) == 1:
+                count = self.const_arg(t.args[0])
+                if count <= 0:
+                    raise err(t.loc, "`LinearTiles<N>` needs N >= 1")
+                return f"tiles:{count}"
+        raise err(getattr(t, "loc", None), f"unknown index space `{getattr(t, 'name', t)}` (Index1D, Index2D<S>, Runtime2DIndex, WarpIndex, "
+                                              "LinearTiles<N>)")
 
     def const_arg(self, e: Any) -> int:
         """A compile-time integer: a literal, a const generic, a `const` item, or arithmetic on them."""
@@ -452,7 +458,7 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
-            T.PlaceRef, T.FnItem, T.LocalSlice)
+            T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun)
 
 
 def _alignment(ty: T.Ty) -> int:

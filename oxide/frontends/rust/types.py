@@ -101,10 +101,26 @@ class Disjoint(Ty):
     space: str
 
     def mlir(self) -> ir.Type:
-        return ir.Type.parse(f'!simt.disjoint<{mem(self.elem)}, "{self.space}">')
+        # A LinearTiles<N> slice is a 1-D disjoint slice in the IR: the tiling is how the frontend hands out
+        # elements (thread t owns [t*N, t*N + N)), always through a valid 1-D witness.
+        space = "1d" if self.space.startswith("tiles:") else self.space
+        return ir.Type.parse(f'!simt.disjoint<{mem(self.elem)}, "{space}">')
 
     def rust(self) -> str:
         return f"DisjointSlice<{self.elem.rust()}, {space_rust(self.space)}>"
+
+
+@dataclass(frozen=True)
+class ThreadRun(Ty):
+    """This thread's run of a `DisjointSlice<T, LinearTiles<N>>` (`thread_run32`, `tile_thread32`): at most
+    `count` consecutive elements; `whole` when the run is known to have all of them (a tile)."""
+
+    elem: Ty
+    count: int
+    whole: bool
+
+    def rust(self) -> str:
+        return f"{'StaticViewMut32' if self.whole else 'ThreadRunMut32'}<{self.elem.rust()}, {self.count}>"
 
 
 @dataclass(frozen=True)
@@ -340,6 +356,8 @@ def space_rust(space: str) -> str:
     """How cuda-oxide names an index space."""
     if space.startswith("2d:"):
         return f"Index2D<{space[3:]}>"
+    if space.startswith("tiles:"):
+        return f"LinearTiles<{space[6:]}>"
     return {"1d": "Index1D", "runtime_2d": "Runtime2DIndex", "warp": "WarpIndex"}[space]
 
 

@@ -295,8 +295,22 @@ class Interpreter:
     def op_simt_index_1d(self, op: Any, ins: list[Any]) -> tuple:
         return (self.block * self.block_dim + self.thread, 1)
 
+    op_simt_index_1d_u32 = op_simt_index_1d
+
     def op_simt_index_value(self, op: Any, ins: list[Any]) -> int:
         return ins[0][0]
+
+    def op_simt_index_valid(self, op: Any, ins: list[Any]) -> int:
+        return ins[0][1]
+
+    def op_simt_get_unchecked_mut(self, op: Any, ins: list[Any]) -> Pointer:
+        return Pointer(ins[0], ins[1])
+
+    def op_simt_ref_load(self, op: Any, ins: list[Any]) -> Any:
+        return ins[0].load()
+
+    def op_simt_ref_store(self, op: Any, ins: list[Any]) -> None:
+        ins[0].store(_defined(ins[1], "a stored value"))
 
     def op_simt_get_mut(self, op: Any, ins: list[Any]) -> list:
         (i, valid), memory = ins[1], ins[0]
