@@ -97,6 +97,12 @@ class FunctionEmitter:
             enum = self.crate.enum(t.name)
             if enum is not None:
                 return self.enum_type(enum)
+            self_ty = self.generics[-1].get("Self")
+            if isinstance(self_ty, T.Ty):
+                # `Self::Output` inside an impl: the impl's associated type (the path's last segment names it).
+                assoc = self.crate.assoc_type(getattr(self_ty, "name", self_ty.rust()).split("<")[0], t.name)
+                if assoc is not None:
+                    return self.resolve_type(assoc)
             if t.name in ("Vec", "Box", "String", "HashMap", "Rc", "Arc"):
                 raise err(t.loc, f"heap allocation (`{t.name}`) is not supported in device code")
             raise err(t.loc, f"cannot find type `{t.name}` in this scope")

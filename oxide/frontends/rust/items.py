@@ -77,6 +77,14 @@ class Crate:
                     return self._built[child]
         return None
 
+    def assoc_type(self, type_name: str, name: str) -> Any:
+        """The type AST of `type name = T;` in an `impl` for `type_name` (`Self::Output`), or None."""
+        for impl in self.impls.get(type_name, []):
+            for child in impl.child_by_field_name("body").named_children:
+                if child.type == "type_item" and text(child.child_by_field_name("name")) == name:
+                    return self.builder().type_(child.child_by_field_name("type"))
+        return None
+
     def struct(self, name: str) -> ast.StructDef | None:
         node = self.structs.get(name)
         if node is None:
@@ -144,6 +152,9 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
             crate.consts[text(node.child_by_field_name("name"))] = node
         elif node.type == "impl_item":
             type_node = node.child_by_field_name("type")
+            if type_node.type == "reference_type":
+                # `impl Mul for &Foo`: `&a * &b` of Foo values (a `&Foo` is used by value here).
+                type_node = type_node.child_by_field_name("type")
             base = type_node.child_by_field_name("type") if type_node.type == "generic_type" else type_node
             crate.impls.setdefault(text(base), []).append(node)
         # use lines, traits, macro_rules, extern crate: nothing the device code needs

@@ -105,3 +105,14 @@ if t > 100.0 {
     assert run("t: f32, ", body, [2.0], extra=extra, ty="f32")[0] == 9.0
     with pytest.raises(Trap):
         run("t: f32, ", body, [200.0], extra=extra, ty="f32")
+
+
+def test_operator_impl_for_a_reference_with_an_associated_output():
+    extra = """#[derive(Clone, Copy)]
+pub struct Foo { v: u32 }
+impl core::ops::Mul for &Foo {
+    type Output = Foo;
+    fn mul(self, rhs: Self) -> Self::Output { Foo { v: self.v * rhs.v } }
+}"""
+    body = "let a = Foo { v: n };\nlet b = Foo { v: 3 };\nlet p = &a * &b;\nout[0] = p.v;"
+    assert run("n: u32, ", body, [5], extra=extra)[0] == 15
