@@ -72,6 +72,10 @@ class FunctionEmitter:
                 return T.Disjoint(elem, self.space(t.args[1]) if len(t.args) > 1 else "1d")
             if t.name == "Option":
                 return T.OptionTy(self.resolve_type(t.args[0]))
+            if t.name == "Range" and len(t.args) == 1:
+                from oxide.frontends.rust.emit_expr import range_type
+
+                return range_type(self.resolve_type(t.args[0]))
             if t.name == "MaybeUninit" and len(t.args) == 1:
                 # A local that may be uninitialised: its storage is the T's (reading before writing is UB in
                 # Rust; here it reads whatever the local holds).

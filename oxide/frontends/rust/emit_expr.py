@@ -1215,7 +1215,19 @@ def e_Return(self, e: ast.Return, expected: T.Ty | None) -> Val:
 
 
 def e_Range(self, e: ast.Range, expected: T.Ty | None) -> Val:
-    raise err(e.loc, "a range outside a `for` loop (e.g. a subslice `&x[a..b]`) is not supported in device code")
+    """`a..b` as a value: a `core::ops::Range<T>` (its `start` and `end` fields)."""
+    if e.start is None or e.end is None or e.inclusive:
+        raise err(e.loc, "a range value other than `a..b` (e.g. `a..`, `a..=b`) is not supported in device code; "
+                         "use it in a `for` loop or a subslice")
+    hint = expected.fields[0][1] if isinstance(expected, T.Struct) and expected.name.startswith("Range<") else None
+    start, end = operands(self, e.start, e.end, hint)
+    ty = unify(self, start, end, e.loc, "a range")
+    return Val(range_type(ty), [self.coerce(start, ty, e.start.loc), self.coerce(end, ty, e.end.loc)])
+
+
+def range_type(elem: T.Ty) -> T.Struct:
+    """`core::ops::Range<elem>`."""
+    return T.Struct(f"Range<{elem.rust()}>", (("start", elem), ("end", elem)))
 
 
 # Aggregates -----------------------------------------------------------------------------------------------

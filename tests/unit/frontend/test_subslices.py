@@ -152,3 +152,10 @@ def test_from_accepts_only_lossless_conversions():
 
     with pytest.raises(OxideError, match=r"the trait `From<u32>` is not implemented for `u16`"):
         build("#[kernel]\npub unsafe fn k(x: u32, out: &mut [u16]) {\n    out[0] = u16::from(x);\n}")
+
+
+def test_range_values_have_start_and_end():
+    from tests.unit.frontend.test_constructs import run
+
+    body = "let r: &core::ops::Range<u64> = &(8..16);\nlet s = 2..n;\nout[0] = if sel == 0 { r.start } else { r.end } as u32 + s.end;"
+    assert run("sel: u32, n: u32, ", body, [1, 5])[0] == 21
