@@ -348,6 +348,8 @@ class FunctionEmitter:
         elif isinstance(pattern, ast.TuplePat):
             from oxide.frontends.rust.emit_expr import expand_rest
 
+            if not pattern.elems and isinstance(value.ty, T.Unit):
+                return  # `()` matches the unit value
             elems = expand_rest(pattern.elems, len(value.ty.elems)) if isinstance(value.ty, T.Tuple) else pattern.elems
             if not isinstance(value.ty, T.Tuple) or len(value.ty.elems) != len(elems):
                 raise err(pattern.loc, f"a tuple pattern of {len(pattern.elems)} cannot match a value of type {value.ty}")

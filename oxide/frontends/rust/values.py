@@ -61,6 +61,8 @@ def array_storage(element: T.Ty, dims: list[int]) -> Any:
         return [array_storage(e, dims) for e in element.elems]
     if isinstance(element, T.Struct):
         return [array_storage(f, dims) for _, f in element.fields]
+    if isinstance(element, T.Unit):
+        return None  # `()` takes no storage
     raise TypeError(f"arrays of {element.rust()} are not supported yet")
 
 
@@ -68,6 +70,8 @@ def element_at(view: "ArrayView", elem: T.Ty) -> Val:
     """The element of an array view whose indices are all applied (`prefix` reaches the element)."""
     if isinstance(elem, T.Array):
         return Val(elem, view)
+    if isinstance(elem, T.Unit):
+        return Val(elem, None)
     if isinstance(elem, (T.Tuple, T.Struct)):
         parts = elem.elems if isinstance(elem, T.Tuple) else [f for _, f in elem.fields]
         return Val(elem, [element_at(ArrayView(leaf, view.prefix), p) for leaf, p in zip(view.storage, parts)])
@@ -79,6 +83,8 @@ def store_element(value: Val, view: "ArrayView", elem: T.Ty) -> None:
     """Store `value` as the element an array view reaches."""
     if isinstance(elem, T.Array):
         copy_array(value.v, view, elem)
+    elif isinstance(elem, T.Unit):
+        return
     elif isinstance(elem, (T.Tuple, T.Struct)):
         parts = elem.elems if isinstance(elem, T.Tuple) else [f for _, f in elem.fields]
         for leaf, part_ty, part in zip(view.storage, parts, value.v):

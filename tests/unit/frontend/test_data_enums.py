@@ -79,3 +79,10 @@ if let Flag::On(value) = &mut flag { flip_in_place(value); }
 let result = match flag { Flag::On(true) => 2, Flag::On(false) => 1, Flag::Off => 0 };
 out[0] = result;"""
     assert [run("seed: u32, ", body, [seed], extra=extra)[0] for seed in (0, 2, 1)] == [2, 1, 0]
+
+
+def test_unit_inside_arrays_of_tuples():
+    body = """let table: [((u8, ()), u32); 2] = [((3, ()), 17), ((5, ()), 29)];
+let ((tag, ()), value) = table[i & 1];
+out[0] = tag as u32 * 100 + value;"""
+    assert run("i: usize, ", body, [1])[0] == 529
