@@ -137,6 +137,10 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
         value = em.coerce(value, source_hint, arg.loc)
     source = value.ty
 
+    if isinstance(source, T.Ptr) and isinstance(target, T.OptionTy) and target.inner == source.elem \
+            and T.is_scalar(target.inner):
+        return _pointer_as_option_ref(value, target)
+
     def bits(t: T.Ty) -> int | None:
         if isinstance(t, (T.Int, T.Float)):
             return t.bits
@@ -156,6 +160,22 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
     if isinstance(target, T.Float) or isinstance(source, T.Float):
         raw = arith.bitcast(target.mlir(), raw) if raw.type != target.mlir() else raw
     return Val(target, raw)
+
+
+def _pointer_as_option_ref(ptr: Val, target: T.OptionTy) -> Val:
+    """`transmute::<*const T, Option<&T>>(p)`: None for a null pointer (the niche), else Some of what p
+    points to. A `&T` is used by value here, so the value is read now, and only when p is not null."""
+    from oxide.frontends.rust.emit_expr import placeholder
+    from oxide.frontends.rust.values import OptionVal
+
+    i64 = ir.IntegerType.get_signless(64)
+    is_some = arith.cmpi(arith.CmpIPredicate.ne, simt.PtrToIntOp.build(ptr.v), arith.constant(i64, ir.IntegerAttr.get(i64, 0)))
+    read = scf.IfOp(is_some, [target.inner.mlir()], has_else=True)
+    with ir.InsertionPoint(read.then_block):
+        scf.YieldOp([simt.PtrLoadOp.build(ptr.v)])
+    with ir.InsertionPoint(read.else_block):
+        scf.YieldOp([placeholder(target.inner).v])
+    return Val(target, OptionVal(is_some, Val(target.inner, read.results[0])))
 
 
 def _is_lossless(source: T.Ty, target: T.Ty) -> bool:

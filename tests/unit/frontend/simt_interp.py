@@ -349,11 +349,23 @@ class Interpreter:
     def op_simt_slice_from_ptr(self, op: Any, ins: list[Any]) -> _View:
         return _View(ins[0], ins[1])
 
-    def op_simt_ptr_to_int(self, op: Any, ins: list[Any]) -> Pointer:
-        return ins[0]  # an address stays a Pointer while it passes through an integer local
+    def op_simt_ptr_to_int(self, op: Any, ins: list[Any]) -> int:
+        # A made-up address: (which memory + 1) << 32 | position, so addresses compare as the pointers do
+        # and int_to_ptr finds the memory again; 0 stays null.
+        if isinstance(ins[0], int):
+            return ins[0]
+        memories = self.env.setdefault("memories", [])
+        number = next((i for i, m in enumerate(memories) if m is ins[0].memory), None)
+        if number is None:
+            memories.append(ins[0].memory)
+            number = len(memories) - 1
+        return (number + 1) << 32 | ins[0].index
 
-    def op_simt_int_to_ptr(self, op: Any, ins: list[Any]) -> Pointer:
-        return ins[0]
+    def op_simt_int_to_ptr(self, op: Any, ins: list[Any]) -> Any:
+        address = ins[0]
+        if isinstance(address, Pointer) or address == 0:
+            return address
+        return Pointer(self.env["memories"][(address >> 32) - 1], address & 0xFFFFFFFF)
 
     # math -----------------------------------------------------------------------------------------------
     def op_math_absi(self, op: Any, ins: list[Any]) -> int:

@@ -56,3 +56,17 @@ out[2] = (f.to_bits() == bits) as u32 + 2 * (7u32.cast_signed() == 7i32) as u32;
     assert run("bits: u32, ", body, [0x3F800000])[:3] == [0x3F800000, 0xFFFFFFFF, 3]
     with pytest.raises(OxideError, match="cannot transmute between types of different sizes"):
         build("#[kernel]\npub unsafe fn k(x: u32, out: &mut [u64]) {\n    out[0] = core::mem::transmute::<u32, u64>(x);\n}")
+
+
+def test_transmute_of_a_pointer_to_an_option_reference_reads_only_non_null():
+    src = """#[kernel]
+pub unsafe fn k(input: &[u32], i: usize, out: &mut [u64]) {
+    let p: *const u32 = if i < input.len() { input.as_ptr().add(i) } else { core::ptr::null() };
+    let opt: Option<&u32> = core::mem::transmute(p);
+    out[0] = match opt { Some(x) => *x as u64, None => 99 };
+}"""
+    text = build(src).module
+    assert "scf.if" in str(text) and '"simt.ptr_load"' in str(text)
+    out = [0]
+    run_kernel(build(src), [[5, 6], 1, out])
+    assert out == [6]
