@@ -52,7 +52,8 @@ class Builder:
             base = node.child_by_field_name("type")
             name = text(base.child_by_field_name("name")) if base.type == "scoped_type_identifier" else text(base)
             args = [self.type_arg(a) for a in node.child_by_field_name("type_arguments").named_children]
-            return ast.PathTy(loc, name, args)
+            # Lifetimes (`DisjointSlice<'a, f32>`) are no type arguments here.
+            return ast.PathTy(loc, name, [a for a in args if a is not None])
         if kind == "reference_type":
             inner = node.child_by_field_name("type")
             mutable = any(c.type == "mutable_specifier" for c in node.children)

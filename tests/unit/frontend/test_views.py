@@ -67,3 +67,14 @@ pub fn k(mut values: DisjointSlice<u32>) {
     with pytest.raises(OxideError, match="mismatched index spaces"):
         build(_HEAD + "#[kernel]\npub fn k(mut d: DisjointSlice<u32, LinearTiles<2>>) {\n"
                       "    if let Some(e) = d.get_mut(thread::index_1d()) { *e = 1; }\n}")
+
+
+def test_lifetime_arguments_are_ignored_in_types():
+    src = _HEAD + """fn bump<'a>(s: &mut DisjointSlice<'a, u32>) {
+    if let Some(e) = s.get_mut(thread::index_1d()) { *e += 1; }
+}
+#[kernel]
+pub fn k(mut out: DisjointSlice<u32>) { bump(&mut out); }"""
+    values = [1, 2]
+    run_kernel(build(src), [values], thread=1)
+    assert values == [1, 3]
