@@ -310,13 +310,17 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         if not (isinstance(src.ty, T.Ptr) and isinstance(dst.ty, T.Ptr) and src.ty.elem == dst.ty.elem):
             raise err(loc, f"`ptr::{name}` takes two raw pointers to one element type")
         count = index_value(em, args[2])
-        # Element by element in ascending order; `copy` (memmove) of overlapping ranges with dst > src would
-        # need the descending order, so only the non-overlapping form is accepted for pointers that may overlap.
+        # Element by element; `copy` (memmove) of ranges that may overlap walks down from the end when the
+        # destination lies above the source, so every element is read before it is overwritten.
+        backward = None
         if name == "copy":
-            raise err(loc, "`ptr::copy` (overlapping) is not supported in device code; use `ptr::copy_nonoverlapping`")
+            backward = arith.cmpi(arith.CmpIPredicate.ugt, simt.PtrToIntOp.build(dst.v), simt.PtrToIntOp.build(src.v))
         loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), count, arith.constant(ir.IndexType.get(), 1))
         with ir.InsertionPoint(loop.body):
             i = loop.induction_variable
+            if backward is not None:
+                last = arith.subi(count, arith.constant(ir.IndexType.get(), 1))
+                i = arith.select(backward, arith.subi(last, i), i)
             value = simt.PtrLoadOp.build(simt.PtrOffsetOp.build(src.v, i))
             simt.PtrStoreOp.build(simt.PtrOffsetOp.build(dst.v, i), value)
             scf.YieldOp([])

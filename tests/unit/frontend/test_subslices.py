@@ -159,3 +159,17 @@ def test_range_values_have_start_and_end():
 
     body = "let r: &core::ops::Range<u64> = &(8..16);\nlet s = 2..n;\nout[0] = if sel == 0 { r.start } else { r.end } as u32 + s.end;"
     assert run("sel: u32, n: u32, ", body, [1, 5])[0] == 21
+
+
+def test_ptr_copy_moves_overlapping_ranges_in_either_direction():
+    from tests.unit.frontend.test_constructs import run
+
+    body = """let p = out.as_mut_ptr();
+if up { core::ptr::copy(p, p.add(1), n - 1); } else { core::ptr::copy(p.add(1), p, n - 1); }"""
+    src = f"#[kernel]\npub unsafe fn k(up: bool, n: usize, out: &mut [u32]) {{\n{body}\n}}"
+    out = [1, 2, 3, 4]
+    run_kernel(build(src), [True, 4, out])
+    assert out == [1, 1, 2, 3]
+    out = [1, 2, 3, 4]
+    run_kernel(build(src), [False, 4, out])
+    assert out == [2, 3, 4, 4]
