@@ -69,6 +69,8 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
         if name == "len":
             return Val(T.USIZE, _usize(ty.length)), recv
         return Val(T.BOOL, i1(ty.length == 0)), recv
+    if isinstance(ty, T.Bool) and name in ("then", "then_some") and len(e.args) == 1:
+        return _bool_then(em, recv, e), recv
     if isinstance(ty, T.Array) and name == "map" and len(e.args) == 1:
         from oxide.frontends.rust.core_calls import array_map
 
@@ -94,6 +96,21 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
     if isinstance(ty, T.Ptr):
         return _pointer_method(em, recv, e), recv
     return None, recv
+
+
+def _bool_then(em: Any, flag: Val, e: ast.MethodCall) -> Val:
+    """`b.then_some(v)` (v is computed either way) and `b.then(|| v)` (the closure runs only when b)."""
+    from oxide.frontends.rust.emit_expr import placeholder_or_unit, value_if
+    from oxide.frontends.rust.values import OptionVal
+
+    if e.name == "then_some":
+        value = em.expr(e.args[0])
+    else:
+        f = em.expr(e.args[0])
+        if not isinstance(f.ty, T.Closure):
+            raise err(e.args[0].loc, "`then` takes a closure")
+        value = value_if(em, flag.v, lambda: em.call_closure(f, [], e.loc), placeholder_or_unit, e.loc)
+    return Val(T.OptionTy(value.ty), OptionVal(flag.v, value))
 
 
 def _pointer_method(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:

@@ -116,3 +116,13 @@ impl core::ops::Mul for &Foo {
 }"""
     body = "let a = Foo { v: n };\nlet b = Foo { v: 3 };\nlet p = &a * &b;\nout[0] = p.v;"
     assert run("n: u32, ", body, [5], extra=extra)[0] == 15
+
+
+def test_bool_then_runs_the_closure_only_when_true():
+    body = """let a = (n > 3).then(|| out[1] + n);
+let b = (n > 9).then_some(7u32);
+out[0] = a.unwrap_or(0) * 10 + b.unwrap_or(1);"""
+    text = ir(f"#[kernel]\npub unsafe fn k(n: u32, out: &mut [u32]) {{\n{body}\n}}")
+    assert "scf.if" in text
+    assert run("n: u32, ", body, [5])[0] == 51
+    assert run("n: u32, ", body, [2])[0] == 1
