@@ -28,7 +28,7 @@ def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, arg
         if not isinstance(expected, T.Ptr):
             raise err(loc, f"cannot infer the pointee type of `ptr::{name}()` here; annotate the binding")
         zero = arith.constant(ir.IntegerType.get_signless(64), ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0))
-        ptr_ty = T.Ptr(expected.elem, name == "null_mut", expected.space)
+        ptr_ty = T.Ptr(expected.elem, name == "null_mut", 0)  # the generic null pointer
         return Val(ptr_ty, simt.IntToPtrOp.build(zero, results=[ptr_ty.mlir()]))
     if name in ("size_of", "align_of") and qualifier == "mem" and len(func.generics) == 1 and not args:
         from oxide.frontends.rust.places import layout
@@ -156,6 +156,7 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
     if isinstance(target, T.Ptr):
         if isinstance(source, T.Float):
             raw = arith.bitcast(ir.IntegerType.get_signless(64), raw)
+        target = T.Ptr(target.elem, target.mutable, 0)  # an integer address is a generic pointer
         return Val(target, simt.IntToPtrOp.build(raw, results=[target.mlir()]))
     if isinstance(target, T.Float) or isinstance(source, T.Float):
         raw = arith.bitcast(target.mlir(), raw) if raw.type != target.mlir() else raw

@@ -13,8 +13,8 @@ from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
 from oxide.frontends.rust.values import (
-    ArrayView, Cell, OptionVal, Val, element_at, element_cell, flag_cell, load_cell, new_cell, set_flag, store_cell,
-    store_element, zero_value,
+    ArrayView, Cell, OptionVal, Val, element_at, element_cell, flag_cell, load_cell, new_cell, pointer_at, set_flag,
+    store_cell, store_element, zero_value,
 )
 
 
@@ -342,7 +342,8 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
         src = Val(T.Ptr(s.elem, True, 3), simt.SharedPtrOp.build(src.v, results=[T.Ptr(s.elem, True, 3).mlir()]))
         s = src.ty
     if isinstance(dst, T.Ptr) and isinstance(s, T.Int) and s.bits == 64:
-        return Val(dst, simt.IntToPtrOp.build(src.v, results=[dst.mlir()]))  # `addr as *mut T` (use is unsafe)
+        dst = T.Ptr(dst.elem, dst.mutable, 0)  # `addr as *mut T`: an integer address is a generic pointer
+        return Val(dst, simt.IntToPtrOp.build(src.v, results=[dst.mlir()]))
     if isinstance(dst, T.Ptr) and isinstance(s, T.Ptr):
         if dst.elem == s.elem and dst.space == s.space:
             return Val(dst, src.v)
@@ -651,6 +652,11 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
             if not isinstance(value.ty, (T.Unit, T.Never)):
                 if "ty" not in probe:
                     probe["ty"] = value.ty
+                elif isinstance(value.ty, T.Ptr) and isinstance(probe["ty"], T.Ptr) \
+                        and value.ty.elem == probe["ty"].elem and value.ty.space != probe["ty"].space:
+                    # One `*const T` from two address spaces (a global pointer or `ptr::null()`): the result is
+                    # the generic pointer (both branches yield their generic address).
+                    probe["ty"] = T.Ptr(value.ty.elem, value.ty.mutable and probe["ty"].mutable, 0)
                 elif value.ty != probe["ty"]:
                     if isinstance(value.ty, T.FnItem) and isinstance(probe["ty"], T.FnItem):
                         raise err(loc, "choosing a function at run time (an indirect call through a function "
@@ -695,7 +701,7 @@ def address_from(address: Val, ty: T.Ty) -> Val:
     reference comes back as the equivalent reference into memory."""
     if isinstance(ty, T.ElemRef):
         ty = T.PlaceRef(ty.elem, True, 1)
-    return Val(ty, simt.IntToPtrOp.build(address.v, results=[ty.mlir()]))
+    return Val(ty, pointer_at(address.v, ty))
 
 
 def _defined_outside(value: ir.Value, op: ir.Operation) -> bool:

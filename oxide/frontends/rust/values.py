@@ -143,12 +143,21 @@ def _to_storage(ty: T.Ty, value: "Val") -> ir.Value:
     return value.v
 
 
+def pointer_at(address: ir.Value, ty: T.Ty) -> ir.Value:
+    """The pointer of type `ty` (a `Ptr` or `PlaceRef`, in its address space) at a 64-bit generic address:
+    `int_to_ptr` gives the generic pointer, `from_generic` the global or shared one."""
+    generic = simt.IntToPtrOp.build(address, results=[T.Ptr(ty.elem, True, 0).mlir()])
+    if ty.space == 0:
+        return generic
+    return simt.FromGenericOp.build(generic, results=[ty.mlir()])
+
+
 def _from_storage(ty: T.Ty, raw: ir.Value) -> "Val":
     """A memref element read back as a value of `ty`."""
     if isinstance(ty, T.Bool):
         return Val(ty, arith.trunci(ty.mlir(), raw))
     if isinstance(ty, (T.Ptr, T.PlaceRef)):
-        return Val(ty, simt.IntToPtrOp.build(raw, results=[ty.mlir()]))
+        return Val(ty, pointer_at(raw, ty))
     return Val(ty, raw)
 
 

@@ -361,6 +361,9 @@ class Interpreter:
             number = len(memories) - 1
         return (number + 1) << 32 | ins[0].index
 
+    def op_simt_from_generic(self, op: Any, ins: list[Any]) -> Any:
+        return ins[0]
+
     def op_simt_int_to_ptr(self, op: Any, ins: list[Any]) -> Any:
         address = ins[0]
         if isinstance(address, Pointer) or address == 0:
