@@ -352,20 +352,19 @@ class FieldPtrOp(Op):
 
 
 
-@DIALECT.op
-class PtrToIntOp(Op):
-    """`p as usize`: a raw pointer's address as a 64-bit integer (also how a branch yields a pointer:
-    through an integer local)."""
 
-    mnemonic = "ptr_to_int"
-    ptr = Operand(BaseOf(PtrType))
-    result = Result(Is("i64"))
+_GENERIC_T = TypeVar("T")
 
 
 @DIALECT.op
-class IntToPtrOp(Op):
-    """`a as *mut T` of a 64-bit address (unsafe to use, like any raw pointer)."""
+class FromGenericOp(Op):
+    """A generic pointer (address space 0, e.g. from `simt.int_to_ptr`) as a pointer into address space 1 or
+    3 (`cvta.to`): how an address kept as an integer becomes a global or shared pointer again."""
 
-    mnemonic = "int_to_ptr"
-    address = Operand(Is("i64"))
-    result = Result(BaseOf(PtrType))
+    mnemonic = "from_generic"
+    ptr = Operand(Parametric(PtrType, _GENERIC_T, Is("0 : i64")))
+    result = Result(Parametric(PtrType, _GENERIC_T, AnyType()))
+
+    def verify_(self) -> None:
+        if python_value(PtrType.parameters_of(self.result.type)[1]) not in (1, 3):
+            raise VerifyError("from_generic converts to the global (1) or shared (3) address space")

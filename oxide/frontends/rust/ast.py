@@ -99,6 +99,21 @@ class TuplePat:
 
 
 @dataclass
+class RestPat:
+    """`..` among the fields of a tuple or tuple-variant pattern: the remaining fields, ignored."""
+
+    loc: SourceLoc
+
+
+@dataclass
+class RefPat:
+    """`&x` / `&mut x`: matches what a reference refers to."""
+
+    loc: SourceLoc
+    inner: Any
+
+
+@dataclass
 class VariantPat:
     """`Some(x)`, `None`, `Color::Red`: an enum variant with optional sub-patterns."""
 
@@ -447,11 +462,12 @@ class StructDef:
 
 @dataclass
 class EnumDef:
-    """A fieldless enum `enum E { A, B = 3 }`."""
+    """An enum `enum E { A, B = 3, C(u32, f32) }`; `fields` holds the field types of tuple variants."""
 
     loc: SourceLoc
     name: str
     variants: list[tuple[str, Optional[int]]]
+    fields: dict[str, list[Any]] = field(default_factory=dict)
 
 
 @dataclass

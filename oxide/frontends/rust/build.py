@@ -52,7 +52,8 @@ class Builder:
             base = node.child_by_field_name("type")
             name = text(base.child_by_field_name("name")) if base.type == "scoped_type_identifier" else text(base)
             args = [self.type_arg(a) for a in node.child_by_field_name("type_arguments").named_children]
-            return ast.PathTy(loc, name, args)
+            # Lifetimes (`DisjointSlice<'a, f32>`) are no type arguments here.
+            return ast.PathTy(loc, name, [a for a in args if a is not None])
         if kind == "reference_type":
             inner = node.child_by_field_name("type")
             mutable = any(c.type == "mutable_specifier" for c in node.children)
@@ -123,8 +124,12 @@ class Builder:
             return ast.OrPat(loc, [self.pattern(c) for c in node.named_children])
         if kind == "match_pattern":
             return self.pattern(node.named_children[0]) if node.named_children else ast.WildPat(loc)
-        if kind == "ref_pattern" or kind == "reference_pattern":
-            raise self.fail(node, "a reference pattern", "bind the value and dereference it")
+        if kind == "remaining_field_pattern":
+            return ast.RestPat(loc)
+        if kind == "reference_pattern":
+            return ast.RefPat(loc, self.pattern(node.named_children[-1]))
+        if kind == "ref_pattern":
+            raise self.fail(node, "a `ref` binding", "bind the value, or match on `&mut x`")
         if kind == "struct_pattern":
             raise self.fail(node, "a struct pattern", "bind the struct and use its fields")
         if kind == "slice_pattern":
@@ -197,6 +202,11 @@ class Builder:
                 generics.extend(self.type_arg(a) for a in n.child_by_field_name("type_arguments").named_children)
             elif n.type in ("identifier", "type_identifier", "crate", "super", "self", "primitive_type"):
                 segments.append(text(n))
+            elif n.type == "bracketed_type":
+                # `<Vec2 as Trait>::f` / `<T>::f`: the type is what names the impl (trait methods and consts
+                # are looked up on the type; the trait only disambiguates, which one namespace here needs not).
+                inner = n.named_children[0]
+                collect(inner.named_children[0] if inner.type == "qualified_type" else inner)
             else:
                 segments.extend(s for s in text(n).replace(" ", "").split("::") if s)
 

@@ -135,6 +135,8 @@ def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
     """The kernel-ABI parameters one Rust parameter becomes."""
     if isinstance(ty, (T.Int, T.Float, T.Bool, T.Slice, T.Disjoint, T.Ptr)):
         return [ty]
+    if isinstance(ty, T.DataEnum):
+        raise err(loc, f"a kernel parameter of type `{ty}` (an enum with fields) is not supported")
     if isinstance(ty, T.Struct):
         return [p for _, f in ty.fields for p in _param_parts(f, loc)]
     if isinstance(ty, T.Tuple):
@@ -182,9 +184,10 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
         flat.extend(_param_parts(ty, p.loc))
     entry = entry_name(fn, type_args)
     block = module.bodyRegion.blocks[0]
+    bounds = [b if isinstance(b, int) else em.const_arg(b) for b in fn.attrs.get("launch_bounds", [])]
     with ir.InsertionPoint(block), location(fn.loc):
         func = gpu.GPUFuncOp(ir.FunctionType.get([t.mlir() for t in flat], []), entry, kernel=True)
-        _kernel_attributes(func, fn)
+        _kernel_attributes(func, fn, bounds)
         entry_block = func.body.blocks.append(*[t.mlir() for t in flat], arg_locs=[location(fn.loc)] * len(flat))
     try:
         em.entry = entry_block
@@ -204,15 +207,14 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
         raise
     params = [KernelParam(_param_name(p), str(ty), [str(t.mlir()) for t in _param_parts(ty, p.loc)])
               for p, ty in zip(fn.params, param_types)]
-    return KernelInfo(fn.name, entry, params, fn.attrs.get("launch_contract", {}), fn.attrs.get("launch_bounds", []))
+    return KernelInfo(fn.name, entry, params, fn.attrs.get("launch_contract", {}), bounds)
 
 
 def _param_name(p: ast.Param) -> str:
     return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"
 
 
-def _kernel_attributes(func: Any, fn: ast.Function) -> None:
-    bounds = fn.attrs.get("launch_bounds")
+def _kernel_attributes(func: Any, fn: ast.Function, bounds: list[int]) -> None:
     if bounds:
         func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get(bounds)
     contract = fn.attrs.get("launch_contract")

@@ -84,6 +84,10 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
         enum = em.crate.enum(segs[-2])
         if enum is not None:
             ty = em.enum_type(enum)
+            if isinstance(ty, T.DataEnum):
+                from oxide.frontends.rust.core_calls import data_variant
+
+                return data_variant(em, ty, segs[-1], [], e.loc)
             for name, value in ty.variants:
                 if name == segs[-1]:
                     return Val(ty, _const(T.PRIMITIVES["i32"], value))
@@ -137,17 +141,11 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
                                loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
-    if name == "exact_div" and len(args) == 2:
-        # core::intrinsics::exact_div: a division the caller promises is exact; computed as `/`.
-        from oxide.frontends.rust.emit_expr import binary_values, operands
+    from oxide.frontends.rust.core_calls import core_call
 
-        a, b = operands(em, args[0], args[1], expected)
-        return binary_values(em, "/", a, b, loc)
-    if name == "fn_addr_eq" and len(args) == 2:
-        f, g = em.expr(args[0]), em.expr(args[1])
-        if not (isinstance(f.ty, T.FnItem) and isinstance(g.ty, T.FnItem)) or f.v or g.v:
-            raise err(loc, "`fn_addr_eq` compares two non-generic functions in device code")
-        return Val(T.BOOL, i1(f.ty.path == g.ty.path))  # every function is a distinct, statically known item
+    handled = core_call(em, name, qualifier, func, args, expected, loc)
+    if handled is not None:
+        return handled
     struct = em.crate.struct(name) if len(segs) == 1 else None
     if struct is not None and all(f.isdigit() for f, _ in struct.fields):
         # `Pair(x, y)`: a tuple struct's constructor is a struct literal with fields 0, 1, ...
@@ -158,6 +156,11 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
     if device is not None:
         return device
     if qualifier is not None and em.crate.enum(qualifier) is not None:
+        ty = em.enum_type(em.crate.enum(qualifier))
+        if isinstance(ty, T.DataEnum):
+            from oxide.frontends.rust.core_calls import data_variant
+
+            return data_variant(em, ty, name, args, loc)  # `E::A(x)`
         raise err(loc, f"`{qualifier}::{name}` is not a function (the enum's variants have no fields)")
     if qualifier is not None:
         # `Type::function(args)`: an associated function of a user struct, or `f32::sqrt(x)` style.
@@ -169,10 +172,22 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
         if qualifier in T.PRIMITIVES and args:
             receiver = em.expr(args[0], T.PRIMITIVES[qualifier])
             return primitive_method(em, receiver, name, args[1:], loc, expected)
+        bound = em.generics[-1].get(qualifier)
+        if isinstance(bound, T.Ty) and len(segs) == 2:
+            qualifier = getattr(bound, "name", bound.rust()).split("<")[0]  # `T::f(x)` of a generic T
         method = em.crate.method(qualifier, name)
         if method is not None:
             struct = em.crate.struct(qualifier)
             self_ty = em.struct_type(struct, []) if struct is not None and not struct.generics else None
+            if method.self_param is not None and args:
+                # `Type::method(value, x)` / `<Type as Trait>::method(value, x)`: the first argument is self.
+                from oxide.frontends.rust.emit_expr import referent
+
+                self_val = em.expr(args[0], self_ty)
+                if method.self_param != "&mut self":
+                    self_val = referent(em, self_val)
+                return inline_call(em, method, _typed_args(em, method, args[1:], func), loc, self_val=self_val,
+                                   arg_locs=[a.loc for a in args[1:]])
             return inline_call(em, method, _typed_args(em, method, args, func), loc, self_ty=self_ty,
                                arg_locs=[a.loc for a in args])
     if name in ("vec", "Vec", "Box", "String") or qualifier in ("Vec", "Box", "String"):
@@ -299,13 +314,17 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         if not (isinstance(src.ty, T.Ptr) and isinstance(dst.ty, T.Ptr) and src.ty.elem == dst.ty.elem):
             raise err(loc, f"`ptr::{name}` takes two raw pointers to one element type")
         count = index_value(em, args[2])
-        # Element by element in ascending order; `copy` (memmove) of overlapping ranges with dst > src would
-        # need the descending order, so only the non-overlapping form is accepted for pointers that may overlap.
+        # Element by element; `copy` (memmove) of ranges that may overlap walks down from the end when the
+        # destination lies above the source, so every element is read before it is overwritten.
+        backward = None
         if name == "copy":
-            raise err(loc, "`ptr::copy` (overlapping) is not supported in device code; use `ptr::copy_nonoverlapping`")
+            backward = arith.cmpi(arith.CmpIPredicate.ugt, simt.PtrToIntOp.build(dst.v), simt.PtrToIntOp.build(src.v))
         loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), count, arith.constant(ir.IndexType.get(), 1))
         with ir.InsertionPoint(loop.body):
             i = loop.induction_variable
+            if backward is not None:
+                last = arith.subi(count, arith.constant(ir.IndexType.get(), 1))
+                i = arith.select(backward, arith.subi(last, i), i)
             value = simt.PtrLoadOp.build(simt.PtrOffsetOp.build(src.v, i))
             simt.PtrStoreOp.build(simt.PtrOffsetOp.build(dst.v, i), value)
             scf.YieldOp([])
@@ -435,7 +454,9 @@ def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val]
             bindings[t.name] = actual
         elif isinstance(t, ast.RefTy) and isinstance(t.inner, ast.SliceTy) and isinstance(actual, T.Slice):
             unify(t.inner.elem, actual.elem)
-        elif isinstance(t, ast.RefTy) and isinstance(actual, (T.ElemRef, T.LocalRef)):
+        elif isinstance(t, ast.RefTy) and isinstance(actual, (T.ElemRef, T.LocalRef, T.PlaceRef)):
+            unify(t.inner, actual.elem)
+        elif isinstance(t, ast.PtrTy) and isinstance(actual, T.Ptr):
             unify(t.inner, actual.elem)
         elif isinstance(t, ast.RefTy):
             unify(t.inner, actual)
@@ -541,36 +562,21 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
 
 # Methods ---------------------------------------------------------------------------------------------------
 def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val:
+    from oxide.frontends.rust.language_methods import method_before_receiver, method_on_value
+
+    early = method_before_receiver(em, e, expected)
+    if early is not None:
+        return early
     with safety.borrowing(em):
         recv = em.expr(e.receiver)
     atomic = _atomic_method(em, recv, e)
     if atomic is not None:
         return atomic
+    handled, recv = method_on_value(em, recv, e)
+    if handled is not None:
+        return handled
     ty = recv.ty
     name = e.name
-    if isinstance(ty, (T.ElemRef, T.PlaceRef)) and isinstance(ty.elem, T.Array):
-        from oxide.frontends.rust.emit_places import array_ref_method
-
-        on_array = array_ref_method(em, recv, name, e.args, e.loc)
-        if on_array is not None:
-            return on_array
-    if isinstance(ty, T.Array) and name in ("len", "is_empty") and not e.args:
-        if name == "len":
-            return Val(T.USIZE, _const(T.USIZE, ty.length))
-        return Val(T.BOOL, i1(ty.length == 0))
-    if isinstance(ty, (T.ElemRef, T.PlaceRef)) and T.is_scalar(ty.elem):
-        # Method calls auto-dereference: `x.wrapping_add(1)` of an `x: &mut u32` into memory.
-        from oxide.frontends.rust.places import load_place, reference_place
-
-        place = reference_place(recv)
-        recv = load_place(em, place) if place is not None else Val(ty.elem, simt.RefLoadOp.build(recv.v))
-        ty = recv.ty
-    if isinstance(ty, (T.Slice, T.ElemRef, T.PlaceRef)):
-        from oxide.frontends.rust.emit_slices import slice_method
-
-        pieces = slice_method(em, recv, e)
-        if pieces is not None:
-            return pieces
     if isinstance(ty, T.ThreadIndex):
         safety.witness_method(ty, name, e.loc)
         if name == "get" and not e.args:
@@ -646,9 +652,15 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             ptr = T.Ptr(ty.elem, name == "as_mut_ptr", 3)
             return Val(ptr, simt.SharedPtrOp.build(recv.v, results=[ptr.mlir()]))
     if isinstance(ty, T.Ptr):
-        if name in ("add", "offset", "wrapping_add"):
-            em.require_unsafe(e.loc, f"`{name}` on a raw pointer")
-            i = index_value(em, e.args[0]) if name != "offset" else arith.index_cast(ir.IndexType.get(), em.expr(e.args[0], T.ISIZE).v)
+        if name in ("add", "offset", "wrapping_add", "wrapping_offset", "sub", "wrapping_sub"):
+            if not name.startswith("wrapping_"):  # the wrapping forms are safe to call (only a deref is not)
+                em.require_unsafe(e.loc, f"`{name}` on a raw pointer")
+            if name in ("offset", "wrapping_offset"):
+                i = arith.index_cast(ir.IndexType.get(), em.coerce(em.expr(e.args[0], T.ISIZE), T.ISIZE, e.args[0].loc).v)
+            else:
+                i = index_value(em, e.args[0])
+                if name in ("sub", "wrapping_sub"):
+                    i = arith.subi(arith.constant(ir.IndexType.get(), 0), i)
             return Val(ty, simt.PtrOffsetOp.build(recv.v, i))
         if name in ("read", "read_volatile"):
             em.require_unsafe(e.loc, f"`{name}` on a raw pointer")

@@ -73,6 +73,16 @@ class FunctionEmitter:
                 return T.Disjoint(elem, self.space(t.args[1]) if len(t.args) > 1 else "1d")
             if t.name == "Option":
                 return T.OptionTy(self.resolve_type(t.args[0]))
+            if t.name == "Range" and len(t.args) == 1:
+                from oxide.frontends.rust.emit_expr import range_type
+
+                return range_type(self.resolve_type(t.args[0]))
+            if t.name == "MaybeUninit" and len(t.args) == 1:
+                # A local that may be uninitialised: its storage is the T's (reading before writing is UB in
+                # Rust; here it reads whatever the local holds).
+                return self.resolve_type(t.args[0])
+            if t.name == "Infallible":
+                return T.NEVER
             if t.name == "Uniform" and len(t.args) == 1:
                 # A launch-uniform value is its value here (uniformity is not tracked yet); the host passes T.
                 return self.resolve_type(t.args[0])
@@ -97,6 +107,12 @@ class FunctionEmitter:
             device = device_type(self, t)
             if device is not None:
                 return device
+            self_ty = self.generics[-1].get("Self")
+            if isinstance(self_ty, T.Ty):
+                # `Self::Output` inside an impl: the impl's associated type (the path's last segment names it).
+                assoc = self.crate.assoc_type(getattr(self_ty, "name", self_ty.rust()).split("<")[0], t.name)
+                if assoc is not None:
+                    return self.resolve_type(assoc)
             if t.name in ("Vec", "Box", "String", "HashMap", "Rc", "Arc"):
                 raise err(t.loc, f"heap allocation (`{t.name}`) is not supported in device code")
             raise err(t.loc, f"cannot find type `{t.name}` in this scope")
@@ -116,6 +132,8 @@ class FunctionEmitter:
         if isinstance(t, ast.TupleTy):
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
+            if isinstance(self.resolve_type(t.inner), T.Unit):
+                return T.Ptr(T.UNIT, t.mutable, 1)  # `*const ()`: an address only, never read through
             return T.Ptr(self.scalar_element(t.inner, "a raw pointer"), t.mutable, 1)
         if isinstance(t, ast.FnPtrTy):
             return T.FnPtr()
@@ -143,7 +161,13 @@ class FunctionEmitter:
                 return "runtime_2d"
             if t.name == "WarpIndex":
                 return "warp"
-        raise err(getattr(t, "loc", None), f"unknown index space `{getattr(t, 'name', t)}` (Index1D, Index2D<S>, Runtime2DIndex, WarpIndex)")
+            if t.name == "LinearTiles" and len(t.args) == 1:
+                count = self.const_arg(t.args[0])
+                if count <= 0:
+                    raise err(t.loc, "`LinearTiles<N>` needs N >= 1")
+                return f"tiles:{count}"
+        raise err(getattr(t, "loc", None), f"unknown index space `{getattr(t, 'name', t)}` (Index1D, Index2D<S>, Runtime2DIndex, WarpIndex, "
+                                              "LinearTiles<N>)")
 
     def const_arg(self, e: Any) -> int:
         """A compile-time integer: a literal, a const generic, a `const` item, or arithmetic on them."""
@@ -155,6 +179,10 @@ class FunctionEmitter:
             from oxide.frontends.rust.device_api import strip_modules
 
             e = ast.PathExpr(e.loc, strip_modules(self, e.segments))  # `super::N16`
+        if isinstance(e, ast.PathExpr) and len(e.segments) == 2:
+            const = self.assoc_const(e.segments[0], e.segments[1])
+            if const is not None:
+                return self.const_arg(const.value)
         if isinstance(e, ast.PathExpr) and len(e.segments) == 1:
             bound = self.generics[-1].get(e.segments[0])
             if isinstance(bound, int):
@@ -172,6 +200,14 @@ class FunctionEmitter:
             return self.const_arg(e.operand)
         raise err(getattr(e, "loc", None), "expected a compile-time integer (a literal, a const generic or a `const`)")
 
+    def assoc_const(self, qualifier: str, name: str) -> ast.ConstDef | None:
+        """`Q::NAME` where Q is a type (or a generic parameter bound to one) with an associated const NAME."""
+        bound = self.generics[-1].get(qualifier)
+        type_name = qualifier
+        if isinstance(bound, T.Ty):
+            type_name = getattr(bound, "name", bound.rust()).split("<")[0]
+        return self.crate.assoc_const(type_name, name)
+
     def struct_type(self, struct: ast.StructDef, args: list[T.Ty]) -> T.Struct:
         bindings = dict(zip((g.name for g in struct.generics), args))
         self.generics.append({**self.generics[-1], **bindings})
@@ -184,13 +220,17 @@ class FunctionEmitter:
         suffix = "<" + ", ".join(a.rust() for a in args) + ">" if args else ""
         return T.Struct(struct.name + suffix, fields)
 
-    def enum_type(self, enum: ast.EnumDef) -> T.Enum:
+    def enum_type(self, enum: ast.EnumDef) -> T.Enum | T.DataEnum:
         variants, next_value = [], 0
         for name, value in enum.variants:
             next_value = value if value is not None else next_value
             variants.append((name, next_value))
             next_value += 1
-        return T.Enum(enum.name, tuple(variants))
+        if not enum.fields:
+            return T.Enum(enum.name, tuple(variants))
+        payloads = tuple((f"#{name}", T.Tuple(tuple(self.resolve_type(t) for t in enum.fields.get(name, []))))
+                         for name, _ in variants)
+        return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, tuple(variants))
 
     # Statements ----------------------------------------------------------------------------------------
     def block(self, block: ast.Block, expected: T.Ty | None = None) -> Val:
@@ -302,7 +342,7 @@ class FunctionEmitter:
         if isinstance(pattern, ast.BindPat):
             # `mut` on a handle (slice, DisjointSlice, pointer, witness) only allows `&mut self` methods;
             # the handle itself is never reassigned, so it stays an SSA value.
-            if pattern.mutable and not isinstance(value.ty, _HANDLES):
+            if pattern.mutable and (not isinstance(value.ty, _HANDLES) or isinstance(value.ty, T.Ptr)):
                 try:
                     with ir.InsertionPoint.at_block_begin(self.entry):
                         cell = new_cell(value.ty)
@@ -316,10 +356,19 @@ class FunctionEmitter:
         elif isinstance(pattern, ast.WildPat):
             return
         elif isinstance(pattern, ast.TuplePat):
-            if not isinstance(value.ty, T.Tuple) or len(value.ty.elems) != len(pattern.elems):
+            from oxide.frontends.rust.emit_expr import expand_rest
+
+            if not pattern.elems and isinstance(value.ty, T.Unit):
+                return  # `()` matches the unit value
+            elems = expand_rest(pattern.elems, len(value.ty.elems)) if isinstance(value.ty, T.Tuple) else pattern.elems
+            if not isinstance(value.ty, T.Tuple) or len(value.ty.elems) != len(elems):
                 raise err(pattern.loc, f"a tuple pattern of {len(pattern.elems)} cannot match a value of type {value.ty}")
-            for sub, part in zip(pattern.elems, value.v):
+            for sub, part in zip(elems, value.v):
                 self.bind_pattern(sub, part)
+        elif isinstance(pattern, ast.RefPat):
+            from oxide.frontends.rust.emit_expr import referent
+
+            self.bind_pattern(pattern.inner, referent(self, value))
         else:
             raise err(pattern.loc, "this pattern is refutable; use `if let` or `match`")
 
@@ -379,6 +428,14 @@ class FunctionEmitter:
             return self.e_Lit(literal, ty)  # an unsuffixed literal typed by where it goes (`(raw, (2, 3))`)
         if isinstance(value.ty, T.Tuple) and isinstance(ty, T.Tuple) and len(value.ty.elems) == len(ty.elems):
             return Val(ty, [self.coerce(part, want, loc) for part, want in zip(value.v, ty.elems)])
+        if isinstance(ty, T.Slice):
+            from oxide.frontends.rust.local_slices import borrow_array
+
+            window = borrow_array(value, ty)
+            if window is not None:
+                return window  # `&arr` / `&mut arr` of a local array where `&[T]` is expected
+            if isinstance(value.ty, T.LocalSlice) and value.ty.elem == ty.elem and (value.ty.mutable or not ty.mutable):
+                return value
         if isinstance(value.ty, T.FnItem) and isinstance(ty, T.FnPtr):
             return value  # the function item itself: calls through it are inlined
         if isinstance(value.ty, (T.PlaceRef, T.ElemRef)):
@@ -411,13 +468,21 @@ class FunctionEmitter:
 
 
 def _unsuffixed_literal(e: Any) -> bool:
+    """An unsuffixed number, or an `if`/`match`/block whose every result is one (`match f { A => 2, _ => 0 }`):
+    its type comes from later uses."""
     if isinstance(e, ast.Unary) and e.op == "-":
         return _unsuffixed_literal(e.operand)
+    if isinstance(e, ast.Block):
+        return e.tail is not None and _unsuffixed_literal(e.tail)
+    if isinstance(e, ast.If):
+        return e.else_ is not None and _unsuffixed_literal(e.then) and _unsuffixed_literal(e.else_)
+    if isinstance(e, ast.Match):
+        return bool(e.arms) and all(_unsuffixed_literal(arm.body) for arm in e.arms)
     return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
-            T.PlaceRef, T.FnItem)
+            T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun)
 
 
 def _alignment(ty: T.Ty) -> int:
@@ -432,7 +497,10 @@ def _alignment(ty: T.Ty) -> int:
 
 
 def _in_memory(ty: T.Ty) -> bool:
-    """Whether values of `ty` can live in memory: scalars and aggregates of them."""
+    """Whether values of `ty` can live in memory: scalars and aggregates of them (not enums with fields,
+    whose register form is no memory layout)."""
+    if isinstance(ty, T.DataEnum):
+        return False
     if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
         return True
     if isinstance(ty, T.Array):

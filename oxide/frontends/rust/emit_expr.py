@@ -13,8 +13,8 @@ from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
 from oxide.frontends.rust.values import (
-    ArrayView, Cell, OptionVal, Val, element_at, flag_cell, load_cell, new_cell, set_flag, store_cell,
-    store_element, zero_value,
+    ArrayView, Cell, OptionVal, Val, element_at, element_cell, flag_cell, load_cell, new_cell, pointer_at, set_flag,
+    store_cell, store_element, zero_value,
 )
 
 
@@ -84,6 +84,10 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
     value = path_value(self, e, expected)
     if value is not None:
         return value
+    assoc = self.assoc_const(segments[0], segments[1]) if len(segments) == 2 else None
+    if assoc is not None:
+        ty = self.resolve_type(assoc.ty)  # `P::TAG`, `Self::N`, `Config::SCALE`
+        return self.coerce(self.expr(assoc.value, ty), ty, assoc.value.loc)
     struct = self.crate.struct(segments[0]) if len(segments) == 1 else None
     if struct is not None and not struct.fields:
         return self.expr(ast.StructLit(e.loc, [segments[0]], []), expected)  # a unit struct: `Marker`
@@ -181,6 +185,9 @@ def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
             signed = isinstance(ty, T.Int) and ty.signed
             pred = getattr(arith.CmpIPredicate, _CMP_INT[op][0 if signed else 1])
             return Val(T.BOOL, arith.cmpi(pred, a.v, b.v))
+        if isinstance(ty, T.Ptr):  # raw pointers compare by address
+            pred = getattr(arith.CmpIPredicate, _CMP_INT[op][1])
+            return Val(T.BOOL, arith.cmpi(pred, simt.PtrToIntOp.build(a.v), simt.PtrToIntOp.build(b.v)))
         raise err(loc, f"cannot compare values of type `{ty}`")
     if op in ("&", "|", "^") and isinstance(ty, T.Bool):
         return Val(T.BOOL, getattr(arith, _ARITH[op][0])(a.v, b.v))
@@ -265,6 +272,14 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
     if e.op in ("&", "&mut"):
         if e.op == "&mut":
             cell = _local_cell(self, e.operand)
+            if cell is None and isinstance(e.operand, (ast.Index, ast.Field)) \
+                    and not (isinstance(e.operand, ast.Index) and isinstance(e.operand.index, ast.Range)):
+                place = _element_place(self, e.operand)  # `&mut arr[j].0`: an element of a local array
+                if place is not None:
+                    try:
+                        cell = element_cell(*place)
+                    except TypeError as exc:
+                        raise err(e.loc, f"{exc} is not supported in device code") from None
             if cell is not None:
                 return Val(T.LocalRef(cell.ty, True), cell)
         if is_place_syntax(e.operand):
@@ -272,7 +287,7 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
         else:
             handle = self.expr(e.operand, expected if e.op == "&" else None)
         if e.op == "&" or isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic, T.PlaceRef,
-                                                 T.FnItem, T.Closure)):
+                                                 T.FnItem, T.Closure, T.LocalSlice)):
             return handle  # `&x` of a Copy value is the value; `&mut` of a handle is a reborrow of its memory
         raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
                          "in device code")
@@ -328,9 +343,8 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
         src = Val(T.Ptr(s.elem, True, 3), simt.SharedPtrOp.build(src.v, results=[T.Ptr(s.elem, True, 3).mlir()]))
         s = src.ty
     if isinstance(dst, T.Ptr) and isinstance(s, T.Int) and s.bits == 64:
-        # `addr as *mut T` (use is unsafe): an integer address is a generic one, so the pointer is generic.
-        generic = T.Ptr(dst.elem, dst.mutable, 0)
-        return Val(generic, simt.IntToPtrOp.build(src.v, results=[generic.mlir()]))
+        dst = T.Ptr(dst.elem, dst.mutable, 0)  # `addr as *mut T`: an integer address is a generic pointer
+        return Val(dst, simt.IntToPtrOp.build(src.v, results=[dst.mlir()]))
     if isinstance(dst, T.Ptr) and isinstance(s, T.Ptr):
         if dst.elem == s.elem and dst.space == s.space:
             return Val(dst, src.v)
@@ -382,6 +396,10 @@ def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
 def index_on_value(self, base: Val, e: ast.Index) -> Val:
     """`base[i]` read from an evaluated base that is not a memory place (scalar slices, local arrays)."""
     ty = base.ty
+    if isinstance(ty, T.LocalSlice):
+        from oxide.frontends.rust.local_slices import read
+
+        return read(self, base, index_value(self, e.index))
     if isinstance(ty, T.Slice):
         i = index_value(self, e.index)
         if isinstance(ty.elem, T.Atomic):
@@ -540,6 +558,12 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
         base = assign_place(self, target, rhs)
         if base is True:
             return
+        if isinstance(base.ty, T.LocalSlice):
+            from oxide.frontends.rust.local_slices import write
+
+            i = index_value(self, target.index)
+            write(self, base, i, rhs(base.ty.elem), target.loc)
+            return
         if isinstance(base.ty, T.Slice):
             if not base.ty.mutable:
                 raise err(target.loc, "cannot assign to an element of a `&[T]`; only `&mut [T]` or a DisjointSlice "
@@ -588,6 +612,8 @@ def _local_cell(self, e: ast.Expr) -> Cell | None:
     if not (isinstance(e, ast.PathExpr) and len(e.segments) == 1):
         return None
     cell = self.lookup(e.segments[0])
+    if isinstance(cell, Val) and isinstance(cell.ty, T.LocalRef):
+        cell = cell.v  # a `&mut local` binding: places through it are the local's
     if not isinstance(cell, Cell):
         return None
     for name in reversed(path):
@@ -632,6 +658,11 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
             if not isinstance(value.ty, (T.Unit, T.Never)):
                 if "ty" not in probe:
                     probe["ty"] = value.ty
+                elif isinstance(value.ty, T.Ptr) and isinstance(probe["ty"], T.Ptr) \
+                        and value.ty.elem == probe["ty"].elem and value.ty.space != probe["ty"].space:
+                    # One `*const T` from two address spaces (a global pointer or `ptr::null()`): the result is
+                    # the generic pointer (both branches yield their generic address).
+                    probe["ty"] = T.Ptr(value.ty.elem, value.ty.mutable and probe["ty"].mutable, 0)
                 elif value.ty != probe["ty"]:
                     if isinstance(value.ty, T.FnItem) and isinstance(probe["ty"], T.FnItem):
                         raise err(loc, "choosing a function at run time (an indirect call through a function "
@@ -676,7 +707,7 @@ def address_from(address: Val, ty: T.Ty) -> Val:
     reference comes back as the equivalent reference into memory."""
     if isinstance(ty, T.ElemRef):
         ty = T.PlaceRef(ty.elem, True, 1)
-    return Val(ty, simt.IntToPtrOp.build(address.v, results=[ty.mlir()]))
+    return Val(ty, pointer_at(address.v, ty))
 
 
 def _defined_outside(value: ir.Value, op: ir.Operation) -> bool:
@@ -709,6 +740,10 @@ def e_If(self, e: ast.If, expected: T.Ty | None) -> Val:
 
 def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[Any, Val]]]:
     """(does `value` match, the bindings it makes) for a refutable pattern."""
+    if isinstance(pattern, ast.RefPat):
+        return match_pattern(self, pattern.inner, referent(self, value))
+    if isinstance(value.ty, T.LocalRef) and not isinstance(pattern, (ast.WildPat, ast.BindPat)):
+        return _match_in_place(self, pattern, value.v, value.ty.mutable)
     if isinstance(pattern, ast.WildPat):
         return i1(True), []
     if isinstance(pattern, ast.BindPat):
@@ -725,6 +760,23 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
                 return arith.andi(value.v.is_some, ok), binds
             if name == "None" and not pattern.elems:
                 return arith.xori(value.v.is_some, i1(True)), []
+        if isinstance(value.ty, T.DataEnum):
+            found = value.ty.variant(name)
+            if found is None:
+                raise err(pattern.loc, f"no variant `{name}` in enum `{value.ty}`")
+            position, discriminant, payload = found
+            pattern = ast.VariantPat(pattern.loc, pattern.path, expand_rest(pattern.elems, len(payload.elems)))
+            if len(pattern.elems) != len(payload.elems):
+                raise err(pattern.loc, f"this pattern has {len(pattern.elems)} field(s), but `{name}` has "
+                                       f"{len(payload.elems)}")
+            i32 = ir.IntegerType.get_signless(32)
+            ok = arith.cmpi(arith.CmpIPredicate.eq, value.v[0].v,
+                            arith.constant(i32, ir.IntegerAttr.get(i32, discriminant)))
+            binds = []
+            for sub, part in zip(pattern.elems, value.v[position].v):
+                sub_ok, sub_binds = match_pattern(self, sub, part)
+                ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
+            return ok, binds
         if isinstance(value.ty, T.Struct) and value.ty.name.split("<")[0] == name \
                 and len(pattern.elems) == len(value.ty.fields):
             ok, binds = i1(True), []
@@ -762,11 +814,69 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
         return ok, []
     if isinstance(pattern, ast.TuplePat) and isinstance(value.ty, T.Tuple):
         ok, binds = i1(True), []
-        for sub, part in zip(pattern.elems, value.v):
+        for sub, part in zip(expand_rest(pattern.elems, len(value.ty.elems)), value.v):
             sub_ok, sub_binds = match_pattern(self, sub, part)
             ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
         return ok, binds
     raise err(pattern.loc, f"this pattern cannot match a value of type `{value.ty}`")
+
+
+def expand_rest(elems: list[Any], count: int) -> list[Any]:
+    """Sub-patterns with a `..` replaced by as many `_` as the fields it stands for."""
+    rest = [i for i, p in enumerate(elems) if isinstance(p, ast.RestPat)]
+    if not rest:
+        return elems
+    i = rest[0]
+    filler = [ast.WildPat(elems[i].loc) for _ in range(max(count - (len(elems) - 1), 0))]
+    return elems[:i] + filler + elems[i + 1:]
+
+
+def referent(self, value: Val) -> Val:
+    """What a reference refers to, read (a `&T` of a Copy value is already the value)."""
+    from oxide.frontends.rust.places import load_place, reference_place
+
+    if isinstance(value.ty, T.LocalRef):
+        return load_cell(value.v)
+    place = reference_place(value)
+    if place is not None:
+        return load_place(self, place)
+    if isinstance(value.ty, T.ElemRef):
+        return Val(value.ty.elem, simt.RefLoadOp.build(value.v))
+    return value
+
+
+def _match_in_place(self, pattern: Any, cell: Cell, mutable: bool) -> tuple[ir.Value, list[tuple[Any, Val]]]:
+    """Match through `&mut local` / `&local`: the names a pattern binds refer to the local's parts, in place
+    (`if let Slot::Occupied(v) = &mut slot { *v = 1.0; }` writes `slot`)."""
+    if isinstance(pattern, ast.BindPat):
+        return i1(True), [(pattern, Val(T.LocalRef(cell.ty, mutable), cell))]
+    if isinstance(pattern, ast.WildPat):
+        return i1(True), []
+    parts: list[tuple[Any, Cell]] | None = None
+    ok = i1(True)
+    if isinstance(pattern, ast.TuplePat) and isinstance(cell.ty, T.Tuple) and len(pattern.elems) == len(cell.leaves):
+        parts = list(zip(pattern.elems, cell.leaves))
+    elif isinstance(pattern, ast.VariantPat) and isinstance(cell.ty, T.DataEnum):
+        found = cell.ty.variant(pattern.path[-1])
+        elems = expand_rest(pattern.elems, len(found[2].elems)) if found is not None else []
+        if found is not None and len(found[2].elems) == len(elems):
+            pattern = ast.VariantPat(pattern.loc, pattern.path, elems)
+            position, discriminant, _ = found
+            i32 = ir.IntegerType.get_signless(32)
+            ok = arith.cmpi(arith.CmpIPredicate.eq, load_cell(cell.leaves[0]).v,
+                            arith.constant(i32, ir.IntegerAttr.get(i32, discriminant)))
+            parts = list(zip(pattern.elems, cell.leaves[position].leaves))
+    elif isinstance(pattern, ast.VariantPat) and isinstance(cell.ty, T.OptionTy) and pattern.path[-1] == "Some" \
+            and len(pattern.elems) == 1:
+        flag, payload = cell.leaves
+        ok, parts = load_cell(flag).v, [(pattern.elems[0], payload)]
+    if parts is None:
+        return match_pattern(self, pattern, load_cell(cell))  # literals, `None`, fieldless variants: by value
+    binds: list[tuple[Any, Val]] = []
+    for sub, sub_cell in parts:
+        sub_ok, sub_binds = _match_in_place(self, sub, sub_cell, mutable)
+        ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
+    return ok, binds
 
 
 def if_let_chain(self, e: ast.If, expected: T.Ty | None) -> Val:
@@ -833,7 +943,8 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
     scrutinee = self.expr(e.scrutinee)
     arms = list(e.arms)
 
-    def chain(i: int) -> Val:
+    def chain(i: int, hint: T.Ty | None = None) -> Val:
+        # `hint`: the type an earlier arm produced, for unsuffixed literals in later arms (`C => 999`).
         if i == len(arms):
             # Rust proves matches exhaustive; here a value no arm matched cannot occur, so trap.
             simt.TrapOp.build()
@@ -846,7 +957,7 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
             try:
                 for pattern, bound in binds:
                     self.bind_pattern(pattern, bound)
-                return self.expr(arm.body, expected)
+                return self.expr(arm.body, expected or hint)
             finally:
                 self.pop()
 
@@ -859,7 +970,7 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
             ok = guard_ok
         if isinstance(arm.pattern, (ast.WildPat, ast.BindPat)) and arm.guard is None:
             return body()
-        return value_if(self, ok, body, lambda hint: chain(i + 1), arm.loc)
+        return value_if(self, ok, body, lambda then_ty: chain(i + 1, hint or then_ty), arm.loc)
 
     return chain(0)
 
@@ -965,10 +1076,12 @@ def _element_loop(self, e: ast.For) -> Val | None:
     elif isinstance(it, (ast.Range, ast.MethodCall)):
         return None
     seq = self.expr(it)
-    if not isinstance(seq.ty, (T.Slice, T.Array)):
+    if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)):
         return None
-    length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) \
-        else index(seq.ty.length)
+    if isinstance(seq.ty, T.LocalSlice):
+        length = seq.v.length
+    else:
+        length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) else index(seq.ty.length)
     if isinstance(seq.ty, T.Array):
         seq = self.owned(seq)  # the loop iterates over the array's value at the start
     frame = _loop_frame(self, e.label, e.body)
@@ -980,7 +1093,14 @@ def _element_loop(self, e: ast.For) -> Val | None:
         loop = scf.ForOp(index(0), length, index(1))
         with ir.InsertionPoint(loop.body):
             i = loop.induction_variable
-            if isinstance(seq.ty, T.Slice) and (by_ref or T.is_aggregate(seq.ty.elem)):
+            if isinstance(seq.ty, T.LocalSlice):
+                from oxide.frontends.rust.local_slices import element_unchecked
+
+                if by_ref:
+                    raise err(e.iter.loc, "`iter_mut` over a slice of a local array is not supported in device "
+                                          "code; loop over an index range")
+                element = element_unchecked(seq, i)
+            elif isinstance(seq.ty, T.Slice) and (by_ref or T.is_aggregate(seq.ty.elem)):
                 from oxide.frontends.rust.places import Place, as_reference, load_place
 
                 if by_ref and not seq.ty.mutable:
@@ -1107,7 +1227,19 @@ def e_Return(self, e: ast.Return, expected: T.Ty | None) -> Val:
 
 
 def e_Range(self, e: ast.Range, expected: T.Ty | None) -> Val:
-    raise err(e.loc, "a range outside a `for` loop (e.g. a subslice `&x[a..b]`) is not supported in device code")
+    """`a..b` as a value: a `core::ops::Range<T>` (its `start` and `end` fields)."""
+    if e.start is None or e.end is None or e.inclusive:
+        raise err(e.loc, "a range value other than `a..b` (e.g. `a..`, `a..=b`) is not supported in device code; "
+                         "use it in a `for` loop or a subslice")
+    hint = expected.fields[0][1] if isinstance(expected, T.Struct) and expected.name.startswith("Range<") else None
+    start, end = operands(self, e.start, e.end, hint)
+    ty = unify(self, start, end, e.loc, "a range")
+    return Val(range_type(ty), [self.coerce(start, ty, e.start.loc), self.coerce(end, ty, e.end.loc)])
+
+
+def range_type(elem: T.Ty) -> T.Struct:
+    """`core::ops::Range<elem>`."""
+    return T.Struct(f"Range<{elem.rust()}>", (("start", elem), ("end", elem)))
 
 
 # Aggregates -----------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from oxide.frontends.rust.places import (
     Place, as_reference, element_place, field_place, load_place, pointer_place, reference_place, slice_of_array,
     store_place,
 )
-from oxide.frontends.rust.values import OptionVal, Val
+from oxide.frontends.rust.values import OptionVal, Val, load_cell
 
 
 def place_or_value(em: Any, e: ast.Expr) -> Place | Val:
@@ -30,14 +30,20 @@ def place_or_value(em: Any, e: ast.Expr) -> Place | Val:
     if isinstance(e, ast.Index) and isinstance(e.index, ast.Range):
         from oxide.frontends.rust.emit_slices import subslice
 
-        base = place_or_value(em, e.base)
+        from oxide.frontends.rust.emit_expr import _local_cell
+
+        cell = _local_cell(em, e.base)
+        if cell is not None and isinstance(cell.ty, T.Array):
+            base = Val(T.LocalRef(cell.ty, True), cell)  # `&mut arr[..k]` of a `let mut` array: its window
+        else:
+            base = place_or_value(em, e.base)
         return subslice(em, as_reference(base) if isinstance(base, Place) else base, e.index, e.loc)
     if isinstance(e, ast.Index):
-        base = place_or_value(em, e.base)
+        base = _through_local_ref(place_or_value(em, e.base))
         place = index_place(em, base, e)
         return place if place is not None else index_on_value(em, as_value(em, base), e)
     if isinstance(e, ast.Field):
-        base = place_or_value(em, e.base)
+        base = _through_local_ref(place_or_value(em, e.base))
         place = base if isinstance(base, Place) else reference_place(base)
         if place is not None:
             return field_place(place, e.name, e.loc)
@@ -47,6 +53,13 @@ def place_or_value(em: Any, e: ast.Expr) -> Place | Val:
         place = deref_place(em, ref, e.loc)
         return place if place is not None else deref_value(em, ref, e)
     return em.expr(e)
+
+
+def _through_local_ref(p: Place | Val) -> Place | Val:
+    """Indexing and field access see through a `&mut local` (`row[1]` of `row = &mut grid[0]`)."""
+    if isinstance(p, Val) and isinstance(p.ty, T.LocalRef):
+        return load_cell(p.v)
+    return p
 
 
 def as_value(em: Any, p: Place | Val) -> Val:

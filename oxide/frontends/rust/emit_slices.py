@@ -14,12 +14,14 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import err, index
 from oxide.frontends.rust.places import reference_place, slice_of_array
+from oxide.frontends.rust.local_slices import window
 from oxide.frontends.rust.values import OptionVal, Val
 
 
 def as_slice(base: Val) -> Val | None:
-    """`base` as a slice: a slice itself, or a reference to an array in global memory."""
-    if isinstance(base.ty, T.Slice):
+    """`base` as a slice: a slice itself (in memory or of a local array), or a reference to an array in
+    global memory."""
+    if isinstance(base.ty, (T.Slice, T.LocalSlice)):
         return base
     place = reference_place(base)
     if place is not None and isinstance(place.ty, T.Array) and place.space == 1:
@@ -28,11 +30,13 @@ def as_slice(base: Val) -> Val | None:
 
 
 def _length(s: Val) -> ir.Value:
-    return simt.LenOp.build(s.v)
+    return s.v.length if isinstance(s.ty, T.LocalSlice) else simt.LenOp.build(s.v)
 
 
 def _piece(s: Val, start: ir.Value, count: ir.Value, elem: T.Ty | None = None) -> Val:
     """The `count` elements of slice `s` from `start` (no check: the caller has checked the bounds)."""
+    if isinstance(s.ty, T.LocalSlice):
+        return window(s, start, count)
     elem = elem or s.ty.elem
     ptr_ty = T.Ptr(s.ty.elem, True, 1)
     base = simt.SlicePtrOp.build(s.v, results=[ptr_ty.mlir()])
@@ -48,9 +52,14 @@ def subslice(em: Any, base: Val, rng: ast.Range, loc: Any) -> Val:
     from oxide.frontends.rust.emit_expr import index_value
 
     s = as_slice(base)
+    if s is None and isinstance(base.ty, (T.Array, T.LocalRef)):
+        from oxide.frontends.rust.local_slices import borrow_array
+
+        elem = base.ty.elem if isinstance(base.ty, T.Array) else getattr(base.ty.elem, "elem", None)
+        if elem is not None:  # `&arr[1..3]` / `&mut arr[..k]` of a local array
+            s = borrow_array(base, T.Slice(elem, isinstance(base.ty, T.LocalRef)))
     if s is None:
-        raise err(loc, f"a subslice of `{base.ty}` is not supported in device code (only of slices and of arrays "
-                       "in global memory)")
+        raise err(loc, f"a subslice of `{base.ty}` is not supported in device code (only of slices and of arrays)")
     length = _length(s)
     start = index_value(em, rng.start) if rng.start is not None else index(0)
     if rng.end is None:
@@ -97,6 +106,8 @@ def slice_method(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
         raise err(e.loc, f"`{name}` needs a chunk size of at least 1")
     chunks = arith.divui(length, index(n))
     whole = arith.muli(chunks, index(n))
+    if isinstance(s.ty, T.LocalSlice):
+        raise err(e.loc, f"`{name}` of a local array is not supported in device code")
     chunk_ty = T.Array(s.ty.elem, n)
     return Val(T.Tuple((T.Slice(chunk_ty, s.ty.mutable), s.ty)),
                [_piece(s, index(0), chunks, chunk_ty), _piece(s, whole, arith.subi(length, whole))])

@@ -64,6 +64,27 @@ class Crate:
                     return self._built[child]
         return None
 
+    def assoc_const(self, type_name: str, name: str) -> ast.ConstDef | None:
+        """The associated const `name` of an `impl` (inherent or of a trait) for `type_name`, or None."""
+        for impl in self.impls.get(type_name, []):
+            for child in impl.child_by_field_name("body").named_children:
+                if child.type == "const_item" and text(child.child_by_field_name("name")) == name \
+                        and child.child_by_field_name("value") is not None:
+                    if child not in self._built:
+                        b = self.builder()
+                        self._built[child] = ast.ConstDef(b.loc(child), name, b.type_(child.child_by_field_name("type")),
+                                                          b.expr(child.child_by_field_name("value")))
+                    return self._built[child]
+        return None
+
+    def assoc_type(self, type_name: str, name: str) -> Any:
+        """The type AST of `type name = T;` in an `impl` for `type_name` (`Self::Output`), or None."""
+        for impl in self.impls.get(type_name, []):
+            for child in impl.child_by_field_name("body").named_children:
+                if child.type == "type_item" and text(child.child_by_field_name("name")) == name:
+                    return self.builder().type_(child.child_by_field_name("type"))
+        return None
+
     def struct(self, name: str) -> ast.StructDef | None:
         node = self.structs.get(name)
         if node is None:
@@ -131,6 +152,9 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
             crate.consts[text(node.child_by_field_name("name"))] = node
         elif node.type == "impl_item":
             type_node = node.child_by_field_name("type")
+            if type_node.type == "reference_type":
+                # `impl Mul for &Foo`: `&a * &b` of Foo values (a `&Foo` is used by value here).
+                type_node = type_node.child_by_field_name("type")
             base = type_node.child_by_field_name("type") if type_node.type == "generic_type" else type_node
             crate.impls.setdefault(text(base), []).append(node)
         # use lines, traits, macro_rules, extern crate: nothing the device code needs
@@ -206,12 +230,13 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
         elif attr.name == "device":
             out["device"] = True
         elif attr.name == "launch_bounds":
-            try:
-                values = [int(v.strip(), 0) for v in attr.args.split(",")]
-            except ValueError:
-                raise OxideError("#[launch_bounds(...)] takes integer literals: max threads[, min blocks]",
-                                 b.loc(attr.node)) from None
-            out["launch_bounds"] = values
+            pieces = [v.strip() for v in attr.args.split(",") if v.strip()]
+            if not 1 <= len(pieces) <= 2 or not all(re.fullmatch(r"[0-9][0-9_xa-fA-F]*|\w+(::\w+)?", v) for v in pieces):
+                raise OxideError("#[launch_bounds(...)] takes compile-time integers (literals, consts, `P::CONST` of "
+                                 "a generic parameter): max threads[, min blocks]", b.loc(attr.node))
+            # Literals now; names (consts, `P::MAX_THREADS`) when the kernel is instantiated.
+            out["launch_bounds"] = [int(v.replace("_", ""), 0) if v[0].isdigit() else ast.PathExpr(b.loc(attr.node), v.split("::"))
+                                    for v in pieces]
         elif attr.name == "launch_contract":
             out["launch_contract"] = contract.parse(_fields(attr.args), b.loc(attr.node))
             out["launch_contract_loc"] = b.loc(attr.node)
@@ -257,11 +282,16 @@ def build_struct(b: Builder, node: Any) -> ast.StructDef:
 
 def build_enum(b: Builder, node: Any) -> ast.EnumDef:
     variants: list[tuple[str, int | None]] = []
+    fields: dict[str, list[Any]] = {}
     for v in node.child_by_field_name("body").named_children:
         if v.type != "enum_variant":
             continue
-        if v.child_by_field_name("body") is not None:
-            raise b.fail(v, "an enum variant with fields", "only fieldless enums (and Option) are supported")
+        name = text(v.child_by_field_name("name"))
+        body = v.child_by_field_name("body")
+        if body is not None:
+            if body.type != "ordered_field_declaration_list":
+                raise b.fail(v, "an enum variant with named fields", "use a tuple variant: `V(T, U)`")
+            fields[name] = [b.type_(t) for t in body.named_children if t.type not in ("visibility_modifier",)]
         value = v.child_by_field_name("value")
-        variants.append((text(v.child_by_field_name("name")), b.literal_value(value) if value is not None else None))
-    return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants)
+        variants.append((name, b.literal_value(value) if value is not None else None))
+    return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants, fields)

@@ -31,6 +31,32 @@ class Place:
     space: int
 
 
+def layout(ty: T.Ty) -> tuple[int, int]:
+    """(size, alignment) in bytes of a value of `ty` in memory, as `T.mem` lays it out (C rules: fields in
+    order at their natural alignment, the size rounded up to the alignment)."""
+    if isinstance(ty, T.Array):
+        size, align = layout(ty.elem)
+        return size * ty.length, align
+    if isinstance(ty, (T.Tuple, T.Struct)):
+        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
+        offset, align = 0, 1
+        for part in parts:
+            size, part_align = layout(part)
+            offset = -(-offset // part_align) * part_align + size
+            align = max(align, part_align)
+        return -(-offset // align) * align, align
+    if isinstance(ty, T.Bool):
+        return 1, 1
+    if isinstance(ty, (T.Ptr, T.PlaceRef, T.ElemRef)):
+        return 8, 8
+    if isinstance(ty, T.Atomic):
+        return layout(ty.value)
+    if isinstance(ty, T.Unit):
+        return 0, 1
+    width = ty.mlir().width // 8
+    return width, width
+
+
 def _ptr_type(ty: T.Ty, space: int) -> ir.Type:
     return T.Ptr(ty, True, space).mlir()
 

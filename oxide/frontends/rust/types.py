@@ -82,6 +82,18 @@ class Slice(Ty):
 
 
 @dataclass(frozen=True)
+class LocalSlice(Ty):
+    """`&[T]` / `&mut [T]` of a local array (`let s: &[f32] = &arr;`): a window of the array's registers,
+    not memory. It behaves as a slice in the function that borrows it and the helpers it is passed to."""
+
+    elem: Ty
+    mutable: bool
+
+    def rust(self) -> str:
+        return f"&{'mut ' if self.mutable else ''}[{self.elem.rust()}]"
+
+
+@dataclass(frozen=True)
 class Disjoint(Ty):
     """`DisjointSlice<T, Space>`; space as in the simt dialect ("1d", "2d:S", "runtime_2d", "warp")."""
 
@@ -89,10 +101,26 @@ class Disjoint(Ty):
     space: str
 
     def mlir(self) -> ir.Type:
-        return ir.Type.parse(f'!simt.disjoint<{mem(self.elem)}, "{self.space}">')
+        # A LinearTiles<N> slice is a 1-D disjoint slice in the IR: the tiling is how the frontend hands out
+        # elements (thread t owns [t*N, t*N + N)), always through a valid 1-D witness.
+        space = "1d" if self.space.startswith("tiles:") else self.space
+        return ir.Type.parse(f'!simt.disjoint<{mem(self.elem)}, "{space}">')
 
     def rust(self) -> str:
         return f"DisjointSlice<{self.elem.rust()}, {space_rust(self.space)}>"
+
+
+@dataclass(frozen=True)
+class ThreadRun(Ty):
+    """This thread's run of a `DisjointSlice<T, LinearTiles<N>>` (`thread_run32`, `tile_thread32`): at most
+    `count` consecutive elements; `whole` when the run is known to have all of them (a tile)."""
+
+    elem: Ty
+    count: int
+    whole: bool
+
+    def rust(self) -> str:
+        return f"{'StaticViewMut32' if self.whole else 'ThreadRunMut32'}<{self.elem.rust()}, {self.count}>"
 
 
 @dataclass(frozen=True)
@@ -216,6 +244,23 @@ class Enum(Ty):
 
 
 @dataclass(frozen=True)
+class DataEnum(Struct):
+    """An enum whose variants carry fields (`enum E { A(u32), B(f32, f32), C }`), kept in registers as a
+    struct: the discriminant (`#tag`, i32) and one tuple per variant (`#A`, `#B`, `#C`) of which only the
+    discriminant's is meaningful. It never lives in memory (no slice, pointer or kernel parameter of it),
+    so this representation is not an ABI."""
+
+    discriminants: tuple[tuple[str, int], ...] = ()
+
+    def variant(self, name: str) -> tuple[int, int, Tuple] | None:
+        """(field position, discriminant, payload type) of a variant."""
+        for position, (variant, discriminant) in enumerate(self.discriminants):
+            if variant == name:
+                return position + 1, discriminant, self.fields[position + 1][1]
+        return None
+
+
+@dataclass(frozen=True)
 class Shared(Ty):
     """`SharedArray<T, N, ALIGN>`."""
 
@@ -302,6 +347,8 @@ def mem(t: Ty) -> ir.Type:
     if isinstance(t, (Tuple, Struct)):
         parts = t.elems if isinstance(t, Tuple) else [f for _, f in t.fields]
         return ir.Type.parse("!llvm.struct<(" + ", ".join(str(mem(p)) for p in parts) + ")>")
+    if isinstance(t, Unit):
+        return ir.Type.parse("!llvm.struct<()>")  # `*const ()`: a pointer to nothing, zero bytes
     return t.mlir()
 
 
@@ -309,6 +356,8 @@ def space_rust(space: str) -> str:
     """How cuda-oxide names an index space."""
     if space.startswith("2d:"):
         return f"Index2D<{space[3:]}>"
+    if space.startswith("tiles:"):
+        return f"LinearTiles<{space[6:]}>"
     return {"1d": "Index1D", "runtime_2d": "Runtime2DIndex", "warp": "WarpIndex"}[space]
 
 

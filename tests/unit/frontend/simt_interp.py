@@ -289,11 +289,30 @@ class Interpreter:
         ins[0][ins[1]] = _defined(ins[2], "a stored value")
 
     # addresses ------------------------------------------------------------------------------------------
+    def op_arith_bitcast(self, op: Any, ins: list[Any]) -> Any:
+        source, target = str(op.operands[0].type), str(op.results[0].type)
+        codes = {"f32": "f", "i32": "I", "f64": "d", "i64": "Q"}
+        return struct.unpack(codes[target], struct.pack(codes[source], ins[0]))[0]
+
     def op_simt_index_1d(self, op: Any, ins: list[Any]) -> tuple:
         return (self.block * self.block_dim + self.thread, 1)
 
+    op_simt_index_1d_u32 = op_simt_index_1d
+
     def op_simt_index_value(self, op: Any, ins: list[Any]) -> int:
         return ins[0][0]
+
+    def op_simt_index_valid(self, op: Any, ins: list[Any]) -> int:
+        return ins[0][1]
+
+    def op_simt_get_unchecked_mut(self, op: Any, ins: list[Any]) -> Pointer:
+        return Pointer(ins[0], ins[1])
+
+    def op_simt_ref_load(self, op: Any, ins: list[Any]) -> Any:
+        return ins[0].load()
+
+    def op_simt_ref_store(self, op: Any, ins: list[Any]) -> None:
+        ins[0].store(_defined(ins[1], "a stored value"))
 
     def op_simt_get_mut(self, op: Any, ins: list[Any]) -> list:
         (i, valid), memory = ins[1], ins[0]
@@ -332,11 +351,26 @@ class Interpreter:
     def op_simt_slice_from_ptr(self, op: Any, ins: list[Any]) -> _View:
         return _View(ins[0], ins[1])
 
-    def op_simt_ptr_to_int(self, op: Any, ins: list[Any]) -> Pointer:
-        return ins[0]  # an address stays a Pointer while it passes through an integer local
+    def op_simt_ptr_to_int(self, op: Any, ins: list[Any]) -> int:
+        # A made-up address: (which memory + 1) << 32 | position, so addresses compare as the pointers do
+        # and int_to_ptr finds the memory again; 0 stays null.
+        if isinstance(ins[0], int):
+            return ins[0]
+        memories = self.env.setdefault("memories", [])
+        number = next((i for i, m in enumerate(memories) if m is ins[0].memory), None)
+        if number is None:
+            memories.append(ins[0].memory)
+            number = len(memories) - 1
+        return (number + 1) << 32 | ins[0].index
 
-    def op_simt_int_to_ptr(self, op: Any, ins: list[Any]) -> Pointer:
+    def op_simt_from_generic(self, op: Any, ins: list[Any]) -> Any:
         return ins[0]
+
+    def op_simt_int_to_ptr(self, op: Any, ins: list[Any]) -> Any:
+        address = ins[0]
+        if isinstance(address, Pointer) or address == 0:
+            return address
+        return Pointer(self.env["memories"][(address >> 32) - 1], address & 0xFFFFFFFF)
 
     # math -----------------------------------------------------------------------------------------------
     def op_math_absi(self, op: Any, ins: list[Any]) -> int:

@@ -4,6 +4,9 @@ literal typing that comes with them (turbofish arguments, generic struct fields,
 
 from __future__ import annotations
 
+import pytest
+
+from tests.unit.frontend.simt_interp import Trap
 from tests.unit.frontend.test_constructs import ir, run
 
 _HELPERS = """
@@ -58,3 +61,68 @@ pub unsafe fn k(stop: bool, out: &mut [u32]) {
     out[0] = 1;
 }""")
     assert "scf.while" in text
+
+
+def test_iterator_reductions_arrays_from_fn_and_map():
+    body = """let doubled: u32 = xs.iter().map(|&x| x.wrapping_mul(2)).sum();
+let generated: [u32; 4] = core::array::from_fn(|i| n + i as u32);
+let mapped = generated.map(|v| v * 3 + 1);
+out[0] = doubled;
+out[1] = mapped.into_iter().sum();
+out[2] = generated.iter().copied().product::<u32>() % 1000;
+let empty: u32 = xs[..0].iter().sum();
+out[3] = empty;"""
+    text = ir(f"#[kernel]\npub unsafe fn k(n: u32, xs: &[u32], out: &mut [u32]) {{\n{body}\n}}")
+    assert "scf.for" in text
+    # generated = [2, 3, 4, 5]; mapped = [7, 10, 13, 16]; product 120
+    assert run("n: u32, xs: &[u32], ", body, [2, [1, 2, 3]])[:4] == [12, 46, 120, 0]
+
+
+def test_select_replace_and_qualified_trait_calls():
+    extra = """trait Measure { fn measure(self) -> u32; }
+#[derive(Clone, Copy)]
+struct Vec2 { x: u32, y: u32 }
+impl Measure for Vec2 { fn measure(self) -> u32 { self.x * 10 + self.y } }
+fn measure_any<T: Measure>(v: T) -> u32 { T::measure(v) }"""
+    body = """let v = Vec2 { x: n, y: 2 };
+out[0] = <Vec2 as Measure>::measure(v) + Vec2::measure(v) + measure_any(v);
+let mut y = 5u32;
+let old = core::mem::replace(&mut y, 7);
+out[1] = old * 10 + y;
+out[2] = core::hint::select_unpredictable(n > 3, n, 3);"""
+    assert run("n: u32, ", body, [4], extra=extra)[:3] == [126, 57, 4]
+
+
+def test_maybe_uninit_locals_and_uninhabited_assume_init():
+    extra = "#[derive(Clone, Copy)]\npub struct Align16([f32; 3]);"
+    body = """let mut slot: core::mem::MaybeUninit<Align16> = core::mem::MaybeUninit::uninit();
+slot.write(Align16([t, t + 1.0, t + 2.0]));
+let v = unsafe { slot.assume_init() };
+out[0] = v.0[0] + v.0[1] + v.0[2];
+if t > 100.0 {
+    unsafe { core::mem::MaybeUninit::<core::convert::Infallible>::uninit().assume_init() };
+}"""
+    assert run("t: f32, ", body, [2.0], extra=extra, ty="f32")[0] == 9.0
+    with pytest.raises(Trap):
+        run("t: f32, ", body, [200.0], extra=extra, ty="f32")
+
+
+def test_operator_impl_for_a_reference_with_an_associated_output():
+    extra = """#[derive(Clone, Copy)]
+pub struct Foo { v: u32 }
+impl core::ops::Mul for &Foo {
+    type Output = Foo;
+    fn mul(self, rhs: Self) -> Self::Output { Foo { v: self.v * rhs.v } }
+}"""
+    body = "let a = Foo { v: n };\nlet b = Foo { v: 3 };\nlet p = &a * &b;\nout[0] = p.v;"
+    assert run("n: u32, ", body, [5], extra=extra)[0] == 15
+
+
+def test_bool_then_runs_the_closure_only_when_true():
+    body = """let a = (n > 3).then(|| out[1] + n);
+let b = (n > 9).then_some(7u32);
+out[0] = a.unwrap_or(0) * 10 + b.unwrap_or(1);"""
+    text = ir(f"#[kernel]\npub unsafe fn k(n: u32, out: &mut [u32]) {{\n{body}\n}}")
+    assert "scf.if" in text
+    assert run("n: u32, ", body, [5])[0] == 51
+    assert run("n: u32, ", body, [2])[0] == 1

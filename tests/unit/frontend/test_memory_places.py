@@ -144,3 +144,56 @@ pub unsafe fn k(rows: &[[f32; 2]]) {
 }"""
     with pytest.raises(OxideError, match="cannot borrow this element as mutable"):
         build(src)
+
+
+def test_array_kernel_parameter_is_passed_by_value_as_scalars():
+    src = """#[derive(Clone, Copy)]
+pub struct GridShape { counts: [u32; 3] }
+#[kernel]
+pub unsafe fn k(shape: GridShape, i: usize, out: &mut [u32]) {
+    out[0] = shape.counts[i % shape.counts.len()] + shape.counts.len() as u32;
+}"""
+    result = build(src)
+    assert [p.mlir_types for p in result.kernels[0].params][0] == ["i32", "i32", "i32"]
+    out = [0]
+    run_kernel(result, [5, 6, 7, 4, out])
+    assert out == [9]  # counts[4 % 3] + 3
+
+
+def test_mutable_references_to_local_array_elements_write_in_place():
+    from tests.unit.frontend.test_constructs import run
+
+    body = """let mut arr = [(1u32, 10u32), (2u32, 20u32)];
+let first = &mut arr[j].0;
+*first += 5;
+let mut grid = [[0u32; 2]; 2];
+let cell = &mut grid[1][j];
+*cell = 9;
+let row = &mut grid[0];
+row[1] = 4;
+out[0] = arr[0].0 * 100 + arr[1].0;
+out[1] = grid[1][1] * 10 + grid[0][1];"""
+    assert run("j: usize, ", body, [1])[:2] == [107, 94]
+
+
+def test_shared_array_of_arrays_and_whole_element_stores(tmp_path):
+    src = _ROW + """use cuda_device::SharedArray;
+#[kernel]
+pub unsafe fn k(mut out: DisjointSlice<[f32; 4]>) {
+    static mut TILE: SharedArray<[f32; 4], 8> = SharedArray::UNINIT;
+    let idx = thread::index_1d();
+    let t = idx.get() % 8;
+    TILE[t][3] = 2.0;
+    let copy = TILE[(t + 1) % 8];
+    if let Some(row) = out.get_mut(idx) {
+        *row = [1.0; 4];
+        row[3] = copy[3];
+    }
+}"""
+    text = ir(src)
+    assert '!simt.shared<!llvm.array<4 x f32>, 8 : i64>' in text and '"simt.shared_ptr"' in text
+    ptx = oxide.compile(src).ptx["sm_90"]
+    assert "st.shared.b32" in ptx and ".shared .align 4 .b8" in ptx
+    path = tmp_path / "k.ptx"
+    path.write_text(ptx)
+    subprocess.run(["ptxas", "-arch=sm_90", str(path), "-o", str(tmp_path / "k.cubin")], check=True)

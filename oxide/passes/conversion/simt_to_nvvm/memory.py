@@ -172,19 +172,7 @@ def lower_field_ptr(ctx: LoweringContext, op: ops.FieldPtrOp) -> list:
                                ir.TypeAttr.get(element_type(op.ptr.type)), llvm.GEPNoWrapFlags.inbounds)]
 
 
-@lowering(ops.PtrToIntOp)
-def lower_ptr_to_int(ctx: LoweringContext, op: ops.PtrToIntOp) -> ir.Value:
-    # Rust's addresses are generic ones: a shared-memory pointer's integer is its generic address, as
-    # `&raw const SMEM as u64` gives it in CUDA, not its offset in the shared window.
-    ptr = ctx.parts(op.ptr)[0]
-    generic = ir.Type.parse("!llvm.ptr")
-    if ptr.type != generic:
-        ptr = llvm.addrspacecast(generic, ptr)
-    return llvm.ptrtoint(ir.IntegerType.get_signless(64), ptr)
-
-
-@lowering(ops.IntToPtrOp)
-def lower_int_to_ptr(ctx: LoweringContext, op: ops.IntToPtrOp) -> list:
+@lowering(ops.FromGenericOp)
+def lower_from_generic(ctx: LoweringContext, op: ops.FromGenericOp) -> list:
     space = python_value(PtrType.parameters_of(op.result.type)[1])
-    ptr = llvm.inttoptr(ir.Type.parse("!llvm.ptr"), op.address)
-    return [ptr if space == 0 else llvm.addrspacecast(ir.Type.parse(f"!llvm.ptr<{space}>"), ptr)]
+    return [llvm.addrspacecast(ir.Type.parse(f"!llvm.ptr<{space}>"), ctx.parts(op.ptr)[0])]

@@ -223,3 +223,11 @@ func.func @field_ptr_result_is_the_field(%p: !simt.ptr<!llvm.struct<(f32, i64)>,
   %q = "simt.field_ptr"(%p) {field = 1 : i64} : (!simt.ptr<!llvm.struct<(f32, i64)>, 1>) -> !simt.ptr<f32, 1>
   return
 }
+
+// -----
+
+func.func @from_generic_goes_to_global_or_shared(%p: !simt.ptr<f32, 0>) {
+  // expected-error@+1 {{from_generic converts to the global (1) or shared (3) address space}}
+  %q = "simt.from_generic"(%p) : (!simt.ptr<f32, 0>) -> !simt.ptr<f32, 5>
+  return
+}

@@ -88,3 +88,10 @@ func.func @field_pointers(%p: !simt.ptr<!llvm.struct<(f32, i64)>, 3>) {
   %q = "simt.field_ptr"(%p) {field = 1 : i64} : (!simt.ptr<!llvm.struct<(f32, i64)>, 3>) -> !simt.ptr<i64, 3>
   return
 }
+
+// CHECK-LABEL: func.func @from_generic
+func.func @from_generic(%p: !simt.ptr<f32, 0>) {
+  // CHECK: "simt.from_generic"(%{{.*}}) : (!simt.ptr<f32, 0 : i64>) -> !simt.ptr<f32, 1 : i64>
+  %q = "simt.from_generic"(%p) : (!simt.ptr<f32, 0>) -> !simt.ptr<f32, 1>
+  return
+}

@@ -1,4 +1,4 @@
-// expect: 9:17: cannot find value `Params::DEFAULT_SCALE` in this scope
+// expect: 9:17: cannot find value `Params::MISSING_SCALE` in this scope
 #[derive(Clone, Copy)]
 struct Params { scale: f32 }
 impl Params {
@@ -6,5 +6,5 @@ impl Params {
 }
 #[kernel]
 pub fn k(a: f32) {
-    let s = a * Params::DEFAULT_SCALE;
+    let s = a * Params::MISSING_SCALE;
 }

@@ -1,7 +1,6 @@
-// expect: 3:14: an enum variant with fields is not supported in device code
+// expect: 5:10: a kernel parameter of type `Shape` (an enum with fields) is not supported
 #[derive(Clone, Copy)]
 enum Shape { Circle(f32), Square(f32) }
 #[kernel]
-pub fn k(a: f32) {
-    let s: Shape = Shape::Circle(a);
+pub fn k(s: Shape) {
 }

@@ -1,5 +1,5 @@
-// expect: 4:18: an iterator method (`.iter()`) is not supported in device code
+// expect: 4:20: an iterator method (`.iter()`) is not supported in device code
 #[kernel]
 pub fn k(x: &[f32]) {
-    let s: f32 = x.iter().sum();
+    let n: usize = x.iter().filter(|v| **v > 0.0).count();
 }

@@ -1,5 +1,5 @@
-// expect: 4:13: a range outside a `for` loop
+// expect: 4:13: a range value other than `a..b`
 #[kernel]
 pub fn k(n: u32) {
-    let r = 0..n;
+    let r = n..;
 }

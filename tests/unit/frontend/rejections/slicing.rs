@@ -1,6 +1,6 @@
-// expect: 5:14: a subslice of `[f32; 4]` is not supported in device code (only of slices and of arrays in global memory)
+// expect: 5:14: a subslice of `f32` is not supported in device code
 #[kernel]
 pub fn k(x: &[f32]) {
-    let a = [x[0]; 4];
+    let a = x[0];
     let s = &a[1..3];
 }
