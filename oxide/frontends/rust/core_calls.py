@@ -1,6 +1,6 @@
 """Calls of `core` functions that are language features rather than GPU API: `mem::replace`,
 `mem::transmute`, `mem::size_of` / `align_of`, `ptr::null(_mut)`, `T::from` (lossless), `MaybeUninit`,
-`array::from_fn`, `hint::select_unpredictable`, `intrinsics::exact_div`, `ptr::fn_addr_eq`; array `.map(f)`;
+`array::from_fn`, `intrinsics::exact_div`, `ptr::fn_addr_eq`; array `.map(f)`;
 and constructing variants of enums with fields."""
 
 from __future__ import annotations
@@ -57,14 +57,6 @@ def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, arg
             raise err(loc, f"`MaybeUninit::zeroed()` of `{ty}` is not supported in device code") from None
     if name == "transmute" and qualifier == "mem" and len(args) == 1:
         return _transmute(em, func.generics, args[0], expected, loc)
-    if name == "select_unpredictable" and len(args) == 3:
-        # core::hint::select_unpredictable(c, a, b): both values are computed; a select picks one.
-        cond = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc)
-        a = em.expr(args[1], expected)
-        b = em.coerce(em.expr(args[2], a.ty), a.ty, args[2].loc)
-        if not isinstance(a.v, ir.Value):
-            raise err(loc, f"`select_unpredictable` of `{a.ty}` values is not supported in device code")
-        return Val(a.ty, arith.select(cond.v, a.v, b.v))
     if name == "replace" and qualifier == "mem" and len(args) == 2:
         # core::mem::replace(&mut place, v): the old value out, v in.
         from oxide.frontends.rust.emit_expr import assign, referent

@@ -42,7 +42,7 @@ def test_mem_take_leaves_the_default():
 
 
 def test_mem_replace_needs_a_mutable_place():
-    with pytest.raises(OxideError, match="takes `&mut` of a `let mut` local"):
+    with pytest.raises(OxideError, match="takes `&mut place` as its first argument"):
         build(kernel("a: u32", "let y = a;\nlet old = core::mem::replace(&y, 7);"))
 
 
@@ -59,7 +59,7 @@ def test_transmute_to_float():
 
 
 def test_transmute_between_sizes_is_rejected():
-    with pytest.raises(OxideError, match="transmute from `u32` to `u64`"):
+    with pytest.raises(OxideError, match="cannot transmute between types of different sizes"):
         build(kernel("b: u32", "let x = unsafe { core::mem::transmute::<u32, u64>(b) };"))
 
 

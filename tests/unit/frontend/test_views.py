@@ -70,7 +70,8 @@ pub fn k(mut values: DisjointSlice<u32>) {
 
 
 def test_lifetime_arguments_are_ignored_in_types():
-    src = _HEAD + """fn bump<'a>(s: &mut DisjointSlice<'a, u32>) {
+    src = _HEAD + """#[device]
+fn bump<'a>(s: &mut DisjointSlice<'a, u32>) {
     if let Some(e) = s.get_mut(thread::index_1d()) { *e += 1; }
 }
 #[kernel]
