@@ -137,6 +137,8 @@ class Builder:
             return raw == "true"
         if node.type == "negative_literal":
             return -self.literal_value(node.named_children[0])
+        if node.type == "char_literal":
+            return self.x_char_literal(node).value
         for suffix in _INT_SUFFIXES:
             if raw.endswith(suffix) and not raw.startswith("0x"):
                 raw = raw[: -len(suffix)]
@@ -173,7 +175,11 @@ class Builder:
         return ast.Lit(self.loc(node), _unescape(text(node)[1:-1]), "str")
 
     def x_char_literal(self, node: Any) -> ast.Expr:
-        raise self.fail(node, "the `char` type")
+        """`'a'` (a char: its code point) or `b'a'` (a u8)."""
+        raw = text(node)
+        byte = raw.startswith("b")
+        value = _char_value(raw[2:-1] if byte else raw[1:-1])
+        return ast.Lit(self.loc(node), value, "int", "u8" if byte else "char")
 
     def x_identifier(self, node: Any) -> ast.Expr:
         return ast.PathExpr(self.loc(node), [text(node)])
@@ -477,3 +483,10 @@ _DESCRIPTIONS = {
 
 def _unescape(raw: str) -> str:
     return raw.encode().decode("unicode_escape")
+
+
+def _char_value(body: str) -> int:
+    """The code point of a char literal's body: `a`, `\\n`, `\\x41`, `\\u{1F980}`."""
+    if body.startswith("\\u{"):
+        return int(body[3:-1].replace("_", ""), 16)
+    return ord(_unescape(body) if body.startswith("\\") else body)

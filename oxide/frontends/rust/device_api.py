@@ -16,7 +16,7 @@ from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_expr import (
     Retype, cast_int, index_value, none_of, placeholder,
 )
-from oxide.frontends.rust.emit_support import Frame, err, i1, walk
+from oxide.frontends.rust.emit_support import Frame, err, i1, int_attr, walk
 from oxide.frontends.rust.values import OptionVal, Val, flag_cell, load_cell, new_cell, set_flag, store_cell
 
 
@@ -47,7 +47,7 @@ def _usize(v: ir.Value) -> Val:
 def _const(ty: T.Ty, value: float | int) -> ir.Value:
     if isinstance(ty, T.Float):
         return arith.constant(ty.mlir(), ir.FloatAttr.get(ty.mlir(), float(value)))
-    return arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), int(value)))
+    return arith.constant(ty.mlir(), int_attr(ty.mlir(), int(value)))
 
 
 # Paths as values ------------------------------------------------------------------------------------------

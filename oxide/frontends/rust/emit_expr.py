@@ -10,7 +10,7 @@ from mlir.dialects import arith, memref, scf
 from oxide.dialects import simt
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
-from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
+from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, walk
 from oxide.frontends.rust.values import (
     ArrayView, Cell, OptionVal, Val, element_at, flag_cell, load_cell, new_cell, set_flag, store_cell,
     store_element, zero_value,
@@ -43,7 +43,7 @@ def e_Lit(self, e: ast.Lit, expected: T.Ty | None) -> Val:
                 raise err(e.loc, f"literal out of range for `{ty}`")
         if value >= (1 << (bits - 1)):
             value -= 1 << bits  # MLIR takes the two's-complement bit pattern as a signed value
-        v = Val(ty, arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), value)))
+        v = Val(ty, arith.constant(ty.mlir(), int_attr(ty.mlir(), value)))
         v.literal = not e.suffix
         return v
     ty = T.PRIMITIVES[e.suffix] if e.suffix else expected if isinstance(expected, T.Float) else T.F64
@@ -165,6 +165,8 @@ def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
         name = _ARITH[op][0 if a.ty.signed else 1]
         return Val(a.ty, getattr(arith, name)(a.v, amount))
     ty = unify(self, a, b, loc, f"`{op}`")
+    if isinstance(ty, T.Char) and op not in _CMP_INT:
+        raise err(loc, f"no operator `{op}` for `char` (Rust has no arithmetic on chars); convert with `as u32`")
     if op in _CMP_INT:
         if isinstance(ty, T.Float):
             pred = getattr(arith.CmpFPredicate, _CMP_FLOAT[op].upper())

@@ -266,6 +266,13 @@ class _Isize(Int):
         return "isize"
 
 
+class Char(Int):
+    """`char`: a Unicode scalar value, held as its u32 code point; Rust has no arithmetic on it."""
+
+    def rust(self) -> str:
+        return "char"
+
+
 USIZE = _Usize(64, False)
 ISIZE = _Isize(64, True)
 BOOL = Bool()
@@ -278,7 +285,7 @@ PRIMITIVES: dict[str, Ty] = {
     "usize": USIZE, "isize": ISIZE, "f32": F32, "f64": F64, "bool": BOOL,
     # Rust's nightly `f16` (IEEE half; NVPTX computes in it from sm_53) and the 128-bit integers, which NVPTX
     # expands into 64-bit operations.
-    "f16": Float(16), "i128": Int(128, True), "u128": Int(128, False),
+    "f16": Float(16), "i128": Int(128, True), "u128": Int(128, False), "char": Char(32, False),
 }
 ATOMICS = {f"{scope.capitalize()}Atomic{name}": (scope, PRIMITIVES[name.lower()])
            for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F32", "F64")}

@@ -155,7 +155,11 @@ def _transmute(em: Any, segs: list[str], generics: list[Any], args: list[ast.Exp
 def _lossless(src: T.Ty, dst: T.Ty) -> bool:
     """Whether core has `impl From<src> for dst` (both primitives)."""
     if isinstance(src, T.Bool):
-        return isinstance(dst, (T.Int, T.Float))
+        return isinstance(dst, (T.Int, T.Float)) and not isinstance(dst, T.Char)
+    if isinstance(dst, T.Char):
+        return src == T.PRIMITIVES["u8"]  # char: From<u8> only (from_u32 checks the others)
+    if isinstance(src, T.Char):
+        return dst in (T.PRIMITIVES["u32"], T.PRIMITIVES["u64"], T.PRIMITIVES["u128"])
     if isinstance(src, T.Int) and isinstance(dst, T.Int):
         usize_like = src in (T.USIZE, T.ISIZE) or dst in (T.USIZE, T.ISIZE)
         if usize_like:  # only u8/u16 -> usize, i8/i16/u8 -> isize
@@ -296,3 +300,55 @@ def _half_from_bits(em: Any, segs: list[str], generics: list[Any], args: list[as
     bits_ty = T.PRIMITIVES["u16"]
     bits = em.coerce(em.expr(args[0], bits_ty), bits_ty, args[0].loc)
     return Val(T.PRIMITIVES["f16"], arith.bitcast(ir.F16Type.get(), bits.v))
+
+
+@device_fn("default")
+def _default(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+             loc: Any) -> Val | None:
+    """`T::default()` / `u32::default()` of a primitive (or a generic bound to one): zero, false, '\\0'."""
+    qualifier = _qualifier(segs)
+    if qualifier is None or args:
+        return None
+    bound = em.generics[-1].get(qualifier)
+    ty = bound if isinstance(bound, T.Ty) else T.PRIMITIVES.get(qualifier)
+    if ty is None or not _zero_default(ty):
+        return None
+    return placeholder(ty)
+
+
+def size_and_align(ty: T.Ty) -> tuple[int, int] | None:
+    """Rust's size and alignment of a primitive, an array or a tuple of them (None for other types: a
+    struct's layout depends on its repr, which is not modelled)."""
+    if isinstance(ty, T.Bool):
+        return 1, 1
+    if isinstance(ty, (T.Int, T.Float)):
+        size = ty.bits // 8
+        return size, min(size, 16 if ty.bits == 128 else 8)
+    if isinstance(ty, T.Unit):
+        return 0, 1
+    if isinstance(ty, T.Array):
+        inner = size_and_align(ty.elem)
+        return None if inner is None else (inner[0] * ty.length, inner[1])
+    if isinstance(ty, T.Tuple):
+        parts = [size_and_align(e) for e in ty.elems]
+        if any(p is None for p in parts):
+            return None
+        # Tuples are repr(Rust): rustc orders fields by alignment, which leaves no padding between fields of
+        # these types (each size is a multiple of its alignment); the total rounds up to the alignment.
+        align = max((a for _, a in parts), default=1)
+        size = sum(s for s, _ in parts)
+        return -(-size // align) * align, align
+    return None
+
+
+@device_fn("size_of", "align_of")
+def _size_of(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+             loc: Any) -> Val | None:
+    if _qualifier(segs) not in (None, "mem") or args or len(generics) != 1:
+        return None
+    ty = em.resolve_type(generics[0])
+    layout = size_and_align(ty)
+    if layout is None:
+        raise err(loc, f"`mem::{segs[-1]}::<{ty}>` is not supported in device code (primitives, arrays and tuples)")
+    value = layout[0] if segs[-1] == "size_of" else layout[1]
+    return Val(T.USIZE, arith.constant(T.USIZE.mlir(), ir.IntegerAttr.get(T.USIZE.mlir(), value)))
