@@ -921,6 +921,10 @@ def macro(em: Any, e: ast.MacroCall, expected: T.Ty | None) -> Val:
         raise err(e.loc, "heap allocation (`vec!`) is not supported in device code")
     if name == "asm":
         raise err(e.loc, "Rust `asm!` is not supported in device code")
+    if name == "ptx_asm":
+        from oxide.frontends.rust.intrinsics.ptx_asm import ptx_asm
+
+        return ptx_asm(em, e)
     raise err(e.loc, f"the macro `{name}!` is not supported in device code")
 
 

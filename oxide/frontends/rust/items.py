@@ -115,9 +115,8 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
                 crate.kernels.append(name)
             body = node.child_by_field_name("body")
             if body is not None:
-                # Items declared inside a function body share the crate's namespace here.
-                _collect_items(crate, [c for c in body.named_children
-                                       if c.type in ("function_item", "struct_item", "enum_item", "impl_item", "const_item")])
+                # Items declared inside a function body (in any nested block) share the crate's namespace here.
+                _collect_items(crate, _local_items(body))
         elif node.type == "mod_item":
             crate.modules.add(text(node.child_by_field_name("name")))
             body = node.child_by_field_name("body")
@@ -134,6 +133,21 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
             base = type_node.child_by_field_name("type") if type_node.type == "generic_type" else type_node
             crate.impls.setdefault(text(base), []).append(node)
         # use lines, traits, macro_rules, extern crate: nothing the device code needs
+
+
+_LOCAL_ITEMS = ("function_item", "struct_item", "enum_item", "impl_item", "const_item")
+
+
+def _local_items(node: Any) -> list[Any]:
+    """The items declared in a function body, also inside nested blocks (not inside nested functions, whose
+    own bodies are collected when those functions are)."""
+    found = []
+    for child in node.named_children:
+        if child.type in _LOCAL_ITEMS:
+            found.append(child)
+        elif child.type != "closure_expression":
+            found.extend(_local_items(child))
+    return found
 
 
 def build_function(b: Builder, node: Any, attrs: list[Attribute]) -> ast.Function:
