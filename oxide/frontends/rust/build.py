@@ -114,7 +114,7 @@ class Builder:
             return ast.VariantPat(loc, path, elems)
         if kind in ("scoped_identifier",):
             return ast.VariantPat(loc, text(node).split("::"))
-        if kind in ("integer_literal", "boolean_literal", "negative_literal"):
+        if kind in ("integer_literal", "boolean_literal", "negative_literal", "char_literal"):
             return ast.LitPat(loc, self.literal_value(node))
         if kind == "range_pattern":
             return ast.LitPat(loc, self.literal_value(node.child_by_field_name("left") or node.named_children[0]),

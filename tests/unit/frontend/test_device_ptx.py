@@ -172,3 +172,40 @@ def test_tiled_partition_size_is_checked():
 def test_grid_sync_is_rejected_with_a_reason():
     with pytest.raises(OxideError, match="needs a cooperative launch"):
         build(kernel("", "grid::sync();"))
+
+
+# ptx_asm! ---------------------------------------------------------------------------------------------------
+def test_ptx_asm_renumbers_operands_for_llvm():
+    body = ("let x = 3u32;\nlet mut acc = 1u64;\nlet doubled: u32;\n"
+            "unsafe { ptx_asm!(\"add.u32 %1, %0, %0; add.u64 %2, %2, 5; mov.u32 %%r0, %1;\", in(\"r\") x, "
+            "out(\"=r\") doubled, inout(\"+l\") acc, clobber(\"memory\"), options(register_only)); }")
+    text = ir(kernel("", body))
+    # Outputs first ($0 doubled, $1 acc), then inputs ($2 x), then acc's tied input.
+    assert 'asm = "add.u32 $0, $2, $2; add.u64 $1, $1, 5; mov.u32 %r0, $0;"' in text
+    assert 'constraints = "=r,=l,r,1,~{memory}"' in text
+
+
+def test_ptx_asm_splices_constant_strings():
+    body = ('const MODE: &[u8; 6] = b".wide\\0";\nlet p: u64;\nlet x = 2u32;\n'
+            'unsafe { ptx_asm!("mul%1.u32 %0, %2, %2;", out("=l") p, in("C") MODE, in("r") x); }')
+    assert 'asm = "mul.wide.u32 $0, $1, $1;"' in ir(kernel("", body))
+
+
+@needs_ptxas
+def test_ptx_asm_assembles_with_mixed_outputs(tmp_path):
+    body = ("let mut c = 1u32;\nlet mut s = 0.5f32;\nlet w: u64;\n"
+            "unsafe { ptx_asm!(\"add.u32 %0, %0, 1; add.f32 %1, %1, %3; mov.u64 %2, %%globaltimer;\", "
+            "inout(\"+r\") c, inout(\"+f\") s, out(\"=l\") w, in(\"f\") 0.25f32); }\n"
+            "if let Some(o) = out.get_mut(thread::index_1d()) { *o = c as f32 + s + w as f32; }")
+    ptx = assemble(kernel("mut out: DisjointSlice<f32>", body), tmp_path)
+    assert "mov.u64" in ptx and "%globaltimer" in ptx
+
+
+def test_ptx_asm_checks_register_classes():
+    with pytest.raises(OxideError, match="a `r` register does not hold a `u64`"):
+        build(kernel("", "let x: u64;\nunsafe { ptx_asm!(\"mov.u32 %0, 1;\", out(\"=r\") x); }"))
+
+
+def test_ptx_asm_operand_numbers_are_checked():
+    with pytest.raises(OxideError, match="`%3` in the PTX text names no operand"):
+        build(kernel("", "let x: u32;\nunsafe { ptx_asm!(\"mov.u32 %0, %3;\", out(\"=r\") x); }"))

@@ -268,3 +268,67 @@ def test_f16_printf_widens_to_f64():
 
 def test_f16_from_bits_is_a_bitcast():
     assert "arith.bitcast %arg0 : i16 to f16" in ir(kernel("b: u16", "let h = f16::from_bits(b);"))
+
+
+# char ----------------------------------------------------------------------------------------------------------
+def test_char_literals_are_code_points():
+    body = ("let a: char = 'A';\nlet w = '\\u{1f980}';\nlet n = '\\n';\nlet b = b'z';\n"
+            "out[0] = a as u32;\nout[1] = w as u32;\nout[2] = n as u32;\nout[3] = b as u32;")
+    assert run("", body, [])[:4] == [65, 0x1F980, 10, 122]
+
+
+def test_char_comparisons_and_patterns():
+    body = ("let c = char::from(b);\nout[0] = (c < 'b') as u32;\n"
+            "out[1] = match c { 'a' => 1, 'a'..='z' => 2, _ => 3 };")
+    assert run("b: u8, ", body, [ord("a")])[:2] == [1, 1]
+    assert run("b: u8, ", body, [ord("q")])[:2] == [0, 2]
+
+
+def test_char_from_u32_rejects_surrogates_and_out_of_range():
+    body = "out[0] = char::from_u32(x).map_or(7, |c| c as u32);"
+    assert run("x: u32, ", body, [0x41])[0] == 0x41
+    assert run("x: u32, ", body, [0xD800])[0] == 7
+    assert run("x: u32, ", body, [0x110000])[0] == 7
+
+
+def test_char_ascii_methods_and_to_digit():
+    body = ("let c = char::from(b);\nout[0] = c.is_ascii_digit() as u32;\nout[1] = c.to_ascii_uppercase() as u32;\n"
+            "out[2] = c.to_digit(16).unwrap_or(99);\nout[3] = c.len_utf8() as u32;\nout[4] = b.is_ascii_alphabetic() as u32;")
+    assert run("b: u8, ", body, [ord("f")])[:5] == [0, ord("F"), 15, 1, 1]
+    assert run("b: u8, ", body, [ord("7")])[:5] == [1, ord("7"), 7, 1, 0]
+    assert run("b: u8, ", body, [ord("g")])[:5] == [0, ord("G"), 99, 1, 1]
+
+
+def test_char_arithmetic_is_rejected():
+    with pytest.raises(OxideError, match=r"no operator `\+` for `char`"):
+        build(kernel("", "let c = 'a' + 1;"))
+
+
+def test_from_u16_to_char_is_rejected():
+    with pytest.raises(OxideError, match=r"the trait `From<u16>` is not implemented for `char`"):
+        build(kernel("x: u16", "let c = char::from(x);"))
+
+
+# size_of, default, core::f32::math -----------------------------------------------------------------------------
+def test_size_of_and_align_of():
+    body = ("out[0] = core::mem::size_of::<char>() as u32;\nout[1] = core::mem::size_of::<[u16; 3]>() as u32;\n"
+            "out[2] = core::mem::size_of::<(u8, u32)>() as u32;\nout[3] = core::mem::align_of::<u64>() as u32;\n"
+            "out[4] = core::mem::size_of::<u128>() as u32;\nout[5] = core::mem::size_of::<bool>() as u32;")
+    assert run("", body, [])[:6] == [4, 6, 8, 8, 16, 1]
+
+
+def test_size_of_a_struct_is_rejected():
+    src = "#[derive(Clone, Copy)]\nstruct P { a: u8, b: u32 }\n" + kernel("", "let n = core::mem::size_of::<P>();")
+    with pytest.raises(OxideError, match=r"`mem::size_of::<P>` is not supported in device code"):
+        build(src)
+
+
+def test_default_of_primitives_and_generics():
+    extra = "fn zero<T: Default>(_like: T) -> T { T::default() }"
+    body = "let a = zero(7u32);\nlet b = u32::default();\nout[0] = a + b + 5;"
+    assert run("", body, [], extra=extra)[0] == 5
+
+
+def test_core_float_math_is_the_method():
+    text = ir(kernel("x: f32, y: f64", "let a = core::f32::math::floor(x);\nlet b = core::f64::math::mul_add(y, y, y);"))
+    assert "math.floor" in text and "math.fma" in text
