@@ -228,6 +228,14 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
             out["launch_bounds"] = values
         elif attr.name == "launch_contract":
             out["launch_contract"] = _contract(b, attr)
+        elif attr.name == "cluster_launch":
+            try:
+                dims = [int(v.strip(), 0) for v in attr.args.split(",")]
+            except ValueError:
+                dims = []
+            if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
+                raise OxideError("#[cluster_launch(x[, y[, z]])] takes positive integer literals", b.loc(attr.node))
+            out["cluster_dims"] = dims + [1] * (3 - len(dims))
     return out
 
 

@@ -126,6 +126,9 @@ PTX_FNS: dict[str, PtxFn] = {
     "mbarrier_wait_parity": PtxFn(
         "{ .reg .pred p; WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1; @!p bra WAIT; }",
         ("shared", "u32"), unsafe=True, memory=True),
+    # An arrival on a barrier of another block of the cluster, by its shared::cluster address.
+    "mbarrier_arrive_cluster": PtxFn("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", ("u64",),
+                                     unsafe=True, memory=True),
     "fence_proxy_async_shared_cta": PtxFn("fence.proxy.async.shared::cta;", (), memory=True),
     "fence_mbarrier_init_release_cluster": PtxFn("fence.mbarrier_init.release.cluster;", (), memory=True),
     # Debugging and timing.
