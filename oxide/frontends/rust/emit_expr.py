@@ -72,6 +72,10 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
         const = self.crate.const(name)
         if const is not None:
             ty = self.resolve_type(const.ty)
+            from oxide.frontends.rust.intrinsics.constant_memory import ConstantMemoryTy, constant_memory_handle
+
+            if isinstance(ty, ConstantMemoryTy):
+                return constant_memory_handle(self, name, ty)  # a `#[constant] static`: read through its address
             return self.coerce(self.expr(const.value, ty), ty, const.value.loc)
         if name == "None":
             if not isinstance(expected, T.OptionTy):

@@ -209,3 +209,58 @@ def test_ptx_asm_checks_register_classes():
 def test_ptx_asm_operand_numbers_are_checked():
     with pytest.raises(OxideError, match="`%3` in the PTX text names no operand"):
         build(kernel("", "let x: u32;\nunsafe { ptx_asm!(\"mov.u32 %0, %3;\", out(\"=r\") x); }"))
+
+
+# Clusters and constant memory ---------------------------------------------------------------------------------
+@needs_ptxas
+def test_cluster_functions_assemble(tmp_path):
+    src = ("#[kernel]\n#[cluster_launch(4, 1, 1)]\npub unsafe fn k(mut out: DisjointSlice<u32>) {\n"
+           "static mut S: SharedArray<u32, 1> = SharedArray::UNINIT;\n"
+           "let r = cluster::block_rank() + cluster::cluster_size() + cluster::cluster_ctaidX() + cluster::cluster_idx()"
+           " + cluster::num_clusters();\ncluster::cluster_sync();\n"
+           "let v = cluster::dsmem_read_u32(core::ptr::addr_of!(S) as *const u32, 0);\n"
+           "let p = cluster::map_shared_rank(core::ptr::addr_of!(S) as *const u32, 1);\n"
+           "if let Some(o) = out.get_mut(thread::index_1d()) { *o = r + v + *p; }\n}\n")
+    ptx = assemble(src, tmp_path)
+    assert ".reqnctapercluster 4, 1, 1" in ptx and "%cluster_ctarank" in ptx and "mapa.u64" in ptx
+    assert "barrier.cluster.arrive;" in ptx and "%nclusterid.y" in ptx
+
+
+def test_cluster_registers_need_sm90():
+    src = kernel("mut out: DisjointSlice<u32>", "let r = cluster::block_rank();")
+    with pytest.raises(OxideError, match="needs sm_90 or newer"):
+        oxide.compile(src, name="k.rs", chip="sm_80")
+
+
+def test_cluster_launch_dims_are_checked():
+    src = "#[kernel]\n#[cluster_launch(4, 4, 1)]\npub fn k(n: u32) {}\n"
+    with pytest.raises(OxideError, match="at most 8 blocks"):
+        oxide.compile(src, name="k.rs")
+
+
+_CONSTANTS = ("#[constant]\nstatic SCALE: ConstantMemory<f32> = ConstantMemory::UNINIT;\n"
+              "#[constant]\nstatic COEFFS: ConstantMemory<[u32; 4]> = ConstantMemory::UNINIT;\n")
+
+
+def test_constant_memory_is_an_external_global():
+    text = ir(_CONSTANTS + kernel("mut out: DisjointSlice<f32>",
+                                  "let s = SCALE.get();\nlet c = COEFFS.get();\nlet t = SCALE.get() + c[1] as f32;"))
+    # Declared once, externally visible and not `constant`: the host writes it, loads must stay loads.
+    assert text.count("llvm.mlir.global external @SCALE(0.000000e+00 : f32) {addr_space = 4 : i32} : f32") == 1
+    assert "llvm.mlir.global external @COEFFS(dense<0> : tensor<4xi32>) {addr_space = 4 : i32} : !llvm.array<4 x i32>" in text
+    assert text.count('"simt.constant_addr"() {symbol = "SCALE"}') == 2
+
+
+@needs_ptxas
+def test_constant_memory_loads_are_not_folded(tmp_path):
+    src = _CONSTANTS + kernel("mut out: DisjointSlice<f32>",
+                              "let c = COEFFS.get();\nif let Some(o) = out.get_mut(thread::index_1d()) "
+                              "{ *o = SCALE.get() * c[3] as f32; }")
+    ptx = assemble(src, tmp_path)
+    assert ".visible .const .align 4 .f32 SCALE;" in ptx and "ld.const.b32" in ptx and "[COEFFS+12]" in ptx
+
+
+def test_constant_memory_of_a_nested_array_is_rejected():
+    src = "#[constant]\nstatic M: ConstantMemory<[[f32; 2]; 2]> = ConstantMemory::UNINIT;\n" + kernel("", "let m = M.get();")
+    with pytest.raises(OxideError, match=r"`ConstantMemory<\[\[f32; 2\]; 2\]>` is not supported"):
+        build(src)

@@ -1,5 +1,5 @@
-"""cuda_device types beyond the core set that resolve to existing semantic types: the mbarrier object
-`Barrier` (a u64 in shared memory, declared as `static mut BAR: Barrier = Barrier::UNINIT`)."""
+"""cuda_device types beyond the core set: the mbarrier object `Barrier` (a u64 in shared memory, declared
+as `static mut BAR: Barrier = Barrier::UNINIT`) and `ConstantMemory<T>` (constant_memory.py)."""
 
 from __future__ import annotations
 
@@ -22,4 +22,6 @@ def device_type(em: Any, t: ast.PathTy) -> T.Ty | None:
     """The semantic type of a cuda_device type name this module knows, or None."""
     if t.name == "Barrier" and not t.args:
         return BarrierTy(T.PRIMITIVES["u64"], 1, 8)
-    return None
+    from oxide.frontends.rust.intrinsics.constant_memory import constant_memory_type
+
+    return constant_memory_type(em, t)
