@@ -264,3 +264,35 @@ def test_constant_memory_of_a_nested_array_is_rejected():
     src = "#[constant]\nstatic M: ConstantMemory<[[f32; 2]; 2]> = ConstantMemory::UNINIT;\n" + kernel("", "let m = M.get();")
     with pytest.raises(OxideError, match=r"`ConstantMemory<\[\[f32; 2\]; 2\]>` is not supported"):
         build(src)
+
+
+# core::intrinsics atomics and ldmatrix --------------------------------------------------------------------------
+def test_core_intrinsic_atomics_are_system_scope():
+    body = ("let p = c.as_ptr() as *mut u32;\n"
+            "let v = unsafe { core::intrinsics::atomic_load::<u32, { core::intrinsics::AtomicOrdering::Acquire }>(p) };\n"
+            "unsafe { core::intrinsics::atomic_store::<u32, { core::intrinsics::AtomicOrdering::Release }>(p, v) };\n"
+            "let (o, ok) = unsafe { core::intrinsics::atomic_cxchg::<u32, { core::intrinsics::AtomicOrdering::Release },"
+            " { core::intrinsics::AtomicOrdering::Acquire }>(p, v, v + 1) };\n"
+            "let w = unsafe { core::intrinsics::atomic_xadd::<u32, { core::intrinsics::AtomicOrdering::Relaxed }>(p, 1) };")
+    text = ir(kernel("c: &[u32]", body))
+    assert 'ordering = "acquire", scope = "system"' in text and 'ordering = "release", scope = "system"' in text
+    assert 'failure_ordering = "acquire", scope = "system", success_ordering = "release"' in text
+    assert 'kind = "add", ordering = "relaxed", scope = "system"' in text
+
+
+def test_core_intrinsic_atomic_pointer_type_is_checked():
+    body = ("let p = c.as_ptr() as *mut u32;\n"
+            "let v = unsafe { core::intrinsics::atomic_load::<u64, { core::intrinsics::AtomicOrdering::Acquire }>(p) };")
+    with pytest.raises(OxideError, match=r"`atomic_load` takes a `\*mut u64`, not `\*mut u32`"):
+        build(kernel("c: &[u32]", body))
+
+
+@needs_ptxas
+def test_ldmatrix_returns_the_fragments(tmp_path):
+    body = ("static mut M: SharedArray<u32, 128, 16> = SharedArray::UNINIT;\n"
+            "let p = (core::ptr::addr_of_mut!(M) as *mut u32).add(warp::lane_id() as usize * 4);\n"
+            "let a = ldmatrix_x1(p.cast_const());\nlet b = ldmatrix_x4_trans(p.cast_const());\n"
+            "let c = ldmatrix_m8n8_x2_b16(p.cast_const());\n"
+            "if let Some(o) = out.get_mut(thread::index_1d()) { *o = a + b[3] + c[1]; }")
+    ptx = assemble(unsafe_kernel("mut out: DisjointSlice<u32>", body), tmp_path)
+    assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx and "ldmatrix.sync.aligned.m8n8.x1.shared.b16" in ptx

@@ -256,3 +256,41 @@ def _bf16_unpack(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
 
     halves = [half(w) for w in _BF16_UNPACK[name]]
     return halves[0] if len(halves) == 1 else Val(T.Tuple((T.F32, T.F32)), halves)
+
+
+def _array_of(em: Any, elem: T.Ty, values: list[ir.Value]) -> Val:
+    """A local `[elem; len(values)]` holding `values`."""
+    from mlir.dialects import arith, memref
+
+    from oxide.frontends.rust.values import load_cell, new_cell
+
+    ty = T.Array(elem, len(values))
+    with ir.InsertionPoint.at_block_begin(em.entry):
+        cell = new_cell(ty)
+    for k, v in enumerate(values):
+        memref.store(v, cell.leaves, [arith.constant(ir.IndexType.get(), k)])
+    return load_cell(cell)
+
+
+_LDMATRIX = {f"{prefix}x{n}{trans}{suffix}": (n, bool(trans))
+             for prefix, suffix in (("ldmatrix_", ""), ("ldmatrix_m8n8_", "_b16"))
+             for n in (1, 2, 4) for trans in ("", "_trans")}
+
+
+@device_fn(*_LDMATRIX)
+def _ldmatrix(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+              loc: Any) -> Val | None:
+    """`ldmatrix_x4(p)` & co (warp-wide, sm_75): n 8x8 b16 matrices from shared memory, each lane giving one
+    row address; the lane's fragments come back as a u32 (n = 1) or a `[u32; n]`."""
+    name = segs[-1]
+    n, trans = _LDMATRIX[name]
+    if len(args) != 1:
+        raise err(loc, f"`{name}` takes 1 argument but {len(args)} were supplied")
+    em.require_unsafe(loc, f"`{name}`")
+    address = _operand(em, "shared", args[0], name)
+    registers = ", ".join(f"${i}" for i in range(n))
+    asm = f"ldmatrix.sync.aligned.m8n8.x{n}{'.trans' if trans else ''}.shared.b16 {{{registers}}}, [${n}];"
+    i32 = ir.IntegerType.get_signless(32)
+    values = build_inline_ptx([address], asm, ",".join(["=r"] * n + ["l", "~{memory}"]), [i32] * n)
+    u32 = T.PRIMITIVES["u32"]
+    return Val(u32, values[0]) if n == 1 else _array_of(em, u32, list(values))
