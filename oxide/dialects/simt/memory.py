@@ -6,7 +6,7 @@ from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.types import (
     DisjointType, PtrType, RefType, SliceMutType, SliceType, ThreadIndexType, check_index_space,
 )
-from oxide.ir.constraints import I1, INDEX, INTEGER_ATTR, STRING_ATTR, AnyOf, AnyType, BaseOf, Parametric, TypeVar
+from oxide.ir.constraints import I1, INDEX, INTEGER_ATTR, STRING_ATTR, AnyOf, AnyType, BaseOf, Is, Parametric, TypeVar
 from oxide.ir.declare import Op, Operand, Result, VerifyError, python_value
 
 _ANY_SLICE = AnyOf(BaseOf(SliceType), BaseOf(SliceMutType), BaseOf(DisjointType))
@@ -306,3 +306,12 @@ class SliceFromPtrOp(Op):
             space = check_index_space(DisjointType.parameters_of(self.result.type)[1])
             if space == "runtime_2d":
                 raise VerifyError("a runtime 2-D disjoint slice also needs its row width; build it from a kernel parameter")
+
+
+@DIALECT.op
+class RowWidthOp(Op):
+    """`s.row_width()` of a runtime 2-D disjoint slice: the elements per row that its witnesses address with."""
+
+    mnemonic = "row_width"
+    slice = Operand(Parametric(DisjointType, AnyType(), Is('"runtime_2d"')))
+    result = Result(Is("i32"))

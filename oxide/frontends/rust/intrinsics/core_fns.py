@@ -352,3 +352,24 @@ def _size_of(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr]
         raise err(loc, f"`mem::{segs[-1]}::<{ty}>` is not supported in device code (primitives, arrays and tuples)")
     value = layout[0] if segs[-1] == "size_of" else layout[1]
     return Val(T.USIZE, arith.constant(T.USIZE.mlir(), ir.IntegerAttr.get(T.USIZE.mlir(), value)))
+
+
+@device_method("then")
+def _then(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+          loc: Any, expected: T.Ty | None) -> Val | None:
+    """`cond.then(|| v)`: Some(v) when cond holds, computing v only then; None otherwise."""
+    if not isinstance(recv.ty, T.Bool) or len(args) != 1:
+        return None
+    from oxide.frontends.rust.emit_expr import none_of, value_if
+    from oxide.frontends.rust.emit_support import i1
+    from oxide.frontends.rust.values import OptionVal
+
+    f = em.expr(args[0])
+    if not isinstance(f.ty, T.Closure):
+        raise err(args[0].loc, "`bool::then` takes a closure; `then_some(v)` takes a value")
+
+    def some() -> Val:
+        value = em.call_closure(f, [], loc)
+        return Val(T.OptionTy(value.ty), OptionVal(i1(True), value))
+
+    return value_if(em, recv.v, some, lambda hint: none_of(hint), loc)

@@ -157,3 +157,8 @@ def lower_ref_ptr(ctx: LoweringContext, op: ops.RefPtrOp) -> list:
 @lowering(ops.SliceFromPtrOp)
 def lower_slice_from_ptr(ctx: LoweringContext, op: ops.SliceFromPtrOp) -> list:
     return [ctx.parts(op.ptr)[0], ctx.i64(op.length)]
+
+
+@lowering(ops.RowWidthOp)
+def lower_row_width(ctx: LoweringContext, op: ops.RowWidthOp) -> ir.Value:
+    return ctx.parts(op.slice)[2]
