@@ -119,6 +119,8 @@ class FunctionEmitter:
     def scalar_element(self, t: Any, container: str) -> T.Ty:
         """The element type of a slice, DisjointSlice or SharedArray: scalars (and atomics) only, for now."""
         elem = self.resolve_type(t)
+        if container == "a DisjointSlice" and isinstance(elem, T.Array) and isinstance(elem.elem, (T.Int, T.Float)):
+            return elem  # a row per thread: written through get_mut's `&mut [T; N]` (memory_arrays.py)
         if not isinstance(elem, (T.Int, T.Float, T.Bool, T.Atomic)):
             raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements is not supported in device code yet "
                                                "(elements must be integers, floats or bools)")

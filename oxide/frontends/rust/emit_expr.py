@@ -10,6 +10,7 @@ from mlir.dialects import arith, memref, scf
 from oxide.dialects import simt
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
+from oxide.frontends.rust import memory_arrays
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, walk
 from oxide.frontends.rust.values import (
     ArrayView, Cell, OptionVal, Val, element_at, flag_cell, load_cell, new_cell, set_flag, store_cell,
@@ -262,6 +263,8 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
         v = self.expr(e.operand)
         if isinstance(v.ty, T.LocalRef):
             return load_cell(v.v)
+        if memory_arrays.is_row_ref(v.ty):
+            return memory_arrays.load_row(self, v)
         if isinstance(v.ty, T.ElemRef):
             return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
         if isinstance(v.ty, T.Ptr):
@@ -359,6 +362,8 @@ def index_value(self, e: ast.Expr) -> ir.Value:
 def e_Index(self, e: ast.Index, expected: T.Ty | None) -> Val:
     base = self.expr(e.base)
     ty = base.ty
+    if memory_arrays.is_row_ref(ty):
+        return memory_arrays.load_element(self, base, e.index)
     if isinstance(ty, T.Slice):
         i = index_value(self, e.index)
         if isinstance(ty.elem, T.Atomic):
@@ -494,6 +499,9 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
         if isinstance(ref.ty, T.LocalRef):
             store_cell(ref.v, rhs(ref.ty.elem))
             return
+        if memory_arrays.is_row_ref(ref.ty):
+            memory_arrays.store_row(self, ref, rhs(ref.ty.elem))
+            return
         if isinstance(ref.ty, T.ElemRef):
             simt.RefStoreOp.build(ref.v, rhs(ref.ty.elem).v)
             return
@@ -514,6 +522,9 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
             array_store(rhs(array_ty.elem), view, i, array_ty.elem)
             return
         base = self.expr(base_expr)
+        if memory_arrays.is_row_ref(base.ty):
+            memory_arrays.store_element(self, base, target.index, rhs)
+            return
         if isinstance(base.ty, T.Slice):
             if not base.ty.mutable:
                 raise err(target.loc, "cannot assign to an element of a `&[T]`; only `&mut [T]` or a DisjointSlice "

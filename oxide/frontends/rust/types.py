@@ -139,6 +139,12 @@ class Array(Ty):
     elem: Ty
     length: int
 
+    def mlir(self) -> ir.Type:
+        """In memory (a DisjointSlice element): an LLVM array of integers or floats."""
+        if not isinstance(self.elem, (Int, Float)):
+            raise TypeError(f"{self} has no single MLIR type")
+        return ir.Type.parse(f"!llvm.array<{self.length} x {self.elem.mlir()}>")
+
     def rust(self) -> str:
         return f"[{self.elem.rust()}; {self.length}]"
 

@@ -296,3 +296,10 @@ def test_ldmatrix_returns_the_fragments(tmp_path):
             "if let Some(o) = out.get_mut(thread::index_1d()) { *o = a + b[3] + c[1]; }")
     ptx = assemble(unsafe_kernel("mut out: DisjointSlice<u32>", body), tmp_path)
     assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx and "ldmatrix.sync.aligned.m8n8.x1.shared.b16" in ptx
+
+
+@needs_ptxas
+def test_rows_of_a_disjoint_slice_are_strided_by_the_row_size(tmp_path):
+    body = ("if let Some(row) = out.get_mut(thread::index_1d()) {\nrow[0] = 1;\nrow[6] = 2;\n}")
+    ptx = assemble(kernel("mut out: DisjointSlice<[u32; 7]>", body), tmp_path)
+    assert "28" in ptx and "[%rd" in ptx and "+24]" in ptx  # 7 x 4-byte rows; element 6 at byte 24

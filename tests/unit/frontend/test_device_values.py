@@ -332,3 +332,24 @@ def test_default_of_primitives_and_generics():
 def test_core_float_math_is_the_method():
     text = ir(kernel("x: f32, y: f64", "let a = core::f32::math::floor(x);\nlet b = core::f64::math::mul_add(y, y, y);"))
     assert "math.floor" in text and "math.fma" in text
+
+
+# bool::then, rows of a DisjointSlice<[T; N]> -----------------------------------------------------------------------
+def test_bool_then_runs_the_closure_only_when_true():
+    body = "let mut calls = 0u32;\nlet o = c.then(|| { calls += 1; v * 2 });\nout[0] = o.unwrap_or(99);\nout[1] = calls;"
+    assert run("c: bool, v: u32, ", body, [True, 5])[:2] == [10, 1]
+    assert run("c: bool, v: u32, ", body, [False, 5])[:2] == [99, 0]
+
+
+def test_disjoint_slice_of_arrays_writes_rows():
+    text = ir(kernel("mut out: DisjointSlice<[f32; 7]>",
+                     "if let Some(row) = out.get_mut(thread::index_1d()) {\nrow[0] = 1.0;\nrow[6] += 2.0;\n"
+                     "let copy = *row;\n*row = copy;\n}"))
+    assert '!simt.disjoint<!llvm.array<7 x f32>, "1d">' in text
+    assert '"simt.ref_ptr"' in text and '"simt.ptr_cast"' in text and '"simt.ptr_store"' in text
+    assert "simt.trap" in text  # a row index past N traps, as Rust's indexing panics
+
+
+def test_disjoint_slice_of_bool_arrays_is_rejected():
+    with pytest.raises(OxideError, match=r"a DisjointSlice of `\[bool; 2\]` elements is not supported"):
+        build(kernel("mut out: DisjointSlice<[bool; 2]>", ""))
