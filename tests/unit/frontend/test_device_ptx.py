@@ -303,3 +303,17 @@ def test_rows_of_a_disjoint_slice_are_strided_by_the_row_size(tmp_path):
     body = ("if let Some(row) = out.get_mut(thread::index_1d()) {\nrow[0] = 1;\nrow[6] = 2;\n}")
     ptx = assemble(kernel("mut out: DisjointSlice<[u32; 7]>", body), tmp_path)
     assert "28" in ptx and "[%rd" in ptx and "+24]" in ptx  # 7 x 4-byte rows; element 6 at byte 24
+
+
+@needs_ptxas
+def test_tma_tile_copy_with_expect_tx(tmp_path):
+    body = ("static mut TILE: SharedArray<f32, 256, 128> = SharedArray::UNINIT;\n"
+            "static mut BAR: Barrier = Barrier::UNINIT;\n"
+            "mbarrier_init(&raw mut BAR, 1);\nfence_proxy_async_shared_cta();\n"
+            "cp_async_bulk_tensor_2d_g2s(&raw mut TILE as *mut u8, map, x, y, &raw mut BAR);\n"
+            "let token = mbarrier_arrive_expect_tx(&raw const BAR, 1, 1024);\n"
+            "while !mbarrier_try_wait(&raw const BAR, token) {}\n"
+            "cp_async_bulk_tensor_2d_s2g(map, x, y, &raw const TILE as *const u8);\ncp_async_bulk_commit_group();")
+    ptx = assemble(unsafe_kernel("map: *const TmaDescriptor, x: i32, y: i32", body), tmp_path)
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" in ptx
+    assert "mbarrier.expect_tx.relaxed.cta.shared::cta.b64" in ptx and "cp.async.bulk.tensor.2d.global.shared::cta" in ptx

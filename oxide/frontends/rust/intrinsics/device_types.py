@@ -1,5 +1,6 @@
 """cuda_device types beyond the core set: the mbarrier object `Barrier` (a u64 in shared memory, declared
-as `static mut BAR: Barrier = Barrier::UNINIT`) and `ConstantMemory<T>` (constant_memory.py)."""
+as `static mut BAR: Barrier = Barrier::UNINIT`), the TMA `TmaDescriptor`, and `ConstantMemory<T>`
+(constant_memory.py)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,20 @@ class BarrierTy(T.Shared):
         return "Barrier"
 
 
+class TmaDescriptorTy(T.Int):
+    """`TmaDescriptor`: the opaque 128-byte tensor map a TMA copy reads, passed as `*const TmaDescriptor`; the
+    device only forwards its address (as a pointee type it is a byte)."""
+
+    def rust(self) -> str:
+        return "TmaDescriptor"
+
+
 def device_type(em: Any, t: ast.PathTy) -> T.Ty | None:
     """The semantic type of a cuda_device type name this module knows, or None."""
     if t.name == "Barrier" and not t.args:
         return BarrierTy(T.PRIMITIVES["u64"], 1, 8)
+    if t.name == "TmaDescriptor" and not t.args:
+        return TmaDescriptorTy(8, False)
     from oxide.frontends.rust.intrinsics.constant_memory import constant_memory_type
 
     return constant_memory_type(em, t)

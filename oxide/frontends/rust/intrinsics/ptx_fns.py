@@ -100,6 +100,7 @@ PTX_FNS: dict[str, PtxFn] = {
     "cp_async_cg_16": _copy("cg", 16, False),
     "cp_async_cg_zfill_16": _copy("cg", 16, True),
     "cp_async_commit_group": PtxFn("cp.async.commit_group;", (), unsafe=True, memory=True),
+    "cp_async_bulk_commit_group": PtxFn("cp.async.bulk.commit_group;", (), unsafe=True, memory=True),
     "cp_async_wait_all": PtxFn("cp.async.wait_all;", (), unsafe=True, memory=True),
     "cp_async_mbarrier_arrive": PtxFn("cp.async.mbarrier.arrive.b64 [$0];", ("shared",), unsafe=True, memory=True),
     "cp_async_mbarrier_arrive_shared": PtxFn("cp.async.mbarrier.arrive.shared.b64 [$0];", ("shared",),
@@ -112,8 +113,6 @@ PTX_FNS: dict[str, PtxFn] = {
     "mbarrier_init": PtxFn("mbarrier.init.shared.b64 [$0], $1;", ("shared", "u32"), unsafe=True, memory=True),
     "mbarrier_inval": PtxFn("mbarrier.inval.shared.b64 [$0];", ("shared",), unsafe=True, memory=True),
     "mbarrier_arrive": PtxFn("mbarrier.arrive.shared.b64 $0, [$1];", ("shared",), ("u64",), unsafe=True, memory=True),
-    "mbarrier_arrive_expect_tx": PtxFn("mbarrier.arrive.expect_tx.shared::cta.b64 $0, [$1], $2;", ("shared", "u32"),
-                                       ("u64",), unsafe=True, memory=True),
     "mbarrier_test_wait": PtxFn("{ .reg .pred p; mbarrier.test_wait.shared.b64 p, [$1], $2; selp.u32 $0, 1, 0, p; }",
                                 ("shared", "u64"), ("bool",), unsafe=True, memory=True),
     "mbarrier_try_wait": PtxFn("{ .reg .pred p; mbarrier.try_wait.shared::cta.b64 p, [$1], $2; selp.u32 $0, 1, 0, p; }",
@@ -148,18 +147,18 @@ for _kind in ("f16x2", "bf16x2"):
     })
 PTX_FNS.update({"fma_sat_f16x2": _fma(".sat", "f16x2"), "fma_ftz_f16x2": _fma(".ftz", "f16x2"),
                 "fma_ftz_sat_f16x2": _fma(".ftz.sat", "f16x2"), "fma_ftz_relu_f16x2": _fma(".ftz.relu", "f16x2")})
-_CONSTRAINT["generic"] = "l"
+_CONSTRAINT.update(generic="l", generic_ptr="l", i32="r")
 
 
 def _operand(em: Any, kind: str, a: ast.Expr, name: str) -> ir.Value:
-    if kind in ("shared", "global", "generic"):
+    if kind in ("shared", "global", "generic", "generic_ptr"):
         # The element type does not matter to the instruction; a hint lets `p.cast()` resolve.
         value = em.expr(a, T.Ptr(T.PRIMITIVES["u8"], False, _SPACES.get(kind, 0)))
         if isinstance(value.ty, T.Shared):
             value = shared_as_pointer(value)
         if not isinstance(value.ty, T.Ptr):
             raise err(a.loc, f"`{name}` takes a raw pointer here, not `{value.ty}`")
-        if kind == "generic":
+        if kind in ("generic", "generic_ptr"):
             return simt.PtrToIntOp.build(value.v)  # the generic address, whatever space the pointer is in
         if value.ty.space != _SPACES[kind]:
             where = {0: "generic", 1: "global", 3: "shared"}.get(value.ty.space, str(value.ty.space))
@@ -294,3 +293,58 @@ def _ldmatrix(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr
     values = build_inline_ptx([address], asm, ",".join(["=r"] * n + ["l", "~{memory}"]), [i32] * n)
     u32 = T.PRIMITIVES["u32"]
     return Val(u32, values[0]) if n == 1 else _array_of(em, u32, list(values))
+
+
+@device_fn("mbarrier_arrive_expect_tx")
+def _arrive_expect_tx(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                      loc: Any) -> Val | None:
+    """`mbarrier_arrive_expect_tx(bar, tx_bytes)` or `(bar, arrivals, tx_bytes)`: expect `tx_bytes` more bytes of
+    asynchronous copies on the barrier, then arrive (once, or `arrivals` times); returns the phase token."""
+    name = segs[-1]
+    if len(args) not in (2, 3):
+        raise err(loc, f"`{name}` takes (barrier, tx_bytes) or (barrier, arrivals, tx_bytes)")
+    em.require_unsafe(loc, f"`{name}`")
+    bar = _operand(em, "shared", args[0], name)
+    u64 = T.PRIMITIVES["u64"]
+    if len(args) == 2:
+        (token,) = build_inline_ptx([bar, _operand(em, "u32", args[1], name)],
+                                    "mbarrier.arrive.expect_tx.shared::cta.b64 $0, [$1], $2;", "=l,l,r,~{memory}",
+                                    [u64.mlir()])
+    else:
+        count, tx = _operand(em, "u32", args[1], name), _operand(em, "u32", args[2], name)
+        (token,) = build_inline_ptx([bar, count, tx],
+                                    "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$1], $3;\n\t"
+                                    "mbarrier.arrive.shared::cta.b64 $0, [$1], $2;", "=l,l,r,r,~{memory}", [u64.mlir()])
+    return Val(u64, token)
+
+
+_TMA = {f"cp_async_bulk_tensor_{d}d_{direction}": (d, direction) for d in range(1, 6) for direction in ("g2s", "s2g")}
+
+
+@device_fn(*_TMA)
+def _tma_copy(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+              loc: Any) -> Val | None:
+    """TMA tile copies (sm_90): `cp_async_bulk_tensor_<d>d_g2s(smem, tensor_map, c0.., barrier)` loads a box
+    of the tensor into shared memory and signals the barrier's transaction count; `_s2g(tensor_map, c0..,
+    smem)` stores one back (completed with cp_async_bulk_commit_group / wait_group)."""
+    name = segs[-1]
+    dims, direction = _TMA[name]
+    want = dims + 3 if direction == "g2s" else dims + 2
+    if len(args) != want:
+        raise err(loc, f"`{name}` takes {want} arguments but {len(args)} were supplied")
+    em.require_unsafe(loc, f"`{name}`")
+    coords = "{" + ", ".join(f"${i + 2}" for i in range(dims)) + "}"
+    if direction == "g2s":
+        operands = [_operand(em, "shared", args[0], name), _operand(em, "generic_ptr", args[1], name)]
+        operands += [_operand(em, "i32", a, name) for a in args[2:2 + dims]]
+        operands.append(_operand(em, "shared", args[-1], name))
+        asm = (f"cp.async.bulk.tensor.{dims}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+               f"[$0], [$1, {coords}], [${dims + 2}];")
+        constraints = ",".join(["l", "l"] + ["r"] * dims + ["l", "~{memory}"])
+    else:
+        operands = [_operand(em, "shared", args[-1], name), _operand(em, "generic_ptr", args[0], name)]
+        operands += [_operand(em, "i32", a, name) for a in args[1:1 + dims]]
+        asm = f"cp.async.bulk.tensor.{dims}d.global.shared::cta.tile.bulk_group [$1, {coords}], [$0];"
+        constraints = ",".join(["l", "l"] + ["r"] * dims + ["~{memory}"])
+    build_inline_ptx(operands, asm, constraints, [])
+    return Val(T.UNIT, None)
