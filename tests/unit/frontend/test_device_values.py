@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from oxide.ir.diagnostics import OxideError
-from tests.unit.frontend.simt_interp import to_signed
+from tests.unit.frontend.simt_interp import Trap, to_signed
 from tests.unit.frontend.test_constructs import build, ir, kernel, run
 
 U32_MAX = 0xFFFF_FFFF
@@ -353,3 +353,22 @@ def test_disjoint_slice_of_arrays_writes_rows():
 def test_disjoint_slice_of_bool_arrays_is_rejected():
     with pytest.raises(OxideError, match=r"a DisjointSlice of `\[bool; 2\]` elements is not supported"):
         build(kernel("mut out: DisjointSlice<[bool; 2]>", ""))
+
+
+# MaybeUninit ---------------------------------------------------------------------------------------------------
+def test_maybe_uninit_new_and_assume_init():
+    body = "let m = core::mem::MaybeUninit::new(v + 1);\nout[0] = unsafe { m.assume_init() };"
+    assert run("v: u32, ", body, [41])[0] == 42
+
+
+def test_assume_init_of_an_uninhabited_type_traps():
+    body = ("if f != 0 {\nunsafe { core::mem::MaybeUninit::<core::convert::Infallible>::uninit().assume_init() };\n}\n"
+            "out[0] = 1;")
+    assert run("f: u32, ", body, [0])[0] == 1
+    with pytest.raises(Trap):
+        run("f: u32, ", body, [1])
+
+
+def test_assume_init_needs_unsafe():
+    with pytest.raises(OxideError, match="requires an `unsafe` block"):
+        build(kernel("", "let m: core::mem::MaybeUninit<u32> = core::mem::MaybeUninit::uninit();\nlet v = m.assume_init();"))
