@@ -552,6 +552,8 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             i = index_value(em, e.args[0])
             return Val(T.ElemRef(ty.elem), simt.GetUncheckedMutOp.build(recv.v, i, results=[T.ElemRef(ty.elem).mlir()]))
         if name == "as_mut_ptr":
+            if isinstance(ty.elem, T.Array):
+                raise err(e.loc, "`as_mut_ptr` of a DisjointSlice of arrays is not supported in device code")
             ptr = T.Ptr(ty.elem, True, 1)
             return Val(ptr, simt.SlicePtrOp.build(recv.v, results=[ptr.mlir()]))
     if isinstance(ty, T.Slice):

@@ -269,6 +269,9 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
             return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
         if isinstance(v.ty, T.Ptr):
             self.require_unsafe(e.loc, "dereferencing a raw pointer")
+            if isinstance(v.ty.elem, T.Array):
+                raise err(e.loc, f"reading a whole `{v.ty.elem}` through a raw pointer is not supported in device code; "
+                                 "cast it to a pointer to its elements")
             if isinstance(v.ty.elem, T.Atomic):
                 return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
             return Val(v.ty.elem, simt.PtrLoadOp.build(v.v))
