@@ -294,7 +294,7 @@ PRIMITIVES: dict[str, Ty] = {
     "f16": Float(16), "i128": Int(128, True), "u128": Int(128, False), "char": Char(32, False),
 }
 ATOMICS = {f"{scope.capitalize()}Atomic{name}": (scope, PRIMITIVES[name.lower()])
-           for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F32", "F64")}
+           for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F16", "F32", "F64")}
 # core::sync::atomic types compile at system scope, as in cuda-oxide.
 ATOMICS.update({f"Atomic{name}": ("system", PRIMITIVES[name.lower()])
                 for name in ("U32", "I32", "U64", "I64", "Usize", "Isize")})

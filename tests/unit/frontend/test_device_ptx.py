@@ -317,3 +317,12 @@ def test_tma_tile_copy_with_expect_tx(tmp_path):
     ptx = assemble(unsafe_kernel("map: *const TmaDescriptor, x: i32, y: i32", body), tmp_path)
     assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" in ptx
     assert "mbarrier.expect_tx.relaxed.cta.shared::cta.b64" in ptx and "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+
+
+@needs_ptxas
+def test_f16_atomics(tmp_path):
+    body = ("let cell = unsafe { &*(h.as_ptr() as *const DeviceAtomicF16) };\n"
+            "let a = cell.fetch_add(1.0f16, AtomicOrdering::Relaxed);\nlet b = cell.swap(a, AtomicOrdering::AcqRel);\n"
+            "let c = cell.load(AtomicOrdering::Acquire);\ncell.store(c + b, AtomicOrdering::Release);")
+    ptx = assemble(kernel("h: &[f16]", body), tmp_path)
+    assert "atom.relaxed.gpu.global.add.noftz.f16" in ptx and "atom.acq_rel.gpu.global.cas.b16" in ptx

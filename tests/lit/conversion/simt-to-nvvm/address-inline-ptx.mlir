@@ -1,3 +1,4 @@
+// REQUIRES: ptxas
 // Address casts go through the generic space (cvta) before ptrtoint; an integer comes back as a generic
 // pointer. simt.inline_ptx becomes llvm.inline_asm, with pointer operands as LLVM pointers and several
 // outputs through a struct; ptxas assembles the result. Operands and results of different types are separate
