@@ -372,3 +372,12 @@ def test_assume_init_of_an_uninhabited_type_traps():
 def test_assume_init_needs_unsafe():
     with pytest.raises(OxideError, match="requires an `unsafe` block"):
         build(kernel("", "let m: core::mem::MaybeUninit<u32> = core::mem::MaybeUninit::uninit();\nlet v = m.assume_init();"))
+
+
+def test_nonnull_round_trips_through_transmute():
+    extra = ("fn to_nonnull(a: usize) -> core::ptr::NonNull<u8> { unsafe { core::mem::transmute::<usize, "
+             "core::ptr::NonNull<u8>>(a) } }\n"
+             "fn from_nonnull(p: core::ptr::NonNull<u8>) -> usize { unsafe { core::mem::transmute::<core::ptr::NonNull<u8>, "
+             "usize>(p) } }")
+    text = ir(kernel("a: u64, mut out: DisjointSlice<u64>", "let back = from_nonnull(to_nonnull(a as usize));", extra))
+    assert '"simt.int_to_ptr"' in text and '"simt.ptr_to_int"' in text and "!simt.ptr<i8, 0 : i64>" in text

@@ -122,6 +122,11 @@ def reinterpret(em: Any, value: Val, dst: T.Ty, loc: Any) -> Val:
     src = value.ty
     if src == dst:
         return value
+    if isinstance(src, T.Ptr) and isinstance(dst, T.Int) and dst.bits == 64:
+        return Val(dst, simt.PtrToIntOp.build(value.v))  # a pointer's bits are its (generic) address
+    if isinstance(src, T.Int) and src.bits == 64 and isinstance(dst, T.Ptr):
+        target = T.Ptr(dst.elem, dst.mutable, 0)
+        return Val(target, simt.IntToPtrOp.build(value.v, results=[target.mlir()]))
     if _bits(src) is None or _bits(dst) is None or _bits(src) != _bits(dst):
         raise err(loc, f"transmute from `{src}` to `{dst}` is not supported in device code "
                        "(only between integers, floats and byte arrays of one size)")

@@ -33,6 +33,9 @@ def device_type(em: Any, t: ast.PathTy) -> T.Ty | None:
         return BarrierTy(T.PRIMITIVES["u64"], 1, 8)
     if t.name == "TmaDescriptor" and not t.args:
         return TmaDescriptorTy(8, False)
+    if t.name == "NonNull" and len(t.args) == 1:
+        # A pointer that is never null (the niche only matters for layouts): a generic `*mut T` here.
+        return T.Ptr(em.scalar_element(t.args[0], "a NonNull"), True, 0)
     if t.name == "MaybeUninit" and len(t.args) == 1:
         from oxide.frontends.rust.intrinsics.maybe_uninit import MaybeUninitTy
 
