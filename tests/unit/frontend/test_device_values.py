@@ -381,3 +381,14 @@ def test_nonnull_round_trips_through_transmute():
              "usize>(p) } }")
     text = ir(kernel("a: u64, mut out: DisjointSlice<u64>", "let back = from_nonnull(to_nonnull(a as usize));", extra))
     assert '"simt.int_to_ptr"' in text and '"simt.ptr_to_int"' in text and "!simt.ptr<i8, 0 : i64>" in text
+
+
+def test_array_from_fn_and_map():
+    body = ("let g: [u32; 4] = core::array::from_fn(|i| t + i as u32);\nlet m = g.map(|v| v * 3 + 1);\n"
+            "out[0] = g[3];\nout[1] = m[0];\nout[2] = m[3];")
+    assert run("t: u32, ", body, [10])[:3] == [13, 31, 40]
+
+
+def test_array_from_fn_needs_the_length():
+    with pytest.raises(OxideError, match="cannot infer the length of `array::from_fn`"):
+        build(kernel("t: u32", "let g = core::array::from_fn(|i| t);"))
