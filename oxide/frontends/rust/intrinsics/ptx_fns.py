@@ -1,8 +1,9 @@
 """Device functions that are one PTX instruction (or a short fixed sequence) with no upstream op, as
 `simt.inline_ptx` templates: integer dot products (`dotprod::dp4a_*`/`dp2a_*`), packed half conversions
 (`convert::cvt_*`) and arithmetic (`f16x2::*`, `bf16x2::*`) on u32 words, packed atomics, classic async
-copies (`async_copy::cp_async_*`), mbarriers (`barrier::mbarrier_*`), fences and debugging
-(`debug::breakpoint`, `debug::prof_trigger::<N>`, `nanosleep`).
+copies (`async_copy::cp_async_*`), mbarriers (`barrier::mbarrier_*`), TMA tile copies
+(`tma::cp_async_bulk_tensor_*`), `ldmatrix`, fences and debugging (`debug::breakpoint`,
+`debug::prof_trigger::<N>`, `nanosleep`).
 
 A packed f16x2/bf16x2 value is a u32 whose low half is the first (`lo`) element, as in cuda-oxide; PTX's
 `cvt.*x2.f32 d, a, b` puts `a` in the upper half, hence the swapped operands of the packing conversions.
