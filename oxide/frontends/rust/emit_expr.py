@@ -765,11 +765,13 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
     scrutinee = self.expr(e.scrutinee)
     arms = list(e.arms)
 
-    def chain(i: int) -> Val:
+    def chain(i: int, hint: T.Ty | None = None) -> Val:
+        # An arm's type is the first arm's when the match's own is unknown (`_ => 0.0` after f32 arms).
+        want = expected or hint
         if i == len(arms):
             # Rust proves matches exhaustive; here a value no arm matched cannot occur, so trap.
             simt.TrapOp.build()
-            return placeholder_or_unit(expected)
+            return placeholder_or_unit(want)
         arm = arms[i]
         ok, binds = match_pattern(self, arm.pattern, scrutinee)
 
@@ -778,7 +780,7 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
             try:
                 for pattern, bound in binds:
                     self.bind_pattern(pattern, bound)
-                return self.expr(arm.body, expected)
+                return self.expr(arm.body, want)
             finally:
                 self.pop()
 
@@ -791,7 +793,7 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
             ok = guard_ok
         if isinstance(arm.pattern, (ast.WildPat, ast.BindPat)) and arm.guard is None:
             return body()
-        return value_if(self, ok, body, lambda hint: chain(i + 1), arm.loc)
+        return value_if(self, ok, body, lambda then_ty: chain(i + 1, want or then_ty), arm.loc)
 
     return chain(0)
 

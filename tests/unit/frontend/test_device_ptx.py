@@ -326,3 +326,22 @@ def test_f16_atomics(tmp_path):
             "let c = cell.load(AtomicOrdering::Acquire);\ncell.store(c + b, AtomicOrdering::Release);")
     ptx = assemble(kernel("h: &[f16]", body), tmp_path)
     assert "atom.relaxed.gpu.global.add.noftz.f16" in ptx and "atom.acq_rel.gpu.global.cas.b16" in ptx
+
+
+@needs_ptxas
+def test_managed_barrier_typestate(tmp_path):
+    body = ("static mut BAR: Barrier = Barrier::UNINIT;\n"
+            "let bar = ManagedBarrier::<Uninit, TmaBarrier>::from_static(&raw mut BAR);\n"
+            "let bar = unsafe { bar.init(32) };\nlet t = bar.arrive();\nbar.wait(t);\n"
+            "let done = bar.try_wait(t);\nlet _dead = unsafe { bar.inval() };")
+    ptx = assemble(kernel("", body), tmp_path)
+    assert "mbarrier.init.shared.b64" in ptx and "fence.proxy.async.shared::cta;" in ptx
+    assert "mbarrier.inval.shared.b64" in ptx
+
+
+def test_managed_barrier_wrong_state_is_a_type_error():
+    body = ("static mut BAR: Barrier = Barrier::UNINIT;\n"
+            "let bar = ManagedBarrier::<Uninit, GeneralBarrier>::from_static(&raw mut BAR);\nlet t = bar.arrive();")
+    with pytest.raises(OxideError, match=r"`arrive` needs a `ManagedBarrier<Ready, _>`; this one is "
+                                         r"`ManagedBarrier<Uninit, GeneralBarrier>`"):
+        build(kernel("", body))

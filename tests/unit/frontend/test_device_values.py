@@ -392,3 +392,21 @@ def test_array_from_fn_and_map():
 def test_array_from_fn_needs_the_length():
     with pytest.raises(OxideError, match="cannot infer the length of `array::from_fn`"):
         build(kernel("t: u32", "let g = core::array::from_fn(|i| t);"))
+
+
+# CuSimd, match arm typing --------------------------------------------------------------------------------------
+def test_cusimd_lanes():
+    body = ("let s = CuSimd::<u32, 4>::new([10, 20, 30, 40]);\nout[0] = s[i as usize];\nout[1] = s.x() + s.w();\n"
+            "out[2] = s.get::<2>();\nout[3] = s.at(1);\nlet (a, b) = s.xy();\nout[4] = a + b;\nout[5] = s.to_array()[3];")
+    assert run("i: u32, ", body, [2])[:6] == [30, 50, 30, 20, 30, 40]
+
+
+def test_cusimd_lane_out_of_range_is_an_error():
+    with pytest.raises(OxideError, match="lane 3 is out of range for `CuSimd<f32, 2>`"):
+        build(kernel("", "let s = CuSimd::<f32, 2>::new([1.0, 2.0]);\nlet w = s.w();"))
+
+
+def test_match_arm_literals_take_the_first_arm_type():
+    body = "let v = match i { 0 => x, 1 => x * 2.0, _ => 0.5 };\nout[0] = v;"
+    assert run("i: u32, x: f32, ", body, [1, 1.5], ty="f32")[0] == 3.0
+    assert run("i: u32, x: f32, ", body, [7, 1.5], ty="f32")[0] == 0.5
