@@ -275,16 +275,23 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         if not (isinstance(src.ty, T.Ptr) and isinstance(dst.ty, T.Ptr) and src.ty.elem == dst.ty.elem):
             raise err(loc, f"`ptr::{name}` takes two raw pointers to one element type")
         count = index_value(em, args[2])
-        # Element by element in ascending order; `copy` (memmove) of overlapping ranges with dst > src would
-        # need the descending order, so only the non-overlapping form is accepted for pointers that may overlap.
         if name == "copy":
-            raise err(loc, "`ptr::copy` (overlapping) is not supported in device code; use `ptr::copy_nonoverlapping`")
-        loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), count, arith.constant(ir.IndexType.get(), 1))
-        with ir.InsertionPoint(loop.body):
-            i = loop.induction_variable
-            value = simt.PtrLoadOp.build(simt.PtrOffsetOp.build(src.v, i))
-            simt.PtrStoreOp.build(simt.PtrOffsetOp.build(dst.v, i), value)
-            scf.YieldOp([])
+            # memmove: when the destination starts above the source, a forward copy would overwrite source
+            # elements before reading them, so that case copies from the last element down.
+            from oxide.frontends.rust.intrinsics.ptr_methods import copy_elements
+
+            upward = arith.cmpi(arith.CmpIPredicate.ugt, simt.PtrToIntOp.build(dst.v), simt.PtrToIntOp.build(src.v))
+            branch = scf.IfOp(upward, has_else=True)
+            with ir.InsertionPoint(branch.then_block):
+                copy_elements(src.v, dst.v, count, descending=True)
+                scf.YieldOp([])
+            with ir.InsertionPoint(branch.else_block):
+                copy_elements(src.v, dst.v, count, descending=False)
+                scf.YieldOp([])
+            return Val(T.UNIT, None)
+        from oxide.frontends.rust.intrinsics.ptr_methods import copy_elements
+
+        copy_elements(src.v, dst.v, count, descending=False)
         return Val(T.UNIT, None)
     if name == "swap" and len(segs) >= 2 and segs[-2] == "mem" and len(args) == 2:
         from oxide.frontends.rust.values import Cell

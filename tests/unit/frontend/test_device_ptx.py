@@ -345,3 +345,10 @@ def test_managed_barrier_wrong_state_is_a_type_error():
     with pytest.raises(OxideError, match=r"`arrive` needs a `ManagedBarrier<Ready, _>`; this one is "
                                          r"`ManagedBarrier<Uninit, GeneralBarrier>`"):
         build(kernel("", body))
+
+
+def test_ptr_copy_is_a_memmove():
+    text = ir(unsafe_kernel("p: *mut i32, n: usize", "core::ptr::copy(p, p.add(1), n);"))
+    # Destination above the source: copy from the last element down; else upward.
+    assert '"simt.ptr_to_int"' in text and "arith.cmpi ugt" in text and text.count("scf.for") == 2
+    assert "arith.subi" in text

@@ -1,5 +1,6 @@
 """Raw-pointer and handle methods beyond device_api.py's core set: `cast`, `cast_mut`, `cast_const`, `is_null`,
-the `offset_from` family, and `row_width` of a runtime 2-D DisjointSlice."""
+the `offset_from` family, `row_width` of a runtime 2-D DisjointSlice, and the element copies behind
+`ptr::copy` / `ptr::copy_nonoverlapping`."""
 
 from __future__ import annotations
 
@@ -83,3 +84,18 @@ def _addr(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
     if not isinstance(recv.ty, T.Ptr) or args:
         return None
     return Val(T.USIZE, simt.PtrToIntOp.build(recv.v))
+
+
+def copy_elements(src: Any, dst: Any, count: Any, descending: bool) -> None:
+    """dst[i] = src[i] for i in 0..count (an index), in ascending or descending order of i."""
+    from mlir import ir
+    from mlir.dialects import scf
+
+    one = arith.constant(ir.IndexType.get(), 1)
+    loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), count, one)
+    with ir.InsertionPoint(loop.body):
+        k = loop.induction_variable
+        i = arith.subi(arith.subi(count, one), k) if descending else k
+        value = simt.PtrLoadOp.build(simt.PtrOffsetOp.build(src, i))
+        simt.PtrStoreOp.build(simt.PtrOffsetOp.build(dst, i), value)
+        scf.YieldOp([])
