@@ -19,10 +19,10 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit import FunctionEmitter
 from oxide.frontends.rust.emit_expr import Retype
-from oxide.frontends.rust.emit_support import Frame, err, location, walk
+from oxide.frontends.rust.emit_support import Frame, err, index, location, walk
 from oxide.frontends.rust.items import Crate, collect
 from oxide.frontends.rust.parser import Source, parse
-from oxide.frontends.rust.values import Val, flag_cell, set_flag
+from oxide.frontends.rust.values import ArrayView, Val, flag_cell, load_cell, new_cell, set_flag, store_element
 from oxide.ir.diagnostics import OxideError
 
 GPU_MODULE = "kernels"
@@ -136,6 +136,8 @@ def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
         return [p for _, f in ty.fields for p in _param_parts(f, loc)]
     if isinstance(ty, T.Tuple):
         return [p for e in ty.elems for p in _param_parts(e, loc)]
+    if isinstance(ty, T.Array) and isinstance(ty.elem, (T.Int, T.Float, T.Bool)):
+        return [ty.elem] * ty.length  # by value, one parameter per element (as struct fields are)
     if isinstance(ty, T.ElemRef):
         raise err(loc, "a `&mut T` kernel parameter is not supported; pass a slice or a DisjointSlice")
     raise err(loc, f"a kernel parameter of type `{ty}` is not supported")
@@ -147,6 +149,11 @@ def _assemble(ty: T.Ty, values: list[Any]) -> Val:
         return Val(ty, [_assemble(f, values) for _, f in ty.fields])
     if isinstance(ty, T.Tuple):
         return Val(ty, [_assemble(e, values) for e in ty.elems])
+    if isinstance(ty, T.Array):
+        cell = new_cell(ty)  # at the kernel's entry: the parameters' elements, stored once
+        for k in range(ty.length):
+            store_element(Val(ty.elem, values.pop(0)), ArrayView(cell.leaves, (index(k),)), ty.elem)
+        return load_cell(cell)
     return Val(ty, values.pop(0))
 
 

@@ -410,3 +410,17 @@ def test_match_arm_literals_take_the_first_arm_type():
     body = "let v = match i { 0 => x, 1 => x * 2.0, _ => 0.5 };\nout[0] = v;"
     assert run("i: u32, x: f32, ", body, [1, 1.5], ty="f32")[0] == 3.0
     assert run("i: u32, x: f32, ", body, [7, 1.5], ty="f32")[0] == 0.5
+
+
+def test_array_kernel_parameter_is_flattened_and_has_a_length():
+    src = ("#[derive(Clone, Copy)]\npub struct Shape { counts: [u32; 3], periodic: [bool; 2] }\n"
+           "#[kernel]\npub unsafe fn k(s: Shape, w: [u32; 2], out: &mut [u32]) {\n"
+           "out[0] = s.counts[2] + s.counts.len() as u32 + w[1] + s.periodic[1] as u32;\n}\n")
+    result = build(src)
+    (info,) = result.kernels
+    assert info.params[0].mlir_types == ["i32", "i32", "i32", "i1", "i1"] and info.params[1].mlir_types == ["i32", "i32"]
+    out = [0]
+    from tests.unit.frontend.simt_interp import run_kernel
+
+    run_kernel(result, [5, 6, 7, 0, 1, 8, 9, out])
+    assert out == [7 + 3 + 9 + 1]

@@ -1,4 +1,4 @@
-"""Array constructors and combinators: `core::array::from_fn(|i| ..)` and `[T; N]::map(|x| ..)`."""
+"""Array constructors and methods: `core::array::from_fn(|i| ..)`, `[T; N]::map(|x| ..)`, `len`, `is_empty`."""
 
 from __future__ import annotations
 
@@ -88,3 +88,16 @@ def _array_map(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: li
     for k, v in enumerate(values):
         store_element(em.coerce(v, elem, loc), ArrayView(cell.leaves, (index(k),)), elem)
     return load_cell(cell)
+
+
+@device_method("len", "is_empty")
+def _array_len(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+               loc: Any, expected: T.Ty | None) -> Val | None:
+    """`a.len()` / `a.is_empty()` of an array: its (compile-time) length."""
+    if not isinstance(recv.ty, T.Array) or args:
+        return None
+    if name == "is_empty":
+        from oxide.frontends.rust.emit_support import i1
+
+        return Val(T.BOOL, i1(recv.ty.length == 0))
+    return Val(T.USIZE, arith.constant(T.USIZE.mlir(), ir.IntegerAttr.get(T.USIZE.mlir(), recv.ty.length)))
