@@ -287,9 +287,10 @@ class FunctionEmitter:
 
     def bind_pattern(self, pattern: Any, value: Val) -> None:
         if isinstance(pattern, ast.BindPat):
-            # `mut` on a handle (slice, DisjointSlice, pointer, witness) only allows `&mut self` methods;
-            # the handle itself is never reassigned, so it stays an SSA value.
-            if pattern.mutable and not isinstance(value.ty, _HANDLES):
+            # `mut` on a handle (slice, DisjointSlice, witness) only allows `&mut self` methods; the handle
+            # itself is never reassigned, so it stays an SSA value. A raw pointer may be reassigned
+            # (`p = p.add(1)`): its cell holds the generic address.
+            if pattern.mutable and (not isinstance(value.ty, _HANDLES) or isinstance(value.ty, T.Ptr)):
                 try:
                     with ir.InsertionPoint.at_block_begin(self.entry):
                         cell = new_cell(value.ty)

@@ -603,6 +603,12 @@ def e_Block(self, e: ast.Block, expected: T.Ty | None) -> Val:
     return self.block(e, expected)
 
 
+def _same_pointer_type(a: T.Ty, b: T.Ty) -> bool:
+    """Two raw pointers Rust sees as one type (they may point into different address spaces here; a pointer
+    cell keeps the generic address, which covers both)."""
+    return isinstance(a, T.Ptr) and isinstance(b, T.Ptr) and a.elem == b.elem and a.mutable == b.mutable
+
+
 def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     """scf.if whose branches produce values; the value goes through a cell (a memref LLVM promotes).
     `else_fn(hint)` gets the then-branch's type, so an unsuffixed literal there takes it."""
@@ -621,7 +627,7 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
                     except TypeError:
                         raise err(loc, f"an `if`/`match` that yields a `{value.ty}` is not supported in device code; "
                                        "compute the value after the branch") from None
-                elif value.ty != probe["ty"]:
+                elif value.ty != probe["ty"] and not _same_pointer_type(value.ty, probe["ty"]):
                     raise err(loc, f"`if` and `else` have incompatible types: `{probe['ty']}` and `{value.ty}`")
                 store_cell(result_cell, value)
             scf.YieldOp([])

@@ -141,6 +141,10 @@ def new_cell(ty: T.Ty) -> Cell:
         return Cell(ty, [new_cell(f) for _, f in ty.fields])
     if isinstance(ty, T.OptionTy):
         return Cell(ty, (new_cell(T.BOOL), new_cell(ty.inner)))
+    if isinstance(ty, T.Ptr) and not isinstance(ty.elem, T.Array):
+        # A raw pointer is kept as its generic address (memrefs hold no pointers); it reads back as a
+        # generic pointer, which addresses every space.
+        return Cell(ty, scalar_cell(ir.IntegerType.get_signless(64)))
     if isinstance(ty, (T.ThreadIndex, T.Slice, T.Disjoint, T.ElemRef, T.Ptr, T.Shared)):
         raise TypeError(f"a mutable local of type {ty.rust()}")
     if isinstance(ty, T.Unit):
@@ -162,6 +166,11 @@ def load_cell(cell: Cell) -> Val:
         return Val(ty, None)
     if isinstance(ty, T.Bool):
         return Val(ty, read_flag(cell.leaves))
+    if isinstance(ty, T.Ptr):
+        from oxide.dialects import simt
+
+        generic = T.Ptr(ty.elem, ty.mutable, 0)
+        return Val(generic, simt.IntToPtrOp.build(memref.load(cell.leaves, []), results=[generic.mlir()]))
     return Val(ty, memref.load(cell.leaves, []))
 
 
@@ -181,6 +190,10 @@ def store_cell(cell: Cell, value: Val) -> None:
         return
     elif isinstance(ty, T.Bool):
         memref.store(arith.extui(ir.IntegerType.get_signless(8), value.v), cell.leaves, [])
+    elif isinstance(ty, T.Ptr):
+        from oxide.dialects import simt
+
+        memref.store(simt.PtrToIntOp.build(value.v), cell.leaves, [])
     else:
         memref.store(value.v, cell.leaves, [])
 

@@ -352,3 +352,19 @@ def test_ptr_copy_is_a_memmove():
     # Destination above the source: copy from the last element down; else upward.
     assert '"simt.ptr_to_int"' in text and "arith.cmpi ugt" in text and text.count("scf.for") == 2
     assert "arith.subi" in text
+
+
+@needs_ptxas
+def test_mutable_pointers_and_pointer_valued_branches(tmp_path):
+    body = ("let mut q = p;\nlet mut i = 0usize;\nwhile i < n { q = q.add(1); i += 1; }\n"
+            "let r = if c { q } else { p };\nlet z: *const f32 = core::ptr::null();\n"
+            "out[0] = *r + (z.is_null() as u32) as f32;")
+    text = ir(unsafe_kernel("p: *const f32, n: usize, c: bool, out: &mut [f32]", body))
+    # The pointer cell holds the generic address; it reads back as a generic pointer.
+    assert "memref<i64>" in text and '"simt.int_to_ptr"' in text and "!simt.ptr<f32, 0 : i64>" in text
+    assemble(unsafe_kernel("p: *const f32, n: usize, c: bool, out: &mut [f32]", body), tmp_path)
+
+
+def test_null_needs_a_pointee_type():
+    with pytest.raises(OxideError, match=r"cannot infer the pointee of `ptr::null\(\)`"):
+        build(unsafe_kernel("", "let z = core::ptr::null();"))

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import err
-from oxide.frontends.rust.intrinsics.registry import device_method
+from oxide.frontends.rust.intrinsics.registry import device_fn, device_method
 from oxide.frontends.rust.values import Val
 
 
@@ -88,7 +89,6 @@ def _addr(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
 
 def copy_elements(src: Any, dst: Any, count: Any, descending: bool) -> None:
     """dst[i] = src[i] for i in 0..count (an index), in ascending or descending order of i."""
-    from mlir import ir
     from mlir.dialects import scf
 
     one = arith.constant(ir.IndexType.get(), 1)
@@ -99,3 +99,20 @@ def copy_elements(src: Any, dst: Any, count: Any, descending: bool) -> None:
         value = simt.PtrLoadOp.build(simt.PtrOffsetOp.build(src, i))
         simt.PtrStoreOp.build(simt.PtrOffsetOp.build(dst, i), value)
         scf.YieldOp([])
+
+
+@device_fn("null", "null_mut")
+def _null(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+          loc: Any) -> Val | None:
+    """`ptr::null()` / `ptr::null_mut()`: the generic pointer with address 0."""
+    if len(segs) < 2 or segs[-2] != "ptr" or args:
+        return None
+    if generics:
+        elem = em.resolve_type(generics[0])
+    elif isinstance(expected, T.Ptr):
+        elem = expected.elem
+    else:
+        raise err(loc, f"cannot infer the pointee of `ptr::{segs[-1]}()`; write `ptr::{segs[-1]}::<T>()`")
+    ptr = T.Ptr(elem, segs[-1] == "null_mut", 0)
+    zero = arith.constant(ir.IntegerType.get_signless(64), 0)
+    return Val(ptr, simt.IntToPtrOp.build(zero, results=[ptr.mlir()]))
