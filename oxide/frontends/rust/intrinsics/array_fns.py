@@ -10,12 +10,8 @@ from mlir.dialects import arith
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import err
-from oxide.frontends.rust.intrinsics.registry import device_fn, device_method
+from oxide.frontends.rust.intrinsics.registry import device_fn, device_method, qualifier
 from oxide.frontends.rust.values import ArrayView, Val, load_cell, new_cell
-
-
-def _qualifier(segs: list[str]) -> str | None:
-    return segs[-2] if len(segs) >= 2 else None
 
 
 @device_fn("from_fn")
@@ -23,7 +19,7 @@ def _array_from_fn(em: Any, segs: list[str], generics: list[Any], args: list[ast
                    loc: Any) -> Val | None:
     """`core::array::from_fn(|i| f(i))`: an array whose element i is the closure's value at i (the length
     comes from the array type the value is expected to have)."""
-    if _qualifier(segs) != "array" or len(args) != 1:
+    if qualifier(segs) != "array" or len(args) != 1:
         return None
     from mlir.dialects import scf
 

@@ -14,14 +14,10 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_expr import cast_int
 from oxide.frontends.rust.emit_support import err
-from oxide.frontends.rust.intrinsics.registry import device_fn, device_method
+from oxide.frontends.rust.intrinsics.registry import device_fn, device_method, qualifier
 from oxide.frontends.rust.values import ArrayView, Val, element_at, load_cell, new_cell
 
 _U8 = T.PRIMITIVES["u8"]
-
-
-def _qualifier(segs: list[str]) -> str | None:
-    return segs[-2] if len(segs) >= 2 else None
 
 
 # transmute -------------------------------------------------------------------------------------------------
@@ -59,7 +55,7 @@ def reinterpret(em: Any, value: Val, dst: T.Ty, loc: Any) -> Val:
 @device_fn("transmute", "transmute_copy")
 def _transmute(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                loc: Any) -> Val | None:
-    if _qualifier(segs) not in (None, "mem") or len(args) != 1:
+    if qualifier(segs) not in (None, "mem") or len(args) != 1:
         return None
     em.require_unsafe(loc, f"`mem::{segs[-1]}`")
     src_ty = em.resolve_type(generics[0]) if len(generics) == 2 else None
@@ -113,7 +109,7 @@ def convert_from(value: Val, dst: T.Ty) -> Val:
 @device_fn("from")
 def _from(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
           loc: Any) -> Val | None:
-    dst = T.PRIMITIVES.get(_qualifier(segs) or "")
+    dst = T.PRIMITIVES.get(qualifier(segs) or "")
     if dst is None or len(args) != 1:
         return None
     value = em.expr(args[0])
@@ -162,7 +158,7 @@ def int_to_bytes(em: Any, raw: ir.Value, count: int) -> Val:
 @device_fn("from_ne_bytes", "from_le_bytes", "from_be_bytes")
 def _from_bytes(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val | None:
-    dst = T.PRIMITIVES.get(_qualifier(segs) or "")
+    dst = T.PRIMITIVES.get(qualifier(segs) or "")
     if not isinstance(dst, (T.Int, T.Float)) or len(args) != 1:
         return None
     count = dst.bits // 8
@@ -203,7 +199,7 @@ def _swap_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: l
 @device_fn("from_bits")
 def _half_from_bits(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                     loc: Any) -> Val | None:
-    if _qualifier(segs) != "f16" or len(args) != 1:
+    if qualifier(segs) != "f16" or len(args) != 1:
         return None  # f32::from_bits / f64::from_bits are device_api's
     bits_ty = T.PRIMITIVES["u16"]
     bits = em.coerce(em.expr(args[0], bits_ty), bits_ty, args[0].loc)

@@ -13,12 +13,8 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_expr import placeholder
 from oxide.frontends.rust.emit_support import err
-from oxide.frontends.rust.intrinsics.registry import device_fn, device_method
+from oxide.frontends.rust.intrinsics.registry import device_fn, device_method, qualifier
 from oxide.frontends.rust.values import Val, load_cell, store_cell
-
-
-def _qualifier(segs: list[str]) -> str | None:
-    return segs[-2] if len(segs) >= 2 else None
 
 
 def select_values(cond: ir.Value, a: Val, b: Val) -> Val:
@@ -31,7 +27,7 @@ def select_values(cond: ir.Value, a: Val, b: Val) -> Val:
 @device_fn("select_unpredictable")
 def _select_unpredictable(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr],
                           expected: T.Ty | None, loc: Any) -> Val | None:
-    if _qualifier(segs) not in (None, "hint") or len(args) != 3:
+    if qualifier(segs) not in (None, "hint") or len(args) != 3:
         return None
     cond = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc)
     a = em.expr(args[1], expected)
@@ -53,7 +49,7 @@ def _selectable(ty: T.Ty) -> bool:
 @device_fn("black_box")
 def _black_box(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                loc: Any) -> Val | None:
-    if _qualifier(segs) not in (None, "hint") or len(args) != 1:
+    if qualifier(segs) not in (None, "hint") or len(args) != 1:
         return None
     return em.expr(args[0], expected)  # only an optimisation barrier: the value is unchanged
 
@@ -84,7 +80,7 @@ def _write(place: Val, value: Val) -> None:
 def _mem_replace(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                  loc: Any) -> Val | None:
     name = segs[-1]
-    if _qualifier(segs) != "mem" or len(args) != (2 if name == "replace" else 1):
+    if qualifier(segs) != "mem" or len(args) != (2 if name == "replace" else 1):
         return None
     place = _place(em, args[0], f"mem::{name}")
     elem = place.ty.elem
@@ -122,11 +118,11 @@ def _then_some(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: li
 def _default(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
              loc: Any) -> Val | None:
     """`T::default()` / `u32::default()` of a primitive (or a generic bound to one): zero, false, '\\0'."""
-    qualifier = _qualifier(segs)
-    if qualifier is None or args:
+    owner = qualifier(segs)
+    if owner is None or args:
         return None
-    bound = em.generics[-1].get(qualifier)
-    ty = bound if isinstance(bound, T.Ty) else T.PRIMITIVES.get(qualifier)
+    bound = em.generics[-1].get(owner)
+    ty = bound if isinstance(bound, T.Ty) else T.PRIMITIVES.get(owner)
     if ty is None or not _zero_default(ty):
         return None
     return placeholder(ty)
@@ -160,7 +156,7 @@ def size_and_align(ty: T.Ty) -> tuple[int, int] | None:
 @device_fn("size_of", "align_of")
 def _size_of(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
              loc: Any) -> Val | None:
-    if _qualifier(segs) not in (None, "mem") or args or len(generics) != 1:
+    if qualifier(segs) not in (None, "mem") or args or len(generics) != 1:
         return None
     ty = em.resolve_type(generics[0])
     layout = size_and_align(ty)
