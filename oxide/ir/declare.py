@@ -109,6 +109,12 @@ class VarResult(Result):
     kind = "variadic"
 
 
+class OptResult(Result):
+    """Zero or one result."""
+
+    kind = "optional"
+
+
 class Attr(_Field):
     """A required attribute; reads as a Python value for builtin string/integer/float/bool attributes."""
 

@@ -65,6 +65,15 @@ ROOT = Path(__file__).resolve().parents[2]
     ("{:<05}", ["i32"], "%05d"),  # Rust ignores the alignment when zero-padding
     ("{:10.2e}", ["f64"], "%10.2e"),
     ("{:#?}", ["i32"], "%d"),
+    # C conversions cuda-oxide's gpu_printf! accepts: fixed and shortest float forms, the space flag,
+    # `-` with a width for left alignment.
+    ("{:.6f}", ["f32"], "%.6f"),
+    ("{:8.2f}", ["f64"], "%8.2f"),
+    ("{:f}", ["f64"], "%f"),
+    ("{:g}", ["f64"], "%g"),
+    ("{:G}", ["f32"], "%G"),
+    ("{: }", ["i32"], "% d"),
+    ("{:-8}", ["i32"], "%-8d"),
     # Pointers.
     ("{:p}", ["!llvm.ptr"], "%p"),
     ("{:p}", ["!llvm.ptr<1>"], "%p"),
@@ -101,6 +110,7 @@ def test_mlir_type_objects(ctx):
     ("{:x}", ["f32"], "'{:x}' formats an integer, but argument 1 is a float"),
     ("{} {:o}", ["i32", "f64"], "'{:o}' formats an integer, but argument 2 is a float"),
     ("{:e}", ["i32"], "'{:e}' formats a float, but argument 1 is an integer"),
+    ("{:.2f}", ["u32"], "'{:f}' formats a float, but argument 1 is an integer"),
     ("{:p}", ["i64"], "'{:p}' formats a pointer, but argument 1 is an integer"),
     ("{}", ["!llvm.ptr"], "a pointer prints only with '{:p}'"),
     ("{:^5}", ["i32"], "'{:^5}': printf cannot centre a value"),

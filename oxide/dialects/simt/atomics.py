@@ -1,4 +1,4 @@
-"""simt atomic ops: cuda-oxide's scoped atomics `{Device,Block,System}Atomic{U32,I32,U64,I64,F32,F64}` with
+"""simt atomic ops: cuda-oxide's scoped atomics `{Device,Block,System}Atomic{U32,I32,U64,I64,F16,F32,F64}` with
 `AtomicOrdering`, on raw pointers into global (1), shared (3) or generic (0) memory.
 
 A Rust atomic type is a `#[repr(transparent)]` cell over its integer or float, so `&[DeviceAtomicU32]`
@@ -27,7 +27,8 @@ FLOAT_KINDS = ("fadd", "fsub")
 RMW_KINDS = INTEGER_KINDS + FLOAT_KINDS + ("xchg",)
 
 _INTEGERS = ("i32", "i64")
-_FLOATS = ("f32", "f64")
+# f16: add/sub (atom.add.noftz.f16) and swap (a compare-and-swap loop on 16 bits), loads and stores.
+_FLOATS = ("f16", "f32", "f64")
 # Atomics address global, shared or generic memory; local memory (5) is private to a thread.
 _ATOMIC_SPACE = AnyOf(Is("0 : i64"), Is("1 : i64"), Is("3 : i64"))
 

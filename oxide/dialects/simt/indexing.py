@@ -50,6 +50,11 @@ SPECIAL_REGISTERS = {
     "laneid": "i32", "warpid": "i32", "nwarpid": "i32", "smid": "i32", "nsmid": "i32", "gridid": "i64",
     "lanemask_eq": "i32", "lanemask_lt": "i32", "lanemask_le": "i32", "lanemask_gt": "i32", "lanemask_ge": "i32",
     "clock": "i32", "clock64": "i64", "globaltimer": "i64", "dynamic_smem_size": "i32", "total_smem_size": "i32",
+    # Thread-block clusters (sm_90): this block's position in its cluster, the cluster's shape, the cluster's
+    # position in the grid and the grid's shape in clusters.
+    **{f"cluster_{reg}_{axis}": "i32" for reg in ("ctaid", "nctaid") for axis in "xyz"},
+    **{f"{reg}_{axis}": "i32" for reg in ("clusterid", "nclusterid") for axis in "xyz"},
+    "cluster_ctarank": "i32", "cluster_nctarank": "i32",
 }
 
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.types import PtrType
 from oxide.ir.constraints import STRING_ATTR, AnyType
-from oxide.ir.declare import Attr, Op, OptOperand, VarResult, VerifyError
+from oxide.ir.declare import Attr, Op, OptOperand, OptResult, VerifyError
 
 # IRDL binds one type to a constraint across a whole variadic group, so a variadic group could only hold
-# operands of one type; the inputs are instead up to MAX_OPERANDS optional operands, each with its own
-# constraint, and verify_ checks each one (a scalar register or a simt pointer).
+# values of one type; the inputs and outputs are instead up to MAX_OPERANDS optional operands and results,
+# each with its own constraint, and verify_ checks each one (a scalar register, or a simt pointer input).
 MAX_OPERANDS = 8
 _REGISTER_TYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64")
 _RESULT_TYPES = ("i16", "i32", "i64", "f32", "f64")
@@ -41,12 +41,18 @@ class InlinePtxOp(Op):
                                       for i in range(MAX_OPERANDS))
     asm = Attr(STRING_ATTR, "the PTX template")
     constraints = Attr(STRING_ATTR, "LLVM inline-asm constraints: outputs, inputs, clobbers")
-    results_ = VarResult(AnyType(), "the output registers (one type for all): i16, i32, i64, f32 or f64")
+    r0, r1, r2, r3, r4, r5, r6, r7 = (OptResult(AnyType(), f"output register {i}: i16, i32, i64, f32 or f64")
+                                      for i in range(MAX_OPERANDS))
 
     @property
     def args(self) -> list:
         """The input operands, in order."""
         return [v for v in (self.a0, self.a1, self.a2, self.a3, self.a4, self.a5, self.a6, self.a7) if v is not None]
+
+    @property
+    def results_(self) -> list:
+        """The output registers, in order."""
+        return list(self.operation.results)
 
     def verify_(self) -> None:
         outputs, inputs, _ = split_constraints(self.constraints)
@@ -68,6 +74,9 @@ def build_inline_ptx(operands: list, asm: str, constraints: str, results: list) 
     """Build a simt.inline_ptx at the insertion point; return its results (a tuple, possibly empty)."""
     if len(operands) > MAX_OPERANDS:
         raise ValueError(f"inline PTX takes at most {MAX_OPERANDS} operands, got {len(operands)}")
+    if len(results) > MAX_OPERANDS:
+        raise ValueError(f"inline PTX has at most {MAX_OPERANDS} outputs, got {len(results)}")
     padded = list(operands) + [None] * (MAX_OPERANDS - len(operands))
-    op = InlinePtxOp(*padded, asm=asm, constraints=constraints, results=results)
+    outputs = list(results) + [None] * (MAX_OPERANDS - len(results))
+    op = InlinePtxOp(*padded, asm=asm, constraints=constraints, results=outputs)
     return tuple(op.operation.results)

@@ -1,6 +1,7 @@
 """Kernel metadata: attributes a simt kernel (`gpu.func ... kernel`) carries, and their verifiers.
 
     simt.launch_bounds = array<i32: MAX_THREADS[, MIN_BLOCKS]>     #[launch_bounds(...)]: .maxntid/.minnctapersm
+    simt.cluster_dims = array<i32: X, Y, Z>                          #[cluster_launch(...)]: .reqnctapercluster
     simt.contract = {domain = 1, block = array<i32: 256, 1, 1>, coordinates = "u32",
                      dynamic_shared = 4096, dynamic_shared_alignment = 16, ...}
                                                                     #[launch_contract(...)]
@@ -52,6 +53,16 @@ def verify_launch_bounds(op: ir.Operation, attr: ir.Attribute) -> None:
     values = _ints(attr, "simt.launch_bounds")
     if not 1 <= len(values) <= 2 or not 1 <= values[0] <= 1024 or (len(values) == 2 and values[1] < 1):
         raise VerifyError(f"expected array<i32: max_threads (1..1024)[, min_blocks (>= 1)]>, got {attr}")
+
+
+@DIALECT.discardable_attribute("simt.cluster_dims")
+def verify_cluster_dims(op: ir.Operation, attr: ir.Attribute) -> None:
+    """`array<i32: x, y, z>` on a kernel: the thread-block cluster shape, at most 8 blocks (the portable
+    cluster size of sm_90)."""
+    _kernel_only(op, "simt.cluster_dims")
+    values = _ints(attr, "simt.cluster_dims")
+    if len(values) != 3 or any(v < 1 for v in values) or values[0] * values[1] * values[2] > 8:
+        raise VerifyError(f"expected array<i32: x, y, z> of at most 8 blocks in all, got {attr}")
 
 
 def contract_entries(attr: ir.Attribute) -> dict[str, Any]:

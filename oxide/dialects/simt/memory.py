@@ -368,3 +368,12 @@ class FromGenericOp(Op):
     def verify_(self) -> None:
         if python_value(PtrType.parameters_of(self.result.type)[1]) not in (1, 3):
             raise VerifyError("from_generic converts to the global (1) or shared (3) address space")
+
+
+@DIALECT.op
+class RowWidthOp(Op):
+    """`s.row_width()` of a runtime 2-D disjoint slice: the elements per row that its witnesses address with."""
+
+    mnemonic = "row_width"
+    slice = Operand(Parametric(DisjointType, AnyType(), Is('"runtime_2d"')))
+    result = Result(Is("i32"))

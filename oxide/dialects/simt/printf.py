@@ -61,7 +61,9 @@ def printf_arg_type(arg_type: Any) -> tuple[str, str | None]:
 
 
 # Rust's format spec: [[fill]align][sign]['#']['0'][width]['.' precision][type]
-_SPEC = re.compile(r"(?:(?P<fill>[^{}])?(?P<align>[<^>]))?(?P<sign>[+-])?(?P<alt>#)?(?P<zero>0)?"
+# cuda-oxide's gpu_printf! also takes C's conversions where Rust has none: `f`/`g`/`G` for floats, a space
+# flag (`{: }`: a blank before positive numbers) and `-` with a width as left alignment (`{:-8}`).
+_SPEC = re.compile(r"(?:(?P<fill>[^{}])?(?P<align>[<^>]))?(?P<sign>[+ -])?(?P<alt>#)?(?P<zero>0)?"
                    r"(?P<width>[0-9]+)?(?:\.(?P<precision>[0-9]+))?(?P<type>[a-zA-Z?]*)")
 _PREFIX = {"x": "0x", "X": "0x", "o": "0o"}  # Rust writes `{:#X}` as 0x2A: the prefix stays lowercase
 
@@ -75,21 +77,22 @@ def _conversion(placeholder: str, spec: str, arg: _Arg, position: int) -> str:
     kind = m["type"]
     if kind == "b":
         raise ValueError(f"'{placeholder}': printf has no binary conversion; use {{:x}} or {{:o}}")
-    if kind not in ("", "?", "x", "X", "o", "e", "E", "p"):
+    if kind not in ("", "?", "x", "X", "o", "e", "E", "f", "g", "G", "p"):
         raise ValueError(f"'{placeholder}': unknown format type '{kind}'")
     if m["fill"] not in (None, " "):
         raise ValueError(f"'{placeholder}': printf pads only with spaces or zeros (the 0 flag), not '{m['fill']}'")
     if m["align"] == "^":
         raise ValueError(f"'{placeholder}': printf cannot centre a value")
-    want = {"p": "ptr", "x": "int", "X": "int", "o": "int", "e": "float", "E": "float"}.get(kind)
+    want = {"p": "ptr", "x": "int", "X": "int", "o": "int", "e": "float", "E": "float", "f": "float", "g": "float",
+            "G": "float"}.get(kind)
     if (want and arg.kind != want) or (not want and arg.kind == "ptr"):
         what = {"ptr": "a pointer", "int": "an integer", "float": "a float"}
         needs = f"'{{:{kind}}}' formats {what[want]}" if want else "a pointer prints only with '{:p}'"
         raise ValueError(f"'{placeholder}': {needs}, but argument {position} is {what[arg.kind]}")
 
-    flags = ("+" if m["sign"] == "+" else "") + ("0" if m["zero"] else "")
+    flags = {"+": "+", " ": " "}.get(m["sign"] or "", "") + ("0" if m["zero"] else "")
     # Rust ignores alignment when zero-padding; C would let '-' win over '0'.
-    if m["align"] == "<" and not m["zero"]:
+    if (m["align"] == "<" or (m["sign"] == "-" and m["width"])) and not m["zero"]:
         flags += "-"
     width = int(m["width"]) if m["width"] else None
     prefix = _PREFIX[kind] if m["alt"] and kind in _PREFIX else ""
@@ -107,7 +110,7 @@ def _conversion(placeholder: str, spec: str, arg: _Arg, position: int) -> str:
         return prefix + text + "p"
     if arg.kind == "float":
         precision = f".{m['precision']}" if m["precision"] is not None else ""
-        if kind in ("e", "E"):
+        if kind in ("e", "E", "f", "g", "G"):
             return text + precision + kind
         # Rust's `{}` prints the shortest round-tripping decimal; %g (6 significant digits) is C's closest.
         return text + precision + ("f" if precision else "g")

@@ -115,7 +115,7 @@ class Builder:
             return ast.VariantPat(loc, path, elems)
         if kind in ("scoped_identifier",):
             return ast.VariantPat(loc, text(node).split("::"))
-        if kind in ("integer_literal", "boolean_literal", "negative_literal"):
+        if kind in ("integer_literal", "boolean_literal", "negative_literal", "char_literal"):
             return ast.LitPat(loc, self.literal_value(node))
         if kind == "range_pattern":
             return ast.LitPat(loc, self.literal_value(node.child_by_field_name("left") or node.named_children[0]),
@@ -142,6 +142,8 @@ class Builder:
             return raw == "true"
         if node.type == "negative_literal":
             return -self.literal_value(node.named_children[0])
+        if node.type == "char_literal":
+            return self.x_char_literal(node).value
         for suffix in _INT_SUFFIXES:
             if raw.endswith(suffix) and not raw.startswith("0x"):
                 raw = raw[: -len(suffix)]
@@ -175,10 +177,16 @@ class Builder:
         return ast.Lit(self.loc(node), text(node) == "true", "bool")
 
     def x_string_literal(self, node: Any) -> ast.Expr:
-        return ast.Lit(self.loc(node), _unescape(text(node)[1:-1]), "str")
+        raw = text(node)
+        # A byte string `b"..."` keeps its text here (ptx_asm! splices constant ones into PTX).
+        return ast.Lit(self.loc(node), _unescape(raw[2:-1] if raw.startswith("b") else raw[1:-1]), "str")
 
     def x_char_literal(self, node: Any) -> ast.Expr:
-        raise self.fail(node, "the `char` type")
+        """`'a'` (a char: its code point) or `b'a'` (a u8)."""
+        raw = text(node)
+        byte = raw.startswith("b")
+        value = _char_value(raw[2:-1] if byte else raw[1:-1])
+        return ast.Lit(self.loc(node), value, "int", "u8" if byte else "char")
 
     def x_identifier(self, node: Any) -> ast.Expr:
         return ast.PathExpr(self.loc(node), [text(node)])
@@ -433,11 +441,14 @@ class Builder:
     def x_macro_invocation(self, node: Any) -> ast.Expr:
         name = text(node.child_by_field_name("macro")).split("::")[-1]
         tree = next(c for c in node.children if c.type == "token_tree")
+        if name == "ptx_asm":
+            return ast.MacroCall(self.loc(node), name, self.macro_args(tree, _asm_operands_as_calls))
         return ast.MacroCall(self.loc(node), name, self.macro_args(tree) if name in _EXPR_MACROS else [])
 
-    def macro_args(self, tree: Any) -> list[ast.Expr]:
-        """Re-parse a macro's token tree as call arguments, keeping file positions."""
-        inner = text(tree)
+    def macro_args(self, tree: Any, rewrite: Callable[[str], str] | None = None) -> list[ast.Expr]:
+        """Re-parse a macro's token tree as call arguments, keeping file positions (`rewrite` turns a
+        non-expression syntax into call arguments without moving any text outside the operands)."""
+        inner = text(tree) if rewrite is None else rewrite(text(tree))
         prefix = "fn __m(){__m"
         row, byte_col = tree.start_point
         line = self.source.data.split(b"\n")[row]
@@ -488,3 +499,55 @@ _DESCRIPTIONS = {
 
 def _unescape(raw: str) -> str:
     return raw.encode().decode("unicode_escape")
+
+
+def _asm_operands_as_calls(tree: str) -> str:
+    """`ptx_asm!("...", out("=r") x, in("r") y + 1)` as call arguments `"...", out("=r",x), i_("r",y + 1)`:
+    the `)` closing the constraint becomes `,` and one blank after it moves to the operand's end as `)`, so
+    every other operand keeps its columns. (Operands written without that blank are left for the parser to
+    report.)"""
+    out, depth, quoted, pending, i = [], 0, False, False, 0
+    while i < len(tree):
+        ch = tree[i]
+        if quoted:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(tree):
+                out.append(tree[i + 1])
+                i += 1
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+            out.append(ch)
+        elif ch in "([{":
+            depth += 1
+            out.append(ch)
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 1 and ch == ")" and tree[i + 1:i + 2] == " " and tree[i + 2:i + 3] not in (",", ")"):
+                out.append(",")
+                i += 1  # the blank, re-added as the closing parenthesis below
+                pending = True
+            elif depth == 0 and pending:
+                out.append(")")
+                out.append(ch)
+                pending = False
+            else:
+                out.append(ch)
+        elif ch == "," and depth == 1 and pending:
+            out.append("),")
+            pending = False
+        elif depth == 1 and tree[i:i + 3] == "in(" and "".join(out).rstrip()[-1:] in (",", "("):
+            out.append("i_")  # `in` is a keyword; the operand kind keeps its width as `i_`
+            i += 1
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _char_value(body: str) -> int:
+    """The code point of a char literal's body: `a`, `\\n`, `\\x41`, `\\u{1F980}`."""
+    if body.startswith("\\u{"):
+        return int(body[3:-1].replace("_", ""), 16)
+    return ord(_unescape(body) if body.startswith("\\") else body)

@@ -217,6 +217,9 @@ def _param_name(p: ast.Param) -> str:
 def _kernel_attributes(func: Any, fn: ast.Function, bounds: list[int]) -> None:
     if bounds:
         func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get(bounds)
+    cluster = fn.attrs.get("cluster_dims")
+    if cluster:
+        func.attributes["simt.cluster_dims"] = ir.DenseI32ArrayAttr.get(cluster)
     contract = fn.attrs.get("launch_contract")
     if contract:
         entries: dict[str, ir.Attribute] = {}

@@ -35,7 +35,8 @@ def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, arg
 
         size, align = layout(em.resolve_type(func.generics[0]))
         return Val(T.USIZE, _const(T.USIZE, size if name == "size_of" else align))
-    if name == "from" and qualifier in T.PRIMITIVES and len(args) == 1:
+    if name == "from" and qualifier in T.PRIMITIVES and type(T.PRIMITIVES[qualifier]) in (T.Int, T.Float, T._Usize, T._Isize) \
+            and len(args) == 1:  # `char::from` (only from u8) is the intrinsics' (char_fns)
         return _lossless_from(em, T.PRIMITIVES[qualifier], args[0], loc)
     if name in ("uninit", "zeroed") and qualifier == "MaybeUninit" and not args:
         from oxide.frontends.rust.emit_expr import placeholder
@@ -95,8 +96,17 @@ def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
         store_cell(cell, em.coerce(em.expr(e.args[0], cell.ty), cell.ty, e.args[0].loc))
         return Val(T.UNIT, None)
     if e.name in ("assume_init", "assume_init_read") and not e.args:
+        from oxide.frontends.rust.intrinsics.maybe_uninit import MaybeUninitTy
+
         em.require_unsafe(e.loc, f"`{e.name}`")
-        return em.expr(e.receiver)
+        value = em.expr(e.receiver)
+        if isinstance(value.ty, MaybeUninitTy):
+            # A `MaybeUninit` value (intrinsics/maybe_uninit.py) holds its T; an uninhabited T has none.
+            if isinstance(value.v, Val):
+                return value.v
+            simt.TrapOp.build()
+            return Val(T.NEVER, None)
+        return value
     return None
 
 

@@ -16,7 +16,7 @@ from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_expr import (
     Retype, cast_int, index_value, none_of, placeholder,
 )
-from oxide.frontends.rust.emit_support import Frame, err, i1, walk
+from oxide.frontends.rust.emit_support import Frame, err, i1, int_attr, walk
 from oxide.frontends.rust.values import OptionVal, Val, flag_cell, load_cell, new_cell, set_flag, store_cell
 
 
@@ -47,7 +47,7 @@ def _usize(v: ir.Value) -> Val:
 def _const(ty: T.Ty, value: float | int) -> ir.Value:
     if isinstance(ty, T.Float):
         return arith.constant(ty.mlir(), ir.FloatAttr.get(ty.mlir(), float(value)))
-    return arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), int(value)))
+    return arith.constant(ty.mlir(), int_attr(ty.mlir(), int(value)))
 
 
 # Paths as values ------------------------------------------------------------------------------------------
@@ -624,6 +624,8 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             i = index_value(em, e.args[0])
             return Val(T.ElemRef(ty.elem), simt.GetUncheckedMutOp.build(recv.v, i, results=[T.ElemRef(ty.elem).mlir()]))
         if name == "as_mut_ptr":
+            if isinstance(ty.elem, T.Array):
+                raise err(e.loc, "`as_mut_ptr` of a DisjointSlice of arrays is not supported in device code")
             ptr = T.Ptr(ty.elem, True, 1)
             return Val(ptr, simt.SlicePtrOp.build(recv.v, results=[ptr.mlir()]))
     if isinstance(ty, T.Slice):
@@ -1015,6 +1017,10 @@ def macro(em: Any, e: ast.MacroCall, expected: T.Ty | None) -> Val:
         raise err(e.loc, "heap allocation (`vec!`) is not supported in device code")
     if name == "asm":
         raise err(e.loc, "Rust `asm!` is not supported in device code")
+    if name == "ptx_asm":
+        from oxide.frontends.rust.intrinsics.ptx_asm import ptx_asm
+
+        return ptx_asm(em, e)
     raise err(e.loc, f"the macro `{name}!` is not supported in device code")
 
 

@@ -11,7 +11,7 @@ from oxide.dialects import simt
 from oxide.frontends.rust import ast, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
-from oxide.frontends.rust.emit_support import Frame, err, i1, index, walk
+from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, walk
 from oxide.frontends.rust.values import (
     ArrayView, Cell, OptionVal, Val, element_at, element_cell, flag_cell, load_cell, new_cell, pointer_at, set_flag,
     store_cell, store_element, zero_value,
@@ -44,7 +44,7 @@ def e_Lit(self, e: ast.Lit, expected: T.Ty | None) -> Val:
                 raise err(e.loc, f"literal out of range for `{ty}`")
         if value >= (1 << (bits - 1)):
             value -= 1 << bits  # MLIR takes the two's-complement bit pattern as a signed value
-        v = Val(ty, arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), value)))
+        v = Val(ty, arith.constant(ty.mlir(), int_attr(ty.mlir(), value)))
         v.literal = e if not e.suffix and not isinstance(expected, (T.Int, T.Float)) else None
         return v
     ty = T.PRIMITIVES[e.suffix] if e.suffix else expected if isinstance(expected, T.Float) else T.F64
@@ -74,6 +74,10 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
         const = self.crate.const(name)
         if const is not None:
             ty = self.resolve_type(const.ty)
+            from oxide.frontends.rust.intrinsics.constant_memory import ConstantMemoryTy, constant_memory_handle
+
+            if isinstance(ty, ConstantMemoryTy):
+                return constant_memory_handle(self, name, ty)  # a `#[constant] static`: read through its address
             return self.coerce(self.expr(const.value, ty), ty, const.value.loc)
         if name == "None":
             if not isinstance(expected, T.OptionTy):
@@ -177,6 +181,8 @@ def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
         name = _ARITH[op][0 if a.ty.signed else 1]
         return Val(a.ty, getattr(arith, name)(a.v, amount))
     ty = unify(self, a, b, loc, f"`{op}`")
+    if isinstance(ty, T.Char) and op not in _CMP_INT:
+        raise err(loc, f"no operator `{op}` for `char` (Rust has no arithmetic on chars); convert with `as u32`")
     if op in _CMP_INT:
         if isinstance(ty, T.Float):
             pred = getattr(arith.CmpFPredicate, _CMP_FLOAT[op].upper())
@@ -643,6 +649,12 @@ def e_Block(self, e: ast.Block, expected: T.Ty | None) -> Val:
     return self.block(e, expected)
 
 
+def _same_pointer_type(a: T.Ty, b: T.Ty) -> bool:
+    """Two raw pointers Rust sees as one type (they may point into different address spaces here; a pointer
+    cell keeps the generic address, which covers both)."""
+    return isinstance(a, T.Ptr) and isinstance(b, T.Ptr) and a.elem == b.elem and a.mutable == b.mutable
+
+
 def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     """scf.if whose branches produce values; the value goes through a cell (a memref LLVM promotes).
     Addresses (pointers, references into memory) go through an integer cell, or, when one branch diverges
@@ -945,10 +957,11 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
 
     def chain(i: int, hint: T.Ty | None = None) -> Val:
         # `hint`: the type an earlier arm produced, for unsuffixed literals in later arms (`C => 999`).
+        want = expected or hint
         if i == len(arms):
             # Rust proves matches exhaustive; here a value no arm matched cannot occur, so trap.
             simt.TrapOp.build()
-            return placeholder_or_unit(expected)
+            return Val(T.NEVER, None)
         arm = arms[i]
         ok, binds = match_pattern(self, arm.pattern, scrutinee)
 

@@ -42,6 +42,14 @@ def i1(value: bool) -> ir.Value:
     return arith.constant(t, ir.IntegerAttr.get(t, int(value)))
 
 
+def int_attr(t: ir.Type, value: int) -> ir.Attribute:
+    """An integer attribute of type `t`; the binding's IntegerAttr.get takes only 64-bit values, so wider
+    ones (i128 literals) are parsed."""
+    if -(1 << 63) <= value < (1 << 63):
+        return ir.IntegerAttr.get(t, value)
+    return ir.Attribute.parse(f"{value} : {t}")
+
+
 def index(value: int) -> ir.Value:
     """An index constant."""
     return arith.constant(ir.IndexType.get(), value)

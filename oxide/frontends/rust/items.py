@@ -136,9 +136,8 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
                 crate.kernels.append(name)
             body = node.child_by_field_name("body")
             if body is not None:
-                # Items declared inside a function body share the crate's namespace here.
-                _collect_items(crate, [c for c in body.named_children
-                                       if c.type in ("function_item", "struct_item", "enum_item", "impl_item", "const_item")])
+                # Items declared inside a function body (in any nested block) share the crate's namespace here.
+                _collect_items(crate, _local_items(body))
         elif node.type == "mod_item":
             crate.modules.add(text(node.child_by_field_name("name")))
             body = node.child_by_field_name("body")
@@ -158,6 +157,21 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
             base = type_node.child_by_field_name("type") if type_node.type == "generic_type" else type_node
             crate.impls.setdefault(text(base), []).append(node)
         # use lines, traits, macro_rules, extern crate: nothing the device code needs
+
+
+_LOCAL_ITEMS = ("function_item", "struct_item", "enum_item", "impl_item", "const_item")
+
+
+def _local_items(node: Any) -> list[Any]:
+    """The items declared in a function body, also inside nested blocks (not inside nested functions, whose
+    own bodies are collected when those functions are)."""
+    found = []
+    for child in node.named_children:
+        if child.type in _LOCAL_ITEMS:
+            found.append(child)
+        elif child.type != "closure_expression":
+            found.extend(_local_items(child))
+    return found
 
 
 def build_function(b: Builder, node: Any, attrs: list[Attribute]) -> ast.Function:
@@ -240,6 +254,14 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
         elif attr.name == "launch_contract":
             out["launch_contract"] = contract.parse(_fields(attr.args), b.loc(attr.node))
             out["launch_contract_loc"] = b.loc(attr.node)
+        elif attr.name == "cluster_launch":
+            try:
+                dims = [int(v.strip(), 0) for v in attr.args.split(",")]
+            except ValueError:
+                dims = []
+            if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
+                raise OxideError("#[cluster_launch(x[, y[, z]])] takes positive integer literals", b.loc(attr.node))
+            out["cluster_dims"] = dims + [1] * (3 - len(dims))
     if "launch_contract" in out:
         contract.check_launch_bounds(out["launch_contract"], out.get("launch_bounds"), out["launch_contract_loc"])
     return out

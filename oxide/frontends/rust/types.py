@@ -184,6 +184,12 @@ class Array(Ty):
     elem: Ty
     length: int
 
+    def mlir(self) -> ir.Type:
+        """In memory (a DisjointSlice element): an LLVM array of integers or floats."""
+        if not isinstance(self.elem, (Int, Float)):
+            raise TypeError(f"{self} has no single MLIR type")
+        return ir.Type.parse(f"!llvm.array<{self.length} x {self.elem.mlir()}>")
+
     def rust(self) -> str:
         return f"[{self.elem.rust()}; {self.length}]"
 
@@ -371,6 +377,13 @@ class _Isize(Int):
         return "isize"
 
 
+class Char(Int):
+    """`char`: a Unicode scalar value, held as its u32 code point; Rust has no arithmetic on it."""
+
+    def rust(self) -> str:
+        return "char"
+
+
 USIZE = _Usize(64, False)
 ISIZE = _Isize(64, True)
 BOOL = Bool()
@@ -383,10 +396,10 @@ PRIMITIVES: dict[str, Ty] = {
     "usize": USIZE, "isize": ISIZE, "f32": F32, "f64": F64, "bool": BOOL,
     # Rust's nightly `f16` (IEEE half; NVPTX computes in it from sm_53) and the 128-bit integers, which NVPTX
     # expands into 64-bit operations.
-    "f16": Float(16), "i128": Int(128, True), "u128": Int(128, False),
+    "f16": Float(16), "i128": Int(128, True), "u128": Int(128, False), "char": Char(32, False),
 }
 ATOMICS = {f"{scope.capitalize()}Atomic{name}": (scope, PRIMITIVES[name.lower()])
-           for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F32", "F64")}
+           for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F16", "F32", "F64")}
 # core::sync::atomic types compile at system scope, as in cuda-oxide.
 ATOMICS.update({f"Atomic{name}": ("system", PRIMITIVES[name.lower()])
                 for name in ("U32", "I32", "U64", "I64", "Usize", "Isize")})

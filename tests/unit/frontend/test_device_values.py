@@ -1,4 +1,4 @@
-"""Frontend tests of the value-level device API (oxide/frontends/rust/intrinsics: core_fns, int_methods,
+"""Frontend tests of the value-level device API (oxide/frontends/rust/intrinsics: core_fns, conversions, array_fns, int_methods,
 casts, libm): what each construct computes, through the reference interpreter, or the IR it emits where
 the interpreter has no model of the op."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from oxide.ir.diagnostics import OxideError
-from tests.unit.frontend.simt_interp import to_signed
+from tests.unit.frontend.simt_interp import Trap, to_signed
 from tests.unit.frontend.test_constructs import build, ir, kernel, run
 
 U32_MAX = 0xFFFF_FFFF
@@ -268,3 +268,150 @@ def test_f16_printf_widens_to_f64():
 
 def test_f16_from_bits_is_a_bitcast():
     assert "arith.bitcast %arg0 : i16 to f16" in ir(kernel("b: u16", "let h = f16::from_bits(b);"))
+
+
+# char ----------------------------------------------------------------------------------------------------------
+def test_char_literals_are_code_points():
+    body = ("let a: char = 'A';\nlet w = '\\u{1f980}';\nlet n = '\\n';\nlet b = b'z';\n"
+            "out[0] = a as u32;\nout[1] = w as u32;\nout[2] = n as u32;\nout[3] = b as u32;")
+    assert run("", body, [])[:4] == [65, 0x1F980, 10, 122]
+
+
+def test_char_comparisons_and_patterns():
+    body = ("let c = char::from(b);\nout[0] = (c < 'b') as u32;\n"
+            "out[1] = match c { 'a' => 1, 'a'..='z' => 2, _ => 3 };")
+    assert run("b: u8, ", body, [ord("a")])[:2] == [1, 1]
+    assert run("b: u8, ", body, [ord("q")])[:2] == [0, 2]
+
+
+def test_char_from_u32_rejects_surrogates_and_out_of_range():
+    body = "out[0] = char::from_u32(x).map_or(7, |c| c as u32);"
+    assert run("x: u32, ", body, [0x41])[0] == 0x41
+    assert run("x: u32, ", body, [0xD800])[0] == 7
+    assert run("x: u32, ", body, [0x110000])[0] == 7
+
+
+def test_char_ascii_methods_and_to_digit():
+    body = ("let c = char::from(b);\nout[0] = c.is_ascii_digit() as u32;\nout[1] = c.to_ascii_uppercase() as u32;\n"
+            "out[2] = c.to_digit(16).unwrap_or(99);\nout[3] = c.len_utf8() as u32;\nout[4] = b.is_ascii_alphabetic() as u32;")
+    assert run("b: u8, ", body, [ord("f")])[:5] == [0, ord("F"), 15, 1, 1]
+    assert run("b: u8, ", body, [ord("7")])[:5] == [1, ord("7"), 7, 1, 0]
+    assert run("b: u8, ", body, [ord("g")])[:5] == [0, ord("G"), 99, 1, 1]
+
+
+def test_char_arithmetic_is_rejected():
+    with pytest.raises(OxideError, match=r"no operator `\+` for `char`"):
+        build(kernel("", "let c = 'a' + 1;"))
+
+
+def test_from_u16_to_char_is_rejected():
+    with pytest.raises(OxideError, match=r"the trait `From<u16>` is not implemented for `char`"):
+        build(kernel("x: u16", "let c = char::from(x);"))
+
+
+# size_of, default, core::f32::math -----------------------------------------------------------------------------
+def test_size_of_and_align_of():
+    body = ("out[0] = core::mem::size_of::<char>() as u32;\nout[1] = core::mem::size_of::<[u16; 3]>() as u32;\n"
+            "out[2] = core::mem::size_of::<(u8, u32)>() as u32;\nout[3] = core::mem::align_of::<u64>() as u32;\n"
+            "out[4] = core::mem::size_of::<u128>() as u32;\nout[5] = core::mem::size_of::<bool>() as u32;")
+    assert run("", body, [])[:6] == [4, 6, 8, 8, 16, 1]
+
+
+
+def test_default_of_primitives_and_generics():
+    extra = "fn zero<T: Default>(_like: T) -> T { T::default() }"
+    body = "let a = zero(7u32);\nlet b = u32::default();\nout[0] = a + b + 5;"
+    assert run("", body, [], extra=extra)[0] == 5
+
+
+def test_core_float_math_is_the_method():
+    text = ir(kernel("x: f32, y: f64", "let a = core::f32::math::floor(x);\nlet b = core::f64::math::mul_add(y, y, y);"))
+    assert "math.floor" in text and "math.fma" in text
+
+
+# bool::then, rows of a DisjointSlice<[T; N]> -----------------------------------------------------------------------
+def test_bool_then_runs_the_closure_only_when_true():
+    body = "let mut calls = 0u32;\nlet o = c.then(|| { calls += 1; v * 2 });\nout[0] = o.unwrap_or(99);\nout[1] = calls;"
+    assert run("c: bool, v: u32, ", body, [True, 5])[:2] == [10, 1]
+    assert run("c: bool, v: u32, ", body, [False, 5])[:2] == [99, 0]
+
+
+def test_disjoint_slice_of_arrays_writes_rows():
+    text = ir(kernel("mut out: DisjointSlice<[f32; 7]>",
+                     "if let Some(row) = out.get_mut(thread::index_1d()) {\nrow[0] = 1.0;\nrow[6] += 2.0;\n"
+                     "let copy = *row;\n*row = copy;\n}"))
+    assert '!simt.disjoint<!llvm.array<7 x f32>, "1d">' in text
+    assert '"simt.ref_ptr"' in text and '"simt.ptr_cast"' in text and '"simt.ptr_store"' in text
+    assert "simt.trap" in text  # a row index past N traps, as Rust's indexing panics
+
+
+
+# MaybeUninit ---------------------------------------------------------------------------------------------------
+def test_maybe_uninit_new_and_assume_init():
+    body = "let m = core::mem::MaybeUninit::new(v + 1);\nout[0] = unsafe { m.assume_init() };"
+    assert run("v: u32, ", body, [41])[0] == 42
+
+
+def test_assume_init_of_an_uninhabited_type_traps():
+    body = ("if f != 0 {\nunsafe { core::mem::MaybeUninit::<core::convert::Infallible>::uninit().assume_init() };\n}\n"
+            "out[0] = 1;")
+    assert run("f: u32, ", body, [0])[0] == 1
+    with pytest.raises(Trap):
+        run("f: u32, ", body, [1])
+
+
+def test_assume_init_needs_unsafe():
+    with pytest.raises(OxideError, match="requires an `unsafe` block"):
+        build(kernel("", "let m: core::mem::MaybeUninit<u32> = core::mem::MaybeUninit::uninit();\nlet v = m.assume_init();"))
+
+
+def test_nonnull_round_trips_through_transmute():
+    extra = ("fn to_nonnull(a: usize) -> core::ptr::NonNull<u8> { unsafe { core::mem::transmute::<usize, "
+             "core::ptr::NonNull<u8>>(a) } }\n"
+             "fn from_nonnull(p: core::ptr::NonNull<u8>) -> usize { unsafe { core::mem::transmute::<core::ptr::NonNull<u8>, "
+             "usize>(p) } }")
+    text = ir(kernel("a: u64, mut out: DisjointSlice<u64>", "let back = from_nonnull(to_nonnull(a as usize));", extra))
+    assert '"simt.int_to_ptr"' in text and '"simt.ptr_to_int"' in text and "!simt.ptr<i8, 0 : i64>" in text
+
+
+def test_array_from_fn_and_map():
+    body = ("let g: [u32; 4] = core::array::from_fn(|i| t + i as u32);\nlet m = g.map(|v| v * 3 + 1);\n"
+            "out[0] = g[3];\nout[1] = m[0];\nout[2] = m[3];")
+    assert run("t: u32, ", body, [10])[:3] == [13, 31, 40]
+
+
+def test_array_from_fn_needs_the_length():
+    with pytest.raises(OxideError, match="`array::from_fn` needs its array type from context"):
+        build(kernel("t: u32", "let g = core::array::from_fn(|i| t);"))
+
+
+# CuSimd, match arm typing --------------------------------------------------------------------------------------
+def test_cusimd_lanes():
+    body = ("let s = CuSimd::<u32, 4>::new([10, 20, 30, 40]);\nout[0] = s[i as usize];\nout[1] = s.x() + s.w();\n"
+            "out[2] = s.get::<2>();\nout[3] = s.at(1);\nlet (a, b) = s.xy();\nout[4] = a + b;\nout[5] = s.to_array()[3];")
+    assert run("i: u32, ", body, [2])[:6] == [30, 50, 30, 20, 30, 40]
+
+
+def test_cusimd_lane_out_of_range_is_an_error():
+    with pytest.raises(OxideError, match="lane 3 is out of range for `CuSimd<f32, 2>`"):
+        build(kernel("", "let s = CuSimd::<f32, 2>::new([1.0, 2.0]);\nlet w = s.w();"))
+
+
+def test_match_arm_literals_take_the_first_arm_type():
+    body = "let v = match i { 0 => x, 1 => x * 2.0, _ => 0.5 };\nout[0] = v;"
+    assert run("i: u32, x: f32, ", body, [1, 1.5], ty="f32")[0] == 3.0
+    assert run("i: u32, x: f32, ", body, [7, 1.5], ty="f32")[0] == 0.5
+
+
+def test_array_kernel_parameter_is_flattened_and_has_a_length():
+    src = ("#[derive(Clone, Copy)]\npub struct Shape { counts: [u32; 3], periodic: [bool; 2] }\n"
+           "#[kernel]\npub unsafe fn k(s: Shape, w: [u32; 2], out: &mut [u32]) {\n"
+           "out[0] = s.counts[2] + s.counts.len() as u32 + w[1] + s.periodic[1] as u32;\n}\n")
+    result = build(src)
+    (info,) = result.kernels
+    assert info.params[0].mlir_types == ["i32", "i32", "i32", "i1", "i1"] and info.params[1].mlir_types == ["i32", "i32"]
+    out = [0]
+    from tests.unit.frontend.simt_interp import run_kernel
+
+    run_kernel(result, [5, 6, 7, 0, 1, 8, 9, out])
+    assert out == [7 + 3 + 9 + 1]

@@ -1,7 +1,10 @@
 """Device API and primitive-method extensions, one module per concern (see registry.py for how they hook
 into device_api.py)."""
 
-from oxide.frontends.rust.intrinsics import cooperative, core_fns, int_methods, libm, ptr_methods, ptx_fns, warp_partial  # noqa: F401  (register on import)
+from oxide.frontends.rust.intrinsics import (  # noqa: F401  (register on import)
+    array_fns, chars, cluster, constant_memory, conversions, cooperative, core_atomics, core_fns, cusimd,
+    int_methods, libm, managed_barrier, maybe_uninit, ptr_methods, ptx_fns, warp_partial,
+)
 from oxide.frontends.rust.intrinsics.registry import call_method, call_path
 
 __all__ = ["call_method", "call_path"]

@@ -12,7 +12,7 @@ from mlir.dialects import arith, llvm
 
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
-from oxide.frontends.rust.emit_support import i1
+from oxide.frontends.rust.emit_support import i1, int_attr
 from oxide.frontends.rust.intrinsics.registry import device_method
 from oxide.frontends.rust.values import OptionVal, Val
 
@@ -22,7 +22,7 @@ _P = arith.CmpIPredicate
 def _c(ty: T.Int, value: int) -> ir.Value:
     if value >= 1 << (ty.bits - 1):
         value -= 1 << ty.bits
-    return arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), value))
+    return arith.constant(ty.mlir(), int_attr(ty.mlir(), value))
 
 
 def _min(ty: T.Int) -> int:

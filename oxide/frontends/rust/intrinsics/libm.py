@@ -64,3 +64,22 @@ def _libdevice(em: Any, segs: list[str], generics: list[Any], args: list[ast.Exp
 _C_NAMES = sorted({n for base in (*LIBDEVICE_FUNCTIONS, *_EXTRA) for n in (base, base + "f")})
 device_fn(*_C_NAMES)(_libm)
 device_fn(*(f"__nv_{n}" for n in _C_NAMES if n not in ("sincos", "sincosf")))(_libdevice)
+
+
+_FLOAT_METHODS = ("floor", "ceil", "round", "round_ties_even", "trunc", "fract", "sqrt", "cbrt", "abs", "mul_add",
+                  "powi", "powf", "exp", "exp2", "exp_m1", "ln", "ln_1p", "log2", "log10", "sin", "cos", "tan",
+                  "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "hypot",
+                  "copysign", "recip", "signum", "rem_euclid", "div_euclid")
+
+
+@device_fn(*_FLOAT_METHODS)
+def _core_float_math(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                     loc: Any) -> Val | None:
+    """`core::f32::math::floor(x)` & co (the `core_float_math` feature): the f32/f64 method of the same name."""
+    if len(segs) < 3 or segs[-2] != "math" or segs[-3] not in ("f32", "f64") or not args:
+        return None
+    from oxide.frontends.rust.device_api import primitive_method
+
+    ty = T.PRIMITIVES[segs[-3]]
+    receiver = em.coerce(em.expr(args[0], ty), ty, args[0].loc)
+    return primitive_method(em, receiver, segs[-1], args[1:], loc, expected)

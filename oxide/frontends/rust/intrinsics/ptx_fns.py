@@ -1,8 +1,9 @@
 """Device functions that are one PTX instruction (or a short fixed sequence) with no upstream op, as
 `simt.inline_ptx` templates: integer dot products (`dotprod::dp4a_*`/`dp2a_*`), packed half conversions
 (`convert::cvt_*`) and arithmetic (`f16x2::*`, `bf16x2::*`) on u32 words, packed atomics, classic async
-copies (`async_copy::cp_async_*`), mbarriers (`barrier::mbarrier_*`), fences and debugging
-(`debug::breakpoint`, `debug::prof_trigger::<N>`, `nanosleep`).
+copies (`async_copy::cp_async_*`), mbarriers (`barrier::mbarrier_*`), TMA tile copies
+(`tma::cp_async_bulk_tensor_*`), `ldmatrix`, fences and debugging (`debug::breakpoint`,
+`debug::prof_trigger::<N>`, `nanosleep`).
 
 A packed f16x2/bf16x2 value is a u32 whose low half is the first (`lo`) element, as in cuda-oxide; PTX's
 `cvt.*x2.f32 d, a, b` puts `a` in the upper half, hence the swapped operands of the packing conversions.
@@ -100,6 +101,7 @@ PTX_FNS: dict[str, PtxFn] = {
     "cp_async_cg_16": _copy("cg", 16, False),
     "cp_async_cg_zfill_16": _copy("cg", 16, True),
     "cp_async_commit_group": PtxFn("cp.async.commit_group;", (), unsafe=True, memory=True),
+    "cp_async_bulk_commit_group": PtxFn("cp.async.bulk.commit_group;", (), unsafe=True, memory=True),
     "cp_async_wait_all": PtxFn("cp.async.wait_all;", (), unsafe=True, memory=True),
     "cp_async_mbarrier_arrive": PtxFn("cp.async.mbarrier.arrive.b64 [$0];", ("shared",), unsafe=True, memory=True),
     "cp_async_mbarrier_arrive_shared": PtxFn("cp.async.mbarrier.arrive.shared.b64 [$0];", ("shared",),
@@ -112,8 +114,6 @@ PTX_FNS: dict[str, PtxFn] = {
     "mbarrier_init": PtxFn("mbarrier.init.shared.b64 [$0], $1;", ("shared", "u32"), unsafe=True, memory=True),
     "mbarrier_inval": PtxFn("mbarrier.inval.shared.b64 [$0];", ("shared",), unsafe=True, memory=True),
     "mbarrier_arrive": PtxFn("mbarrier.arrive.shared.b64 $0, [$1];", ("shared",), ("u64",), unsafe=True, memory=True),
-    "mbarrier_arrive_expect_tx": PtxFn("mbarrier.arrive.expect_tx.shared::cta.b64 $0, [$1], $2;", ("shared", "u32"),
-                                       ("u64",), unsafe=True, memory=True),
     "mbarrier_test_wait": PtxFn("{ .reg .pred p; mbarrier.test_wait.shared.b64 p, [$1], $2; selp.u32 $0, 1, 0, p; }",
                                 ("shared", "u64"), ("bool",), unsafe=True, memory=True),
     "mbarrier_try_wait": PtxFn("{ .reg .pred p; mbarrier.try_wait.shared::cta.b64 p, [$1], $2; selp.u32 $0, 1, 0, p; }",
@@ -126,6 +126,9 @@ PTX_FNS: dict[str, PtxFn] = {
     "mbarrier_wait_parity": PtxFn(
         "{ .reg .pred p; WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1; @!p bra WAIT; }",
         ("shared", "u32"), unsafe=True, memory=True),
+    # An arrival on a barrier of another block of the cluster, by its shared::cluster address.
+    "mbarrier_arrive_cluster": PtxFn("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", ("u64",),
+                                     unsafe=True, memory=True),
     "fence_proxy_async_shared_cta": PtxFn("fence.proxy.async.shared::cta;", (), memory=True),
     "fence_mbarrier_init_release_cluster": PtxFn("fence.mbarrier_init.release.cluster;", (), memory=True),
     # Debugging and timing.
@@ -145,18 +148,18 @@ for _kind in ("f16x2", "bf16x2"):
     })
 PTX_FNS.update({"fma_sat_f16x2": _fma(".sat", "f16x2"), "fma_ftz_f16x2": _fma(".ftz", "f16x2"),
                 "fma_ftz_sat_f16x2": _fma(".ftz.sat", "f16x2"), "fma_ftz_relu_f16x2": _fma(".ftz.relu", "f16x2")})
-_CONSTRAINT["generic"] = "l"
+_CONSTRAINT.update(generic="l", generic_ptr="l", i32="r")
 
 
 def _operand(em: Any, kind: str, a: ast.Expr, name: str) -> ir.Value:
-    if kind in ("shared", "global", "generic"):
+    if kind in ("shared", "global", "generic", "generic_ptr"):
         # The element type does not matter to the instruction; a hint lets `p.cast()` resolve.
         value = em.expr(a, T.Ptr(T.PRIMITIVES["u8"], False, _SPACES.get(kind, 0)))
         if isinstance(value.ty, T.Shared):
             value = shared_as_pointer(value)
         if not isinstance(value.ty, T.Ptr):
             raise err(a.loc, f"`{name}` takes a raw pointer here, not `{value.ty}`")
-        if kind == "generic":
+        if kind in ("generic", "generic_ptr"):
             return simt.PtrToIntOp.build(value.v)  # the generic address, whatever space the pointer is in
         if value.ty.space != _SPACES[kind]:
             where = {0: "generic", 1: "global", 3: "shared"}.get(value.ty.space, str(value.ty.space))
@@ -253,3 +256,96 @@ def _bf16_unpack(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
 
     halves = [half(w) for w in _BF16_UNPACK[name]]
     return halves[0] if len(halves) == 1 else Val(T.Tuple((T.F32, T.F32)), halves)
+
+
+def _array_of(em: Any, elem: T.Ty, values: list[ir.Value]) -> Val:
+    """A local `[elem; len(values)]` holding `values`."""
+    from mlir.dialects import arith, memref
+
+    from oxide.frontends.rust.values import load_cell, new_cell
+
+    ty = T.Array(elem, len(values))
+    with ir.InsertionPoint.at_block_begin(em.entry):
+        cell = new_cell(ty)
+    for k, v in enumerate(values):
+        memref.store(v, cell.leaves, [arith.constant(ir.IndexType.get(), k)])
+    return load_cell(cell)
+
+
+_LDMATRIX = {f"{prefix}x{n}{trans}{suffix}": (n, bool(trans))
+             for prefix, suffix in (("ldmatrix_", ""), ("ldmatrix_m8n8_", "_b16"))
+             for n in (1, 2, 4) for trans in ("", "_trans")}
+
+
+@device_fn(*_LDMATRIX)
+def _ldmatrix(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+              loc: Any) -> Val | None:
+    """`ldmatrix_x4(p)` & co (warp-wide, sm_75): n 8x8 b16 matrices from shared memory, each lane giving one
+    row address; the lane's fragments come back as a u32 (n = 1) or a `[u32; n]`."""
+    name = segs[-1]
+    n, trans = _LDMATRIX[name]
+    if len(args) != 1:
+        raise err(loc, f"`{name}` takes 1 argument but {len(args)} were supplied")
+    em.require_unsafe(loc, f"`{name}`")
+    address = _operand(em, "shared", args[0], name)
+    registers = ", ".join(f"${i}" for i in range(n))
+    asm = f"ldmatrix.sync.aligned.m8n8.x{n}{'.trans' if trans else ''}.shared.b16 {{{registers}}}, [${n}];"
+    i32 = ir.IntegerType.get_signless(32)
+    values = build_inline_ptx([address], asm, ",".join(["=r"] * n + ["l", "~{memory}"]), [i32] * n)
+    u32 = T.PRIMITIVES["u32"]
+    return Val(u32, values[0]) if n == 1 else _array_of(em, u32, list(values))
+
+
+@device_fn("mbarrier_arrive_expect_tx")
+def _arrive_expect_tx(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                      loc: Any) -> Val | None:
+    """`mbarrier_arrive_expect_tx(bar, tx_bytes)` or `(bar, arrivals, tx_bytes)`: expect `tx_bytes` more bytes of
+    asynchronous copies on the barrier, then arrive (once, or `arrivals` times); returns the phase token."""
+    name = segs[-1]
+    if len(args) not in (2, 3):
+        raise err(loc, f"`{name}` takes (barrier, tx_bytes) or (barrier, arrivals, tx_bytes)")
+    em.require_unsafe(loc, f"`{name}`")
+    bar = _operand(em, "shared", args[0], name)
+    u64 = T.PRIMITIVES["u64"]
+    if len(args) == 2:
+        (token,) = build_inline_ptx([bar, _operand(em, "u32", args[1], name)],
+                                    "mbarrier.arrive.expect_tx.shared::cta.b64 $0, [$1], $2;", "=l,l,r,~{memory}",
+                                    [u64.mlir()])
+    else:
+        count, tx = _operand(em, "u32", args[1], name), _operand(em, "u32", args[2], name)
+        (token,) = build_inline_ptx([bar, count, tx],
+                                    "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$1], $3;\n\t"
+                                    "mbarrier.arrive.shared::cta.b64 $0, [$1], $2;", "=l,l,r,r,~{memory}", [u64.mlir()])
+    return Val(u64, token)
+
+
+_TMA = {f"cp_async_bulk_tensor_{d}d_{direction}": (d, direction) for d in range(1, 6) for direction in ("g2s", "s2g")}
+
+
+@device_fn(*_TMA)
+def _tma_copy(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+              loc: Any) -> Val | None:
+    """TMA tile copies (sm_90): `cp_async_bulk_tensor_<d>d_g2s(smem, tensor_map, c0.., barrier)` loads a box
+    of the tensor into shared memory and signals the barrier's transaction count; `_s2g(tensor_map, c0..,
+    smem)` stores one back (completed with cp_async_bulk_commit_group / wait_group)."""
+    name = segs[-1]
+    dims, direction = _TMA[name]
+    want = dims + 3 if direction == "g2s" else dims + 2
+    if len(args) != want:
+        raise err(loc, f"`{name}` takes {want} arguments but {len(args)} were supplied")
+    em.require_unsafe(loc, f"`{name}`")
+    coords = "{" + ", ".join(f"${i + 2}" for i in range(dims)) + "}"
+    if direction == "g2s":
+        operands = [_operand(em, "shared", args[0], name), _operand(em, "generic_ptr", args[1], name)]
+        operands += [_operand(em, "i32", a, name) for a in args[2:2 + dims]]
+        operands.append(_operand(em, "shared", args[-1], name))
+        asm = (f"cp.async.bulk.tensor.{dims}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+               f"[$0], [$1, {coords}], [${dims + 2}];")
+        constraints = ",".join(["l", "l"] + ["r"] * dims + ["l", "~{memory}"])
+    else:
+        operands = [_operand(em, "shared", args[-1], name), _operand(em, "generic_ptr", args[0], name)]
+        operands += [_operand(em, "i32", a, name) for a in args[1:1 + dims]]
+        asm = f"cp.async.bulk.tensor.{dims}d.global.shared::cta.tile.bulk_group [$1, {coords}], [$0];"
+        constraints = ",".join(["l", "l"] + ["r"] * dims + ["~{memory}"])
+    build_inline_ptx(operands, asm, constraints, [])
+    return Val(T.UNIT, None)

@@ -39,6 +39,11 @@ def device_method(*names: str) -> Callable[[MethodHandler], MethodHandler]:
     return register
 
 
+def qualifier(segs: list[str]) -> str | None:
+    """The path segment before a function's name (`mem` of `core::mem::swap`), if any."""
+    return segs[-2] if len(segs) >= 2 else None
+
+
 def call_path(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val | None:
     """The value of a registered device-function call, or None when no handler takes it."""

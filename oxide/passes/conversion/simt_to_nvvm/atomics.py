@@ -33,7 +33,7 @@ _PTX_OP = {"add": ("add", "u"), "sub": ("add", "u"), "fadd": ("add", "f"), "fsub
            "and": ("and", "b"), "or": ("or", "b"), "xor": ("xor", "b"), "min": ("min", "s"), "max": ("max", "s"),
            "umin": ("min", "u"), "umax": ("max", "u"), "xchg": ("exch", "b")}
 # Inline-asm register constraints per element type; addresses are 64-bit in every address space.
-_REGISTER = {"i32": "r", "i64": "l", "f32": "f", "f64": "d"}
+_REGISTER = {"i32": "r", "i64": "l", "f16": "h", "f32": "f", "f64": "d"}
 
 
 def _require_sm70(ctx: LoweringContext) -> None:
@@ -69,8 +69,15 @@ def atom_instruction(kind: str, elem: str, scope: str, ordering: str, space: int
         # The C++-to-PTX mapping of a seq_cst RMW (and LLVM's for cmpxchg): fence.sc, then an acquire
         # atom; the fence also makes the atom's write a release.
         prefix, ordering = f"fence.sc.{_PTX_SCOPE[scope]};\n\t", "acquire"
-    return (f"{prefix}atom.{ordering}.{_PTX_SCOPE[scope]}{_PTX_SPACE[space]}.{operation}.{type_class}{elem[1:]} "
-            "$0, [$1], $2;")
+    head = f"{prefix}atom.{ordering}.{_PTX_SCOPE[scope]}{_PTX_SPACE[space]}"
+    if elem == "f16" and operation == "exch":
+        # PTX has no 16-bit exchange: compare-and-swap until the value read is the one replaced.
+        return (f"{{ .reg .b16 e; .reg .pred p;\n\tld.volatile{_PTX_SPACE[space]}.b16 e, [$1];\n"
+                f"\tXCHG: {head}.cas.b16 $0, [$1], e, $2;\n\tsetp.ne.b16 p, $0, e;\n\tmov.b16 e, $0;\n"
+                "\t@p bra XCHG; }")
+    if elem == "f16":
+        return f"{head}.{operation}.noftz.f16 $0, [$1], $2;"  # PTX's f16 add exists only without ftz
+    return f"{head}.{operation}.{type_class}{elem[1:]} $0, [$1], $2;"
 
 
 @lowering(ops.AtomicRmwOp)

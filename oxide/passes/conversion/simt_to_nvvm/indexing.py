@@ -18,7 +18,10 @@ from oxide.passes.conversion.simt_to_nvvm.rules import lowering
 _DIM_REGISTER = {ops.ThreadIdOp: "tid", ops.BlockIdOp: "ctaid", ops.BlockDimOp: "ntid", ops.GridDimOp: "nctaid"}
 _REGISTER_NAME = {"lanemask_eq": "lanemask.eq", "lanemask_lt": "lanemask.lt", "lanemask_le": "lanemask.le",
                   "lanemask_gt": "lanemask.gt", "lanemask_ge": "lanemask.ge",
-                  "dynamic_smem_size": "dynamic.smem.size", "total_smem_size": "total.smem.size"}
+                  "dynamic_smem_size": "dynamic.smem.size", "total_smem_size": "total.smem.size",
+                  **{f"cluster_{r}_{a}": f"cluster.{r}.{a}" for r in ("ctaid", "nctaid") for a in "xyz"},
+                  **{f"{r}_{a}": f"{r}.{a}" for r in ("clusterid", "nclusterid") for a in "xyz"},
+                  "cluster_ctarank": "cluster.ctarank", "cluster_nctarank": "cluster.nctarank"}
 
 
 @lowering(ops.ThreadIdOp, ops.BlockIdOp, ops.BlockDimOp, ops.GridDimOp)
@@ -29,6 +32,8 @@ def lower_dim_query(ctx: LoweringContext, op: ops._DimQuery) -> ir.Value:
 
 @lowering(ops.SpecialRegOp)
 def lower_special_reg(ctx: LoweringContext, op: ops.SpecialRegOp) -> ir.Value:
+    if op.reg.startswith(("cluster", "nclusterid")):
+        ctx.require_sm(90, "a thread-block cluster register", "compile for sm_90+")
     if op.reg == "gridid":
         # LLVM 22's optimiser asserts on llvm.nvvm.read.ptx.sreg.gridid used in 64-bit arithmetic (a known
         # range of the wrong width); reading the register with a mov sidesteps the intrinsic.

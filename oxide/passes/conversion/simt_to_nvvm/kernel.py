@@ -1,7 +1,8 @@
 """Lowering of kernel metadata and kernel parameter facts.
 
-`simt.launch_bounds` becomes `nvvm.maxntid`/`nvvm.minctasm`, a contract's `block` becomes `nvvm.reqntid`
-(upstream prints them as `.maxntid`, `.minnctapersm`, `.reqntid`). The contract itself stays on the
+`simt.launch_bounds` becomes `nvvm.maxntid`/`nvvm.minctasm`, a contract's `block` becomes `nvvm.reqntid`,
+`simt.cluster_dims` becomes `nvvm.cluster_dim` (upstream prints them as `.maxntid`, `.minnctapersm`,
+`.reqntid`, `.reqnctapercluster`). The contract itself stays on the
 kernel for the runtime. Slice parameters get `noalias` (the runtime rejects launches where a writable
 buffer overlaps any other buffer) and read-only slices `readonly`.
 """
@@ -29,6 +30,8 @@ def lower_kernel_metadata(gpu_module: ir.Operation) -> None:
             attrs["nvvm.maxntid"] = ir.DenseI32ArrayAttr.get([bounds[0], 1, 1])
             if len(bounds) == 2:
                 attrs["nvvm.minctasm"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), bounds[1])
+        if "simt.cluster_dims" in attrs:
+            attrs["nvvm.cluster_dim"] = attrs["simt.cluster_dims"]
         if "simt.contract" in attrs:
             block = contract_entries(attrs["simt.contract"]).get("block")
             if block is not None:

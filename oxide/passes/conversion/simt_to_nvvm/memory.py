@@ -176,3 +176,8 @@ def lower_field_ptr(ctx: LoweringContext, op: ops.FieldPtrOp) -> list:
 def lower_from_generic(ctx: LoweringContext, op: ops.FromGenericOp) -> list:
     space = python_value(PtrType.parameters_of(op.result.type)[1])
     return [llvm.addrspacecast(ir.Type.parse(f"!llvm.ptr<{space}>"), ctx.parts(op.ptr)[0])]
+
+
+@lowering(ops.RowWidthOp)
+def lower_row_width(ctx: LoweringContext, op: ops.RowWidthOp) -> ir.Value:
+    return ctx.parts(op.slice)[2]

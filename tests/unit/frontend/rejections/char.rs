@@ -1,5 +1,5 @@
-// expect: 4:13: the `char` type is not supported in device code
+// expect: 4:13: no operator `+` for `char`
 #[kernel]
 pub fn k(n: u32) {
-    let c = 'a';
+    let c = 'a' + 1;
 }
