@@ -31,6 +31,11 @@ def _cast(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
             elem = expected.elem
         else:
             raise err(loc, "cannot infer the target type of `cast()`; write `cast::<T>()` or annotate the binding")
+    try:
+        elem.mlir()
+    except TypeError:
+        raise err(loc, f"a raw pointer of `{elem}` elements is not supported in device code yet "
+                       "(elements must be integers, floats, bools or arrays of them)") from None
     target = T.Ptr(elem, mutable, recv.ty.space)
     if elem == recv.ty.elem:
         return Val(target, recv.v)
