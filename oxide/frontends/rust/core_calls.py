@@ -148,9 +148,13 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
             return t.bits
         return 64 if isinstance(t, T.Ptr) else None
 
+    if target is not None and (isinstance(source, T.Array) or isinstance(target, T.Array)):
+        from oxide.frontends.rust.intrinsics.conversions import reinterpret
+
+        return reinterpret(em, value, target, loc)  # byte arrays <-> scalars (the intrinsics' byte views)
     if target is None or bits(source) is None or bits(target) is None:
         raise err(loc, f"`mem::transmute` from `{source}` to `{target}` is not supported in device code "
-                       "(only between integers, floats and pointers of one size)")
+                       "(only between integers, floats, byte arrays and pointers of one size)")
     if bits(source) != bits(target):
         raise err(loc, f"cannot transmute between types of different sizes: `{source}` ({bits(source)} bits) "
                        f"and `{target}` ({bits(target)} bits)")

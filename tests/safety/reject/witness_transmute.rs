@@ -7,4 +7,4 @@ pub fn k(mut out: DisjointSlice<f32>) {
         *o = 1.0;
     }
 }
-// expect: 5:46: `mem::transmute` from `usize` to `ThreadIndex<Index1D>` is not supported in device code (only between integers, floats and pointers of one size)
+// expect: 5:46: `mem::transmute` from `usize` to `ThreadIndex<Index1D>` is not supported in device code (only between integers, floats, byte arrays and pointers of one size)

@@ -415,3 +415,8 @@ def test_array_kernel_parameter_is_flattened_and_has_a_length():
 
     run_kernel(result, [5, 6, 7, 0, 1, 8, 9, out])
     assert out == [7 + 3 + 9 + 1]
+
+
+def test_transmute_of_a_byte_array_is_its_little_endian_word():
+    body = "let b: [u8; 4] = [1, 2, 3, v];\nout[0] = unsafe { core::mem::transmute::<[u8; 4], u32>(b) };"
+    assert run("v: u8, ", body, [4])[0] == 0x04030201
