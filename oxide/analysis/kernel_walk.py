@@ -265,6 +265,9 @@ class KernelWalk:
         result = op.results[0]
         if _is_bool(result.type):
             self.values[result] = Const(bool(ir.IntegerAttr(op.attributes["value"]).value))
+        elif isinstance(result.type, ir.IntegerType) and result.type.width > 64:
+            # The bindings read an IntegerAttr through int64 (LLVM asserts on wider values): an unknown here.
+            self.values[result] = self._fresh(result.type, "a 128-bit constant")
         elif _is_int(result.type):
             self.values[result] = Affine.constant(ir.IntegerAttr(op.attributes["value"]).value)
         else:

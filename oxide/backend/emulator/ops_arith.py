@@ -91,6 +91,10 @@ def emit_constant(em: KernelEmitter, op: Any) -> None:
         em.line(f"{em.result(op)} = np.bool_({bool(ir.IntegerAttr(attr).value)})")
     elif text == "index" or text.startswith("i"):
         bits = 64 if text == "index" else int(text[1:])
+        if bits > 64:
+            # The bindings read IntegerAttr values through int64 (LLVM asserts on wider ones), and numpy has no
+            # 128-bit integers: such kernels are not emulated.
+            raise EmitError(f"the emulator cannot execute {bits}-bit integers (`{text}` constant)", op)
         value = ir.IntegerAttr(attr).value & ((1 << bits) - 1)
         if value >= 1 << (bits - 1):
             value -= 1 << bits
