@@ -29,11 +29,6 @@ def rt(cuda):
     return oxide.runtime
 
 
-def needs_compiler() -> None:
-    """Skip a test that compiles a source no cache can hold (written by the test itself)."""
-    pytest.importorskip("mlir.ir", reason="the compiler (MLIR wheels) is needed to build this test's kernel")
-
-
 def load(name: str, **kw):
     import oxide
 
@@ -176,9 +171,15 @@ pub fn reads_past_the_end(a: &[f32], mut out: DisjointSlice<f32>) {
 
 
 def test_a_trap_names_the_kernel_and_says_the_context_is_lost(rt, tmp_path):
-    needs_compiler()
+    import oxide
+    from oxide.ir.diagnostics import OxideError
+
     source = tmp_path / "trap.rs"
     source.write_text(_TRAPPING)
+    try:
+        oxide.build(source)  # a fixed source: a cache carried from a machine with the compiler holds it
+    except OxideError as exc:
+        pytest.skip(f"no compiler here and no cached build: {exc}")
     result = subprocess.run([sys.executable, "-c", _TRAP, str(source)], capture_output=True, text=True, timeout=300,
                             cwd=ROOT)
     lines = result.stdout.splitlines()
