@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+EXAMPLES = HERE.parents[1] / "examples" / "rust"
+SHARED_EXAMPLES = ("transpose.rs",)  # an example kernel timed as it is (its nvcc peer is in kernels/peers.cu)
 
 
 def main() -> None:
@@ -32,7 +34,8 @@ def main() -> None:
         import os
 
         os.environ["OXIDE_CACHE_DIR"] = cache
-        for source in sorted((HERE / "kernels").glob("*.rs")):
+        # The suite's own kernels, plus the examples it times as they are.
+        for source in sorted([*(HERE / "kernels").glob("*.rs"), *(EXAMPLES / name for name in SHARED_EXAMPLES)]):
             text = source.read_text()
             cold = []
             for _ in range(5):

@@ -5,7 +5,7 @@ take part.
 
 - reject/*.rs ends with `// expect: <line>:<col>: <message>`: the first error, exactly.
 - warn/*.rs ends with `// expect-warning: <line>:<col>: <message>`: compiles, with exactly that warning.
-- accept/*.rs: compiles with no error and no warning.
+- accept/*.rs and every example in examples/rust: compiles with no error and no warning.
 """
 
 from __future__ import annotations
@@ -24,8 +24,14 @@ HERE = Path(__file__).parent
 _EXPECT = re.compile(r"^// (expect|expect-warning): (\d+):(\d+): (.+)$", re.M)
 
 
+EXAMPLES = HERE.parents[1] / "examples" / "rust"
+
+
 def _files(kind: str) -> list:
-    return [pytest.param(p, id=p.stem) for p in sorted((HERE / kind).glob("*.rs"))]
+    paths = sorted((HERE / kind).glob("*.rs"))
+    if kind == "accept":
+        paths += sorted(EXAMPLES.glob("*.rs"))  # every example must compile without an error or a warning
+    return [pytest.param(p, id=p.stem) for p in paths]
 
 
 def _expectation(text: str, tag: str) -> tuple[int, int, str]:
@@ -35,10 +41,15 @@ def _expectation(text: str, tag: str) -> tuple[int, int, str]:
     return int(match.group(2)), int(match.group(3)), match.group(4)
 
 
+# Generic examples are compiled for one instance each.
+INSTANCES = {"sgemm_tiled.rs": {"sgemm_tiled": [["64"]]}, "sgemm_naive.rs": {"sgemm_naive": [["64"]]},
+             "scale_generic.rs": {"scale": [["f32"]]}}
+
+
 def _compile(path: Path) -> list:
     """The warnings of a successful compile; raises OxideError on rejection."""
     with pytest.warns() if "expect-warning" in path.read_text() else _no_python_warning():
-        return oxide.compile(path.read_text(), path.name).warnings
+        return oxide.compile(path.read_text(), path.name, instances=INSTANCES.get(path.name)).warnings
 
 
 @contextlib.contextmanager

@@ -1,4 +1,5 @@
-// The nvcc peers of the oxide kernels in this folder: the same algorithm, grid and block, written as a CUDA
+// The nvcc peers of the oxide kernels in this folder and of examples/rust/transpose.rs: the same algorithm, grid
+// and block, written as a CUDA
 // C++ programmer would (no bounds checks beyond the algorithm's own guards). Built with
 // `nvcc -O3 -arch=sm_90 -cubin` (and compiled once more with NVRTC for its compile time, so no headers).
 
