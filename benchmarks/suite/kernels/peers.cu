@@ -1,7 +1,7 @@
 // The nvcc peers of the oxide kernels in this folder and of examples/rust/transpose.rs: the same algorithm,
 // grid and block, written as a CUDA C++ programmer would (no bounds checks beyond the algorithm's own guards).
-// Built with
-// `nvcc -O3 -arch=sm_90 -cubin` (and compiled once more with NVRTC for its compile time, so no headers).
+// Built with `nvcc -O3 -arch=sm_90 -cubin` (and compiled once more with NVRTC for its compile time, so no
+// headers).
 
 extern "C" __global__ void vecadd(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                                   size_t n) {
