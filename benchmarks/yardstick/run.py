@@ -34,7 +34,7 @@ import re
 import subprocess
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 # --- scope -------------------------------------------------------------------------------------------

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from oxide.analysis.affine import THREAD_VARS, cond_thread_dependent, cond_vars, evaluate_cond, has_opaque
+from oxide.analysis.affine import (
+    THREAD_VARS, All, AnyOf, Cmp, Not, Opaque, cond_thread_dependent, cond_vars, evaluate_cond, has_opaque,
+)
 from oxide.analysis.kernel_walk import GuardedEvent, KernelFacts, thread_grid
 from oxide.analysis.shared_races import DEFAULT_BLOCKS, SAMPLES
 
@@ -40,7 +42,7 @@ class Divergence:
         if self.taken is not None:
             who = f"thread {_coord(self.taken)} reaches it but thread {_coord(self.skipped)} of the same {scope} does not"
         else:
-            who = f"whether a thread reaches it depends on the thread"
+            who = "whether a thread reaches it depends on the thread"
         fix = ("move the barrier out of the condition, so every thread of the block reaches it"
                if barrier else "pass the mask of the lanes that take part, or move it out of the condition")
         return f"{what} runs under thread-dependent control flow: {who}; {fix}"
@@ -97,8 +99,6 @@ def _check(facts: KernelFacts, event: GuardedEvent, warp: bool) -> Divergence | 
 
 
 def _only_warp_uniform_opaque(cond: object) -> bool:
-    from oxide.analysis.affine import All, AnyOf, Cmp, Not, Opaque
-
     if isinstance(cond, Opaque):
         return cond.uniform or cond.warp_uniform
     if isinstance(cond, Not):

@@ -24,6 +24,8 @@ from mlir import ir
 from oxide.analysis.affine import (
     Affine, All, AnyOf, Cmp, Cond, Const, Not, Opaque, cond_thread_dependent, negate,
 )
+from oxide.analysis.nested import nested_ops
+from oxide.ir.diagnostics import source_loc
 
 UNIFORM = "uniform"
 WARP_UNIFORM = "warp-uniform"
@@ -124,8 +126,6 @@ def kernel_block(func: Any) -> tuple[int, int, int] | None:
 
 def _array_name(location: ir.Location, number: int) -> str:
     """`shared array `S`` when the frontend named the declaration (a NameLoc), else its position."""
-    from oxide.ir.diagnostics import source_loc
-
     if location.is_a_name():
         return f"shared array `{location.name_str}`"
     loc = source_loc(location)
@@ -146,15 +146,6 @@ def _is_int(t: ir.Type) -> bool:
 
 def _is_bool(t: ir.Type) -> bool:
     return isinstance(t, ir.IntegerType) and t.width == 1
-
-
-def _contains(op: Any, names: set[str]) -> bool:
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                if inner.operation.name in names or _contains(inner, names):
-                    return True
-    return False
 
 
 class KernelWalk:
@@ -476,7 +467,7 @@ class KernelWalk:
         carried values it yields."""
         self._loop_counter += 1
         loop = self._loop_counter
-        has_barrier = _contains(op, {"simt.sync_threads"})
+        has_barrier = any(inner.operation.name == "simt.sync_threads" for inner in nested_ops(op))
         if not has_barrier:
             self.facts.barrier_free_loops.add(loop)
         modified = self._modified_locals(op)
@@ -524,18 +515,8 @@ class KernelWalk:
         return [self._of_rank(t, 0 if v else 2, "a loop result") for t, v in zip(carried_types, carried_varying)]
 
     def _modified_locals(self, op: Any) -> set[Any]:
-        found: set[Any] = set()
-
-        def visit(o: Any) -> None:
-            for region in o.regions:
-                for block in region.blocks:
-                    for inner in block.operations:
-                        if inner.operation.name == "memref.store" and inner.operands[1] in self.locals:
-                            found.add(inner.operands[1])
-                        visit(inner)
-
-        visit(op)
-        return found
+        return {inner.operands[1] for inner in nested_ops(op)
+                if inner.operation.name == "memref.store" and inner.operands[1] in self.locals}
 
     def _op_scf_for(self, op: Any) -> None:
         lb, ub, step = (self.get(v) for v in list(op.operands)[:3])

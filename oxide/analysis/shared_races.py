@@ -22,6 +22,7 @@ import numpy as np
 
 from oxide.analysis.affine import THREAD_VARS, Affine, All, cond_vars, evaluate_cond, has_opaque, rename_cond
 from oxide.analysis.kernel_walk import KernelFacts, SharedAccess, thread_grid
+from oxide.ir.diagnostics import source_loc
 
 # Symbols with no known value set are tried at these values (loop strides, tile sizes, bounds near a block).
 SAMPLES = (0, 1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 127, 128, 255, 256, 1023, 1024, 1 << 20)
@@ -75,8 +76,6 @@ def _coord(t: tuple[int, int, int]) -> str:
 
 def _where(a: SharedAccess, b: SharedAccess) -> str:
     """Where `b` is, relative to `a`: '' for the same op, `line:col` in the same file, else `file:line:col`."""
-    from oxide.ir.diagnostics import source_loc
-
     here, there = source_loc(a.location), source_loc(b.location)
     if there is None or here == there:
         return ""

@@ -9,9 +9,11 @@ parameter - each of which would let two threads write the same DisjointSlice ele
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 from mlir import ir
+
+from oxide.analysis.nested import nested_ops
 
 # The trusted mints: each derives the witness from this thread's hardware registers.
 MINTS = {"simt.index_1d", "simt.index_1d_u32", "simt.index_2d", "simt.index_2d_runtime", "simt.warp_index"}
@@ -42,18 +44,10 @@ def _misuse(user: str) -> str:
             "`col`) and `DisjointSlice::get_mut` may consume it")
 
 
-def _ops(op: Any) -> Iterator[Any]:
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                yield inner
-                yield from _ops(inner)
-
-
 def witness_failures(module: Any) -> list[tuple[ir.Location, str]]:
     """(location, message) for every untrusted source or use of a witness in `module`."""
     failures: list[tuple[ir.Location, str]] = []
-    for op in _ops(module):
+    for op in nested_ops(module):
         name = op.operation.name
         if name in ("gpu.func", "func.func", "llvm.func") and op.regions and op.regions[0].blocks:
             for arg in op.regions[0].blocks[0].arguments:

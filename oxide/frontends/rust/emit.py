@@ -36,6 +36,9 @@ class FunctionEmitter:
         self.generics: list[dict[str, Any]] = [{}]
         self.inline_depth: list[str] = []
         self.inline_fns: list[ast.Function] = []  # the inlined functions being emitted, innermost last
+        # Witness bindings already moved (safety.use_binding), and whether a method receiver is being read.
+        self.witness_moves: dict[tuple[int, str], tuple[str, ir.Block]] = {}
+        self.borrowing_witness = False
         self.statics: dict[str, Val] = {}
         self.in_unsafe = False
         self.entry: ir.Block | None = None

@@ -957,7 +957,6 @@ def e_Match(self, e: ast.Match, expected: T.Ty | None) -> Val:
 
     def chain(i: int, hint: T.Ty | None = None) -> Val:
         # `hint`: the type an earlier arm produced, for unsuffixed literals in later arms (`C => 999`).
-        want = expected or hint
         if i == len(arms):
             # Rust proves matches exhaustive; here a value no arm matched cannot occur, so trap.
             simt.TrapOp.build()

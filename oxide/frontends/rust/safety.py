@@ -72,7 +72,7 @@ def check_index_call(em: Any, name: str, loc: Any) -> None:
     """Refuse the index functions inside a plain helper (only `#[kernel]`/`#[device]` functions may mint)."""
     if name not in INDEX_FUNCTIONS:
         return
-    fns = getattr(em, "inline_fns", [])
+    fns = em.inline_fns
     if fns and not (fns[-1].attrs.get("device") or fns[-1].attrs.get("kernel")):
         raise err(loc, f"`thread::{name}` is callable only in `#[kernel]` and `#[device]` functions; "
                        f"mark `{fns[-1].name}` `#[device]`")
@@ -90,7 +90,7 @@ def witness_method(ty: T.Ty, name: str, loc: Any) -> None:
 @contextlib.contextmanager
 def borrowing(em: Any) -> Iterator[None]:
     """While evaluating a method receiver: `idx.get()` borrows the witness instead of moving it."""
-    was = getattr(em, "borrowing_witness", False)
+    was = em.borrowing_witness
     em.borrowing_witness = True
     try:
         yield
@@ -107,12 +107,12 @@ def use_binding(em: Any, name: str, value: Any, loc: Any) -> None:
         return
     scope = next((s for s in reversed(em.scopes) if name in s.names), None)
     key = (id(scope), name)
-    moves: dict[Any, Any] = em.__dict__.setdefault("witness_moves", {})
+    moves = em.witness_moves
     here = ir.InsertionPoint.current.block
     if key in moves and _encloses(moves[key][1], here):
         raise err(loc, f"use of moved thread index witness `{name}` (moved at {moves[key][0]}): a witness is not "
                        "Copy, so it can be used for one `get_mut` only")
-    if not getattr(em, "borrowing_witness", False):
+    if not em.borrowing_witness:
         moves[key] = (f"{loc.line}:{loc.col}", here)
 
 

@@ -28,6 +28,7 @@ from typing import Any, Iterator
 from mlir import ir
 from mlir.dialects import arith, memref, scf
 
+from oxide.analysis.nested import nested_ops
 from oxide.dialects import simt
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import register_pass
@@ -54,14 +55,6 @@ class Access:
     slice: ir.Value
     terms: list[tuple]
     coefficient: tuple
-
-
-def _walk(op: Any) -> Iterator[Any]:
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                yield inner
-                yield from _walk(inner)
 
 
 def _defined_outside(value: ir.Value, loop: Any) -> bool:
@@ -147,7 +140,7 @@ def _while_counter(loop: Any) -> Counter | None:
 def _advance(loop: Any, after: Any, local: ir.Value) -> tuple[set[Any], ir.Value] | None:
     """(the loads of `local` that read the counter before its advance, the step) when the loop body stores to
     `local` exactly once, at its top level, as `local = local + step`; None otherwise."""
-    stores = [op for op in _walk(loop) if op.name == "memref.store" and op.operands[1] == local]
+    stores = [op for op in nested_ops(loop) if op.name == "memref.store" and op.operands[1] == local]
     if len(stores) != 1 or stores[0].operation.parent != loop.operation or stores[0].operation.block != after:
         return None
     store = stores[0]
@@ -165,7 +158,7 @@ def _advance(loop: Any, after: Any, local: ir.Value) -> tuple[set[Any], ir.Value
     for op in after.operations:
         if op == store:
             break
-        for inner in [op, *_walk(op)]:
+        for inner in [op, *nested_ops(op)]:
             if inner.name == "memref.load" and inner.operands[0] == local:
                 values.add(inner.results[0])
     return values, step
@@ -210,7 +203,7 @@ def _affine_in(value: ir.Value, counter: Counter, loop: Any) -> tuple[list[Produ
 
 def _accesses(loop: Any, counter: Counter) -> list[Access]:
     found = []
-    for position, op in enumerate(_walk(loop)):
+    for position, op in enumerate(nested_ops(loop)):
         if op.name in _CHECKED and _defined_outside(op.operands[0], loop):
             form = _affine_in(op.operands[1], counter, loop)
             if form is not None:
@@ -246,9 +239,9 @@ def _fast_condition(loop: Any, counter: Counter, accesses: list[Access]) -> ir.V
     ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.uge, arith.addi(last, step), last))
     for access in accesses:
         # The largest index: the terms plus coefficient * last, computed exactly (any wrap-around fails `ok`).
-        ok, index = _product(ok, [last, *access.coefficient], loop)
+        ok, index = _product(ok, [last, *access.coefficient], loop, zero)
         for term in access.terms:
-            ok, value = _product(ok, list(term), loop)
+            ok, value = _product(ok, list(term), loop, zero)
             total = arith.addi(value, index)
             ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.uge, total, index))
             index = total
@@ -257,9 +250,8 @@ def _fast_condition(loop: Any, counter: Counter, accesses: list[Access]) -> ir.V
     return arith.ori(idle, ok)
 
 
-def _product(ok: ir.Value, factors: list[ir.Value], loop: Any) -> tuple[ir.Value, ir.Value]:
-    """(ok and the product does not wrap, the product) of invariant values, as i64."""
-    zero = arith.constant(ir.IntegerType.get_signless(64), 0)
+def _product(ok: ir.Value, factors: list[ir.Value], loop: Any, zero: ir.Value) -> tuple[ir.Value, ir.Value]:
+    """(ok and the product does not wrap, the product) of invariant values, as i64 (`zero` is i64 0)."""
     result = _i64(_before_loop(factors[0], loop))
     for factor in factors[1:]:
         result, high = arith.mului_extended(result, _i64(_before_loop(factor, loop)))
@@ -280,7 +272,7 @@ def _version(loop: Any, counter: Counter, accesses: list[Access]) -> None:
         clone = loop.operation.clone()
         scf.YieldOp(list(clone.results))
     positions = {a.position for a in accesses}
-    targets = [op for position, op in enumerate(_walk(clone)) if position in positions]
+    targets = [op for position, op in enumerate(nested_ops(clone)) if position in positions]
     for op in targets:
         with ir.InsertionPoint(op), op.location:
             unchecked = _CHECKED[op.name]
@@ -294,7 +286,7 @@ def _version(loop: Any, counter: Counter, accesses: list[Access]) -> None:
 
 def _loops(root: Any) -> list[Any]:
     """scf.for and scf.while loops, innermost first (versioning an outer loop copies the inner ones as done)."""
-    return [op for op in reversed(list(_walk(root))) if op.name in ("scf.for", "scf.while")]
+    return [op for op in reversed(list(nested_ops(root))) if op.name in ("scf.for", "scf.while")]
 
 
 @register_pass

@@ -162,8 +162,6 @@ def test_range_values_have_start_and_end():
 
 
 def test_ptr_copy_moves_overlapping_ranges_in_either_direction():
-    from tests.unit.frontend.test_constructs import run
-
     body = """let p = out.as_mut_ptr();
 if up { core::ptr::copy(p, p.add(1), n - 1); } else { core::ptr::copy(p.add(1), p, n - 1); }"""
     src = f"#[kernel]\npub unsafe fn k(up: bool, n: usize, out: &mut [u32]) {{\n{body}\n}}"
