@@ -1,5 +1,6 @@
 """`core` functions and `bool` methods that act on values: `hint::select_unpredictable`/`black_box`,
-`mem::replace`/`take`, `T::default()` of primitives, `mem::size_of`/`align_of`, and `bool::then`/`then_some`."""
+`mem::replace`/`take`, `T::default()` of primitives and `mem::size_of`/`align_of` (`bool::then` and
+`then_some` are language_methods.py's)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_expr import placeholder
 from oxide.frontends.rust.emit_support import err
-from oxide.frontends.rust.intrinsics.registry import device_fn, device_method, qualifier
+from oxide.frontends.rust.intrinsics.registry import device_fn, qualifier
 from oxide.frontends.rust.values import Val, load_cell, store_cell
 
 
@@ -101,19 +102,6 @@ def _zero_default(ty: T.Ty) -> bool:
     return isinstance(ty, (T.Int, T.Float, T.Bool))
 
 
-@device_method("then_some")
-def _then_some(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, T.Bool) or len(args) != 1:
-        return None
-    from oxide.frontends.rust.values import OptionVal
-
-    inner = expected.inner if isinstance(expected, T.OptionTy) else None
-    value = em.expr(args[0], inner)
-    return Val(T.OptionTy(value.ty), OptionVal(recv.v, value))
-
-
-
 @device_fn("default")
 def _default(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
              loc: Any) -> Val | None:
@@ -164,24 +152,3 @@ def _size_of(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr]
         raise err(loc, f"`mem::{segs[-1]}::<{ty}>` is not supported in device code (primitives, arrays and tuples)")
     value = layout[0] if segs[-1] == "size_of" else layout[1]
     return Val(T.USIZE, arith.constant(T.USIZE.mlir(), ir.IntegerAttr.get(T.USIZE.mlir(), value)))
-
-
-@device_method("then")
-def _then(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-          loc: Any, expected: T.Ty | None) -> Val | None:
-    """`cond.then(|| v)`: Some(v) when cond holds, computing v only then; None otherwise."""
-    if not isinstance(recv.ty, T.Bool) or len(args) != 1:
-        return None
-    from oxide.frontends.rust.emit_expr import none_of, value_if
-    from oxide.frontends.rust.emit_support import i1
-    from oxide.frontends.rust.values import OptionVal
-
-    f = em.expr(args[0])
-    if not isinstance(f.ty, T.Closure):
-        raise err(args[0].loc, "`bool::then` takes a closure; `then_some(v)` takes a value")
-
-    def some() -> Val:
-        value = em.call_closure(f, [], loc)
-        return Val(T.OptionTy(value.ty), OptionVal(i1(True), value))
-
-    return value_if(em, recv.v, some, lambda hint: none_of(hint), loc)

@@ -1,6 +1,6 @@
-"""Raw-pointer and handle methods beyond device_api.py's core set: `cast`, `cast_mut`, `cast_const`, `is_null`,
-the `offset_from` family, `row_width` of a runtime 2-D DisjointSlice, and the element copies behind
-`ptr::copy` / `ptr::copy_nonoverlapping`."""
+"""Raw-pointer and handle methods beyond device_api.py's core set: `cast()` with its target from context (the
+other pointer methods are language_methods.py's), `row_width` of a runtime 2-D DisjointSlice, and
+`ptr::null()`."""
 
 from __future__ import annotations
 
@@ -42,38 +42,6 @@ def _cast(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
     return Val(target, simt.PtrCastOp.build(recv.v, results=[target.mlir()]))
 
 
-@device_method("is_null")
-def _is_null(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, T.Ptr) or args:
-        return None
-    address = simt.PtrToIntOp.build(recv.v)
-    zero = arith.constant(address.type, 0)
-    return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, address, zero))
-
-
-def _elem_bytes(ty: T.Ty, loc: Any) -> int:
-    if isinstance(ty, (T.Int, T.Float)):
-        return ty.bits // 8
-    raise err(loc, f"`offset_from` on pointers to `{ty}` is not supported in device code (integers and floats)")
-
-
-@device_method("offset_from", "offset_from_unsigned", "byte_offset_from", "byte_offset_from_unsigned")
-def _offset_from(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, T.Ptr) or len(args) != 1:
-        return None
-    em.require_unsafe(loc, f"`{name}`")
-    origin = em.expr(args[0])
-    if not isinstance(origin.ty, T.Ptr) or (origin.ty.elem != recv.ty.elem and not name.startswith("byte_")):
-        raise err(args[0].loc, f"`{name}` takes a pointer to `{recv.ty.elem}`, not `{origin.ty}`")
-    size = 1 if name.startswith("byte_") else _elem_bytes(recv.ty.elem, loc)
-    delta = arith.subi(simt.PtrToIntOp.build(recv.v), simt.PtrToIntOp.build(origin.v))
-    # Rust requires the distance to be a whole number of elements (else UB), so the division is exact.
-    count = arith.divsi(delta, arith.constant(delta.type, size)) if size > 1 else delta
-    return Val(T.USIZE if name.endswith("_unsigned") else T.ISIZE, count)
-
-
 @device_method("row_width")
 def _row_width(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
                loc: Any, expected: T.Ty | None) -> Val | None:
@@ -81,29 +49,6 @@ def _row_width(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: li
     if not isinstance(recv.ty, T.Disjoint) or recv.ty.space != "runtime_2d" or args:
         return None
     return Val(T.PRIMITIVES["u32"], simt.RowWidthOp.build(recv.v))
-
-
-@device_method("addr", "expose_provenance")
-def _addr(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-          loc: Any, expected: T.Ty | None) -> Val | None:
-    """`p.addr()`: the pointer's (generic) address as a usize, as `p as usize` gives it."""
-    if not isinstance(recv.ty, T.Ptr) or args:
-        return None
-    return Val(T.USIZE, simt.PtrToIntOp.build(recv.v))
-
-
-def copy_elements(src: Any, dst: Any, count: Any, descending: bool) -> None:
-    """dst[i] = src[i] for i in 0..count (an index), in ascending or descending order of i."""
-    from mlir.dialects import scf
-
-    one = arith.constant(ir.IndexType.get(), 1)
-    loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), count, one)
-    with ir.InsertionPoint(loop.body):
-        k = loop.induction_variable
-        i = arith.subi(arith.subi(count, one), k) if descending else k
-        value = simt.PtrLoadOp.build(simt.PtrOffsetOp.build(src, i))
-        simt.PtrStoreOp.build(simt.PtrOffsetOp.build(dst, i), value)
-        scf.YieldOp([])
 
 
 @device_fn("null", "null_mut")
