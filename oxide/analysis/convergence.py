@@ -40,7 +40,8 @@ class Divergence:
         what = "`sync_threads()`" if barrier else f"the full-mask warp collective `{self.event.op_name}`"
         scope = "block" if barrier else "warp"
         if self.taken is not None:
-            who = f"thread {_coord(self.taken)} reaches it but thread {_coord(self.skipped)} of the same {scope} does not"
+            who = (f"thread {_coord(self.taken)} reaches it but thread {_coord(self.skipped)} of the same {scope} "
+                   "does not")
         else:
             who = "whether a thread reaches it depends on the thread"
         fix = ("move the barrier out of the condition, so every thread of the block reaches it"

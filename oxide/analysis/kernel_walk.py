@@ -489,7 +489,8 @@ class KernelWalk:
         for _ in range(3):
             yielded = iteration(False)
             newly = {ref for ref in modified - varying if not is_uniform(self.locals.get(ref, VARYING))}
-            grown = [i for i, v in enumerate(yielded[:len(carried_varying)]) if not carried_varying[i] and not is_uniform(v)]
+            grown = [i for i, v in enumerate(yielded[:len(carried_varying)])
+                     if not carried_varying[i] and not is_uniform(v)]
             varying |= newly
             for i in grown:
                 carried_varying[i] = True

@@ -116,25 +116,26 @@ def _concurrent(facts: KernelFacts, a: SharedAccess, b: SharedAccess) -> set[int
 def _search(facts: KernelFacts, a: SharedAccess, b: SharedAccess, differing: set[int]) -> Conflict | None:
     # The second thread sees its own copy of every symbol created in a loop whose iterations differ.
     mapping = {name: name + "'" for name, sym in facts.symbols.items() if differing & set(sym.loops)}
-    index_b = b.index.rename(mapping)  # type: ignore[union-attr]
+    assert a.index is not None and b.index is not None  # find_races pairs only accesses with affine indices
+    index_a, index_b = a.index, b.index.rename(mapping)
     guard_b = rename_cond(b.guard, mapping)
-    symbols = sorted((a.index.symbols() | index_b.symbols() | cond_vars(a.guard) | cond_vars(guard_b))  # type: ignore[union-attr]
-                     - set(THREAD_VARS))
-    axes = {v for v in THREAD_VARS if v in (cond_vars(a.guard) | cond_vars(guard_b) | {t for t, _ in a.index.terms}  # type: ignore[union-attr]
-                                                | {t for t, _ in index_b.terms})}
+    mentioned = index_a.symbols() | index_b.symbols() | cond_vars(a.guard) | cond_vars(guard_b)
+    symbols = sorted(mentioned - set(THREAD_VARS))
+    used_vars = mentioned | {t for t, _ in index_a.terms} | {t for t, _ in index_b.terms}
+    axes = {v for v in THREAD_VARS if v in used_vars}
     block = facts.block or DEFAULT_BLOCKS[max([1] + [THREAD_VARS.index(v) + 1 for v in axes])]
     threads = thread_grid(block)
     count = len(threads["tid.x"])
     if count < 2:
         return None
-    index_symbols = sorted((a.index.symbols() | index_b.symbols()))  # type: ignore[union-attr]
+    index_symbols = sorted(index_a.symbols() | index_b.symbols())
     guard_symbols = [name for name in symbols if name not in index_symbols]
     sampled = any(facts.symbols[base_symbol(name)].values is None for name in symbols)
     same_warp_only = a.interval == b.interval and a.warp_interval != b.warp_interval
     # First where the two indices meet (they depend on few symbols), then the path conditions there only.
     for index_combo in itertools.islice(itertools.product(*(_values(facts, n) for n in index_symbols)), _MAX_COMBOS):
         fixed = {name: np.int64(value) for name, value in zip(index_symbols, index_combo)}
-        first, second = _meeting_threads(a.index, index_b, threads, fixed, count)  # type: ignore[arg-type]
+        first, second = _meeting_threads(index_a, index_b, threads, fixed, count)
         keep = first != second
         if same_warp_only:
             # A warp barrier between them orders lanes of one warp; other warps still race.
@@ -144,7 +145,8 @@ def _search(facts: KernelFacts, a: SharedAccess, b: SharedAccess, differing: set
             continue
         env1 = {v: threads[v][first] for v in THREAD_VARS}
         env2 = {v: threads[v][second] for v in THREAD_VARS}
-        for guard_combo in itertools.islice(itertools.product(*(_values(facts, n) for n in guard_symbols)), _MAX_COMBOS):
+        guard_combos = itertools.product(*(_values(facts, n) for n in guard_symbols))
+        for guard_combo in itertools.islice(guard_combos, _MAX_COMBOS):
             values = {**fixed, **{n: np.int64(x) for n, x in zip(guard_symbols, guard_combo)}}
             shape = (len(first),)
             hit = evaluate_cond(a.guard, {**env1, **values}, shape) & evaluate_cond(guard_b, {**env2, **values}, shape)
@@ -152,11 +154,12 @@ def _search(facts: KernelFacts, a: SharedAccess, b: SharedAccess, differing: set
                 k = int(np.flatnonzero(hit)[0])
                 t1 = tuple(int(threads[v][first[k]]) for v in THREAD_VARS)
                 t2 = tuple(int(threads[v][second[k]]) for v in THREAD_VARS)
-                element = int(a.index.evaluate({**{v: np.int64(x) for v, x in zip(THREAD_VARS, t1)}, **values}))  # type: ignore[union-attr]
+                first_thread = {v: np.int64(x) for v, x in zip(THREAD_VARS, t1)}
+                element = int(index_a.evaluate({**first_thread, **values}))
                 proven = facts.block is not None and not sampled and not has_opaque(All((a.guard, guard_b)))
                 mentioned = _mentioned(a, b)
                 shown = tuple((n, int(x)) for n, x in values.items() if base_symbol(n) in mentioned)
-                return Conflict(a, b, (t1, t2), element, tuple(sorted(shown)), proven)  # type: ignore[arg-type]
+                return Conflict(a, b, (t1, t2), element, tuple(sorted(shown)), proven)
     return None
 
 
@@ -188,7 +191,8 @@ def _meeting_threads(index_a: Affine, index_b: Affine, threads: dict[str, np.nda
 def _mentioned(a: SharedAccess, b: SharedAccess) -> set[str]:
     names = set()
     for access in (a, b):
-        names |= access.index.symbols() | (cond_vars(access.guard) - set(THREAD_VARS))  # type: ignore[union-attr]
+        assert access.index is not None
+        names |= access.index.symbols() | (cond_vars(access.guard) - set(THREAD_VARS))
     return names
 
 

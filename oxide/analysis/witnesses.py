@@ -39,7 +39,8 @@ def _misuse(user: str) -> str:
     if user in ("gpu.return", "func.return", "llvm.return"):
         return "a thread index witness cannot be returned from a function: it is bound to the kernel's body"
     if user in ("func.call", "llvm.call"):
-        return "a thread index witness cannot be passed to a call: device functions are inlined, so pass the value it holds"
+        return ("a thread index witness cannot be passed to a call: device functions are inlined, so pass the value "
+                "it holds")
     return (f"a thread index witness cannot be used by `{user}`: only its queries (`get`, `is_valid`, `row`, "
             "`col`) and `DisjointSlice::get_mut` may consume it")
 

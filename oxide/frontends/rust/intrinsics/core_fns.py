@@ -1,5 +1,5 @@
 """`core` functions and `bool` methods that act on values: `hint::select_unpredictable`/`black_box`,
-`mem::replace`/`take`, `T::default()` of primitives and `mem::size_of`/`align_of` (`bool::then` and
+`mem::take`, `T::default()` of primitives and `mem::size_of`/`align_of` (`bool::then` and
 `then_some` are language_methods.py's)."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _black_box(em: Any, segs: list[str], generics: list[Any], args: list[ast.Exp
     return em.expr(args[0], expected)  # only an optimisation barrier: the value is unchanged
 
 
-# mem::replace / mem::take -----------------------------------------------------------------------------------
+# mem::take (mem::replace is core_calls.py's) ---------------------------------------------------------
 def _place(em: Any, a: ast.Expr, what: str) -> Val:
     target = em.expr(a)
     if not isinstance(target.ty, (T.LocalRef, T.ElemRef)) or (isinstance(target.ty, T.LocalRef) and not target.ty.mutable):
@@ -77,22 +77,17 @@ def _write(place: Val, value: Val) -> None:
         simt.RefStoreOp.build(place.v, value.v)
 
 
-@device_fn("replace", "take")
-def _mem_replace(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                 loc: Any) -> Val | None:
-    name = segs[-1]
-    if qualifier(segs) != "mem" or len(args) != (2 if name == "replace" else 1):
+@device_fn("take")
+def _mem_take(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+              loc: Any) -> Val | None:
+    if qualifier(segs) != "mem" or len(args) != 1:
         return None
-    place = _place(em, args[0], f"mem::{name}")
+    place = _place(em, args[0], "mem::take")
     elem = place.ty.elem
     old = em.owned(_read(place))
-    if name == "replace":
-        new = em.coerce(em.expr(args[1], elem), elem, args[1].loc)
-    else:
-        if not _zero_default(elem):
-            raise err(loc, f"`mem::take` needs `Default` for `{elem}`; only primitives and tuples of them have it here")
-        new = placeholder(elem)  # Default of integers, floats, bools and their tuples is all zeros
-    _write(place, new)
+    if not _zero_default(elem):
+        raise err(loc, f"`mem::take` needs `Default` for `{elem}`; only primitives and tuples of them have it here")
+    _write(place, placeholder(elem))  # Default of integers, floats, bools and their tuples is all zeros
     return old
 
 
