@@ -15,9 +15,9 @@ UPSTREAM_DIALECTS = ("builtin", "func", "arith", "math", "scf", "cf", "gpu", "ll
 
 def oxide_dialects() -> list[Dialect]:
     """oxide's own dialects (importing them declares them)."""
-    from oxide.dialects import simt
+    from oxide.dialects import simt, tile
 
-    return [simt.DIALECT]
+    return [simt.DIALECT, tile.DIALECT]
 
 
 def make_context(extra_dialects: Iterable[Dialect] = ()) -> ir.Context:

@@ -1,0 +1,27 @@
+"""The tile dialect: the IR of one tile block (the Tile track, cutile-rs's kernel API).
+
+Tile values are builtin ranked tensors; upstream `arith`/`math` ops on them are the elementwise part of
+the dialect. One module per op family; importing this package declares them all. It must stay importable
+as `oxide.dialects.tile`: the MLIR bindings import it to find the OpView classes of `tile.*` ops.
+"""
+
+from oxide.dialects.tile import kernel, memory, mma, reduce, shape, types  # noqa: F401  (declaration on import)
+from oxide.dialects.tile.dialect import DIALECT
+from oxide.dialects.tile.kernel import BlockIdOp, DimOp, NumBlocksOp, NumTilesOp
+from oxide.dialects.tile.memory import (
+    ATOMIC_KINDS, AtomicRmwOp, LoadOp, LoadOwnOp, PartitionMutOp, PartitionOp, StoreOp, StoreOwnOp,
+)
+from oxide.dialects.tile.mma import MmaOp
+from oxide.dialects.tile.reduce import REDUCE_KINDS, ReduceOp, ScanOp
+from oxide.dialects.tile.shape import (
+    BroadcastOp, CatOp, ExtractOp, IotaOp, PermuteOp, ReshapeOp, SplatOp, ToScalarOp,
+)
+from oxide.dialects.tile.types import (
+    PartitionMutType, PartitionType, PtrType, ViewMutType, ViewType, elem_of, shape_attr, shape_of, tile_type,
+)
+
+__all__ = ["DIALECT", "ATOMIC_KINDS", "REDUCE_KINDS", "AtomicRmwOp", "BlockIdOp", "BroadcastOp", "CatOp", "DimOp",
+           "ExtractOp", "IotaOp", "LoadOp", "LoadOwnOp", "MmaOp", "NumBlocksOp", "NumTilesOp", "PartitionMutOp",
+           "PartitionOp", "PermuteOp", "ReduceOp", "ReshapeOp", "ScanOp", "SplatOp", "StoreOp", "StoreOwnOp",
+           "ToScalarOp", "PartitionMutType", "PartitionType", "PtrType", "ViewMutType", "ViewType", "elem_of",
+           "shape_attr", "shape_of", "tile_type"]
