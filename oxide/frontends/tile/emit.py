@@ -23,7 +23,7 @@ from oxide.frontends.tile import ops
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.module import SHAPE_MACROS, EntryOptions, TileCrate
 from oxide.frontends.tile.types import (
-    BOOL, I32, SCALARS, UNIT, ArrayT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
+    BOOL, I32, SCALARS, UNIT, UNIT_V, ArrayT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
     rust_name,
 )
 from oxide.frontends.tile.values import Retype, coerce, concrete, scalar_const
@@ -214,11 +214,11 @@ class Emitter:
                     raise err(tail.loc, "a block that may `break` or `continue` cannot end in a value here")
                 frame = self.loops[-1]
                 cond = self._not_jumped(frame)
-                self.structured_if(cond, lambda: self.statements(rest, tail), lambda: UNIT,
+                self.structured_if(cond, lambda: self.statements(rest, tail), lambda _: UNIT_V,
                                    [ast.Block(stmt.loc, rest, tail)], stmt.loc)
-                return UNIT
+                return UNIT_V
         if tail is None:
-            return UNIT
+            return UNIT_V
         return self.expr(tail, expected)
 
     def statement(self, stmt: Any) -> None:
@@ -448,7 +448,7 @@ class Emitter:
         if e.op is not None:
             value = self.binary(e.op, binding.v, value, e.loc)
         self.assign(binding, value, e.value.loc)
-        return UNIT
+        return UNIT_V
 
     def assign(self, binding: Binding, value: V, loc: Any) -> None:
         """Give a variable a new value; its type stays (an untyped literal's takes the first concrete one)."""
@@ -524,8 +524,8 @@ class Emitter:
             # A compile-time condition (`if CAUSAL == 1i32`): only the branch taken exists.
             if cond.const:
                 return self.block(e.then, expected)
-            return self.expr(e.else_, expected) if e.else_ is not None else UNIT
-        else_fn = (lambda: self.expr(e.else_, expected)) if e.else_ is not None else (lambda: UNIT)
+            return self.expr(e.else_, expected) if e.else_ is not None else UNIT_V
+        else_fn = (lambda hint: self.expr(e.else_, expected or hint)) if e.else_ is not None else (lambda _: UNIT_V)
         return self.structured_if(cond, lambda: self.block(e.then, expected), else_fn,
                                   [e.then, e.else_], e.loc)
 
@@ -535,9 +535,10 @@ class Emitter:
             raise err(e.loc, f"a condition must be `bool`, found `{rust_name(v.ty)}`")
         return v
 
-    def structured_if(self, cond: V, then_fn: Callable[[], V], else_fn: Callable[[], V], nodes: list[Any],
+    def structured_if(self, cond: V, then_fn: Callable[[], V], else_fn: Callable[[Any], V], nodes: list[Any],
                       loc: Any) -> V:
-        """An `scf.if` whose results are the branch value and every outer variable a branch assigns."""
+        """An `scf.if` whose results are the branch value and every outer variable a branch assigns;
+        `else_fn` gets the then-branch's type as a hint (it types the literals of the `else` branch)."""
         carried = self.carried(nodes)
         for b in carried:
             b.v = concrete(b.v, b.let_id)
@@ -549,7 +550,7 @@ class Emitter:
         for b, v in zip(carried, saved):
             b.v = v
         with ir.InsertionPoint(draft.else_block):
-            else_v = else_fn()
+            else_v = else_fn(then_v.ty if isinstance(then_v.ty, (Scalar, TileT)) else None)
         else_c = [b.v for b in carried]
         for b, v in zip(carried, saved):
             b.v = v
@@ -580,7 +581,7 @@ class Emitter:
             for block in (draft.then_block, draft.else_block):
                 with ir.InsertionPoint(block):
                     scf.yield_([])
-            return UNIT
+            return UNIT_V
         final = scf.IfOp(cond.value, [v.value.type for v in then_leaves], has_else=True)
         for src, dst, leaves in ((draft.then_block, final.then_block, then_leaves),
                                  (draft.else_block, final.else_block, else_leaves)):
@@ -590,7 +591,7 @@ class Emitter:
                 scf.yield_([v.value for v in leaves])
         draft.operation.erase()
         results = list(final.results)
-        value = UNIT
+        value = UNIT_V
         if value_ty != UNIT:
             value, results = _rebuild(value_ty, results)
         for b, r in zip(carried, results):
@@ -638,12 +639,12 @@ class Emitter:
             raise err(e.loc, "`break` with a value is not supported in tile kernels")
         frame = self._frame(e.label, e.loc)
         frame.brk.v = scalar_const(True, BOOL)
-        return UNIT
+        return UNIT_V
 
     def x_Continue(self, e: ast.Continue, expected: Any) -> V:
         frame = self._frame(e.label, e.loc)
         frame.cont.v = scalar_const(True, BOOL)
-        return UNIT
+        return UNIT_V
 
     def _loop_frame(self, label: str | None, body: ast.Block) -> LoopFrame:
         kinds = {kind for kind, _ in _jumps([body])}
@@ -685,7 +686,7 @@ class Emitter:
                 self.scopes.pop()
         for b, r in zip(carried, loop.results):
             _rebind(b, r)
-        return UNIT
+        return UNIT_V
 
     def _range(self, it: Any) -> tuple[V, V, V]:
         step_e = None
@@ -772,7 +773,7 @@ class Emitter:
                 self.scopes.pop()
         for b, r in zip(carried, loop.results):
             _rebind(b, r)
-        return UNIT
+        return UNIT_V
 
 
 def _scalar_constant(name: str, ty: Scalar) -> Any:

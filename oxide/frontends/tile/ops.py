@@ -20,7 +20,7 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust.emit_support import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.types import (
-    BOOL, I32, UNIT, ArrayT, DimsT, Flex, MarkerT, PartitionT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
+    BOOL, I32, UNIT_V, ArrayT, DimsT, Flex, MarkerT, PartitionT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
     rust_name,
 )
 from oxide.frontends.tile.values import coerce, concrete, scalar_const
@@ -295,7 +295,7 @@ def _store(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: s
                              "write only its own tile")
         _stored_tile(e, args[0], recv.ty, 1)
         tile.StoreOwnOp(recv.value, args[0].value)
-        return UNIT
+        return UNIT_V
     if not isinstance(recv.ty, PartitionT):
         raise err(e.loc, f"no method `store` on `{rust_name(recv.ty)}`")
     _arity(e, args, 2, name, "p.store(tile, [i, j])")
@@ -307,7 +307,7 @@ def _store(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: s
                                   f"own tile (a `partition_mut` of {list(recv.ty.grid)} tiles): a block writes only "
                                   f"its own tile; use an index in 0..{n}")
     tile.StoreOp(recv.value, args[0].value, [_i32(e, v, 2) for v in indices])
-    return UNIT
+    return UNIT_V
 
 
 def _stored_tile(e: Any, v: V, holder: Any, i: int) -> None:

@@ -197,3 +197,6 @@ class MarkerT:
 
     def rust(self) -> str:
         return "marker"
+
+
+UNIT_V = V(UNIT)
