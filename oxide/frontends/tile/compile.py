@@ -84,8 +84,8 @@ def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
         text = arg.strip()
         if g.const_ty is None:
             if text not in SCALARS:
-                raise err(g.loc, f"`{g.name}` of `{fn.name}` is instantiated with `{text}`, which is not a tile element "
-                                 f"type ({', '.join(SCALARS)})")
+                raise err(g.loc, f"`{g.name}` of `{fn.name}` is instantiated with `{text}`, which is not a tile "
+                                 f"element type ({', '.join(SCALARS)})")
             out[g.name] = SCALARS[text]
             continue
         try:

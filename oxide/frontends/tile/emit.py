@@ -26,7 +26,7 @@ from oxide.frontends.tile.types import (
     BOOL, I32, SCALARS, UNIT, UNIT_V, ArrayT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
     rust_name,
 )
-from oxide.frontends.tile.values import Retype, coerce, concrete, scalar_const
+from oxide.frontends.tile.values import coerce, concrete, scalar_const
 
 _MAX_INLINE_DEPTH = 32
 # Marker-type modules of cutile-rs: arguments that select a variant of an op.
@@ -540,8 +540,7 @@ class Emitter:
         """An `scf.if` whose results are the branch value and every outer variable a branch assigns;
         `else_fn` gets the then-branch's type as a hint (it types the literals of the `else` branch)."""
         carried = self.carried(nodes)
-        for b in carried:
-            b.v = concrete(b.v, b.let_id)
+        _fix_carried(carried, loc)
         saved = [b.v for b in carried]
         draft = scf.IfOp(cond.value, [], has_else=True)
         with ir.InsertionPoint(draft.then_block):
@@ -665,8 +664,7 @@ class Emitter:
             carried = [b for b in self.carried([e.body]) if b is not frame.cont]
         finally:
             self.loops.pop()
-        for b in carried:
-            b.v = concrete(b.v, b.let_id)
+        _fix_carried(carried, e.loc)
         types = [b.v.ty for b in carried]
         loop = scf.ForOp(start.value, end.value, step.value, [b.v.value for b in carried])
         with ir.InsertionPoint(loop.body):
@@ -743,8 +741,7 @@ class Emitter:
         finally:
             self.loops.pop()
         carried = extra + ([frame.brk] if frame.brk is not None else []) + carried
-        for b in carried:
-            b.v = concrete(b.v, b.let_id)
+        _fix_carried(carried, loc)
         types = [b.v.ty for b in carried]
         mlir_types = [b.v.value.type for b in carried]
         loop = scf.WhileOp(mlir_types, [b.v.value for b in carried])
@@ -797,6 +794,16 @@ def _limit(ty: Scalar, upper: bool) -> Any:
     if ty.signed:
         return (1 << (ty.bits - 1)) - 1 if upper else -(1 << (ty.bits - 1))
     return (1 << ty.bits) - 1 if upper else 0
+
+
+def _fix_carried(carried: list[Binding], loc: Any) -> None:
+    """Give the variables an `if` or loop carries their SSA types (an untyped literal takes its default);
+    only scalars and tiles can change inside control flow."""
+    for b in carried:
+        b.v = concrete(b.v, b.let_id)
+        if not isinstance(b.v.ty, (Scalar, TileT)):
+            raise err(loc, f"`{b.name}` is a `{rust_name(b.v.ty)}`, which cannot change inside an `if` or a loop; "
+                           f"only scalar and tile variables can")
 
 
 def _rebind(b: Binding, value: ir.Value) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.frontends.rust import ast
 from oxide.frontends.rust.build import Builder, text
-from oxide.frontends.rust.items import Attribute, build_function
+from oxide.frontends.rust.items import build_function
 from oxide.frontends.rust.parser import Source
 from oxide.ir.diagnostics import OxideError, SourceLoc
 

@@ -481,7 +481,8 @@ def _extract(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> 
     _arity(e, args, 2, name, "extract(t, [i, j])")
     ty = _tile(e, args[0], 0, "the source")
     if not isinstance(expected, TileT):
-        raise err(e.loc, "`extract` takes its result shape from the type: `let s: Tile<E, {[..]}> = extract(t, [i, j]);`")
+        raise err(e.loc, "`extract` takes its result shape from the type: "
+                         "`let s: Tile<E, {[..]}> = extract(t, [i, j]);`")
     if len(expected.shape) != len(ty.shape) or any(s % d for s, d in zip(ty.shape, expected.shape)):
         raise err(e.loc, f"a {list(expected.shape)} sub-tile must have the rank of {list(ty.shape)} and divide it")
     indices = _indices(e, args[1], 1, len(ty.shape))

@@ -48,7 +48,8 @@ class Scalar:
             return ir.IntegerType.get_signless(1)
         if self.is_int:
             return ir.IntegerType.get_signless(self.bits)
-        return {"f16": ir.F16Type.get, "bf16": ir.BF16Type.get, "f32": ir.F32Type.get, "f64": ir.F64Type.get}[self.name]()
+        floats = {"f16": ir.F16Type.get, "bf16": ir.BF16Type.get, "f32": ir.F32Type.get, "f64": ir.F64Type.get}
+        return floats[self.name]()
 
     def rust(self) -> str:
         return self.name

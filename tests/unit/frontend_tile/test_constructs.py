@@ -41,7 +41,8 @@ def test_unchecked_accesses_in_unsafe_fn_and_raw_pointer():
 
 
 def test_several_entries_per_module_and_pub_mod():
-    src = ("#[cutile::module]\npub mod m {\n use cutile::core::*;\n #[cutile::entry]\n pub fn a(z: &mut Tensor<f32, {[64]}>) "
+    src = ("#[cutile::module]\npub mod m {\n use cutile::core::*;\n #[cutile::entry]\n"
+           " pub fn a(z: &mut Tensor<f32, {[64]}>) "
            "{ z.store(constant(1.0f32, const_shape![64])); }\n #[cutile::entry]\n fn b(z: &mut Tensor<i32, {[32]}>) "
            "{ z.store(iota(const_shape![32])); }\n}\n")
     assert [k.entry for k in build(src).kernels] == ["a", "b"]
@@ -83,7 +84,8 @@ def test_value_producing_else_if_chain():
 
 
 def test_for_loop_carries_tile_accumulator():
-    text = ir_text(kernel("let mut acc = constant(0.0f32, const_shape![128]);\nlet p = x.partition(const_shape![128]);\n"
+    text = ir_text(kernel("let mut acc = constant(0.0f32, const_shape![128]);\n"
+                          "let p = x.partition(const_shape![128]);\n"
                           "for i in 0..num_tiles(&p, 0) { acc = acc + p.load([i]); }\nz.store(acc);"))
     check(text, r'"tile.num_tiles"', r"scf.for %\w+ = %\w+ to %\w+ step %\w+ iter_args\(%\w+ = %\w+\) -> "
                 r"\(tensor<128xf32>\)\s+: i32", r'"tile.load"', r"arith.addf", r"scf.yield")
@@ -208,7 +210,8 @@ def test_shape_ops():
 
 def test_creation_ops():
     text = ir_text(kernel("let a = constant(1.5f32, const_shape![128]);\nlet i = iota::<i32>(const_shape![128]);\n"
-                          "let f = convert_tile::<f32>(i);\nlet s = scalar_to_tile(2.0f32);\nlet v = tile_to_scalar(s);\n"
+                          "let f = convert_tile::<f32>(i);\nlet s = scalar_to_tile(2.0f32);\n"
+                          "let v = tile_to_scalar(s);\n"
                           "let b = v.broadcast(const_shape![128]);\nlet c: Tile<f32, {[128]}> = constant(0.0, "
                           "const_shape![128]);\nz.store(a + f + b + c);"))
     check(text, r"arith.constant dense<1.500000e\+00> : tensor<128xf32>", r'"tile.iota"\(\) : \(\) -> tensor<128xi32>',
@@ -217,7 +220,8 @@ def test_creation_ops():
 
 
 def test_elementwise_function_forms_and_markers():
-    text = ir_text(kernel("let t = load_tile_like_1d(x, z);\nlet a = addf(t, t, rounding::NearestEven, ftz::Disabled);\n"
+    text = ir_text(kernel("let t = load_tile_like_1d(x, z);\n"
+                          "let a = addf(t, t, rounding::NearestEven, ftz::Disabled);\n"
                           "let b = maxf(a, t, nan::Disabled);\nlet c = max_tile(b, min_tile(a, t));\n"
                           "let d = fma(c, t, a);\nlet e = pow(d, t);\nlet f = true_div(e, sqrt(t));\n"
                           "let g = select(gt_tile(f, t), f, negf(t));\nz.store(absf(g) + exp2(t, ftz::Enabled) + "
@@ -241,7 +245,8 @@ def test_integer_tiles_use_signedness():
 def test_reductions_scan_and_comparisons():
     text = ir_text(kernel("let t: Tile<f32, {[4, 128]}> = load_tile_like_2d(x, z);\n"
                           "let m = reduce_max(t, 1);\nlet p = reduce_prod(t, 0);\nlet n = reduce_min(t, 1);\n"
-                          "let s = scan_sum(t, 1, reverse::Reverse, 0.0f32);\nlet q = scan_sum(t, 0, reverse::Forward, 0.0f32);\n"
+                          "let s = scan_sum(t, 1, reverse::Reverse, 0.0f32);\n"
+                          "let q = scan_sum(t, 0, reverse::Forward, 0.0f32);\n"
                           "let k = eq_tile(m, n);\nz.store(select(ne_tile(s, q), s, q));", params=ROW))
     check(text, r'"tile.reduce"\(%\d+\) \{dim = 1 : i64, kind = "max", unsigned = false\} : \(tensor<4x128xf32>\) -> '
                 r'tensor<4xf32>', r'kind = "prod"', r'kind = "min"',
@@ -262,7 +267,8 @@ def test_mma_bf16_into_f32():
 
 def test_conversions_and_bitcast():
     text = ir_text(kernel("let t = load_tile_like_1d(x, z);\nlet h = ftof::<bf16>(t);\nlet g: Tile<f16, {[128]}> = "
-                          "convert_tile(h);\nlet i = ftoi::<i32>(t);\nlet w = exti::<i64>(i);\nlet n = trunci::<i16>(w);\n"
+                          "convert_tile(h);\nlet i = ftoi::<i32>(t);\nlet w = exti::<i64>(i);\n"
+                          "let n = trunci::<i16>(w);\n"
                           "let u = bitcast::<u32>(t);\nlet back = bitcast::<f32>(u);\nlet k = itof::<f32>(n);\n"
                           "z.store(back + k + convert_tile::<f32>(g));"))
     check(text, r"arith.truncf .* tensor<128xf32> to tensor<128xbf16>", r"arith.extf .* to tensor<128xf32>",

@@ -52,19 +52,22 @@ def test_tile_scalar_mix_says_broadcast():
 
 
 def test_element_type_mismatch():
-    src = kernel("let a = constant(1.0f32, const_shape![128]);\nlet b = constant(1i32, const_shape![128]);\nz.store(a + b);")
+    src = kernel("let a = constant(1.0f32, const_shape![128]);\nlet b = constant(1i32, const_shape![128]);\n"
+                 "z.store(a + b);")
     reject(src, 8, 9, "between tiles of `f32` and `i32`; convert one with `convert_tile`")
 
 
 def test_mma_shape_mismatch():
     src = kernel("let a = constant(1.0f32, const_shape![64, 32]);\nlet b = constant(1.0f32, const_shape![16, 64]);\n"
-                 "z.store(mma(a, b, constant(0.0f32, const_shape![64, 64])));", params="z: &mut Tensor<f32, {[64, 64]}>")
+                 "z.store(mma(a, b, constant(0.0f32, const_shape![64, 64])));",
+                 params="z: &mut Tensor<f32, {[64, 64]}>")
     reject(src, 8, 9, "mma needs a: MxK, b: KxN, acc: MxN; got [64, 32], [16, 64], [64, 64]")
 
 
 def test_mma_element_types():
     src = kernel("let a = constant(1i32, const_shape![64, 32]);\nlet b = constant(1i32, const_shape![32, 64]);\n"
-                 "z.store(mma(a, b, constant(0.0f32, const_shape![64, 64])));", params="z: &mut Tensor<f32, {[64, 64]}>")
+                 "z.store(mma(a, b, constant(0.0f32, const_shape![64, 64])));",
+                 params="z: &mut Tensor<f32, {[64, 64]}>")
     reject(src, 8, 9, "mma does not take i32 x i32 -> f32")
 
 
@@ -90,7 +93,8 @@ def test_loop_carried_variable_keeps_its_type():
 
 
 def test_assign_to_immutable():
-    reject(kernel("let n = 1i32;\nn = 2;"), 7, 1, "cannot assign twice to immutable variable `n`; declare it `let mut n`")
+    reject(kernel("let n = 1i32;\n"
+                  "n = 2;"), 7, 1, "cannot assign twice to immutable variable `n`; declare it `let mut n`")
 
 
 def test_unknown_function():
@@ -102,7 +106,8 @@ def test_convert_needs_a_target():
 
 
 def test_extract_needs_a_result_shape_and_a_valid_index():
-    reject(kernel("let t = extract(constant(1i32, const_shape![128]), [0]);"), 6, 9, "takes its result shape from the type")
+    reject(kernel("let t = extract(constant(1i32, const_shape![128]), [0]);"), 6, 9,
+           "takes its result shape from the type")
     reject(kernel("let t: Tile<i32, {[64]}> = extract(constant(1i32, const_shape![128]), [2]);"), 6, 71,
            "sub-tile index 2 along dimension 0 is outside 0..2")
 
@@ -170,3 +175,9 @@ def test_syntax_error_is_located():
 
 def test_calling_an_entry_is_an_error():
     reject(kernel("k(z, x);"), 6, 1, "is a `#[cutile::entry]` kernel")
+
+
+def test_only_scalars_and_tiles_change_inside_control_flow():
+    src = kernel("let mut p = x.partition(const_shape![64]);\nlet (b, _, _) = get_tile_block_id();\n"
+                 "if b > 0 { p = x.partition(const_shape![64]); }")
+    reject(src, 8, 1, "`p` is a `Partition<f32, {[64]}>`, which cannot change inside an `if` or a loop")
