@@ -16,6 +16,7 @@ from typing import Any
 from mlir import ir
 from mlir.dialects import gpu
 
+from oxide.dialects.tile.types import MAX_OUTPUT_RANK
 from oxide.frontends.rust import ast
 from oxide.frontends.rust.compile import GPU_MODULE, FrontendResult, KernelInfo, KernelParam, entry_name
 from oxide.frontends.rust.emit_support import err, location
@@ -29,7 +30,6 @@ from oxide.ir.diagnostics import OxideError
 __all__ = ["compile_tile", "is_tile_source"]
 
 _MAX_RETYPES = 32
-MAX_OUTPUT_RANK = 3
 
 
 def compile_tile(text: str, name: str, context: ir.Context,
@@ -114,7 +114,7 @@ def _emit_kernel(crate: TileCrate, fn: ast.Function, module: Any, args: list[str
 def _emit_kernel_once(crate: TileCrate, fn: ast.Function, module: Any, args: list[str],
                       retypes: dict[int, Scalar]) -> KernelInfo:
     options = crate.options[fn.name]
-    em = Emitter(crate, fn, options, {}, retypes)
+    em = Emitter(crate, fn, {}, retypes)
     em.generics = _bindings(em, fn, args)
     param_types = [_param_type(em, fn, p) for p in fn.params]
     entry = tile_entry_name(fn, args)

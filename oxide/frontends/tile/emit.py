@@ -21,7 +21,7 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust.emit_support import err, location
 from oxide.frontends.tile import ops
 from oxide.frontends.tile import values as vals
-from oxide.frontends.tile.module import SHAPE_MACROS, EntryOptions, TileCrate
+from oxide.frontends.tile.module import SHAPE_MACROS, TileCrate
 from oxide.frontends.tile.types import (
     BOOL, I32, SCALARS, UNIT, UNIT_V, ArrayT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
     rust_name,
@@ -58,16 +58,13 @@ class LoopFrame:
 class Emitter:
     """Emits one kernel instance (and the helpers it inlines) at the current insertion point."""
 
-    def __init__(self, crate: TileCrate, fn: ast.Function, options: EntryOptions, generics: dict[str, Any],
-                 retypes: dict[int, Scalar]):
+    def __init__(self, crate: TileCrate, fn: ast.Function, generics: dict[str, Any], retypes: dict[int, Scalar]):
         self.crate = crate
         self.fn = fn
-        self.options = options
         self.generics = generics
         self.retypes = retypes
         self.scopes: list[dict[str, Binding]] = [{}]
         self.loops: list[LoopFrame] = []
-        self.unsafe = bool(fn.attrs.get("unsafe"))
         self.depth = 0
         self._consts: dict[str, V] = {}
 
@@ -319,12 +316,6 @@ class Emitter:
         return V(ArrayT(), None, None, parts)
 
     def x_Block(self, e: ast.Block, expected: Any) -> V:
-        if e.unsafe:
-            saved, self.unsafe = self.unsafe, True
-            try:
-                return self.block(e, expected)
-            finally:
-                self.unsafe = saved
         return self.block(e, expected)
 
     def x_Field(self, e: ast.Field, expected: Any) -> V:
@@ -496,9 +487,8 @@ class Emitter:
         if missing:
             raise err(loc, f"cannot infer the generic parameter(s) {', '.join(missing)} of `{fn.name}`; name them: "
                            f"`{fn.name}::<...>(..)`")
-        saved = (self.scopes, self.generics, self.loops, self.fn, self.unsafe)
+        saved = (self.scopes, self.generics, self.loops, self.fn)
         self.scopes, self.generics, self.loops, self.fn = [{}], generics, [], fn
-        self.unsafe = saved[4] or bool(fn.attrs.get("unsafe"))
         self.depth += 1
         try:
             for p, v in zip(fn.params, args):
@@ -512,7 +502,7 @@ class Emitter:
                 out = coerce(out, ret, fn.body.tail.loc if fn.body.tail is not None else fn.loc, "the result")
             return out
         finally:
-            self.scopes, self.generics, self.loops, self.fn, self.unsafe = saved
+            self.scopes, self.generics, self.loops, self.fn = saved
             self.depth -= 1
 
     # Control flow ----------------------------------------------------------------------------------------

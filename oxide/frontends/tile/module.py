@@ -45,11 +45,11 @@ class TileBuilder(Builder):
 
 @dataclass
 class EntryOptions:
-    """What `#[cutile::entry(...)]` asked for."""
+    """What `#[cutile::entry(...)]` asks of the compiler: the warps per tile block (`tile.warps`).
+    `print_ir`, `dump_mlir_dir` and `deny_in_kernel_checks` are accepted and change nothing; oxide keeps every
+    store check (`unchecked_accesses` is checked for `unsafe fn` and keeps them too)."""
 
     warps: int = DEFAULT_WARPS
-    unchecked_accesses: bool = False
-    deny_in_kernel_checks: bool = False
 
 
 @dataclass
@@ -137,16 +137,13 @@ def _entry_options(source: Source, attr_node: Any, fn_node: Any) -> EntryOptions
     for key, value in _fields(args):
         if key not in _ENTRY_KEYS:
             raise OxideError(f"unknown #[cutile::entry] option `{key}`; known: {', '.join(_ENTRY_KEYS)}", loc)
-        if key == "unchecked_accesses":
-            options.unchecked_accesses = value in ("", "true")
-        elif key == "deny_in_kernel_checks":
-            options.deny_in_kernel_checks = value in ("", "true")
-        elif key == "optimization_hints":
+        if key == "optimization_hints":
             warps = _warps(value, loc)
             if warps is not None:
                 options.warps = warps
+    unchecked = any(key == "unchecked_accesses" and value in ("", "true") for key, value in _fields(args))
     unsafe = any(c.type == "function_modifiers" and "unsafe" in text(c) for c in fn_node.children)
-    if options.unchecked_accesses and not unsafe:
+    if unchecked and not unsafe:
         raise OxideError("`unchecked_accesses` turns off the safety checks, so the kernel must be an `unsafe fn`; "
                          "write `unsafe fn` or drop `unchecked_accesses`", loc)
     return options
