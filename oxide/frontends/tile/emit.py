@@ -387,12 +387,14 @@ class Emitter:
                 raise err(loc, f"`{op}` between tiles of shapes {list(a.ty.shape)} and {list(b.ty.shape)}; tile "
                                f"operators need one shape: `broadcast` the smaller one first")
             if a.ty.elem != b.ty.elem:
+                vals.retype_tile(a, b.ty)
+                vals.retype_tile(b, a.ty)
                 raise err(loc, f"`{op}` between tiles of `{a.ty.elem.rust()}` and `{b.ty.elem.rust()}`; convert "
                                f"one with `convert_tile`")
             if op in vals.COMPARISONS:
                 raise err(loc, f"tiles are compared with `eq_tile`/`ne_tile`/`lt_tile`/... , not `{op}`")
             value = vals.arith_binary(op, a.value, b.value, a.ty.elem, loc, a.ty.rust())
-            return V(a.ty, value)
+            return V(a.ty, value, origin=a.origin or b.origin)
         for x in (a, b):
             if not isinstance(x.ty, (Scalar, Flex)):
                 raise err(loc, f"`{op}` is not defined on `{rust_name(x.ty)}`")
@@ -408,8 +410,10 @@ class Emitter:
             if folded is not None:
                 return V(result_ty, None, folded) if isinstance(result_ty, Flex) else scalar_const(folded, result_ty)
         a, b = concrete(a), concrete(b)
-        return V(BOOL if op in vals.COMPARISONS else a.ty, vals.arith_binary(op, a.value, b.value, a.ty, loc,
-                                                                            a.ty.rust()))
+        value = vals.arith_binary(op, a.value, b.value, a.ty, loc, a.ty.rust())
+        if op in vals.COMPARISONS:
+            return V(BOOL, value)
+        return V(a.ty, value, origin=a.origin or b.origin)
 
     def x_Cast(self, e: ast.Cast, expected: Any) -> V:
         target = self.resolve_type(e.target)
@@ -596,8 +600,8 @@ class Emitter:
             if binding is not None and id(binding) not in seen:
                 seen.add(id(binding))
                 out.append(binding)
-        for kind, label in _jumps(nodes):
-            frame = self._frame(label, None)
+        for kind, label, loc in _jumps(nodes):
+            frame = self._frame(label, loc)
             flag = frame.brk if kind == "break" else frame.cont
             if flag is not None and id(flag) not in seen:
                 seen.add(id(flag))
@@ -636,7 +640,7 @@ class Emitter:
         return UNIT_V
 
     def _loop_frame(self, label: str | None, body: ast.Block) -> LoopFrame:
-        kinds = {kind for kind, _ in _jumps([body])}
+        kinds = {kind for kind, _, _ in _jumps([body])}
         frame = LoopFrame(label)
         if "break" in kinds:
             frame.brk = Binding("break", scalar_const(False, BOOL), True)
@@ -858,14 +862,14 @@ def _assigned_names(nodes: list[Any]) -> list[str]:
     return names
 
 
-def _jumps(nodes: list[Any]) -> list[tuple[str, str | None]]:
-    """The `break`/`continue`s in `nodes` that leave them (not those of loops nested inside): (kind, label);
-    for a loop body, the loop's own jumps."""
-    found: list[tuple[str, str | None]] = []
+def _jumps(nodes: list[Any]) -> list[tuple[str, str | None, Any]]:
+    """The `break`/`continue`s in `nodes` that leave them (not those of loops nested inside): (kind, label,
+    location); for a loop body, the loop's own jumps."""
+    found: list[tuple[str, str | None, Any]] = []
 
     def visit(node: Any, depth: int) -> bool:
         if isinstance(node, (ast.Break, ast.Continue)) and (depth == 0 or node.label is not None):
-            found.append(("break" if isinstance(node, ast.Break) else "continue", node.label))
+            found.append(("break" if isinstance(node, ast.Break) else "continue", node.label, node.loc))
         return True
 
     _walk(nodes, visit)

@@ -312,6 +312,7 @@ def _store(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: s
 
 def _stored_tile(e: Any, v: V, holder: Any, i: int) -> None:
     ty = _tile(e, v, i, "the stored value")
+    vals.retype_tile(v, TileT(holder.elem, holder.shape))
     if list(ty.shape) != list(holder.shape) or ty.elem != holder.elem:
         raise err(_loc(e, i), f"this stores a `{ty.rust()}` where the tile is `Tile<{holder.elem.rust()}, "
                               f"{{{list(holder.shape)}}}>`; reshape/convert it to that shape and element type")
@@ -334,9 +335,9 @@ def _splat(e: Any, v: V, shape: list[int], expected: Any, i: int) -> V:
     elem = _elem_for(v, expected)
     ty = TileT(elem, tuple(shape))
     v = coerce(v, elem, _loc(e, i))
-    if v.const is not None:
+    if v.const is not None and v.origin is None:
         return vals.tile_const(v.const, ty)
-    return V(ty, tile.SplatOp.build(v.value, results=[ty.mlir()]))
+    return V(ty, tile.SplatOp.build(v.value, results=[ty.mlir()]), origin=v.origin)
 
 
 @function("constant", "broadcast_scalar", "full")

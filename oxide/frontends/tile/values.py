@@ -117,7 +117,16 @@ def coerce(v: V, ty: Any, loc: SourceLoc, what: str = "this value") -> V:
         return V(ty, None, None, parts)
     if v.origin is not None and isinstance(ty, Scalar) and isinstance(v.ty, Scalar):
         raise Retype(v.origin, ty)
+    retype_tile(v, ty)
     raise err(loc, f"mismatched types: {what} is `{rust_name(v.ty)}`, expected `{rust_name(ty)}`")
+
+
+def retype_tile(v: V, ty: Any) -> None:
+    """Raise Retype when `v` is a tile splatted from a defaulted literal and `ty` is a tile of its shape with
+    another element type (the literal should have had that type)."""
+    if v.origin is not None and isinstance(v.ty, TileT) and isinstance(ty, TileT) and v.ty.shape == ty.shape \
+            and v.ty.elem != ty.elem:
+        raise Retype(v.origin, ty.elem)
 
 
 def unify_scalars(a: V, b: V, loc: SourceLoc, op: str) -> tuple[V, V]:

@@ -295,3 +295,17 @@ def test_ops_carry_source_locations():
     check(text, r'"tile.load".*loc\(#loc\d+\)|"tile.load"', r"math.exp")
     assert 'loc("k.rs":7:9)' in text
     assert 'loc("k.rs":8:1)' in text
+
+
+def test_literal_typed_by_the_store_it_reaches():
+    # `s` would default to f64; storing its splat into an f32 output makes it f32 (as rustc infers).
+    text = ir_text(kernel("let mut s = 0.0;\nlet mut i = 0;\nloop { s += 1.5; i += 1; if i > 3 { break; } }\n"
+                          "z.store(broadcast_scalar(s, const_shape![128]));"))
+    check(text, r"scf.while .* : \(i1, f32, i32\)", r'"tile.splat"\(%\w+#1\) : \(f32\) -> tensor<128xf32>')
+    check_not(text, r"f64")
+
+
+def test_labelled_break_of_the_innermost_loop():
+    text = ir_text(kernel("let mut c = 0i32;\n'outer: for i in 0..3 { c += i; if c > 1 { break 'outer; } }\n"
+                          "z.store(broadcast_scalar(c as f32, const_shape![128]));"))
+    check(text, r"scf.while", r"scf.condition", r"scf.if")

@@ -181,3 +181,8 @@ def test_only_scalars_and_tiles_change_inside_control_flow():
     src = kernel("let mut p = x.partition(const_shape![64]);\nlet (b, _, _) = get_tile_block_id();\n"
                  "if b > 0 { p = x.partition(const_shape![64]); }")
     reject(src, 8, 1, "`p` is a `Partition<f32, {[64]}>`, which cannot change inside an `if` or a loop")
+
+
+def test_break_to_an_outer_loop_is_located():
+    src = kernel("let mut c = 0i32;\n'outer: for i in 0..3 { for j in 0..3 { if j == 1 { break 'outer; } c += 1; } }")
+    reject(src, 7, 53, "`break 'outer`/`continue 'outer` to an outer loop is not supported in tile kernels")
