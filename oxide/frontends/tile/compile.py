@@ -1,0 +1,170 @@
+"""The tile frontend's driver: cutile-rs source (`#[cutile::module] mod m { #[cutile::entry] fn k(..) }`) ->
+a builtin.module holding one gpu.module of tile kernels.
+
+Every `#[cutile::entry]` becomes a `gpu.func ... kernel` with `tile.warps`. A generic entry is instantiated
+once per requested argument list (`instances={"gemm": [["bf16", "128", "[64, 64]"]]}`: types as Rust writes
+them, const generics as integers or `[a, b]` arrays); its entry name is `<kernel>_<arg>_<arg>` as for SIMT
+kernels, with an array argument written `64x64` (`gemm_bf16_128_64x64`). A generic entry nobody instantiates
+is skipped and listed in `skipped_generic`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import gpu
+
+from oxide.dialects.tile.types import MAX_OUTPUT_RANK
+from oxide.frontends.rust import ast
+from oxide.frontends.rust.compile import GPU_MODULE, FrontendResult, KernelInfo, KernelParam, entry_name
+from oxide.frontends.rust.emit_support import err, location
+from oxide.frontends.rust.parser import Source, parse
+from oxide.frontends.tile.emit import Emitter
+from oxide.frontends.tile.module import TileCrate, collect, is_tile_source
+from oxide.frontends.tile.types import SCALARS, PtrT, Scalar, TileT, V, ViewT, rust_name
+from oxide.frontends.tile.values import Retype
+from oxide.ir.diagnostics import OxideError
+
+__all__ = ["compile_tile", "is_tile_source"]
+
+_MAX_RETYPES = 32
+
+
+def compile_tile(text: str, name: str, context: ir.Context,
+                 instances: dict[str, list[list[str]]] | None = None) -> FrontendResult:
+    """Compile cutile-rs source into tile IR (in `context`); raise OxideError with located diagnostics."""
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    source = Source(name, text)
+    crate = collect(source, parse(source).root_node)
+    timings["parse"] = time.perf_counter() - start
+    if not crate.entries:
+        raise OxideError(f"no `#[cutile::entry]` function inside a `#[cutile::module]` in {name}")
+    start = time.perf_counter()
+    with context, ir.Location.file(name, 1, 1):
+        owner = ir.Module.create()
+        owner.operation.attributes["gpu.container_module"] = ir.UnitAttr.get()
+        with ir.InsertionPoint(owner.body):
+            module = gpu.GPUModuleOp(GPU_MODULE)
+            module.bodyRegion.blocks.append()
+        kernels: list[KernelInfo] = []
+        skipped: list[str] = []
+        for kernel_name in crate.entries:
+            fn = crate.function(kernel_name)
+            if fn.ret is not None and not (isinstance(fn.ret, ast.TupleTy) and not fn.ret.elems):
+                raise err(fn.ret.loc, f"a tile kernel returns nothing; `{kernel_name}` returns a value (store "
+                                      f"results into its `&mut Tensor` output)")
+            if fn.generics:
+                requested = (instances or {}).get(kernel_name)
+                if not requested:
+                    skipped.append(kernel_name)
+                    continue
+                for args in requested:
+                    kernels.append(_emit_kernel(crate, fn, module, list(args)))
+            else:
+                kernels.append(_emit_kernel(crate, fn, module, []))
+    timings["check+emit"] = time.perf_counter() - start
+    return FrontendResult(owner.operation.opview, owner, kernels, skipped, timings)
+
+
+def tile_entry_name(fn: ast.Function, args: list[str]) -> str:
+    """The entry name of a kernel instance (`gemm_bf16_128_64x64`)."""
+    return entry_name(fn, ["x".join(p.strip() for p in a.strip()[1:-1].split(",")) if a.strip().startswith("[")
+                           else a.strip() for a in args])
+
+
+def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
+    if len(args) != len(fn.generics):
+        raise err(fn.loc, f"kernel `{fn.name}` has {len(fn.generics)} generic parameter(s) "
+                          f"({', '.join(g.name for g in fn.generics)}), {len(args)} given")
+    out: dict[str, Any] = {}
+    for g, arg in zip(fn.generics, args):
+        text = arg.strip()
+        if g.const_ty is None:
+            if text not in SCALARS:
+                raise err(g.loc, f"`{g.name}` of `{fn.name}` is instantiated with `{text}`, which is not a tile "
+                                 f"element type ({', '.join(SCALARS)})")
+            out[g.name] = SCALARS[text]
+            continue
+        try:
+            value: Any = [int(p, 0) for p in text[1:-1].split(",") if p.strip()] if text.startswith("[") \
+                else int(text, 0)
+        except ValueError:
+            raise err(g.loc, f"const generic `{g.name}` of `{fn.name}` is instantiated with `{text}`; give an integer "
+                             f"or an array `[a, b]`") from None
+        if isinstance(g.const_ty, ast.ArrayTy) != isinstance(value, list):
+            raise err(g.loc, f"const generic `{g.name}` of `{fn.name}` is instantiated with `{text}`, which does not "
+                             f"fit its type")
+        out[g.name] = value
+    return out
+
+
+def _emit_kernel(crate: TileCrate, fn: ast.Function, module: Any, args: list[str]) -> KernelInfo:
+    retypes: dict[int, Scalar] = {}
+    for _ in range(_MAX_RETYPES):
+        try:
+            return _emit_kernel_once(crate, fn, module, args, retypes)
+        except Retype as again:
+            retypes[again.let_id] = again.ty
+    raise err(fn.loc, "internal error: the literal types of this kernel do not settle")
+
+
+def _emit_kernel_once(crate: TileCrate, fn: ast.Function, module: Any, args: list[str],
+                      retypes: dict[int, Scalar]) -> KernelInfo:
+    options = crate.options[fn.name]
+    em = Emitter(crate, fn, {}, retypes)
+    em.generics = _bindings(em, fn, args)
+    param_types = [_param_type(em, fn, p) for p in fn.params]
+    entry = tile_entry_name(fn, args)
+    block = module.bodyRegion.blocks[0]
+    mlir_types = [t.mlir() for t in param_types]
+    with ir.InsertionPoint(block), location(fn.loc):
+        func = gpu.GPUFuncOp(ir.FunctionType.get(mlir_types, []), entry, kernel=True)
+        func.attributes["tile.warps"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), options.warps)
+        entry_block = func.body.blocks.append(*mlir_types, arg_locs=[location(p.loc) for p in fn.params])
+    try:
+        with ir.InsertionPoint(entry_block), location(fn.loc):
+            for p, ty, arg in zip(fn.params, param_types, entry_block.arguments):
+                em.bind_pattern(p.pattern, V(ty, arg))
+            em.block(fn.body)
+            gpu.ReturnOp([])
+    except BaseException:
+        func.operation.erase()
+        raise
+    params = [KernelParam(_param_name(p), rust_name(ty), [str(ty.mlir())]) for p, ty in zip(fn.params, param_types)]
+    return KernelInfo(fn.name, entry, params)
+
+
+def _param_type(em: Emitter, fn: ast.Function, p: ast.Param) -> Any:
+    """A kernel parameter's type, checked against what a tile kernel may take."""
+    if isinstance(p.ty, ast.PathTy) and p.ty.name in ("MappedPartitionMut", "Partition", "PartitionMut"):
+        raise err(p.ty.loc, f"a `{p.ty.name}` kernel parameter is not supported; take the output as "
+                            f"`&mut Tensor<E, S>` (the host passes a partition)")
+    ty = em.resolve_type(p.ty)
+    if isinstance(ty, ViewT) and ty.mutable:
+        if any(d < 0 for d in ty.shape):
+            raise err(p.ty.loc, f"an output's tile shape is static: `&mut Tensor<E, {{[..]}}>` has no -1 dimensions "
+                                f"(got {list(ty.shape)})")
+        if not 1 <= len(ty.shape) <= MAX_OUTPUT_RANK:
+            raise err(p.ty.loc, f"an output tile has rank 1 to {MAX_OUTPUT_RANK} (the launch grid has three axes); "
+                                f"got {list(ty.shape)}")
+        if any(d == 0 or d & (d - 1) for d in ty.shape):
+            raise err(p.ty.loc, f"output tile shape {list(ty.shape)}: every tile dimension must be a power of two")
+    elif isinstance(ty, ViewT):
+        if not 1 <= len(ty.shape) <= 4 or any(d == 0 or d < -1 for d in ty.shape):
+            raise err(p.ty.loc, f"an input `&Tensor` has rank 1 to 4 and dimensions > 0 or -1 (dynamic); got "
+                                f"{list(ty.shape)}")
+    elif isinstance(ty, PtrT):
+        if not fn.attrs.get("unsafe"):
+            raise err(p.ty.loc, "a raw pointer parameter needs an `unsafe fn` kernel: nothing checks what it points at")
+    elif isinstance(ty, TileT):
+        raise err(p.ty.loc, "a kernel takes tensors, not tiles: `&Tensor<E, S>` (input) or `&mut Tensor<E, S>`")
+    elif not isinstance(ty, Scalar):
+        raise err(p.ty.loc, f"a tile kernel parameter of type `{rust_name(ty)}` is not supported")
+    return ty
+
+
+def _param_name(p: ast.Param) -> str:
+    return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"

@@ -1,0 +1,903 @@
+"""The tile frontend's emitter: statements, expressions, operators, variables and structured control flow
+of one tile kernel body, in SSA form.
+
+Variables are SSA values; a `let mut` variable assigned inside an `if` or a loop is threaded through the
+`scf.if` results or the loop's iter_args. `break`/`continue` become i1 flags: a loop with a `break` is an
+`scf.while` whose condition tests the flag, and the statements after one that may jump run under
+`if !flag`. An `if` whose condition is a compile-time constant (a const-generic branch) emits only the branch
+taken. Helper functions are inlined at their call site. The tile operations (calls and methods of the
+cutile-rs API) are in ops.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from mlir import ir
+from mlir.dialects import arith, scf
+
+from oxide.frontends.rust import ast
+from oxide.frontends.rust.emit_support import err, location
+from oxide.frontends.tile import ops
+from oxide.frontends.tile import values as vals
+from oxide.frontends.tile.module import SHAPE_MACROS, TileCrate
+from oxide.frontends.tile.types import (
+    BOOL, I32, SCALARS, UNIT, UNIT_V, ArrayT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
+    rust_name,
+)
+from oxide.frontends.tile.values import coerce, concrete, scalar_const
+
+_MAX_INLINE_DEPTH = 32
+# Marker-type modules of cutile-rs: arguments that select a variant of an op.
+MARKER_MODULES = ("rounding", "ftz", "nan", "overflow", "reverse", "predicate", "cmp_ordering", "atomic",
+                  "ordering", "scope", "padding", "tma")
+_SCALAR_CONSTS = {"ZERO": 0, "ONE": 1, "MAX": "max", "MIN": "min", "INFINITY": float("inf"),
+                  "NEG_INFINITY": float("-inf"), "EPSILON": "eps"}
+
+
+@dataclass
+class Binding:
+    """A named variable; `let_id` is its `let` when its value came from an unsuffixed literal."""
+
+    name: str
+    v: V
+    mutable: bool
+    let_id: int | None = None
+
+
+@dataclass
+class LoopFrame:
+    """A loop that `break`/`continue` leave: its label and its jump flags (None if the body never jumps)."""
+
+    label: str | None
+    brk: Binding | None = None
+    cont: Binding | None = None
+
+
+class Emitter:
+    """Emits one kernel instance (and the helpers it inlines) at the current insertion point."""
+
+    def __init__(self, crate: TileCrate, fn: ast.Function, generics: dict[str, Any], retypes: dict[int, Scalar]):
+        self.crate = crate
+        self.fn = fn
+        self.generics = generics
+        self.retypes = retypes
+        self.scopes: list[dict[str, Binding]] = [{}]
+        self.loops: list[LoopFrame] = []
+        self.depth = 0
+        self._consts: dict[str, V] = {}
+
+    # Names -----------------------------------------------------------------------------------------------
+    def bind(self, name: str, v: V, mutable: bool = False, let_id: int | None = None) -> None:
+        self.scopes[-1][name] = Binding(name, v, mutable, let_id)
+
+    def lookup(self, name: str) -> Binding | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def bind_pattern(self, pattern: Any, v: V, let_id: int | None = None) -> None:
+        """Bind a `let`/parameter/`for` pattern: a name, `_`, or a tuple of patterns."""
+        if isinstance(pattern, ast.BindPat):
+            self.bind(pattern.name, v, pattern.mutable, let_id if isinstance(v.ty, Flex) else None)
+        elif isinstance(pattern, ast.WildPat):
+            return
+        elif isinstance(pattern, ast.TuplePat):
+            if not isinstance(v.ty, TupleT):
+                raise err(pattern.loc, f"a tuple pattern needs a tuple, found `{rust_name(v.ty)}`")
+            elems = pattern.elems
+            if any(isinstance(e, ast.RestPat) for e in elems):
+                rest = next(i for i, e in enumerate(elems) if isinstance(e, ast.RestPat))
+                skipped = len(v.parts) - (len(elems) - 1)
+                elems = elems[:rest] + [ast.WildPat(pattern.loc)] * skipped + elems[rest + 1:]
+            if len(elems) != len(v.parts):
+                raise err(pattern.loc, f"this pattern has {len(elems)} fields, the tuple has {len(v.parts)}")
+            for sub, part in zip(elems, v.parts):
+                self.bind_pattern(sub, part)
+        elif isinstance(pattern, ast.RefPat):
+            self.bind_pattern(pattern.inner, v, let_id)
+        else:
+            raise err(pattern.loc, "this pattern is not supported in tile kernels; bind a name or a tuple")
+
+    # Types -----------------------------------------------------------------------------------------------
+    def resolve_type(self, t: Any) -> Any:
+        """The semantic type of a type expression (generic parameters substituted)."""
+        if isinstance(t, ast.RefTy):
+            inner = t.inner
+            if isinstance(inner, ast.PathTy) and inner.name == "Tensor":
+                elem, shape = self._tensor_args(inner)
+                return ViewT(elem, shape, t.mutable)
+            return self.resolve_type(inner)
+        if isinstance(t, ast.PtrTy):
+            if not t.mutable:
+                raise err(t.loc, "tile kernels take raw pointers as `*mut T`")
+            return PtrT(self.scalar_type(t.inner))
+        if isinstance(t, ast.TupleTy):
+            return TupleT(tuple(self.resolve_type(e) for e in t.elems))
+        if isinstance(t, ast.PathTy):
+            if t.name == "Tile":
+                elem, shape = self._tensor_args(t)
+                return TileT(elem, shape)
+            if t.name == "Tensor":
+                raise err(t.loc, "a tensor is passed by reference: `&Tensor<E, S>` (input) or `&mut Tensor<E, S>` "
+                                 "(this block's output tile)")
+            return self.scalar_type(t)
+        raise err(t.loc, "this type is not supported in tile kernels")
+
+    def scalar_type(self, t: Any) -> Scalar:
+        """A scalar/element type: a primitive or a type generic bound to one."""
+        if isinstance(t, ast.PathTy) and not t.args:
+            bound = self.generics.get(t.name)
+            if isinstance(bound, Scalar):
+                return bound
+            if t.name in SCALARS:
+                return SCALARS[t.name]
+            if t.name in ("usize", "isize"):
+                raise err(t.loc, f"`{t.name}` is not a tile element type; use `i32`/`u32` or `i64`/`u64`")
+        raise err(t.loc, f"unknown element type; tile kernels use {', '.join(SCALARS)} or a generic `E`")
+
+    def _tensor_args(self, t: ast.PathTy) -> tuple[Scalar, tuple[int, ...]]:
+        if len(t.args) != 2:
+            raise err(t.loc, f"`{t.name}` takes an element type and a shape: `{t.name}<E, {{[128, 64]}}>`")
+        elem = self.scalar_type(t.args[0])
+        shape = self.const_value(t.args[1])
+        if not isinstance(shape, list) or not all(isinstance(d, int) for d in shape):
+            raise err(t.args[1].loc, "a shape is a compile-time list of integers: `{[128, 64]}`, `{[BM, BN]}` or a "
+                                     "`const S: [i32; N]` generic")
+        return elem, tuple(shape)
+
+    # Compile-time values ---------------------------------------------------------------------------------
+    def const_value(self, e: Any) -> Any:
+        """The compile-time value of a const expression, type argument or shape: int, float, bool or list."""
+        if isinstance(e, ast.PathTy):
+            e = ast.PathExpr(e.loc, [e.name])
+        if isinstance(e, ast.Block) and not e.stmts and e.tail is not None:
+            return self.const_value(e.tail)
+        if isinstance(e, ast.ArrayLit) and e.repeat is None:
+            return [self.const_value(x) for x in e.elems]
+        if isinstance(e, ast.MacroCall) and e.name in SHAPE_MACROS:
+            return [self.const_value(x) for x in e.args]
+        if isinstance(e, ast.Lit) and e.kind in ("int", "float", "bool"):
+            return e.value
+        if isinstance(e, ast.PathExpr) and len(e.segments) == 1:
+            name = e.segments[0]
+            binding = self.lookup(name)
+            if binding is not None:
+                if isinstance(binding.v.ty, ShapeT):
+                    return list(binding.v.shape)
+                if binding.v.const is not None and not binding.mutable:
+                    return binding.v.const
+            elif name in self.generics and not isinstance(self.generics[name], Scalar):
+                return self.generics[name]
+            elif self.crate.const(name) is not None:
+                return self.const_value(self.crate.const(name).value)
+        if isinstance(e, ast.Unary) and e.op in ("-", "!"):
+            inner = self.const_value(e.operand)
+            return -inner if e.op == "-" else (not inner if isinstance(inner, bool) else ~inner)
+        if isinstance(e, ast.Binary):
+            out = vals.fold(e.op, self.const_value(e.lhs), self.const_value(e.rhs), None)
+            if out is not None:
+                return out
+        if isinstance(e, ast.Cast):
+            return self.const_value(e.operand)
+        raise err(e.loc, "expected a compile-time constant (a literal, a const generic or a `const` item)")
+
+    def shape_arg(self, v: V, loc: Any) -> list[int]:
+        """A tile shape given as an argument: `const_shape![..]`, `[a, b]` of constants, or a shape generic."""
+        if isinstance(v.ty, ShapeT):
+            return list(v.shape)
+        if isinstance(v.ty, ArrayT) and all(p.const is not None and not isinstance(p.const, bool) for p in v.parts):
+            return [int(p.const) for p in v.parts]
+        raise err(loc, "a tile shape must be known at compile time: `const_shape![128, 64]` or a `const` generic")
+
+    # Statements and blocks -------------------------------------------------------------------------------
+    def block(self, b: ast.Block, expected: Any = None) -> V:
+        """Emit a block in its own scope; its value (unit without a tail)."""
+        self.scopes.append({})
+        try:
+            return self.statements(b.stmts, b.tail, expected)
+        finally:
+            self.scopes.pop()
+
+    def statements(self, stmts: list[Any], tail: Any, expected: Any = None) -> V:
+        for i, stmt in enumerate(stmts):
+            self.statement(stmt)
+            rest = stmts[i + 1:]
+            if (rest or tail is not None) and self.loops and self._jumps_out(stmt):
+                # What follows a statement that may `break`/`continue` runs only if it did not.
+                if tail is not None and not _is_unit_tail(tail):
+                    raise err(tail.loc, "a block that may `break` or `continue` cannot end in a value here")
+                frame = self.loops[-1]
+                cond = self._not_jumped(frame)
+                self.structured_if(cond, lambda: self.statements(rest, tail), lambda _: UNIT_V,
+                                   [ast.Block(stmt.loc, rest, tail)], stmt.loc)
+                return UNIT_V
+        if tail is None:
+            return UNIT_V
+        return self.expr(tail, expected)
+
+    def statement(self, stmt: Any) -> None:
+        with location(stmt.loc):
+            if isinstance(stmt, ast.Let):
+                self.let(stmt)
+            elif isinstance(stmt, ast.ExprStmt):
+                self.expr(stmt.expr)
+            else:
+                raise err(stmt.loc, "this statement is not supported in tile kernels")
+
+    def let(self, stmt: ast.Let) -> None:
+        if stmt.init is None:
+            raise err(stmt.loc, "a `let` in a tile kernel needs a value: `let x = ...;`")
+        if stmt.else_ is not None:
+            raise err(stmt.loc, "`let ... else` is not supported in tile kernels")
+        expected = self.resolve_type(stmt.ty) if stmt.ty is not None else self.retypes.get(id(stmt))
+        v = self.expr(stmt.init, expected)
+        if expected is not None:
+            v = coerce(v, expected, stmt.init.loc, "the value")
+        self.bind_pattern(stmt.pattern, v, id(stmt))
+
+    # Expressions -----------------------------------------------------------------------------------------
+    def expr(self, e: Any, expected: Any = None) -> V:
+        """Emit an expression; `expected` is the type its context wants (it types literals and generic ops)."""
+        handler: Callable[[Any, Any], V] | None = getattr(self, "x_" + type(e).__name__, None)
+        if handler is None:
+            raise err(e.loc, "this expression is not supported in tile kernels")
+        with location(e.loc):
+            return handler(e, expected)
+
+    def x_Lit(self, e: ast.Lit, expected: Any) -> V:
+        if e.kind == "str":
+            raise err(e.loc, "string literals are not supported in tile kernels")
+        v = vals.literal(e.value, e.kind, e.suffix, e.loc)
+        if isinstance(v.ty, Flex) and isinstance(expected, Scalar):
+            return coerce(v, expected, e.loc)
+        return v
+
+    def x_PathExpr(self, e: ast.PathExpr, expected: Any) -> V:
+        if len(e.segments) == 1:
+            name = e.segments[0]
+            binding = self.lookup(name)
+            if binding is not None:
+                return binding.v
+            if name in self.generics:
+                bound = self.generics[name]
+                if isinstance(bound, list):
+                    return V(ShapeT(), shape=list(bound))
+                if isinstance(bound, Scalar):
+                    raise err(e.loc, f"`{name}` is a type, not a value")
+                return self._const_generic_value(name, bound, e.loc)
+            const = self.crate.const(name)
+            if const is not None:
+                return self._const_item(const)
+            raise err(e.loc, f"cannot find value `{name}` in this scope")
+        if e.segments[0] in MARKER_MODULES:
+            return V(MarkerT(), const="::".join(e.segments))
+        if len(e.segments) == 2 and e.segments[1] in _SCALAR_CONSTS:
+            ty = self.scalar_type(ast.PathTy(e.loc, e.segments[0]))
+            return scalar_const(_scalar_constant(e.segments[1], ty), ty)
+        raise err(e.loc, f"cannot find `{'::'.join(e.segments)}` in tile kernels")
+
+    def _const_generic_value(self, name: str, value: Any, loc: Any) -> V:
+        generic = next((g for g in self.fn.generics if g.name == name), None)
+        ty = self.scalar_type(generic.const_ty) if generic is not None and generic.const_ty is not None else I32
+        if isinstance(value, bool) or ty.is_bool:
+            return scalar_const(bool(value), BOOL)
+        return scalar_const(value, ty)
+
+    def _const_item(self, const: ast.ConstDef) -> V:
+        if const.name not in self._consts:
+            ty = self.resolve_type(const.ty)
+            if isinstance(ty, Scalar):
+                self._consts[const.name] = scalar_const(self.const_value(const.value), ty)
+            else:
+                self._consts[const.name] = V(ShapeT(), shape=[int(d) for d in self.const_value(const.value)])
+        cached = self._consts[const.name]
+        # A constant is materialized where it is used (its first use may sit in a branch).
+        return scalar_const(cached.const, cached.ty) if isinstance(cached.ty, Scalar) else cached
+
+    def x_MacroCall(self, e: ast.MacroCall, expected: Any) -> V:
+        if e.name in SHAPE_MACROS:
+            return V(ShapeT(), shape=[int(d) for d in self.const_value(e)])
+        raise err(e.loc, f"the macro `{e.name}!` is not supported in tile kernels")
+
+    def x_Tuple(self, e: ast.Tuple, expected: Any) -> V:
+        hints = expected.elems if isinstance(expected, TupleT) and len(expected.elems) == len(e.elems) else None
+        parts = [self.expr(x, hints[i] if hints else None) for i, x in enumerate(e.elems)]
+        return V(TupleT(tuple(p.ty for p in parts)), None, None, parts)
+
+    def x_ArrayLit(self, e: ast.ArrayLit, expected: Any) -> V:
+        if e.repeat is not None:
+            count = self.const_value(e.repeat)
+            parts = [self.expr(e.elems[0])] * int(count)
+        else:
+            parts = [self.expr(x) for x in e.elems]
+        return V(ArrayT(), None, None, parts)
+
+    def x_Block(self, e: ast.Block, expected: Any) -> V:
+        return self.block(e, expected)
+
+    def x_Field(self, e: ast.Field, expected: Any) -> V:
+        base = self.expr(e.base)
+        if isinstance(base.ty, TupleT) and e.name.isdigit() and int(e.name) < len(base.parts):
+            return base.parts[int(e.name)]
+        raise err(e.loc, f"`{rust_name(base.ty)}` has no field `{e.name}`")
+
+    def x_Index(self, e: ast.Index, expected: Any) -> V:
+        base = self.expr(e.base)
+        if isinstance(base.ty, (DimsT, ShapeT, ArrayT)):
+            i = self.const_value(e.index)
+            size = len(base.shape) if isinstance(base.ty, ShapeT) else len(base.parts) if isinstance(base.ty, ArrayT) \
+                else len(base.view.ty.shape)
+            if not isinstance(i, int) or not 0 <= i < size:
+                raise err(e.index.loc, f"index {i} is out of range for {size} dimensions")
+            if isinstance(base.ty, ShapeT):
+                return scalar_const(base.shape[i], I32)
+            if isinstance(base.ty, ArrayT):
+                return base.parts[i]
+            return ops.tensor_dim(base.view, i)
+        raise err(e.loc, f"`{rust_name(base.ty)}` cannot be indexed; tiles are read with `extract` or loaded "
+                         "through partitions")
+
+    def x_Unary(self, e: ast.Unary, expected: Any) -> V:
+        if e.op in ("&", "&mut", "*"):
+            return self.expr(e.operand, expected)
+        v = self.expr(e.operand, expected)
+        elem = vals.elem_kind(v.ty)
+        if isinstance(v.ty, Flex):
+            if e.op == "-":
+                return V(v.ty, None, -v.const)
+            raise err(e.loc, f"cannot apply `{e.op}` to an untyped literal; add a suffix")
+        if elem is None:
+            raise err(e.loc, f"cannot apply `{e.op}` to `{rust_name(v.ty)}`")
+        if e.op == "-":
+            if elem.is_bool or (elem.is_int and not elem.signed):
+                raise err(e.loc, f"cannot negate `{rust_name(v.ty)}`")
+            if isinstance(v.ty, Scalar) and v.const is not None:
+                return scalar_const(-v.const, elem)
+            if elem.is_float:
+                return V(v.ty, arith.negf(v.value))
+            zero = vals.tile_const(0, v.ty) if isinstance(v.ty, TileT) else scalar_const(0, elem)
+            return V(v.ty, arith.subi(zero.value, v.value))
+        if e.op == "!":
+            if elem.is_float:
+                raise err(e.loc, f"cannot apply `!` to `{rust_name(v.ty)}`")
+            if isinstance(v.ty, Scalar) and v.const is not None:
+                return scalar_const(not v.const if elem.is_bool else ~v.const, elem)
+            ones = vals.tile_const(-1 if not elem.is_bool else 1, v.ty) if isinstance(v.ty, TileT) \
+                else scalar_const(True if elem.is_bool else -1, elem)
+            return V(v.ty, arith.xori(v.value, ones.value))
+        raise err(e.loc, f"the operator `{e.op}` is not supported in tile kernels")
+
+    def x_Binary(self, e: ast.Binary, expected: Any) -> V:
+        hint = expected if e.op not in vals.COMPARISONS and e.op not in ("&&", "||") else None
+        a = self.expr(e.lhs, hint)
+        b = self.expr(e.rhs, a.ty if isinstance(a.ty, (Scalar, TileT)) and e.op not in ("<<", ">>") else hint)
+        return self.binary(e.op, a, b, e.loc)
+
+    def binary(self, op: str, a: V, b: V, loc: Any) -> V:
+        """Rust's `a op b` on two scalars, or elementwise on two tiles of one shape and element type."""
+        if isinstance(a.ty, TileT) or isinstance(b.ty, TileT):
+            if not (isinstance(a.ty, TileT) and isinstance(b.ty, TileT)):
+                scalar = b if isinstance(a.ty, TileT) else a
+                raise err(loc, f"`{op}` between a tile and a scalar (`{rust_name(scalar.ty)}`); lift the scalar "
+                               f"with `x.broadcast(shape)` or `broadcast_scalar(x, shape)`")
+            if a.ty.shape != b.ty.shape:
+                raise err(loc, f"`{op}` between tiles of shapes {list(a.ty.shape)} and {list(b.ty.shape)}; tile "
+                               f"operators need one shape: `broadcast` the smaller one first")
+            if a.ty.elem != b.ty.elem:
+                vals.retype_tile(a, b.ty)
+                vals.retype_tile(b, a.ty)
+                raise err(loc, f"`{op}` between tiles of `{a.ty.elem.rust()}` and `{b.ty.elem.rust()}`; convert "
+                               f"one with `convert_tile`")
+            if op in vals.COMPARISONS:
+                raise err(loc, f"tiles are compared with `eq_tile`/`ne_tile`/`lt_tile`/... , not `{op}`")
+            value = vals.arith_binary(op, a.value, b.value, a.ty.elem, loc, a.ty.rust())
+            return V(a.ty, value, origin=a.origin or b.origin)
+        for x in (a, b):
+            if not isinstance(x.ty, (Scalar, Flex)):
+                raise err(loc, f"`{op}` is not defined on `{rust_name(x.ty)}`")
+        if op in ("<<", ">>"):
+            a = concrete(a) if isinstance(a.ty, Flex) and not isinstance(b.ty, Flex) else a
+            b = coerce(b, a.ty, loc) if isinstance(a.ty, Scalar) and isinstance(b.ty, Flex) else b
+        a, b = vals.unify_scalars(a, b, loc, op)
+        result_ty = BOOL if op in vals.COMPARISONS else a.ty
+        if op in ("&&", "||") and a.ty != BOOL:
+            raise err(loc, f"`{op}` takes `bool` operands, found `{rust_name(a.ty)}`")
+        if a.const is not None and b.const is not None:
+            folded = vals.fold(op, a.const, b.const, result_ty)
+            if folded is not None:
+                return V(result_ty, None, folded) if isinstance(result_ty, Flex) else scalar_const(folded, result_ty)
+        a, b = concrete(a), concrete(b)
+        value = vals.arith_binary(op, a.value, b.value, a.ty, loc, a.ty.rust())
+        if op in vals.COMPARISONS:
+            return V(BOOL, value)
+        return V(a.ty, value, origin=a.origin or b.origin)
+
+    def x_Cast(self, e: ast.Cast, expected: Any) -> V:
+        target = self.resolve_type(e.target)
+        v = self.expr(e.operand, target if isinstance(target, Scalar) else None)
+        if not isinstance(target, Scalar) or not isinstance(v.ty, (Scalar, Flex)):
+            raise err(e.loc, f"`as` converts scalars; `{rust_name(v.ty)} as {rust_name(target)}` is not supported "
+                             f"(tiles convert with `convert_tile`)")
+        if isinstance(v.ty, Flex):
+            if v.ty.kind == "float" and not target.is_float:
+                return scalar_const(int(v.const), target)
+            return coerce(v, target, e.loc)
+        if target.is_bool and not v.ty.is_bool:
+            raise err(e.loc, f"cannot cast `{v.ty.rust()}` as `bool`; compare it instead")
+        return vals.convert(v, target, e.loc)
+
+    def x_Assign(self, e: ast.Assign, expected: Any) -> V:
+        if not (isinstance(e.target, ast.PathExpr) and len(e.target.segments) == 1):
+            raise err(e.target.loc, "tile kernels assign to variables only (tiles are immutable values)")
+        name = e.target.segments[0]
+        binding = self.lookup(name)
+        if binding is None:
+            raise err(e.target.loc, f"cannot find value `{name}` in this scope")
+        if not binding.mutable:
+            raise err(e.target.loc, f"cannot assign twice to immutable variable `{name}`; declare it `let mut {name}`")
+        hint = binding.v.ty if not isinstance(binding.v.ty, Flex) else None
+        value = self.expr(e.value, hint)
+        if e.op is not None:
+            value = self.binary(e.op, binding.v, value, e.loc)
+        self.assign(binding, value, e.value.loc)
+        return UNIT_V
+
+    def assign(self, binding: Binding, value: V, loc: Any) -> None:
+        """Give a variable a new value; its type stays (an untyped literal's takes the first concrete one)."""
+        old = binding.v
+        if isinstance(old.ty, Flex):
+            binding.v = value if not isinstance(value.ty, Flex) else V(old.ty, None, value.const)
+            return
+        binding.v = coerce(value, old.ty, loc, f"the new value of `{binding.name}`")
+
+    def x_Call(self, e: ast.Call, expected: Any) -> V:
+        return ops.call(self, e, expected)
+
+    def x_MethodCall(self, e: ast.MethodCall, expected: Any) -> V:
+        return ops.dispatch_method(self, e, expected)
+
+    def x_Return(self, e: ast.Return, expected: Any) -> V:
+        raise err(e.loc, "`return` is not supported in tile kernels; let the body end with its value "
+                         "(or structure it with `if`/`else`)")
+
+    def x_Closure(self, e: ast.Closure, expected: Any) -> V:
+        raise err(e.loc, "closures are not supported in tile kernels; use `reduce_sum/max/min/prod` and `scan_sum`")
+
+    def x_Match(self, e: ast.Match, expected: Any) -> V:
+        raise err(e.loc, "`match` is not supported in tile kernels; use `if`/`else if`")
+
+    # Helper functions ------------------------------------------------------------------------------------
+    def inline(self, fn: ast.Function, args: list[V], explicit: list[Any], loc: Any, expected: Any) -> V:
+        """Inline a helper function's body with its parameters bound to `args`."""
+        if len(args) != len(fn.params):
+            raise err(loc, f"`{fn.name}` takes {len(fn.params)} argument(s), {len(args)} given")
+        if self.depth >= _MAX_INLINE_DEPTH:
+            raise err(loc, f"helper calls nest deeper than {_MAX_INLINE_DEPTH} (is `{fn.name}` recursive?)")
+        generics: dict[str, Any] = {}
+        if explicit:
+            if len(explicit) != len(fn.generics):
+                raise err(loc, f"`{fn.name}` has {len(fn.generics)} generic parameter(s), {len(explicit)} given")
+            for g, arg in zip(fn.generics, explicit):
+                generics[g.name] = self.const_value(arg) if g.const_ty is not None else self.scalar_type(arg)
+        names = {g.name for g in fn.generics}
+        for p, v in zip(fn.params, args):
+            _unify(p.ty, v, names, generics)
+        if fn.ret is not None and isinstance(expected, (Scalar, TileT)):
+            _unify(fn.ret, V(expected), names, generics)
+        missing = [g.name for g in fn.generics if g.name not in generics]
+        if missing:
+            raise err(loc, f"cannot infer the generic parameter(s) {', '.join(missing)} of `{fn.name}`; name them: "
+                           f"`{fn.name}::<...>(..)`")
+        saved = (self.scopes, self.generics, self.loops, self.fn)
+        self.scopes, self.generics, self.loops, self.fn = [{}], generics, [], fn
+        self.depth += 1
+        try:
+            for p, v in zip(fn.params, args):
+                ty = self.resolve_type(p.ty)
+                if isinstance(v.ty, Flex) or isinstance(ty, Scalar):
+                    v = coerce(v, ty, loc, f"the argument for `{_param_name(p)}`")
+                self.bind_pattern(p.pattern, v)
+            ret = self.resolve_type(fn.ret) if fn.ret is not None else None
+            out = self.block(fn.body, ret)
+            if ret is not None:
+                out = coerce(out, ret, fn.body.tail.loc if fn.body.tail is not None else fn.loc, "the result")
+            return out
+        finally:
+            self.scopes, self.generics, self.loops, self.fn = saved
+            self.depth -= 1
+
+    # Control flow ----------------------------------------------------------------------------------------
+    def x_If(self, e: ast.If, expected: Any) -> V:
+        if isinstance(e.cond, (ast.LetCond, ast.LetChain)):
+            raise err(e.cond.loc, "`if let` is not supported in tile kernels")
+        cond = self.condition(e.cond)
+        if cond.const is not None:
+            # A compile-time condition (`if CAUSAL == 1i32`): only the branch taken exists.
+            if cond.const:
+                return self.block(e.then, expected)
+            return self.expr(e.else_, expected) if e.else_ is not None else UNIT_V
+        else_fn = (lambda hint: self.expr(e.else_, expected or hint)) if e.else_ is not None else (lambda _: UNIT_V)
+        return self.structured_if(cond, lambda: self.block(e.then, expected), else_fn,
+                                  [e.then, e.else_], e.loc)
+
+    def condition(self, e: Any) -> V:
+        v = self.expr(e, BOOL)
+        if v.ty != BOOL:
+            raise err(e.loc, f"a condition must be `bool`, found `{rust_name(v.ty)}`")
+        return v
+
+    def structured_if(self, cond: V, then_fn: Callable[[], V], else_fn: Callable[[Any], V], nodes: list[Any],
+                      loc: Any) -> V:
+        """An `scf.if` whose results are the branch value and every outer variable a branch assigns;
+        `else_fn` gets the then-branch's type as a hint (it types the literals of the `else` branch)."""
+        carried = self.carried(nodes)
+        _fix_carried(carried, loc)
+        saved = [b.v for b in carried]
+        draft = scf.IfOp(cond.value, [], has_else=True)
+        with ir.InsertionPoint(draft.then_block):
+            then_v = then_fn()
+        then_c = [b.v for b in carried]
+        for b, v in zip(carried, saved):
+            b.v = v
+        with ir.InsertionPoint(draft.else_block):
+            else_v = else_fn(then_v.ty if isinstance(then_v.ty, (Scalar, TileT)) else None)
+        else_c = [b.v for b in carried]
+        for b, v in zip(carried, saved):
+            b.v = v
+        unit = then_v.ty == UNIT or else_v.ty == UNIT
+        if unit and then_v.ty != else_v.ty and else_v.ty != UNIT:
+            raise err(loc, f"`if` and `else` have different types: `()` and `{rust_name(else_v.ty)}`")
+        then_leaves: list[V] = []
+        else_leaves: list[V] = []
+        value_ty: Any = UNIT
+        if not unit:
+            with ir.InsertionPoint(draft.then_block):
+                then_v = concrete(then_v) if isinstance(else_v.ty, Flex) else then_v
+            with ir.InsertionPoint(draft.else_block):
+                else_v = coerce(else_v, then_v.ty, loc, "the `else` branch") if not isinstance(then_v.ty, Flex) \
+                    else else_v
+            if isinstance(then_v.ty, Flex):
+                with ir.InsertionPoint(draft.else_block):
+                    else_v = concrete(else_v)
+                with ir.InsertionPoint(draft.then_block):
+                    then_v = coerce(then_v, else_v.ty, loc, "the `if` branch")
+            value_ty = then_v.ty
+            then_leaves, else_leaves = _leaves(then_v, loc), _leaves(else_v, loc)
+        with ir.InsertionPoint(draft.then_block):
+            then_leaves += [coerce(v, b.v.ty, loc, f"`{b.name}`") for v, b in zip(then_c, carried)]
+        with ir.InsertionPoint(draft.else_block):
+            else_leaves += [coerce(v, b.v.ty, loc, f"`{b.name}`") for v, b in zip(else_c, carried)]
+        if not then_leaves:
+            for block in (draft.then_block, draft.else_block):
+                with ir.InsertionPoint(block):
+                    scf.yield_([])
+            return UNIT_V
+        final = scf.IfOp(cond.value, [v.value.type for v in then_leaves], has_else=True)
+        for src, dst, leaves in ((draft.then_block, final.then_block, then_leaves),
+                                 (draft.else_block, final.else_block, else_leaves)):
+            for op in list(src.operations):
+                dst.append(op)
+            with ir.InsertionPoint(dst):
+                scf.yield_([v.value for v in leaves])
+        draft.operation.erase()
+        results = list(final.results)
+        value = UNIT_V
+        if value_ty != UNIT:
+            value, results = _rebuild(value_ty, results)
+        for b, r in zip(carried, results):
+            _rebind(b, r)
+        return value
+
+    def carried(self, nodes: list[Any]) -> list[Binding]:
+        """The variables and jump flags visible here that `nodes` may assign."""
+        out: list[Binding] = []
+        seen: set[int] = set()
+        for name in _assigned_names(nodes):
+            binding = self.lookup(name)
+            if binding is not None and id(binding) not in seen:
+                seen.add(id(binding))
+                out.append(binding)
+        for kind, label, loc in _jumps(nodes):
+            frame = self._frame(label, loc)
+            flag = frame.brk if kind == "break" else frame.cont
+            if flag is not None and id(flag) not in seen:
+                seen.add(id(flag))
+                out.append(flag)
+        return out
+
+    def _frame(self, label: str | None, loc: Any) -> LoopFrame:
+        if not self.loops:
+            raise err(loc, "`break`/`continue` outside of a loop")
+        frame = self.loops[-1]
+        if label is not None and frame.label != label:
+            raise err(loc, f"`break '{label}`/`continue '{label}` to an outer loop is not supported in tile kernels; "
+                           "set a flag and break the inner loop")
+        return frame
+
+    def _jumps_out(self, stmt: Any) -> bool:
+        return bool(_jumps([stmt]))
+
+    def _not_jumped(self, frame: LoopFrame) -> V:
+        flags = [f.v for f in (frame.brk, frame.cont) if f is not None]
+        jumped = flags[0]
+        for f in flags[1:]:
+            jumped = self.binary("||", jumped, f, self.fn.loc)
+        return self.binary("^", jumped, scalar_const(True, BOOL), self.fn.loc)
+
+    def x_Break(self, e: ast.Break, expected: Any) -> V:
+        if e.value is not None:
+            raise err(e.loc, "`break` with a value is not supported in tile kernels")
+        frame = self._frame(e.label, e.loc)
+        frame.brk.v = scalar_const(True, BOOL)
+        return UNIT_V
+
+    def x_Continue(self, e: ast.Continue, expected: Any) -> V:
+        frame = self._frame(e.label, e.loc)
+        frame.cont.v = scalar_const(True, BOOL)
+        return UNIT_V
+
+    def _loop_frame(self, label: str | None, body: ast.Block) -> LoopFrame:
+        kinds = {kind for kind, _, _ in _jumps([body])}
+        frame = LoopFrame(label)
+        if "break" in kinds:
+            frame.brk = Binding("break", scalar_const(False, BOOL), True)
+        if "continue" in kinds:
+            frame.cont = Binding("continue", scalar_const(False, BOOL), True)
+        return frame
+
+    def x_For(self, e: ast.For, expected: Any) -> V:
+        start, end, step = self._range(e.iter)
+        frame = self._loop_frame(e.label, e.body)
+        if frame.brk is not None:
+            return self._for_as_while(e, frame, start, end, step)
+        self.loops.append(frame)
+        try:
+            carried = [b for b in self.carried([e.body]) if b is not frame.cont]
+        finally:
+            self.loops.pop()
+        _fix_carried(carried, e.loc)
+        types = [b.v.ty for b in carried]
+        loop = scf.ForOp(start.value, end.value, step.value, [b.v.value for b in carried])
+        with ir.InsertionPoint(loop.body):
+            for b, arg in zip(carried, loop.inner_iter_args):
+                _rebind(b, arg)
+            self.scopes.append({})
+            self.loops.append(frame)
+            try:
+                self.bind_pattern(e.pattern, V(start.ty, loop.induction_variable))
+                if frame.cont is not None:
+                    frame.cont.v = scalar_const(False, BOOL)
+                self.block(e.body)
+                scf.yield_([coerce(b.v, t, e.loc, f"`{b.name}` (carried by the loop)").value
+                            for b, t in zip(carried, types)])
+            finally:
+                self.loops.pop()
+                self.scopes.pop()
+        for b, r in zip(carried, loop.results):
+            _rebind(b, r)
+        return UNIT_V
+
+    def _range(self, it: Any) -> tuple[V, V, V]:
+        step_e = None
+        if isinstance(it, ast.MethodCall) and it.name == "step_by" and len(it.args) == 1:
+            it, step_e = it.receiver, it.args[0]
+        if not isinstance(it, ast.Range) or it.start is None or it.end is None:
+            raise err(it.loc, "tile kernels loop over ranges: `for i in a..b` or `for i in (a..b).step_by(k)`")
+        start = self.expr(it.start)
+        end = self.expr(it.end, start.ty if isinstance(start.ty, Scalar) else None)
+        start, end = vals.unify_scalars(start, end, it.loc, "..")
+        start, end = concrete(start), concrete(end)
+        if not isinstance(start.ty, Scalar) or not start.ty.is_int:
+            raise err(it.loc, f"a range of `{rust_name(start.ty)}`; loops count with integers")
+        if it.inclusive:
+            end = self.binary("+", end, scalar_const(1, end.ty), it.loc)
+        step = coerce(self.expr(step_e, start.ty), start.ty, step_e.loc) if step_e is not None \
+            else scalar_const(1, start.ty)
+        if step.const is not None and step.const <= 0:
+            raise err(step_e.loc, "`step_by` takes a positive step")
+        return start, end, step
+
+    def _for_as_while(self, e: ast.For, frame: LoopFrame, start: V, end: V, step: V) -> V:
+        counter = Binding("loop counter", start, True)
+
+        def cond() -> V:
+            return self.binary("<", counter.v, end, e.loc)
+
+        def body() -> None:
+            self.bind_pattern(e.pattern, counter.v)
+            self.block(e.body)
+            counter.v = self.binary("+", counter.v, step, e.loc)
+
+        return self._while(frame, [counter], cond, body, [e.body], e.loc)
+
+    def x_While(self, e: ast.While, expected: Any) -> V:
+        if isinstance(e.cond, ast.LetCond):
+            raise err(e.cond.loc, "`while let` is not supported in tile kernels")
+        frame = self._loop_frame(e.label, e.body)
+        return self._while(frame, [], lambda: self.condition(e.cond), lambda: self.block(e.body), [e.cond, e.body],
+                           e.loc)
+
+    def x_Loop(self, e: ast.Loop, expected: Any) -> V:
+        frame = self._loop_frame(e.label, e.body)
+        if frame.brk is None:
+            raise err(e.loc, "this `loop` has no `break`, so it never ends")
+        return self._while(frame, [], lambda: scalar_const(True, BOOL), lambda: self.block(e.body), [e.body], e.loc)
+
+    def _while(self, frame: LoopFrame, extra: list[Binding], cond_fn: Callable[[], V], body_fn: Callable[[], Any],
+               nodes: list[Any], loc: Any) -> V:
+        """`scf.while` carrying `extra`, the break flag and every outer variable the loop assigns."""
+        self.loops.append(frame)
+        try:
+            carried = [b for b in self.carried(nodes) if b is not frame.cont and b is not frame.brk]
+        finally:
+            self.loops.pop()
+        carried = extra + ([frame.brk] if frame.brk is not None else []) + carried
+        _fix_carried(carried, loc)
+        types = [b.v.ty for b in carried]
+        mlir_types = [b.v.value.type for b in carried]
+        loop = scf.WhileOp(mlir_types, [b.v.value for b in carried])
+        before = loop.before.blocks.append(*mlir_types)
+        after = loop.after.blocks.append(*mlir_types)
+        with ir.InsertionPoint(before):
+            for b, arg in zip(carried, before.arguments):
+                _rebind(b, arg)
+            go = cond_fn()
+            if frame.brk is not None:
+                go = self.binary("&&", go, self.binary("^", frame.brk.v, scalar_const(True, BOOL), loc), loc)
+            scf.ConditionOp(go.value, [b.v.value for b in carried])
+        with ir.InsertionPoint(after):
+            for b, arg in zip(carried, after.arguments):
+                _rebind(b, arg)
+            self.scopes.append({})
+            self.loops.append(frame)
+            try:
+                if frame.cont is not None:
+                    frame.cont.v = scalar_const(False, BOOL)
+                body_fn()
+                scf.yield_([coerce(b.v, t, loc, f"`{b.name}` (carried by the loop)").value
+                            for b, t in zip(carried, types)])
+            finally:
+                self.loops.pop()
+                self.scopes.pop()
+        for b, r in zip(carried, loop.results):
+            _rebind(b, r)
+        return UNIT_V
+
+
+def _scalar_constant(name: str, ty: Scalar) -> Any:
+    value = _SCALAR_CONSTS[name]
+    if value == "max":
+        return _limit(ty, True)
+    if value == "min":
+        return _limit(ty, False)
+    if value == "eps":
+        return {"f16": 2.0 ** -10, "bf16": 2.0 ** -7, "f32": 2.0 ** -23, "f64": 2.0 ** -52}[ty.name]
+    return value
+
+
+def _limit(ty: Scalar, upper: bool) -> Any:
+    if ty.is_float:
+        big = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38,
+               "f64": 1.7976931348623157e308}[ty.name]
+        return big if upper else -big
+    if ty.is_bool:
+        return upper
+    if ty.signed:
+        return (1 << (ty.bits - 1)) - 1 if upper else -(1 << (ty.bits - 1))
+    return (1 << ty.bits) - 1 if upper else 0
+
+
+def _fix_carried(carried: list[Binding], loc: Any) -> None:
+    """Give the variables an `if` or loop carries their SSA types (an untyped literal takes its default);
+    only scalars and tiles can change inside control flow."""
+    for b in carried:
+        b.v = concrete(b.v, b.let_id)
+        if not isinstance(b.v.ty, (Scalar, TileT)):
+            raise err(loc, f"`{b.name}` is a `{rust_name(b.v.ty)}`, which cannot change inside an `if` or a loop; "
+                           f"only scalar and tile variables can")
+
+
+def _rebind(b: Binding, value: ir.Value) -> None:
+    """A carried variable's new SSA value (block argument or op result); its type stays."""
+    b.v = V(b.v.ty, value, origin=b.let_id)
+
+
+def _param_name(p: ast.Param) -> str:
+    return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"
+
+
+def _is_unit_tail(tail: Any) -> bool:
+    return isinstance(tail, (ast.If, ast.For, ast.While, ast.Loop, ast.Break, ast.Continue, ast.Assign))
+
+
+def _leaves(v: V, loc: Any) -> list[V]:
+    """The SSA values of a branch result (a tuple's elements in order)."""
+    if isinstance(v.ty, TupleT):
+        return [leaf for p in v.parts for leaf in _leaves(p, loc)]
+    if isinstance(v.ty, (Scalar, TileT)) and v.value is not None:
+        return [v]
+    raise err(loc, f"an `if` with a compile-time-unknown condition cannot produce a `{rust_name(v.ty)}`")
+
+
+def _rebuild(ty: Any, results: list[Any]) -> tuple[V, list[Any]]:
+    if isinstance(ty, TupleT):
+        parts = []
+        for t in ty.elems:
+            part, results = _rebuild(t, results)
+            parts.append(part)
+        return V(ty, None, None, parts), results
+    return V(ty, results[0]), results[1:]
+
+
+def _walk(node: Any, visit: Callable[[Any, int], bool], depth: int = 0) -> None:
+    """Visit AST nodes (not into closures); `depth` counts the loops entered below the start."""
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            _walk(item, visit, depth)
+        return
+    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Closure):
+        return
+    if not visit(node, depth):
+        return
+    inner = depth + 1 if isinstance(node, (ast.For, ast.While, ast.Loop)) else depth
+    for name in node.__dataclass_fields__:
+        if name not in ("loc", "ty"):
+            child = getattr(node, name)
+            _walk(child, visit, inner if name in ("body",) else depth)
+
+
+def _assigned_names(nodes: list[Any]) -> list[str]:
+    names: list[str] = []
+
+    def visit(node: Any, depth: int) -> bool:
+        if isinstance(node, ast.Assign) and isinstance(node.target, ast.PathExpr) and len(node.target.segments) == 1:
+            if node.target.segments[0] not in names:
+                names.append(node.target.segments[0])
+        return True
+
+    _walk(nodes, visit)
+    return names
+
+
+def _jumps(nodes: list[Any]) -> list[tuple[str, str | None, Any]]:
+    """The `break`/`continue`s in `nodes` that leave them (not those of loops nested inside): (kind, label,
+    location); for a loop body, the loop's own jumps."""
+    found: list[tuple[str, str | None, Any]] = []
+
+    def visit(node: Any, depth: int) -> bool:
+        if isinstance(node, (ast.Break, ast.Continue)) and (depth == 0 or node.label is not None):
+            found.append(("break" if isinstance(node, ast.Break) else "continue", node.label, node.loc))
+        return True
+
+    _walk(nodes, visit)
+    return found
+
+
+def _unify(pattern: Any, v: V, names: set[str], out: dict[str, Any]) -> None:
+    """Bind a helper's generic parameters from an argument's type (`Tile<E, {[BM, BN]}>` against a
+    `Tile<f32, {[64, 32]}>` binds E = f32, BM = 64, BN = 32)."""
+    ty = v.ty
+    if isinstance(pattern, (ast.RefTy, ast.PtrTy)):
+        _unify(pattern.inner, v, names, out)
+        return
+    if not isinstance(pattern, ast.PathTy):
+        return
+    if pattern.name in names and not pattern.args:
+        if isinstance(ty, Scalar):
+            out.setdefault(pattern.name, ty)
+        return
+    if pattern.name in ("Tile", "Tensor") and len(pattern.args) == 2 and isinstance(ty, (TileT, ViewT)):
+        elem, shape = pattern.args
+        if isinstance(elem, ast.PathTy) and elem.name in names:
+            out.setdefault(elem.name, ty.elem)
+        if isinstance(shape, ast.PathTy) and shape.name in names:
+            out.setdefault(shape.name, list(ty.shape))
+            return
+        dims = shape.tail if isinstance(shape, ast.Block) and not shape.stmts else shape
+        if isinstance(dims, ast.ArrayLit) and len(dims.elems) == len(ty.shape):
+            for d, size in zip(dims.elems, ty.shape):
+                if isinstance(d, ast.PathExpr) and len(d.segments) == 1 and d.segments[0] in names:
+                    out.setdefault(d.segments[0], size)

@@ -1,0 +1,187 @@
+"""The items of a cutile-rs source file: `#[cutile::module] mod`s, their `#[cutile::entry]` kernels, helper
+functions and `const` items, and the entry attributes (`print_ir`, `unchecked_accesses`,
+`optimization_hints = (sm_90 = (num_worker_warps_per_cta = 8))`, ...).
+
+The syntax tree and the AST come from the Rust frontend (tree-sitter adapter, Builder); this module adds the
+shape macros (`const_shape![..]`, `shape![..]`, `const_array![..]`), whose arguments it parses as expressions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from oxide.dialects.tile.kernel import DEFAULT_WARPS
+from oxide.frontends.rust import ast
+from oxide.frontends.rust.build import Builder, text
+from oxide.frontends.rust.items import build_function
+from oxide.frontends.rust.parser import Source
+from oxide.ir.diagnostics import OxideError, SourceLoc
+
+SHAPE_MACROS = ("const_shape", "shape", "const_array")
+# The cutile-rs target whose optimization hints apply: oxide compiles tile kernels for Hopper.
+TARGET_ARCH = "sm_90"
+_HINT_KEYS = ("num_worker_warps_per_cta", "occupancy", "num_cta_in_cga", "max_divisibility")
+_ENTRY_KEYS = ("print_ir", "dump_mlir_dir", "unchecked_accesses", "deny_in_kernel_checks", "optimization_hints")
+
+
+def is_tile_source(text_: str) -> bool:
+    """Whether Rust source holds a `#[cutile::module]` (and so goes to the tile frontend)."""
+    return re.search(r"#\s*\[\s*cutile\s*::\s*module\b", text_) is not None
+
+
+class TileBuilder(Builder):
+    """The Rust frontend's AST builder, plus the arguments of the shape macros."""
+
+    def x_macro_invocation(self, node: Any) -> ast.Expr:
+        name = text(node.child_by_field_name("macro")).split("::")[-1]
+        if name not in SHAPE_MACROS:
+            return super().x_macro_invocation(node)
+        tree = next(c for c in node.children if c.type == "token_tree")
+        # `[a, b]` re-parsed as call arguments `(a, b)`: same length, so every position stays the file's.
+        return ast.MacroCall(self.loc(node), name, self.macro_args(tree, lambda s: "(" + s[1:-1] + ")"))
+
+
+@dataclass
+class EntryOptions:
+    """What `#[cutile::entry(...)]` asks of the compiler: the warps per tile block (`tile.warps`).
+    `print_ir`, `dump_mlir_dir` and `deny_in_kernel_checks` are accepted and change nothing; oxide keeps every
+    store check (`unchecked_accesses` is checked for `unsafe fn` and keeps them too)."""
+
+    warps: int = DEFAULT_WARPS
+
+
+@dataclass
+class TileCrate:
+    """The cutile modules of a file: entries (in source order), helpers and consts by name, as AST."""
+
+    source: Source
+    entries: list[str] = field(default_factory=list)
+    options: dict[str, EntryOptions] = field(default_factory=dict)
+    functions: dict[str, Any] = field(default_factory=dict)
+    consts: dict[str, Any] = field(default_factory=dict)
+    _built: dict[Any, Any] = field(default_factory=dict)
+
+    def function(self, name: str) -> ast.Function | None:
+        """The AST of an entry or helper function, or None."""
+        node = self.functions.get(name)
+        if node is None:
+            return None
+        if node not in self._built:
+            self._built[node] = build_function(TileBuilder(self.source), node, [])
+        return self._built[node]
+
+    def const(self, name: str) -> ast.ConstDef | None:
+        """The AST of a `const` item, or None."""
+        node = self.consts.get(name)
+        if node is None:
+            return None
+        if node not in self._built:
+            b = TileBuilder(self.source)
+            self._built[node] = ast.ConstDef(b.loc(node), name, b.type_(node.child_by_field_name("type")),
+                                             b.expr(node.child_by_field_name("value")))
+        return self._built[node]
+
+
+def collect(source: Source, root: Any) -> TileCrate:
+    """Index the items of every `#[cutile::module]` in the file."""
+    crate = TileCrate(source)
+    pending: list[Any] = []
+    for node in root.named_children:
+        if node.type == "attribute_item":
+            pending.append(node)
+            continue
+        attrs, pending = pending, []
+        if node.type == "mod_item" and any(_attr_name(a) == "cutile::module" for a in attrs):
+            body = node.child_by_field_name("body")
+            if body is not None:
+                _collect_module(crate, body.named_children)
+    return crate
+
+
+def _attr_name(node: Any) -> str:
+    attr = node.named_children[0]
+    return (text(attr.named_children[0]) if attr.named_children else text(attr)).replace(" ", "")
+
+
+def _collect_module(crate: TileCrate, nodes: list[Any]) -> None:
+    pending: list[Any] = []
+    for node in nodes:
+        if node.type == "attribute_item":
+            pending.append(node)
+            continue
+        attrs, pending = pending, []
+        if node.type == "function_item":
+            name = text(node.child_by_field_name("name"))
+            crate.functions.setdefault(name, node)
+            entry = next((a for a in attrs if _attr_name(a) in ("cutile::entry", "entry")), None)
+            if entry is not None:
+                crate.entries.append(name)
+                crate.options[name] = _entry_options(crate.source, entry, node)
+        elif node.type in ("const_item", "static_item"):
+            crate.consts[text(node.child_by_field_name("name"))] = node
+        elif node.type == "mod_item":
+            body = node.child_by_field_name("body")
+            if body is not None:
+                _collect_module(crate, body.named_children)
+        # `use` lines, structs for host code, traits: nothing a tile kernel body reaches
+
+
+def _entry_options(source: Source, attr_node: Any, fn_node: Any) -> EntryOptions:
+    attr = attr_node.named_children[0]
+    tree = next((c for c in attr.named_children if c.type == "token_tree"), None)
+    loc = source.loc(attr_node)
+    options = EntryOptions()
+    args = text(tree)[1:-1] if tree is not None else ""
+    for key, value in _fields(args):
+        if key not in _ENTRY_KEYS:
+            raise OxideError(f"unknown #[cutile::entry] option `{key}`; known: {', '.join(_ENTRY_KEYS)}", loc)
+        if key == "optimization_hints":
+            warps = _warps(value, loc)
+            if warps is not None:
+                options.warps = warps
+    unchecked = any(key == "unchecked_accesses" and value in ("", "true") for key, value in _fields(args))
+    unsafe = any(c.type == "function_modifiers" and "unsafe" in text(c) for c in fn_node.children)
+    if unchecked and not unsafe:
+        raise OxideError("`unchecked_accesses` turns off the safety checks, so the kernel must be an `unsafe fn`; "
+                         "write `unsafe fn` or drop `unchecked_accesses`", loc)
+    return options
+
+
+def _warps(value: str, loc: SourceLoc) -> int | None:
+    """num_worker_warps_per_cta of the sm_90 entry of `optimization_hints = (sm_90 = (...), ...)`."""
+    if not (value.startswith("(") and value.endswith(")")):
+        raise OxideError("optimization_hints takes `(sm_XX = (key = value, ...), ...)`", loc)
+    warps = None
+    for arch, hints in _fields(value[1:-1]):
+        if not re.fullmatch(r"sm_\d+[a-z]?", arch) or not (hints.startswith("(") and hints.endswith(")")):
+            raise OxideError(f"optimization_hints: expected `sm_XX = (key = value, ...)`, got `{arch}`", loc)
+        for key, number in _fields(hints[1:-1]):
+            if key not in _HINT_KEYS:
+                raise OxideError(f"unknown optimization hint `{key}`; known: {', '.join(_HINT_KEYS)}", loc)
+            if not re.fullmatch(r"\d+", number):
+                raise OxideError(f"optimization hint `{key}` takes an integer literal, got `{number}`", loc)
+            if key == "num_worker_warps_per_cta" and arch == TARGET_ARCH:
+                warps = int(number)
+                if warps < 1 or warps > 32 or warps & (warps - 1):
+                    raise OxideError(f"num_worker_warps_per_cta must be a power of two from 1 to 32, got {warps}", loc)
+    return warps
+
+
+def _fields(args: str) -> list[tuple[str, str]]:
+    """`a = 1, b, c = (x = 1, y)` split at top-level commas into (key, value) pairs ("" for a bare flag)."""
+    parts, depth, current = [], 0, ""
+    for ch in args + ",":
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            if current.strip():
+                key, _, value = current.partition("=")
+                parts.append((key.strip(), value.strip()))
+            current = ""
+        else:
+            current += ch
+    return parts
