@@ -66,7 +66,8 @@ class TileEmitter(KernelEmitter):
     def assign(self, op: Any, expression: str, index: int = 0) -> str:
         """Bind result `index` of `op` to `expression`, rounded to bf16 when that is its element type."""
         name = self.result(op, index)
-        if elem_name(op.results[index].type) == "bf16":
+        type_ = op.results[index].type
+        if str(type_) == "bf16" or (isinstance(type_, ir.RankedTensorType) and elem_name(type_) == "bf16"):
             expression = f"_t.bf16({expression})"
         self.line(f"{name} = {expression}")
         return name
