@@ -1,6 +1,7 @@
 """Hand-made tile kernel artifacts for the runtime tests: the signature from the kernel's MLIR parameter
 types (as the frontend reports them), the emulator program from hand-written tile IR, and PTX whose entry
-declares the contract ABI (for the fake driver)."""
+declares the contract ABI (an empty body for the fake driver; for tests/gpu, the hand-written kernels in
+tests/fixtures/tile_runtime/, which `write_gpu_fixtures` turns into artifacts there)."""
 
 from __future__ import annotations
 
@@ -67,9 +68,20 @@ def _ptx(kernel: KernelSpec) -> str:
            + ",\n  ".join(entries) + "\n)\n{\n  ret;\n}\n"
 
 
-def write(directory: Path, name: str, warps: int = 4) -> Path:
-    """Write the artifact of hand-made kernel `name` into `directory`; its JSON path."""
+def write(directory: Path, name: str, warps: int = 4, ptx: str | None = None) -> Path:
+    """Write the artifact of hand-made kernel `name` into `directory` (with `ptx`, else an empty-bodied
+    entry); its JSON path."""
     params, body = KERNELS[name]
     text = module(", ".join(f"%{p}: {mlir}" for p, _, mlir in params), body, name, warps)
     kernel = spec(name, warps)
-    return Artifact(name, [kernel], {"sm_90": _ptx(kernel)}, program(text)).write(directory)
+    return Artifact(name, [kernel], {"sm_90": ptx or _ptx(kernel)}, program(text)).write(directory)
+
+
+GPU_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tile_runtime"
+GPU_WARPS = {"add": 4, "rowsum": 1, "bump": 4}  # the block sizes the hand-written PTX assumes
+
+
+def write_gpu_fixtures(directory: Path = GPU_FIXTURES) -> list[Path]:
+    """(Re)write the artifacts of tests/gpu/test_tile_runtime.py around the hand-written PTX in GPU_FIXTURES."""
+    return [write(directory, name, warps, (GPU_FIXTURES / f"{name}.sm_90.ptx").read_text(encoding="utf-8"))
+            for name, warps in GPU_WARPS.items()]
