@@ -11,7 +11,8 @@ on the GPU (cuLaunchKernel with the contract's ABI) or on the emulator (one tile
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from oxide.runtime.config import LaunchConfig
 from oxide.runtime.errors import KernelArgumentError, LaunchContractError
@@ -52,7 +53,7 @@ class TileKernel:
         """Launch over the output partitions' grid (synchronously unless `stream` is given)."""
         self._launch(args, None, stream)
 
-    def __getitem__(self, key: Any) -> "_TileConfigured":
+    def __getitem__(self, key: Any) -> _TileConfigured:
         """`kernel[grid]` or `kernel[grid, stream]`: `grid` must be the output partitions' grid."""
         grid, stream = key if isinstance(key, tuple) and len(key) == 2 and not isinstance(key[1], int) else (key, None)
         return _TileConfigured(self, _grid3(grid), stream)

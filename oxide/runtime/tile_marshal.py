@@ -16,11 +16,16 @@ contiguous) and outputs copied back after a synchronous launch, as the SIMT runt
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from oxide.runtime.errors import HostArrayError, KernelArgumentError, LaunchContractError
+from oxide.runtime.errors import (
+    HostArrayError,
+    KernelArgumentError,
+    LaunchContractError,
+)
 from oxide.runtime.marshal import BufferArg
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer, device_view
 from oxide.runtime.scalars import SCALARS, convert
@@ -56,7 +61,7 @@ def byte_range(ptr: int, shape: Sequence[int], strides: Sequence[int], itemsize:
 class TileBound:
     """Bound arguments: ABI values, buffers for the overlap check, the launch grid, host copies to write back."""
 
-    __slots__ = ("abi", "buffers", "grid", "copy_back", "temporaries")
+    __slots__ = ("abi", "buffers", "copy_back", "grid", "temporaries")
 
     def __init__(self) -> None:
         self.abi: list[Any] = []
@@ -175,7 +180,7 @@ class TileBinder:
         if self.gpu and isinstance(value, int) and not isinstance(value, bool):
             bound.abi.append(value)  # a raw device address: the caller vouches for it (unsafe kernels only)
             return
-        value, dtype, shape = self._array(p, value)
+        value, dtype, _ = self._array(p, value)
         if not dtype_fits(p.elem, dtype):
             raise self._fail(p, f"expected elements of {p.elem}, got an array of {dtype}")
         if isinstance(value, np.ndarray):

@@ -36,7 +36,7 @@ def test_vector_add_with_an_edge_tile_matches_the_emulator(cuda):
 
 
 def test_strided_numpy_output_and_device_arrays(cuda):
-    gpu, cpu = _both("add")
+    gpu = load(FIXTURES / "add.oxide.json", target="gpu")
     x = np.arange(600, dtype=np.float32)[::3]  # strided input (copied contiguous)
     y = gpu.to_device(np.ones(200, np.float32))
     backing = np.zeros(400, np.float32)

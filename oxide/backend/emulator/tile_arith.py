@@ -13,7 +13,12 @@ from mlir import ir
 from oxide.backend.emulator.emitter import EmitError
 from oxide.backend.emulator.ops_math import _MATH as MATH_TEMPLATES
 from oxide.backend.emulator.rules import tile_rule
-from oxide.backend.emulator.tile_emitter import TileEmitter, compute_type, elem_name, shape_of
+from oxide.backend.emulator.tile_emitter import (
+    TileEmitter,
+    compute_type,
+    elem_name,
+    shape_of,
+)
 
 _BINARY = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.andi": "&", "arith.ori": "|",
            "arith.xori": "^", "arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}

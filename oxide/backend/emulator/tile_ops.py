@@ -9,7 +9,12 @@ from typing import Any
 from mlir import ir
 
 from oxide.backend.emulator.rules import tile_rule
-from oxide.backend.emulator.tile_emitter import TileEmitter, compute_type, elem_name, shape_of
+from oxide.backend.emulator.tile_emitter import (
+    TileEmitter,
+    compute_type,
+    elem_name,
+    shape_of,
+)
 
 _AXES = {"x": 0, "y": 1, "z": 2}
 

@@ -1,15 +1,32 @@
 """Structured control flow in tile kernels on the emulator: an scf.for K-loop carrying an accumulator tile
 (a bf16 GEMM, with K and M/N not multiples of the tile), scf.if choosing between tiles, scf.while; the
-SIMT launch refuses a tile kernel."""
+SIMT launch refuses a tile kernel; an op with no tile rule is a located error."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from mlir import ir
 
-from oxide.runtime.emulator import LaunchError, launch
+from oxide.backend.emulator import EmitError, emit_program
+from oxide.ir.parse import parse_source
+from oxide.runtime.emulator import (
+    LaunchError,
+    UnsupportedOperation,
+    launch,
+    launch_tile,
+)
 from oxide.runtime.emulator.tile import bf16
-from tests.unit.emulator_tile.helpers import module, out, part, program, run, tensor, view
+from tests.unit.emulator_tile.helpers import (
+    _context,
+    module,
+    out,
+    part,
+    program,
+    run,
+    tensor,
+    view,
+)
 
 GEMM = f"""
       %bm = "tile.block_id"() {{axis = "x"}} : () -> i32
@@ -88,3 +105,21 @@ def test_the_simt_launch_refuses_a_tile_kernel():
     prog = program(text)
     with pytest.raises(LaunchError, match="is a tile kernel: launch it with oxide.runtime.emulator.launch_tile"):
         launch(prog, "fill", (1,), (128,), [np.zeros(8, np.float32)])
+
+
+UNSUPPORTED = f"""
+      %c0 = arith.constant 0 : i32
+      %p = "tile.make_partition"(%x) : ({view('i32', -1)}) -> {part('i32', 8)}
+      %a = "tile.load"(%p, %c0) : ({part('i32', 8)}, i32) -> tensor<8xi32>
+      %r = math.ipowi %a, %a : tensor<8xi32> loc("k.rs":3:14)
+      "tile.store_own"(%z, %r) : ({out('i32', 8)}, tensor<8xi32>) -> ()"""
+
+
+def test_an_op_without_a_tile_rule_is_a_located_error():
+    text = module(f"%z: {out('i32', 8)}, %x: {view('i32', -1)}", UNSUPPORTED)
+    with pytest.raises(EmitError, match=r"k.rs:3:14: .*the emulator cannot execute `math.ipowi`"):
+        program(text)
+    with _context(), ir.Location.unknown():
+        lenient = emit_program(parse_source(text, "k.rs", _context()).module, strict=False)
+    with pytest.raises(UnsupportedOperation, match="kernel `k` cannot run on the emulator"):
+        launch_tile(lenient, "k", (1,), [np.zeros(8, np.int32), np.zeros(8, np.int32)])

@@ -91,7 +91,7 @@ def test_select_with_a_tile_condition():
 def test_bf16_results_are_rounded_to_nearest_even_after_every_op():
     a = (1.0 + np.arange(N) / 128.0).astype(np.float32)  # exact in bf16 (7 fraction bits)
     b = np.full(N, 1.0 / 256.0, np.float32)  # half an ulp of [1, 2): the sums are ties
-    bits = lambda v: (v.view(np.uint32) >> 16).astype(np.uint16)  # noqa: E731 (bf16 bit patterns)
+    bits = lambda v: (v.view(np.uint32) >> 16).astype(np.uint16)
     z = _binary(f"arith.addf %a, %b : {tensor('bf16', N)}", "bf16", bits(a), bits(b))
     got = (z.astype(np.uint32) << 16).view(np.float32)
     expect = np.where(np.arange(N) % 2 == 0, a, a + np.float32(1 / 128))  # ties go to the even neighbour

@@ -127,7 +127,7 @@ C = RNG.standard_normal((16, 8)).astype(np.float32)
 
 
 def test_mma_bf16_inputs_accumulate_in_f32():
-    bits = lambda v: (bf16(v).view(np.uint32) >> 16).astype(np.uint16)  # noqa: E731
+    bits = lambda v: (bf16(v).view(np.uint32) >> 16).astype(np.uint16)
     z = _mma("bf16", "f32", bits(A), bits(B), C, np.float32)
     expect = bf16(A).astype(np.float64) @ bf16(B).astype(np.float64) + C
     np.testing.assert_allclose(z, expect.astype(np.float32), rtol=1e-6, atol=1e-6)

@@ -11,7 +11,11 @@ import pytest
 
 import oxide.tile
 from oxide.runtime.module import load
-from tests.unit.runtime.tile_artifacts import GPU_FIXTURES, GPU_WARPS, write_gpu_fixtures
+from tests.unit.runtime.tile_artifacts import (
+    GPU_FIXTURES,
+    GPU_WARPS,
+    write_gpu_fixtures,
+)
 
 
 def test_gpu_tile_fixtures_are_current(tmp_path):
@@ -27,7 +31,7 @@ def test_gpu_tile_fixtures_are_current(tmp_path):
 @pytest.mark.parametrize("name", sorted(GPU_WARPS))
 def test_hand_written_tile_ptx_assembles(name, tmp_path):
     result = subprocess.run(["ptxas", "-arch=sm_90", str(GPU_FIXTURES / f"{name}.sm_90.ptx"), "-o",
-                             str(tmp_path / "out.cubin")], capture_output=True, text=True)
+                             str(tmp_path / "out.cubin")], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
 
 

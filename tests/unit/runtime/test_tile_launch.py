@@ -10,7 +10,12 @@ import pytest
 import oxide.tile
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.emulator.tile import bf16
-from oxide.runtime.errors import KernelArgumentError, KernelFaultError, LaunchContractError, OverlapError
+from oxide.runtime.errors import (
+    KernelArgumentError,
+    KernelFaultError,
+    LaunchContractError,
+    OverlapError,
+)
 from oxide.runtime.module import load
 from oxide.runtime.signature import KernelSpec, param_spec
 from tests.unit.emulator_tile.helpers import module, out, program, tensor
