@@ -3,6 +3,7 @@
     mod.add(oxide.tile.partition(z, (128,)), x, y)        # checked launch, synchronous
     mod.add[grid](oxide.tile.partition(z, (128,)), x, y)  # the same; `grid` must equal the partition grid
     mod.add[grid, stream](...)                            # stream-ordered (device arrays only)
+    mod.scale(...)                                        # a generic kernel: the instance the arguments fit
 
 Every launch binds the arguments (tile_marshal.py: partitions, element types, ranks, static dims, one grid),
 checks that no output overlaps another output or any input, and that the grid fits the device; then it runs
@@ -105,3 +106,40 @@ class _TileConfigured:
 
     def __call__(self, *args: Any) -> None:
         self.kernel._launch(args, self.grid, self.stream)
+
+
+class TileKernelGroup:
+    """The instances of one generic tile kernel; a call picks the first instance the arguments fit."""
+
+    def __init__(self, name: str, instances: list[TileKernel]):
+        self.name, self.instances = name, instances
+
+    def select(self, args: Sequence[Any]) -> TileKernel:
+        """The first instance whose signature accepts `args`."""
+        reasons = []
+        for kernel in self.instances:
+            reason = kernel.binder.mismatch(args)
+            if reason is None:
+                return kernel
+            reasons.append(f"  {kernel.spec.entry}: {reason}")
+        raise KernelArgumentError(f"no instance of generic kernel `{self.name}` fits these arguments:\n"
+                                  + "\n".join(reasons))
+
+    def __call__(self, *args: Any, stream: Any = None) -> None:
+        self.select(args)(*args, stream=stream)
+
+    def __getitem__(self, key: Any) -> _GroupConfigured:
+        return _GroupConfigured(self, key)
+
+    def __repr__(self) -> str:
+        return f"<generic tile kernel {self.name}: {', '.join(k.spec.entry for k in self.instances)}>"
+
+
+class _GroupConfigured:
+    """`group[grid]`: the instance is chosen when the arguments arrive."""
+
+    def __init__(self, group: TileKernelGroup, key: Any):
+        self.group, self.key = group, key
+
+    def __call__(self, *args: Any) -> None:
+        self.group.select(args)[self.key](*args)

@@ -115,6 +115,35 @@ class TileBinder:
                                       "an output partition is empty")
         return bound
 
+    def mismatch(self, args: Sequence[Any]) -> str | None:
+        """Why `args` do not fit this signature (count, partitions' tile shapes, element types, ranks, scalar
+        types), or None; copies nothing (a generic kernel picks its instance with this)."""
+        if len(args) != len(self.params):
+            return f"takes {len(self.params)} argument(s), {len(args)} given"
+        for p, value in zip(self.params, args):
+            if p.kind == "scalar":
+                try:
+                    convert(value, SCALARS[p.elem])
+                except (TypeError, KeyError) as exc:
+                    return f"`{p.name}: {p.rust_type}`: {exc}"
+                continue
+            if p.kind == "tile_out":
+                if not isinstance(value, Partition) or value.tile_shape != tuple(p.shape):
+                    return f"`{p.name}: {p.rust_type}` takes a partition with tile shape {tuple(p.shape)}"
+                value = value.array
+            if p.kind == "ptr" and isinstance(value, int):
+                continue
+            array = value.array if isinstance(value, EmulatedBuffer) else value
+            try:
+                dtype = np.dtype(getattr(array, "dtype", None))
+            except TypeError:
+                return f"`{p.name}: {p.rust_type}` does not take {_describe(value)}"
+            if getattr(array, "dtype", None) is None or not dtype_fits(p.elem, dtype):
+                return f"`{p.name}: {p.rust_type}` does not take {_describe(value)}"
+            if p.is_tensor and len(getattr(array, "shape", ())) != len(p.shape):
+                return f"`{p.name}: {p.rust_type}` is a rank-{len(p.shape)} tensor"
+        return None
+
     def _output_grid(self, p: ParamSpec, value: Any) -> tuple[int, int, int]:
         hint = f"oxide.tile.partition({p.name}, {tuple(p.shape)})"
         if not isinstance(value, Partition):

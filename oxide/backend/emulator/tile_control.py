@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mlir import ir
+
 from oxide.backend.emulator.ops_control import emit_execute_region
 from oxide.backend.emulator.rules import tile_rule
 from oxide.backend.emulator.tile_emitter import TileEmitter
@@ -64,3 +66,20 @@ def emit_while(em: TileEmitter, op: Any) -> None:
         yields = em.block(after, forwarded)
         if carried:  # one parallel assignment, as in scf.for
             em.line(f"{', '.join(carried)}, = ({', '.join(yields)},)")
+
+
+@tile_rule("scf.index_switch")
+def emit_index_switch(em: TileEmitter, op: Any) -> None:
+    (selector,) = em.args(op)
+    cases = list(ir.DenseI64ArrayAttr(op.attributes["cases"]))
+    results = [em.result(op, k) for k in range(len(op.results))]
+    # Region 0 is the default; regions 1.. are the cases, in the order of `cases`.
+    for k, (value, region) in enumerate(zip(cases, list(op.regions)[1:])):
+        em.line(f"{'if' if k == 0 else 'elif'} {selector} == {value}:")
+        with em.nested(em.mask):
+            for r, y in zip(results, em.block(region.blocks[0])):
+                em.line(f"{r} = {y}")
+    em.line("else:" if cases else "if True:")
+    with em.nested(em.mask):
+        for r, y in zip(results, em.block(op.regions[0].blocks[0])):
+            em.line(f"{r} = {y}")

@@ -123,3 +123,27 @@ def test_an_op_without_a_tile_rule_is_a_located_error():
         lenient = emit_program(parse_source(text, "k.rs", _context()).module, strict=False)
     with pytest.raises(UnsupportedOperation, match="kernel `k` cannot run on the emulator"):
         launch_tile(lenient, "k", (1,), [np.zeros(8, np.int32), np.zeros(8, np.int32)])
+
+
+SWITCH = f"""
+      %r = scf.index_switch %sel -> {tensor('i32', 4)}
+      case 2 {{
+        %a = arith.constant dense<20> : {tensor('i32', 4)}
+        scf.yield %a : {tensor('i32', 4)}
+      }}
+      case 5 {{
+        %b = arith.constant dense<50> : {tensor('i32', 4)}
+        scf.yield %b : {tensor('i32', 4)}
+      }}
+      default {{
+        %c = arith.constant dense<-1> : {tensor('i32', 4)}
+        scf.yield %c : {tensor('i32', 4)}
+      }}
+      "tile.store_own"(%z, %r) : ({out('i32', 4)}, {tensor('i32', 4)}) -> ()"""
+
+
+@pytest.mark.parametrize("selector, expect", [(2, 20), (5, 50), (3, -1)])
+def test_index_switch_picks_a_case_or_the_default(selector, expect):
+    z = np.zeros(4, np.int32)
+    run(f"%z: {out('i32', 4)}, %sel: index", SWITCH, (1,), [z, selector])
+    np.testing.assert_array_equal(z, expect)

@@ -151,3 +151,33 @@ def test_bf16_tensors_travel_as_16_bit_patterns(tmp_path):
     np.testing.assert_array_equal(got, bf16(bf16(values) + np.float32(0.5)))
     with pytest.raises(KernelArgumentError, match="expected elements of bf16, got an array of float32"):
         load(tmp_path, target="cpu").half(oxide.tile.partition(values, (16,)))
+
+
+def _scale(elem: str) -> str:
+    t = tensor(elem, 8)
+    return (f"    gpu.func @scale_{elem}(%z: {out(elem, 8)}, %s: {elem}) kernel attributes {{tile.warps = 1 : i32}} {{\n"
+            f'      %a = "tile.load_own"(%z) : ({out(elem, 8)}) -> {t}\n'
+            f'      %b = "tile.splat"(%s) : ({elem}) -> {t}\n'
+            f"      %c = arith.mulf %a, %b : {t}\n"
+            f'      "tile.store_own"(%z, %c) : ({out(elem, 8)}, {t}) -> ()\n'
+            "      gpu.return\n    }\n")
+
+
+def test_a_generic_tile_kernel_picks_the_instance_the_arguments_fit(tmp_path):
+    text = ("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n" + _scale("f32") + _scale("f64")
+            + "  }\n}\n")
+    kernels = [KernelSpec("scale", f"scale_{e}", [param_spec("z", f"&mut Tensor<{e}, {{[8]}}>", [out(e, 8)]),
+                                                  param_spec("s", e, [e])], tile={"warps": 1}) for e in ("f32", "f64")]
+    Artifact("scale", kernels, {}, program(text)).write(tmp_path)
+    mod = load(tmp_path, target="cpu")
+    z32, z64 = np.arange(10, dtype=np.float32), np.arange(10, dtype=np.float64)
+    mod.scale(oxide.tile.partition(z32, (8,)), 2.0)
+    mod.scale[2](oxide.tile.partition(z64, (8,)), 3.0)
+    np.testing.assert_array_equal(z32, np.arange(10) * 2.0)
+    np.testing.assert_array_equal(z64, np.arange(10) * 3.0)
+    with pytest.raises(KernelArgumentError, match=r"no instance of generic kernel `scale` fits these arguments:\n"
+                                                  r"  scale_f32: `z: &mut Tensor<f32, \{\[8\]\}>` does not take an "
+                                                  r"array of int32"):
+        mod.scale(oxide.tile.partition(np.zeros(8, np.int32), (8,)), 1.0)
+    with pytest.raises(KernelArgumentError, match=r"takes a partition with tile shape \(8,\)"):
+        mod.scale(oxide.tile.partition(z32, (16,)), 1.0)
