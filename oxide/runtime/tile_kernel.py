@@ -12,6 +12,7 @@ on the GPU (cuLaunchKernel with the contract's ABI) or on the emulator (one tile
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,10 +27,13 @@ WARP = 32
 
 
 def _grid3(grid: Any) -> tuple[int, int, int]:
-    dims = (grid,) if isinstance(grid, int) else tuple(grid)
-    if not 1 <= len(dims) <= 3 or not all(isinstance(d, int) for d in dims):
+    try:
+        dims = (operator.index(grid),) if not isinstance(grid, tuple | list) else tuple(map(operator.index, grid))
+    except TypeError:
+        raise TypeError(f"a grid is 1 to 3 ints, got {grid!r}") from None
+    if not 1 <= len(dims) <= 3:
         raise TypeError(f"a grid is 1 to 3 ints, got {grid!r}")
-    return tuple(dims) + (1,) * (3 - len(dims))  # type: ignore[return-value]
+    return dims + (1,) * (3 - len(dims))  # type: ignore[return-value]
 
 
 class TileKernel:
@@ -56,7 +60,8 @@ class TileKernel:
 
     def __getitem__(self, key: Any) -> _TileConfigured:
         """`kernel[grid]` or `kernel[grid, stream]`: `grid` must be the output partitions' grid."""
-        grid, stream = key if isinstance(key, tuple) and len(key) == 2 and not isinstance(key[1], int) else (key, None)
+        with_stream = isinstance(key, tuple) and len(key) == 2 and not hasattr(key[1], "__index__")
+        grid, stream = key if with_stream else (key, None)
         return _TileConfigured(self, _grid3(grid), stream)
 
     def _launch(self, args: Sequence[Any], grid: tuple[int, int, int] | None, stream: Any) -> None:
