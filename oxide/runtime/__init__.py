@@ -15,6 +15,7 @@ from oxide.runtime.errors import (
     NoDeviceError,
     OverlapError,
     OxideRuntimeError,
+    PartitionError,
     UncontractedLaunchError,
 )
 from oxide.runtime.kernel import Kernel, KernelGroup, PreparedLaunch
@@ -34,6 +35,6 @@ __all__ = [
     "Artifact", "ArtifactError", "CudaError", "Device", "DeviceBuffer", "EmulatedBuffer", "Event", "HostArrayError",
     "Kernel", "KernelArgumentError", "KernelFaultError", "KernelGroup", "LaunchConfig", "LaunchConfig1D",
     "LaunchConfig2D", "LaunchConfig3D", "LaunchContractError", "Module", "NoDeviceError", "OverlapError",
-    "OxideRuntimeError", "PreparedLaunch", "RowWidth", "Stream", "UncontractedLaunchError", "gpu_available", "gpu_status",
-    "load", "to_device",
+    "OxideRuntimeError", "PartitionError", "PreparedLaunch", "RowWidth", "Stream", "UncontractedLaunchError",
+    "gpu_available", "gpu_status", "load", "to_device",
 ]

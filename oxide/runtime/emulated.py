@@ -61,5 +61,16 @@ class EmulatedExecutor:
             raise KernelFaultError(f"kernel `{fn.kernel.name}` (emulator): {type(exc).__name__}: {exc}",
                                    type(exc).__name__, fn.kernel.name, context_usable=True) from exc
 
+    def launch_tile(self, kernel: KernelSpec, grid: tuple[int, int, int], args: list[Any]) -> None:
+        """Run a tile kernel over `grid` tile blocks, one block at a time (synchronous)."""
+        from oxide.runtime.emulator import launch_tile
+        from oxide.runtime.emulator.errors import EmulatorError
+
+        try:
+            launch_tile(self.program, kernel.entry, grid, args)
+        except EmulatorError as exc:
+            raise KernelFaultError(f"kernel `{kernel.name}` (emulator): {type(exc).__name__}: {exc}",
+                                   type(exc).__name__, kernel.name, context_usable=True) from exc
+
     def synchronize(self, kernel: str | None) -> None:
         """Emulated launches have completed when they return."""

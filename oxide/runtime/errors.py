@@ -38,6 +38,10 @@ class LaunchContractError(OxideRuntimeError, ValueError):
         super().__init__(message + (f" ({detail})" if detail else ""))
 
 
+class PartitionError(OxideRuntimeError, ValueError):
+    """`oxide.tile.partition(array, tile_shape)` got a tile shape that does not fit the array (rank, sizes)."""
+
+
 class UncontractedLaunchError(OxideRuntimeError):
     """A kernel without #[launch_contract] was launched through the safe (checked) path."""
 

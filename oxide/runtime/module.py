@@ -23,6 +23,7 @@ from oxide.runtime.driver import Device, gpu_status
 from oxide.runtime.errors import NoDeviceError
 from oxide.runtime.kernel import Kernel, KernelGroup
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer
+from oxide.runtime.tile_kernel import TileKernel, TileKernelGroup
 
 
 def resolve_target(target: str = "auto") -> tuple[str, str]:
@@ -58,20 +59,21 @@ class Module:
 
             self.device = None
             self.executor = EmulatedExecutor(artifact, shuffle_blocks, check_races)
-        self.kernels: dict[str, Kernel | KernelGroup] = {}
-        by_name: dict[str, list[Kernel]] = {}
+        self.kernels: dict[str, Kernel | TileKernel | KernelGroup | TileKernelGroup] = {}
+        by_name: dict[str, list[Any]] = {}
         for spec in artifact.kernels:
-            kernel = Kernel(spec, self.executor)
+            kernel = TileKernel(spec, self.executor) if spec.tile is not None else Kernel(spec, self.executor)
             self.kernels[spec.entry] = kernel
             by_name.setdefault(spec.name, []).append(kernel)
         for name, instances in by_name.items():
             if name not in self.kernels or len(instances) > 1:
-                self.kernels[name] = instances[0] if len(instances) == 1 else KernelGroup(name, instances)
+                group = TileKernelGroup if isinstance(instances[0], TileKernel) else KernelGroup
+                self.kernels[name] = instances[0] if len(instances) == 1 else group(name, instances)
         # Kernels are instance attributes: found without __getattr__, and a kernel named like a helper method
         # (`empty`, `zeros`, ...) wins; the helper stays reachable as Module.empty(module, ...).
         self.__dict__.update(self.kernels)
 
-    def __getattr__(self, name: str) -> Kernel | KernelGroup:
+    def __getattr__(self, name: str) -> Kernel | TileKernel | KernelGroup | TileKernelGroup:
         kernels = self.__dict__.get("kernels", {})
         if name in kernels:
             return kernels[name]

@@ -11,6 +11,12 @@ Kinds and their PTX ABI (one entry per PTX parameter):
 - `ptr`      `*const T` / `*mut T`  -> u64 pointer
 - `scalar`   u32, f32, bool, ...    -> the scalar
 - `struct`   a Copy struct/tuple    -> one scalar per field, in order
+
+Tile kernels (KernelSpec.tile = {"warps": N}; the block is 32 * N threads):
+- `tile_out` `&mut Tensor<E, {[S..]}>` -> u64 pointer, r x i64 shape, r x i64 strides (elements); `shape` is
+                                         the tile shape S, one output tile per tile block
+- `tile_in`  `&Tensor<E, {[d..]}>`     -> the same ABI; `shape` holds the static dims, -1 where dynamic
+- `ptr` and `scalar` as above
 """
 
 from __future__ import annotations
@@ -28,6 +34,10 @@ _DISJOINT = re.compile(r"DisjointSlice<\s*([^,>]+?)\s*(?:,.*)?>")
 _PTR = re.compile(r"\*\s*(const|mut)\s+(.+)")
 _SIMT_DISJOINT = re.compile(r'!simt\.disjoint<[^,]+,\s*"([^"]+)"\s*>')
 _MLIR_SCALAR = {"f32": "f32", "f64": "f64", "i1": "bool", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64"}
+_TILE_VIEW = re.compile(r"!tile\.(view_mut|view)<\s*(\w+)\s*,\s*array<i64(?::\s*([-\d,\s]*))?>\s*>")
+_RUST_TENSOR = re.compile(r"&\s*(?:mut\s+)?Tensor<\s*(\w+)")
+# Tensor element types: the Rust name where the signature has it (sign known), else the MLIR one (signless).
+TENSOR_ELEMENTS = ("f32", "f64", "f16", "bf16", "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "i1")
 
 
 @dataclass
@@ -42,6 +52,12 @@ class ParamSpec:
     space: str = ""  # DisjointSlice index space: "1d", "2d:S", "runtime_2d", "warp"
     fields: list[str] = field(default_factory=list)  # struct: the scalar type of each flattened field
     signless_fields: bool = False  # struct fields known only by their MLIR type (sign unknown)
+    shape: list[int] = field(default_factory=list)  # tile_out: the tile shape; tile_in: static dims, -1 dynamic
+
+    @property
+    def is_tensor(self) -> bool:
+        """Whether the parameter is a tile kernel's tensor (`tile_out` or `tile_in`)."""
+        return self.kind in ("tile_out", "tile_in")
 
     @property
     def is_buffer(self) -> bool:
@@ -57,6 +73,8 @@ class ParamSpec:
             return ["u64", "u64", "u32"] if self.space == "runtime_2d" else ["u64", "u64"]
         if self.kind == "ptr":
             return ["u64"]
+        if self.is_tensor:
+            return ["u64"] + ["i64"] * (2 * len(self.shape))
         if self.kind == "scalar":
             return [self.elem]
         return list(self.fields)
@@ -64,13 +82,15 @@ class ParamSpec:
 
 @dataclass
 class KernelSpec:
-    """A compiled kernel: Rust `name`, PTX `entry`, parameters, launch contract and launch bounds."""
+    """A compiled kernel: Rust `name`, PTX `entry`, parameters, launch contract and launch bounds; `tile` is
+    {"warps": N} for a tile kernel, None for a SIMT kernel."""
 
     name: str
     entry: str
     params: list[ParamSpec]
     contract: dict[str, Any] = field(default_factory=dict)
     launch_bounds: list[int] = field(default_factory=list)
+    tile: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form stored in an artifact."""
@@ -83,13 +103,16 @@ class KernelSpec:
     def from_json(cls, data: dict[str, Any]) -> "KernelSpec":
         """Read the JSON form back."""
         params = [ParamSpec(**{k: v for k, v in p.items() if k != "abi"}) for p in data["params"]]
+        tile = data.get("tile")
         return cls(data["name"], data["entry"], params, dict(data.get("contract") or {}),
-                   list(data.get("launch_bounds") or []))
+                   list(data.get("launch_bounds") or []), dict(tile) if tile is not None else None)
 
 
 def param_spec(name: str, rust_type: str, mlir_types: list[str]) -> ParamSpec:
     """The runtime's view of one parameter, from its Rust type and the simt/MLIR types it lowers to."""
     rust = rust_type.strip()
+    if mlir_types and (t := _TILE_VIEW.fullmatch(mlir_types[0].strip())):
+        return _tensor_spec(name, rust, t)
     if (m := _SLICE.fullmatch(rust)):
         elem = m.group(2)
         mutable = bool(m.group(1)) or ATOMIC_ELEMENTS.get(elem) is not None
@@ -109,6 +132,19 @@ def param_spec(name: str, rust_type: str, mlir_types: list[str]) -> ParamSpec:
             raise ValueError(f"parameter `{name}: {rust}`: cannot pass a field of MLIR type {t} from Python")
         fields.append(_MLIR_SCALAR[t])
     return ParamSpec(name, rust, "struct", fields=fields, signless_fields=True)
+
+
+def _tensor_spec(name: str, rust: str, view: re.Match[str]) -> ParamSpec:
+    """A tile kernel's tensor parameter from its `!tile.view[_mut]<E, array<i64: ...>>` type."""
+    kind, elem, dims = view.groups()
+    shape = [int(d) for d in (dims or "").split(",") if d.strip()]
+    rust_elem = _RUST_TENSOR.match(rust)
+    if rust_elem and rust_elem.group(1) in TENSOR_ELEMENTS:
+        elem = rust_elem.group(1)
+    if elem not in TENSOR_ELEMENTS:
+        raise ValueError(f"parameter `{name}: {rust}`: the runtime cannot pass tensors of {elem}")
+    mutable = kind == "view_mut"
+    return ParamSpec(name, rust, "tile_out" if mutable else "tile_in", elem, mutable, shape=shape)
 
 
 def _scalar_name(elem: str) -> str:

@@ -56,6 +56,8 @@ class EmitError(OxideError):
 class KernelEmitter:
     """The Python text of one kernel function under construction."""
 
+    tile = False  # a tile kernel's emitter (tile_emitter.py) writes its ops with the tile rules
+
     def __init__(self, locs: LocationTable, func: Any):
         self.locs = locs
         self.func = func
@@ -109,8 +111,9 @@ class KernelEmitter:
     # Regions -------------------------------------------------------------------------------------------
     def block(self, block: Any, arg_names: list[str] | None = None) -> list[str]:
         """Write the ops of `block`; return the names of its terminator's operands."""
-        from oxide.backend.emulator.rules import RULES
+        from oxide.backend.emulator.rules import RULES, TILE_RULES
 
+        rules = TILE_RULES if self.tile else RULES
         for arg, name in zip(block.arguments, arg_names or []):
             self.bind(arg, name)
         start = len(self.lines)
@@ -120,7 +123,7 @@ class KernelEmitter:
                 if len(self.lines) == start:
                     self.line("pass")
                 return self.args(op)
-            fn = RULES.get(op.name)
+            fn = rules.get(op.name)
             if fn is None:
                 raise EmitError(f"the emulator cannot execute `{op.name}` (no emulator rule for it)", op)
             fn(self, op)

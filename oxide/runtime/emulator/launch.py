@@ -104,6 +104,8 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
     meta = kernels[entry]
     if "unsupported" in meta:
         raise UnsupportedOperation(f"kernel `{entry}` cannot run on the emulator:\n{meta['unsupported']}")
+    if "tile" in meta:
+        raise LaunchError(f"kernel `{entry}` is a tile kernel: launch it with oxide.runtime.emulator.launch_tile")
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     params = meta["params"]
     if len(args) != len(params):

@@ -1,0 +1,161 @@
+"""Tile-kernel emulator rules for upstream `arith` and `math`, elementwise on tiles (numpy arrays) and on a
+tile block's scalars alike: integers wrap at their width and signless bits are read as the op says
+(divsi vs divui, via oxide.runtime.emulator.values), floats stay in their precision, bf16 results are
+rounded to bf16 (TileEmitter.assign). Tensor constants are splat or dense `arith.constant`s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlir import ir
+
+from oxide.backend.emulator.emitter import EmitError
+from oxide.backend.emulator.ops_math import _MATH as MATH_TEMPLATES
+from oxide.backend.emulator.rules import tile_rule
+from oxide.backend.emulator.tile_emitter import (
+    TileEmitter,
+    compute_type,
+    elem_name,
+    shape_of,
+)
+
+_BINARY = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.andi": "&", "arith.ori": "|",
+           "arith.xori": "^", "arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
+# On i1, + and - are exclusive or and * is and (wrapping at one bit); numpy's bool + is or.
+_BOOL_BINARY = {"arith.addi": "^", "arith.subi": "^", "arith.muli": "&"}
+_VALUES = {"arith.divui": "divui", "arith.remui": "remui", "arith.divsi": "divsi", "arith.remsi": "remsi",
+           "arith.ceildivsi": "ceildivsi", "arith.floordivsi": "floordivsi", "arith.ceildivui": "ceildivui",
+           "arith.shli": "shli", "arith.shrui": "shrui", "arith.shrsi": "shrsi", "arith.minui": "minui",
+           "arith.maxui": "maxui", "arith.minnumf": "minnum", "arith.maxnumf": "maxnum"}
+_NUMPY = {"arith.minsi": "np.minimum", "arith.maxsi": "np.maximum", "arith.minimumf": "np.minimum",
+          "arith.maximumf": "np.maximum", "arith.remf": "np.fmod"}
+_CMPI_DIRECT = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">="}
+
+
+@tile_rule(*_BINARY)
+def emit_binary(em: TileEmitter, op: Any) -> None:
+    a, b = em.args(op)
+    symbol = _BINARY[op.name]
+    if elem_name(op.results[0].type) == "i1":
+        symbol = _BOOL_BINARY.get(op.name, symbol)
+    em.assign(op, f"{a} {symbol} {b}")
+
+
+@tile_rule(*_VALUES)
+def emit_values_binary(em: TileEmitter, op: Any) -> None:
+    a, b = em.args(op)
+    em.assign(op, f"_v.{_VALUES[op.name]}({a}, {b})")
+
+
+@tile_rule(*_NUMPY)
+def emit_numpy_binary(em: TileEmitter, op: Any) -> None:
+    a, b = em.args(op)
+    em.assign(op, f"{_NUMPY[op.name]}({a}, {b})")
+
+
+@tile_rule("arith.negf")
+def emit_negf(em: TileEmitter, op: Any) -> None:
+    em.assign(op, f"-{em.args(op)[0]}")
+
+
+@tile_rule(*MATH_TEMPLATES)
+def emit_math(em: TileEmitter, op: Any) -> None:
+    t = compute_type(op.results[0].type, op)
+    em.assign(op, MATH_TEMPLATES[op.name].format(*em.args(op), t=t))
+
+
+@tile_rule("arith.cmpi")
+def emit_cmpi(em: TileEmitter, op: Any) -> None:
+    a, b = em.args(op)
+    predicate = ir.IntegerAttr(op.attributes["predicate"]).value
+    if predicate in _CMPI_DIRECT:
+        em.assign(op, f"{a} {_CMPI_DIRECT[predicate]} {b}")
+    else:
+        em.assign(op, f"_v.cmpi({predicate}, {a}, {b})")
+
+
+@tile_rule("arith.cmpf")
+def emit_cmpf(em: TileEmitter, op: Any) -> None:
+    a, b = em.args(op)
+    em.assign(op, f"_v.cmpf({ir.IntegerAttr(op.attributes['predicate']).value}, {a}, {b})")
+
+
+@tile_rule("arith.select")
+def emit_select(em: TileEmitter, op: Any) -> None:
+    em.assign(op, f"_t.select({', '.join(em.args(op))})")
+
+
+# Constants ---------------------------------------------------------------------------------------------
+def _literal(attr: Any, elem: str, op: Any) -> str:
+    """Python source for one scalar attribute's value as element type `elem` (exact for floats)."""
+    if elem in ("f16", "bf16", "f32", "f64"):
+        return f"float.fromhex({float.hex(ir.FloatAttr(attr).value)!r})"
+    if elem == "i1":
+        return str(bool(ir.IntegerAttr(attr).value))
+    bits = 64 if elem == "index" else int(elem[1:])
+    if bits > 64:
+        raise EmitError(f"the emulator cannot execute {bits}-bit integers (`{elem}` constant)", op)
+    value = ir.IntegerAttr(attr).value & ((1 << bits) - 1)
+    return str(value - (1 << bits) if value >= 1 << (bits - 1) else value)
+
+
+@tile_rule("arith.constant")
+def emit_constant(em: TileEmitter, op: Any) -> None:
+    type_ = op.results[0].type
+    attr = op.attributes["value"]
+    elem, dtype = elem_name(type_), compute_type(type_, op)
+    if not isinstance(type_, ir.RankedTensorType):
+        em.assign(op, f"{dtype}({_literal(attr, elem, op)})")
+        return
+    dense = ir.DenseElementsAttr(attr)
+    shape = shape_of(type_)
+    if dense.is_splat:
+        em.assign(op, f"np.full({shape!r}, {_literal(dense.get_splat_value(), elem, op)}, {dtype})[()]")
+        return
+    typed = ir.DenseFPElementsAttr(attr) if elem.startswith(("f", "bf")) else ir.DenseIntElementsAttr(attr)
+    try:
+        values = [_scalar_text(typed[k], elem) for k in range(len(typed))]
+    except (TypeError, ValueError) as exc:
+        raise EmitError(f"the emulator cannot read the constant {attr} ({exc})", op) from None
+    em.assign(op, f"np.array([{', '.join(values)}], {dtype}).reshape({shape!r})")
+
+
+def _scalar_text(value: Any, elem: str) -> str:
+    """Python source for one element of a dense constant (exact for floats)."""
+    if elem in ("f16", "bf16", "f32", "f64"):
+        return f"float.fromhex({float.hex(float(value))!r})"
+    if elem == "i1":
+        return str(bool(value))
+    bits = 64 if elem == "index" else int(elem[1:])
+    value = int(value) & ((1 << bits) - 1)
+    return str(value - (1 << bits) if value >= 1 << (bits - 1) else value)
+
+
+# Conversions -------------------------------------------------------------------------------------------
+def _bits(elem: str) -> int:
+    return 64 if elem == "index" else 1 if elem == "i1" else int(elem[1:])
+
+
+@tile_rule("arith.extui", "arith.extsi", "arith.trunci", "arith.index_cast", "arith.index_castui", "arith.sitofp",
+           "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast")
+def emit_cast(em: TileEmitter, op: Any) -> None:
+    (x,) = em.args(op)
+    source, target = elem_name(op.operands[0].type), elem_name(op.results[0].type)
+    dtype = compute_type(op.results[0].type, op)
+    kind = op.name[len("arith."):]
+    if kind in ("extsi", "extui", "trunci", "index_cast", "index_castui"):
+        if _bits(target) < _bits(source):
+            em.assign(op, f"_v.trunci({x}, {dtype})")
+        elif _bits(target) > _bits(source):
+            em.assign(op, f"_v.{'extsi' if kind in ('extsi', 'index_cast') else 'extui'}({x}, {dtype})")
+        else:
+            em.assign(op, x)
+    elif kind in ("sitofp", "extf", "truncf"):
+        em.assign(op, f"{x}.astype({dtype})")
+    elif kind == "uitofp":
+        em.assign(op, f"_v.uitofp({x}, {dtype})")
+    elif kind in ("fptosi", "fptoui"):
+        em.assign(op, f"_v.fptoi({x}, {dtype}, {kind == 'fptosi'})")
+    else:
+        em.assign(op, f"_t.bitcast({x}, {source!r}, {target!r})")

@@ -1,0 +1,99 @@
+"""Writing one tile kernel as a Python function that runs ONE tile block: `def tile_<kernel>(b, *params)`,
+where `b` is the block (oxide.runtime.emulator.tile.Block: kernel name, block id, grid) and the parameters
+are the whole tensors (numpy arrays), raw pointers and scalars. Tiles are numpy arrays, scalars numpy
+scalars; control flow is plain Python (a tile block's scalars are uniform, so nothing is masked).
+
+The ops are written by the tile rules (tile_ops.py, tile_arith.py, tile_control.py). Every value whose
+element type is bf16 is rounded to bf16 where it is produced (`TileEmitter.assign`): numpy has no bf16.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mlir import ir
+
+from oxide.backend.emulator.emitter import EmitError, KernelEmitter, LocationTable
+from oxide.dialects.tile.kernel import DEFAULT_WARPS
+
+# Tile element type -> numpy type the emulator computes in (bf16 as float32, rounded; see runtime tile.py).
+COMPUTE_TYPES = {"f32": "np.float32", "f64": "np.float64", "f16": "np.float16", "bf16": "np.float32",
+                 "i1": "np.bool_", "i8": "np.int8", "i16": "np.int16", "i32": "np.int32", "i64": "np.int64",
+                 "index": "np.int64"}
+_TILE_PARAM = re.compile(r"!tile\.(view_mut|view|ptr)<")
+_PARAM_KINDS = {"view_mut": "tile_out", "view": "tile_in", "ptr": "ptr"}
+
+
+def is_tile_kernel(func: Any) -> bool:
+    """Whether a gpu.func kernel is a tile kernel (it has `tile.warps` or a tile-typed parameter)."""
+    if "tile.warps" in func.attributes:
+        return True
+    return any(_TILE_PARAM.match(str(arg.type)) for arg in func.regions[0].blocks[0].arguments)
+
+
+def elem_name(type_: Any) -> str:
+    """The element type of a tile (ranked tensor) as written (`f32`), or a scalar type's own name."""
+    if isinstance(type_, ir.RankedTensorType):
+        return str(type_.element_type)
+    match = re.match(r"!tile\.\w+<(\w+)", str(type_))
+    return match.group(1) if match else str(type_)
+
+
+def shape_of(type_: Any) -> tuple[int, ...]:
+    """The static shape of a tile type, or the shape parameter of a tile view/partition type."""
+    if isinstance(type_, ir.RankedTensorType):
+        return tuple(type_.shape)
+    match = re.search(r"array<i64(?::\s*([-\d,\s]*))?>", str(type_))
+    if match is None:
+        raise EmitError(f"internal error: {type_} has no shape")
+    return tuple(int(d) for d in (match.group(1) or "").split(",") if d.strip())
+
+
+def compute_type(type_: Any, where: Any = None) -> str:
+    """Python source for the numpy type that holds values of a tile's (or scalar's) element type."""
+    elem = elem_name(type_)
+    if elem not in COMPUTE_TYPES:
+        raise EmitError(f"the emulator has no representation for tile elements of type {elem}", where)
+    return COMPUTE_TYPES[elem]
+
+
+class TileEmitter(KernelEmitter):
+    """The Python text of one tile-block function under construction."""
+
+    tile = True
+
+    def assign(self, op: Any, expression: str, index: int = 0) -> str:
+        """Bind result `index` of `op` to `expression`, rounded to bf16 when that is its element type."""
+        name = self.result(op, index)
+        type_ = op.results[index].type
+        if str(type_) == "bf16" or (isinstance(type_, ir.RankedTensorType) and elem_name(type_) == "bf16"):
+            expression = f"_t.bf16({expression})"
+        self.line(f"{name} = {expression}")
+        return name
+
+
+def _parameter(type_: Any, func: Any) -> tuple[str, str, tuple[int, ...]]:
+    """(kind, element type, shape) of a tile kernel parameter."""
+    match = _TILE_PARAM.match(str(type_))
+    if match is None:
+        compute_type(type_, func)
+        return "scalar", str(type_), ()
+    kind = _PARAM_KINDS[match.group(1)]
+    elem = elem_name(type_)
+    compute_type(elem, func)
+    return kind, elem, () if kind == "ptr" else shape_of(type_)
+
+
+def tile_kernel_function(func: Any, name: str, locs: LocationTable) -> tuple[str, dict[str, Any]]:
+    """The text of one tile kernel's block function (named `name`) and its KERNELS entry (less `function`)."""
+    em = TileEmitter(locs, func)
+    entry = func.regions[0].blocks[0]
+    if len(func.regions[0].blocks) != 1:
+        raise EmitError("the emulator executes structured control flow only (one block per kernel)", func)
+    params = [em.bind(arg, f"p{k}") for k, arg in enumerate(entry.arguments)]
+    kinds = [_parameter(arg.type, func) for arg in entry.arguments]
+    warps = ir.IntegerAttr(func.attributes["tile.warps"]).value if "tile.warps" in func.attributes else DEFAULT_WARPS
+    em.block(entry)
+    text = f"def {name}(b{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n"
+    return text, {"params": kinds, "tile": {"warps": warps}}

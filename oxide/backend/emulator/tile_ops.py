@@ -1,0 +1,169 @@
+"""Tile-kernel emulator rules for the tile dialect: each op becomes a numpy expression or a call into
+oxide.runtime.emulator.tile (`_t`), which owns the semantics (zero-padded loads, masked stores, the
+own-tile check, reductions, mma, atomics)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlir import ir
+
+from oxide.backend.emulator.rules import tile_rule
+from oxide.backend.emulator.tile_emitter import (
+    TileEmitter,
+    compute_type,
+    elem_name,
+    shape_of,
+)
+
+_AXES = {"x": 0, "y": 1, "z": 2}
+
+
+def _string(op: Any, name: str) -> str:
+    return ir.StringAttr(op.attributes[name]).value
+
+
+def _int(op: Any, name: str) -> int:
+    return ir.IntegerAttr(op.attributes[name]).value
+
+
+def _tuple(names: list[str]) -> str:
+    return f"({''.join(n + ', ' for n in names)})"
+
+
+# Block ids, extents ------------------------------------------------------------------------------------
+@tile_rule("tile.block_id")
+def emit_block_id(em: TileEmitter, op: Any) -> None:
+    em.assign(op, f"b.block_id[{_AXES[_string(op, 'axis')]}]")
+
+
+@tile_rule("tile.num_blocks")
+def emit_num_blocks(em: TileEmitter, op: Any) -> None:
+    em.assign(op, f"b.grid[{_AXES[_string(op, 'axis')]}]")
+
+
+@tile_rule("tile.dim")
+def emit_dim(em: TileEmitter, op: Any) -> None:
+    em.assign(op, f"np.int32({em.args(op)[0]}.shape[{_int(op, 'axis')}])")
+
+
+@tile_rule("tile.num_tiles")
+def emit_num_tiles(em: TileEmitter, op: Any) -> None:
+    em.assign(op, f"_t.num_tiles({em.args(op)[0]}, {_int(op, 'axis')})")
+
+
+# Partitions, loads, stores -----------------------------------------------------------------------------
+@tile_rule("tile.make_partition")
+def emit_make_partition(em: TileEmitter, op: Any) -> None:
+    (view,) = em.args(op)
+    result = op.results[0].type
+    em.assign(op, f"_t.partition({view}, {shape_of(result)!r}, {elem_name(result)!r})")
+
+
+@tile_rule("tile.make_partition_mut")
+def emit_make_partition_mut(em: TileEmitter, op: Any) -> None:
+    (view,) = em.args(op)
+    result = op.results[0].type
+    own = shape_of(op.operands[0].type)
+    em.assign(op, f"_t.partition_mut(b, {view}, {own!r}, {shape_of(result)!r}, {elem_name(result)!r})")
+
+
+@tile_rule("tile.load")
+def emit_load(em: TileEmitter, op: Any) -> None:
+    partition, *index = em.args(op)
+    em.assign(op, f"_t.load({partition}, {_tuple(index)})")
+
+
+@tile_rule("tile.store")
+def emit_store(em: TileEmitter, op: Any) -> None:
+    partition, tile, *index = em.args(op)
+    em.line(f"_t.store(b, {partition}, {tile}, {_tuple(index)}, {em.loc(op)})")
+
+
+@tile_rule("tile.load_own")
+def emit_load_own(em: TileEmitter, op: Any) -> None:
+    (view,) = em.args(op)
+    type_ = op.operands[0].type
+    em.assign(op, f"_t.load_own(b, {view}, {shape_of(type_)!r}, {elem_name(type_)!r})")
+
+
+@tile_rule("tile.store_own")
+def emit_store_own(em: TileEmitter, op: Any) -> None:
+    view, tile = em.args(op)
+    type_ = op.operands[0].type
+    em.line(f"_t.store_own(b, {view}, {shape_of(type_)!r}, {tile}, {elem_name(type_)!r})")
+
+
+# Creation and shape ops --------------------------------------------------------------------------------
+@tile_rule("tile.splat")
+def emit_splat(em: TileEmitter, op: Any) -> None:
+    type_ = op.results[0].type
+    em.assign(op, f"_t.splat({em.args(op)[0]}, {shape_of(type_)!r}, {compute_type(type_, op)})")
+
+
+@tile_rule("tile.iota")
+def emit_iota(em: TileEmitter, op: Any) -> None:
+    type_ = op.results[0].type
+    em.assign(op, f"np.arange({shape_of(type_)[0]}, dtype={compute_type(type_, op)})")
+
+
+@tile_rule("tile.broadcast")
+def emit_broadcast(em: TileEmitter, op: Any) -> None:
+    em.assign(op, f"_t.broadcast({em.args(op)[0]}, {shape_of(op.results[0].type)!r})")
+
+
+@tile_rule("tile.reshape")
+def emit_reshape(em: TileEmitter, op: Any) -> None:
+    em.assign(op, f"np.reshape({em.args(op)[0]}, {shape_of(op.results[0].type)!r})")
+
+
+@tile_rule("tile.permute")
+def emit_permute(em: TileEmitter, op: Any) -> None:
+    perm = tuple(ir.DenseI64ArrayAttr(op.attributes["perm"]))
+    em.assign(op, f"np.transpose({em.args(op)[0]}, {perm!r})")
+
+
+@tile_rule("tile.cat")
+def emit_cat(em: TileEmitter, op: Any) -> None:
+    a, b = em.args(op)
+    em.assign(op, f"np.concatenate(({a}, {b}), axis={_int(op, 'dim')})")
+
+
+@tile_rule("tile.extract")
+def emit_extract(em: TileEmitter, op: Any) -> None:
+    source, *index = em.args(op)
+    shape = shape_of(op.results[0].type)
+    em.assign(op, f"_t.extract(b, {source}, {_tuple(index)}, {shape!r}, {em.loc(op)})")
+
+
+@tile_rule("tile.to_scalar")
+def emit_to_scalar(em: TileEmitter, op: Any) -> None:
+    em.assign(op, f"_t.to_scalar({em.args(op)[0]})")
+
+
+# Reductions, scans, mma, atomics -----------------------------------------------------------------------
+@tile_rule("tile.reduce")
+def emit_reduce(em: TileEmitter, op: Any) -> None:
+    elem = elem_name(op.results[0].type)
+    em.assign(op, f"_t.reduce({em.args(op)[0]}, {_int(op, 'dim')}, {_string(op, 'kind')!r}, "
+                  f"{bool(_int(op, 'unsigned'))}, {elem!r})")
+
+
+@tile_rule("tile.scan")
+def emit_scan(em: TileEmitter, op: Any) -> None:
+    elem = elem_name(op.results[0].type)
+    em.assign(op, f"_t.scan({em.args(op)[0]}, {_int(op, 'dim')}, {_string(op, 'kind')!r}, "
+                  f"{bool(_int(op, 'reverse'))}, {bool(_int(op, 'unsigned'))}, {elem!r})")
+
+
+@tile_rule("tile.mma")
+def emit_mma(em: TileEmitter, op: Any) -> None:
+    a, b, acc = em.args(op)
+    elem, acc_elem = elem_name(op.operands[0].type), elem_name(op.results[0].type)
+    em.assign(op, f"_t.mma({a}, {b}, {acc}, {elem!r}, {acc_elem!r})")
+
+
+@tile_rule("tile.atomic_rmw")
+def emit_atomic_rmw(em: TileEmitter, op: Any) -> None:
+    ptr, offsets, values, mask = em.args(op)
+    em.assign(op, f"_t.atomic_rmw(b, {ptr}, {offsets}, {values}, {mask}, {_string(op, 'kind')!r}, {em.loc(op)})")

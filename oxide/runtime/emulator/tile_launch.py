@@ -1,0 +1,76 @@
+"""Launching a tile kernel of an emulator program: convert the arguments, then call the tile-block function
+once per block of the grid, x fastest (the order blockIdx counts in).
+
+Arguments, in parameter order: a numpy array for every tensor parameter (the whole output tensor for a
+`&mut Tensor`, whose block-own tile the program finds from the block id; any strides), a numpy array for a
+raw pointer (its flat buffer), a Python or numpy number for a scalar. bf16 tensors are their 16-bit
+patterns (uint16, int16, or a 2-byte `bfloat16` dtype such as ml_dtypes'); integer tensors may be signed or
+unsigned (MLIR integers are signless: the same bits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from oxide.runtime.emulator.errors import LaunchError, UnsupportedOperation
+from oxide.runtime.emulator.launch import _dims, _scalar, load_program
+from oxide.runtime.emulator.tile import COMPUTE, STORAGE, Block, Pointer
+
+
+def storage_view(value: Any, elem: str, where: str) -> np.ndarray:
+    """`value` as an array of the storage dtype of tile element type `elem` (a view: writes go through)."""
+    if not isinstance(value, np.ndarray):
+        raise LaunchError(f"{where} is a tensor of {elem}: pass a numpy array, got {type(value).__name__}")
+    want = np.dtype(STORAGE[elem])
+    if value.dtype == want:
+        return value
+    same_bits = value.dtype.itemsize == want.itemsize
+    if elem == "bf16" and same_bits and (value.dtype.kind in "iu" or value.dtype.name == "bfloat16"):
+        return value.view(want)
+    if want.kind in "iu" and value.dtype.kind in "iu" and same_bits:
+        return value.view(want)
+    raise LaunchError(f"{where} holds {elem} elements, got an array of {value.dtype}")
+
+
+def _argument(kind: str, elem: str, shape: tuple[int, ...], value: Any, where: str) -> Any:
+    if kind == "scalar":
+        return _scalar(value, np.dtype(COMPUTE[elem]), where)
+    array = storage_view(value, elem, where)
+    if kind == "ptr":
+        if not array.flags.c_contiguous:
+            raise LaunchError(f"{where} is a raw pointer: pass a C-contiguous array")
+        return Pointer(array.reshape(-1), elem)
+    if array.ndim != len(shape):
+        raise LaunchError(f"{where} is a rank-{len(shape)} tensor, got a {array.ndim}-D array")
+    if kind == "tile_out" and not array.flags.writeable:
+        raise LaunchError(f"{where} is written by the kernel, but the array is read-only")
+    return array
+
+
+def launch_tile(program: str, entry: str, grid: Sequence[int] | int, args: Sequence[Any]) -> None:
+    """Run tile kernel `entry` of an emulator program over `grid` tile blocks; output arrays are written in place."""
+    namespace = load_program(program)
+    kernels = namespace["KERNELS"]
+    if entry not in kernels:
+        raise LaunchError(f"no kernel `{entry}` in this program (kernels: {', '.join(sorted(kernels))})")
+    meta = kernels[entry]
+    if "unsupported" in meta:
+        raise UnsupportedOperation(f"kernel `{entry}` cannot run on the emulator:\n{meta['unsupported']}")
+    if "tile" not in meta:
+        raise LaunchError(f"kernel `{entry}` is a SIMT kernel: launch it with oxide.runtime.emulator.launch")
+    params = meta["params"]
+    if len(args) != len(params):
+        raise LaunchError(f"kernel `{entry}` takes {len(params)} arguments, got {len(args)}")
+    values = [_argument(kind, elem, tuple(shape), value, f"kernel parameter {k} of `{entry}`")
+              for k, ((kind, elem, shape), value) in enumerate(zip(params, args))]
+    gx, gy, gz = _dims(grid, "grid")
+    counts = (np.int32(gx), np.int32(gy), np.int32(gz))
+    function, locs = meta["function"], namespace["LOCS"]
+    with np.errstate(all="ignore"):
+        for z in range(gz):
+            for y in range(gy):
+                for x in range(gx):
+                    function(Block(entry, locs, (np.int32(x), np.int32(y), np.int32(z)), counts), *values)

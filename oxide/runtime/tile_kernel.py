@@ -1,0 +1,150 @@
+"""Launching tile kernels: the grid is the output partitions' grid, the block is 32 * warps threads.
+
+    mod.add(oxide.tile.partition(z, (128,)), x, y)        # checked launch, synchronous
+    mod.add[grid](oxide.tile.partition(z, (128,)), x, y)  # the same; `grid` must equal the partition grid
+    mod.add[grid, stream](...)                            # stream-ordered (device arrays only)
+    mod.scale(...)                                        # a generic kernel: the instance the arguments fit
+
+Every launch binds the arguments (tile_marshal.py: partitions, element types, ranks, static dims, one grid),
+checks that no output overlaps another output or any input, and that the grid fits the device; then it runs
+on the GPU (cuLaunchKernel with the contract's ABI) or on the emulator (one tile block at a time).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+from oxide.runtime.config import LaunchConfig
+from oxide.runtime.errors import KernelArgumentError, LaunchContractError
+from oxide.runtime.marshal import check_overlaps
+from oxide.runtime.signature import KernelSpec
+from oxide.runtime.stream import Stream
+from oxide.runtime.tile_marshal import TileBinder
+
+WARP = 32
+
+
+def _grid3(grid: Any) -> tuple[int, int, int]:
+    try:
+        dims = (operator.index(grid),) if not isinstance(grid, tuple | list) else tuple(map(operator.index, grid))
+    except TypeError:
+        raise TypeError(f"a grid is 1 to 3 ints, got {grid!r}") from None
+    if not 1 <= len(dims) <= 3:
+        raise TypeError(f"a grid is 1 to 3 ints, got {grid!r}")
+    return dims + (1,) * (3 - len(dims))  # type: ignore[return-value]
+
+
+class TileKernel:
+    """One compiled tile kernel of a loaded module."""
+
+    def __init__(self, spec: KernelSpec, executor: Any):
+        assert spec.tile is not None
+        self.spec, self.executor = spec, executor
+        self.block = (WARP * int(spec.tile["warps"]), 1, 1)
+        self.binder = TileBinder(spec, gpu=executor.target == "gpu")
+        self.device = getattr(executor, "device", None)  # None on the emulator
+        self._function: Any = None
+
+    @property
+    def function(self) -> Any:
+        """The executor's function (loaded on first use)."""
+        if self._function is None:
+            self._function = self.executor.function(self.spec)
+        return self._function
+
+    def __call__(self, *args: Any, stream: Any = None) -> None:
+        """Launch over the output partitions' grid (synchronously unless `stream` is given)."""
+        self._launch(args, None, stream)
+
+    def __getitem__(self, key: Any) -> _TileConfigured:
+        """`kernel[grid]` or `kernel[grid, stream]`: `grid` must be the output partitions' grid."""
+        with_stream = isinstance(key, tuple) and len(key) == 2 and not hasattr(key[1], "__index__")
+        grid, stream = key if with_stream else (key, None)
+        return _TileConfigured(self, _grid3(grid), stream)
+
+    def _launch(self, args: Sequence[Any], grid: tuple[int, int, int] | None, stream: Any) -> None:
+        name = self.spec.name
+        bound = self.binder.bind(args, stream is None)
+        if bound.grid is None:
+            if grid is None:
+                raise KernelArgumentError(f"kernel `{name}` has no output partition to take its grid from: launch "
+                                          f"it as `mod.{name}[grid](...)`")
+            bound.grid = grid
+        elif grid is not None and grid != bound.grid:
+            raise LaunchContractError(name, "grid", f"{bound.grid} (the output partitions' grid)", grid,
+                                      "a tile block writes exactly one output tile, so the grid is the partition "
+                                      "grid")
+        limits = self.executor.limits
+        for axis, (extent, most) in enumerate(zip(bound.grid, limits.max_grid)):
+            if not 1 <= extent <= most:
+                raise LaunchContractError(name, "grid", f"1 to {most} tile blocks along {'xyz'[axis]}", bound.grid,
+                                          "device limit")
+        if len(bound.buffers) > 1:
+            check_overlaps(name, bound.buffers)
+        if self.executor.target != "gpu":
+            self.executor.launch_tile(self.spec, bound.grid, bound.abi)
+            return
+        handle = stream
+        if type(stream) is Stream:
+            if stream.device is not self.device:
+                raise LaunchContractError(name, "stream", f"a stream of device {self.device.ordinal}",
+                                          f"a stream of device {stream.device.ordinal}")
+            handle = stream.handle
+            stream.last_kernel = name
+        self.executor.launch(self.function, LaunchConfig(bound.grid, self.block, 0, 3), bound.abi, handle)
+        if stream is None:
+            self.executor.synchronize(name)
+            for host, device in bound.copy_back:
+                host[...] = device.get()
+
+    def __repr__(self) -> str:
+        return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"
+
+
+class _TileConfigured:
+    """`kernel[grid]`: call it with the arguments."""
+
+    def __init__(self, kernel: TileKernel, grid: tuple[int, int, int], stream: Any):
+        self.kernel, self.grid, self.stream = kernel, grid, stream
+
+    def __call__(self, *args: Any) -> None:
+        self.kernel._launch(args, self.grid, self.stream)
+
+
+class TileKernelGroup:
+    """The instances of one generic tile kernel; a call picks the first instance the arguments fit."""
+
+    def __init__(self, name: str, instances: list[TileKernel]):
+        self.name, self.instances = name, instances
+
+    def select(self, args: Sequence[Any]) -> TileKernel:
+        """The first instance whose signature accepts `args`."""
+        reasons = []
+        for kernel in self.instances:
+            reason = kernel.binder.mismatch(args)
+            if reason is None:
+                return kernel
+            reasons.append(f"  {kernel.spec.entry}: {reason}")
+        raise KernelArgumentError(f"no instance of generic kernel `{self.name}` fits these arguments:\n"
+                                  + "\n".join(reasons))
+
+    def __call__(self, *args: Any, stream: Any = None) -> None:
+        self.select(args)(*args, stream=stream)
+
+    def __getitem__(self, key: Any) -> _GroupConfigured:
+        return _GroupConfigured(self, key)
+
+    def __repr__(self) -> str:
+        return f"<generic tile kernel {self.name}: {', '.join(k.spec.entry for k in self.instances)}>"
+
+
+class _GroupConfigured:
+    """`group[grid]`: the instance is chosen when the arguments arrive."""
+
+    def __init__(self, group: TileKernelGroup, key: Any):
+        self.group, self.key = group, key
+
+    def __call__(self, *args: Any) -> None:
+        self.group.select(args)[self.key](*args)

@@ -1,0 +1,267 @@
+"""Argument marshalling for tile kernels: Python values -> the tile kernel ABI, checked against the signature.
+
+`TileBinder.bind(args)` checks what cutile-rs checks at launch and more (KernelArgumentError or
+LaunchContractError naming the kernel and the parameter):
+- every `&mut Tensor<E, {[S..]}>` parameter gets an `oxide.tile.partition(array, S)` with exactly the
+  kernel's tile shape S, and every output partition has the same grid (that grid is the launch grid);
+- element types and ranks match, and the static dims of `&Tensor` inputs match the array's extents;
+- the grid is not empty;
+- the memory of every output is recorded for the overlap check (outputs against each other and against
+  every input), with a strided array's whole byte range.
+
+ABI per tensor (contract): on the GPU a pointer, r x i64 extents, r x i64 strides in elements; on the
+emulator the numpy array itself (any strides). Numpy arrays on the GPU are copied to the device (made
+contiguous) and outputs copied back after a synchronous launch, as the SIMT runtime does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from oxide.runtime.errors import (
+    HostArrayError,
+    KernelArgumentError,
+    LaunchContractError,
+)
+from oxide.runtime.marshal import BufferArg
+from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer, device_view
+from oxide.runtime.scalars import SCALARS, convert
+from oxide.runtime.signature import KernelSpec, ParamSpec
+from oxide.runtime.tile import Partition
+
+_FLOATS = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
+_SIGNLESS = {"i8": 1, "i16": 2, "i32": 4, "i64": 8}
+
+
+def dtype_fits(elem: str, dtype: np.dtype) -> bool:
+    """Whether arrays of `dtype` hold tensor elements of type `elem` (a Rust name, or a signless MLIR one)."""
+    if elem in _FLOATS:
+        return dtype == np.dtype(_FLOATS[elem])
+    if elem == "bf16":  # numpy has no bf16: ml_dtypes' bfloat16, or the 16-bit patterns as (u)int16
+        return dtype.itemsize == 2 and (dtype.name == "bfloat16" or dtype.kind in "iu")
+    if elem in ("bool", "i1"):
+        return dtype == np.bool_
+    if elem in _SIGNLESS:
+        return dtype.kind in "iu" and dtype.itemsize == _SIGNLESS[elem]
+    return elem in SCALARS and dtype == SCALARS[elem].dtype
+
+
+def byte_range(ptr: int, shape: Sequence[int], strides: Sequence[int], itemsize: int) -> tuple[int, int]:
+    """(first byte, byte count) that an array with these byte strides touches; (ptr, 0) if it is empty."""
+    if any(n == 0 for n in shape):
+        return ptr, 0
+    low = ptr + sum(s * (n - 1) for n, s in zip(shape, strides) if s < 0)
+    high = ptr + sum(s * (n - 1) for n, s in zip(shape, strides) if s > 0) + itemsize
+    return low, high - low
+
+
+class TileBound:
+    """Bound arguments: ABI values, buffers for the overlap check, the launch grid, host copies to write back."""
+
+    __slots__ = ("abi", "buffers", "copy_back", "grid", "temporaries")
+
+    def __init__(self) -> None:
+        self.abi: list[Any] = []
+        self.buffers: list[BufferArg] = []
+        self.grid: tuple[int, int, int] | None = None
+        self.copy_back: list[tuple[np.ndarray, DeviceBuffer]] = []
+        self.temporaries: list[DeviceBuffer] = []
+
+
+class TileBinder:
+    """Checks and converts the arguments of one tile kernel, for the GPU (`gpu=True`) or the emulator."""
+
+    def __init__(self, kernel: KernelSpec, gpu: bool):
+        self.kernel, self.gpu = kernel, gpu
+        self.params = kernel.params
+        self.signature = f"{kernel.name}({', '.join(f'{p.name}: {p.rust_type}' for p in kernel.params)})"
+
+    def _fail(self, p: ParamSpec, message: str, cls: type = KernelArgumentError) -> Exception:
+        return cls(f"kernel `{self.kernel.name}`, argument `{p.name}: {p.rust_type}`: {message}")
+
+    def bind(self, args: Sequence[Any], allow_host: bool) -> TileBound:
+        """Check and convert `args` (in parameter order); the grid comes from the output partitions."""
+        if len(args) != len(self.params):
+            raise KernelArgumentError(f"kernel `{self.kernel.name}` takes {len(self.params)} argument(s), "
+                                      f"{len(args)} given: {self.signature}")
+        bound = TileBound()
+        first_output = None
+        for p, value in zip(self.params, args):
+            if p.kind == "tile_out":
+                grid = self._output_grid(p, value)
+                if bound.grid is None:
+                    bound.grid, first_output = grid, p
+                elif grid != bound.grid:
+                    assert first_output is not None
+                    raise LaunchContractError(
+                        self.kernel.name, "grid", f"{bound.grid} (the partition grid of `{first_output.name}`)", grid,
+                        f"the partition of `{p.name}` has another grid; every output of a tile kernel must be "
+                        "split into the same number of tiles per dimension")
+                self._tensor(p, value.array, allow_host, bound)
+            elif p.kind == "tile_in":
+                if isinstance(value, Partition):
+                    raise self._fail(p, "an input tensor takes the array itself, not a partition (the kernel "
+                                        "partitions its inputs)")
+                self._tensor(p, value, allow_host, bound)
+            elif p.kind == "ptr":
+                self._pointer(p, value, allow_host, bound)
+            else:
+                self._scalar(p, value, bound)
+        if bound.grid is not None and 0 in bound.grid:
+            raise LaunchContractError(self.kernel.name, "grid", "at least one tile block per axis", bound.grid,
+                                      "an output partition is empty")
+        return bound
+
+    def mismatch(self, args: Sequence[Any]) -> str | None:
+        """Why `args` do not fit this signature (count, partitions' tile shapes, element types, ranks, scalar
+        types), or None; copies nothing (a generic kernel picks its instance with this)."""
+        if len(args) != len(self.params):
+            return f"takes {len(self.params)} argument(s), {len(args)} given"
+        for p, value in zip(self.params, args):
+            if p.kind == "scalar":
+                try:
+                    convert(value, SCALARS[p.elem])
+                except (TypeError, KeyError) as exc:
+                    return f"`{p.name}: {p.rust_type}`: {exc}"
+                continue
+            if p.kind == "tile_out":
+                if not isinstance(value, Partition) or value.tile_shape != tuple(p.shape):
+                    return f"`{p.name}: {p.rust_type}` takes a partition with tile shape {tuple(p.shape)}"
+                value = value.array
+            if p.kind == "ptr" and isinstance(value, int):
+                continue
+            array = value.array if isinstance(value, EmulatedBuffer) else value
+            try:
+                dtype = np.dtype(getattr(array, "dtype", None))
+            except TypeError:
+                return f"`{p.name}: {p.rust_type}` does not take {_describe(value)}"
+            if getattr(array, "dtype", None) is None or not dtype_fits(p.elem, dtype):
+                return f"`{p.name}: {p.rust_type}` does not take {_describe(value)}"
+            if p.is_tensor and len(getattr(array, "shape", ())) != len(p.shape):
+                return f"`{p.name}: {p.rust_type}` is a rank-{len(p.shape)} tensor"
+        return None
+
+    def _output_grid(self, p: ParamSpec, value: Any) -> tuple[int, int, int]:
+        hint = f"oxide.tile.partition({p.name}, {tuple(p.shape)})"
+        if not isinstance(value, Partition):
+            raise self._fail(p, f"a tile kernel's output is a partition of an array: pass `{hint}`, got "
+                                f"{_describe(value)}")
+        if value.tile_shape != tuple(p.shape):
+            raise self._fail(p, f"the kernel writes tiles of shape {tuple(p.shape)}, but the partition has tile "
+                                f"shape {value.tile_shape}; pass `{hint}`")
+        grid = value.grid
+        return tuple(grid) + (1,) * (3 - len(grid))  # type: ignore[return-value]
+
+    def _array(self, p: ParamSpec, value: Any) -> tuple[Any, np.dtype, tuple[int, ...]]:
+        """(the value, its dtype, its shape) after the kind checks of the target."""
+        if isinstance(value, EmulatedBuffer):
+            if self.gpu:
+                raise self._fail(p, "an emulator buffer cannot be used on the GPU; create buffers with the module "
+                                    "that launches (`module.to_device`)")
+            value = value.array
+        if not self.gpu and not isinstance(value, np.ndarray):
+            if isinstance(value, DeviceBuffer) or hasattr(value, "__cuda_array_interface__"):
+                raise self._fail(p, "a GPU array cannot be used by the emulator; copy it to the host (`.get()`), "
+                                    "or run on the GPU")
+            raise self._fail(p, f"expected a numpy array, got {_describe(value)}")
+        dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
+        if dtype is None or shape is None:
+            raise self._fail(p, f"expected an array (numpy, a device array, ...), got {_describe(value)}")
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            raise self._fail(p, f"cannot read the element type {dtype} of this array") from None
+        return value, dtype, tuple(int(d) for d in shape)
+
+    def _tensor(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound) -> None:
+        value, dtype, shape = self._array(p, value)
+        if not dtype_fits(p.elem, dtype):
+            raise self._fail(p, f"expected elements of {p.elem}, got an array of {dtype}")
+        if len(shape) != len(p.shape):
+            raise self._fail(p, f"expected a rank-{len(p.shape)} tensor, got an array of shape {shape}")
+        if p.kind == "tile_in":
+            for axis, (want, got) in enumerate(zip(p.shape, shape)):
+                if want != -1 and want != got:
+                    raise self._fail(p, f"dimension {axis} is {want} in the kernel's type, but the array has shape "
+                                        f"{shape}")
+        if isinstance(value, np.ndarray):
+            start, size = byte_range(value.__array_interface__["data"][0], shape, value.strides, dtype.itemsize)
+            if p.mutable and not value.flags.writeable:
+                raise self._fail(p, "the kernel writes this argument, but the array is read-only")
+        else:
+            view = self._device(p, value)
+            start, size = view.ptr, view.nbytes
+        bound.buffers.append(BufferArg(p.name, start, size, p.mutable))
+        if not self.gpu:
+            bound.abi.append(value)
+            return
+        if isinstance(value, np.ndarray):
+            ptr = self._host_to_device(p, value, allow_host, bound)
+            strides = _c_strides(shape)
+        else:
+            ptr, strides = start, _c_strides(shape)
+        bound.abi += [ptr, *shape, *strides]
+
+    def _pointer(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound) -> None:
+        if self.gpu and isinstance(value, int) and not isinstance(value, bool):
+            bound.abi.append(value)  # a raw device address: the caller vouches for it (unsafe kernels only)
+            return
+        value, dtype, _ = self._array(p, value)
+        if not dtype_fits(p.elem, dtype):
+            raise self._fail(p, f"expected elements of {p.elem}, got an array of {dtype}")
+        if isinstance(value, np.ndarray):
+            if not value.flags.c_contiguous:
+                raise self._fail(p, "a raw pointer needs a C-contiguous array; pass np.ascontiguousarray(array)")
+            bound.buffers.append(BufferArg(p.name, value.__array_interface__["data"][0], value.nbytes, p.mutable))
+            bound.abi.append(self._host_to_device(p, value, allow_host, bound) if self.gpu else value)
+        else:
+            view = self._device(p, value)
+            bound.buffers.append(BufferArg(p.name, view.ptr, view.nbytes, p.mutable))
+            bound.abi.append(view.ptr)
+
+    def _scalar(self, p: ParamSpec, value: Any, bound: TileBound) -> None:
+        if p.elem not in SCALARS:
+            raise self._fail(p, f"the runtime cannot pass {p.elem} scalars; pass the value in a tensor")
+        try:
+            number = convert(value, SCALARS[p.elem])
+        except TypeError as exc:
+            raise self._fail(p, str(exc)) from None
+        bound.abi.append(number)
+
+    def _device(self, p: ParamSpec, value: Any) -> Any:
+        try:
+            view = device_view(value)
+        except KernelArgumentError as exc:
+            raise self._fail(p, str(exc)) from None
+        if view is None:
+            raise self._fail(p, f"expected a GPU array (oxide DeviceBuffer, CuPy, PyTorch, any "
+                                f"__cuda_array_interface__ or DLPack object) or a numpy array, got {_describe(value)}")
+        return view
+
+    def _host_to_device(self, p: ParamSpec, value: np.ndarray, allow_host: bool, bound: TileBound) -> int:
+        if not allow_host:
+            raise self._fail(p, "a host (numpy) array cannot be used by a stream-ordered launch; hint: copy it to "
+                                "the GPU first with `oxide.runtime.to_device(array)` (or `module.to_device`), or "
+                                "launch without `stream=` to have it copied in and out", HostArrayError)
+        device = DeviceBuffer.from_host(np.ascontiguousarray(value))
+        bound.temporaries.append(device)  # alive until the launch has completed
+        if p.mutable:
+            bound.copy_back.append((value, device))
+        return device.ptr
+
+
+def _c_strides(shape: tuple[int, ...]) -> list[int]:
+    """Row-major strides in elements."""
+    strides, step = [], 1
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= max(extent, 1)
+    return strides[::-1]
+
+
+def _describe(value: Any) -> str:
+    dtype = getattr(value, "dtype", None)
+    return f"an array of {dtype}" if dtype is not None else f"a {type(value).__name__}"

@@ -1,0 +1,5 @@
+"""`oxide.tile`: the host API of tile kernels (partitions of output arrays); runtime-only, no compiler."""
+
+from oxide.runtime.tile import Partition, partition
+
+__all__ = ["Partition", "partition"]

@@ -1,0 +1,86 @@
+"""Tile kernel launches on the GPU path against the fake driver: the parameter bytes follow the contract ABI
+(pointer, i64 extents, i64 element strides per tensor), the block is 32 * warps threads, the grid is the
+partition grid; numpy arrays (strided ones too) are copied in and outputs copied back."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+import pytest
+
+import oxide.tile
+from oxide.runtime import driver as driver_module
+from oxide.runtime.errors import HostArrayError, KernelArgumentError, OverlapError
+from oxide.runtime.memory import EmulatedBuffer
+from oxide.runtime.module import load
+from tests.unit.runtime.fake_driver import FakeDriver
+from tests.unit.runtime.tile_artifacts import write
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """Install the fake as cuda.bindings.driver for the runtime."""
+    import cuda.bindings
+
+    fake = FakeDriver()
+    monkeypatch.setattr(cuda.bindings, "driver", fake, raising=False)
+    monkeypatch.setitem(__import__("sys").modules, "cuda.bindings.driver", fake)
+    driver_module.gpu_status.cache_clear()
+    monkeypatch.setattr(driver_module.Device, "_instances", {})
+    yield fake
+    driver_module.gpu_status.cache_clear()
+
+
+def test_tensors_pass_pointer_extents_and_element_strides(fake, tmp_path):
+    mod = load(write(tmp_path, "rowsum", warps=2), target="gpu")
+    z, w = mod.to_device(np.zeros((10, 1), np.float32)), mod.to_device(np.zeros((10, 8), np.float32))
+    x = mod.to_device(np.ones((10, 8), np.float32))
+    mod.rowsum(oxide.tile.partition(z, (4, 1)), oxide.tile.partition(w, (4, 8)), x)
+    (launch,) = fake.launches
+    assert launch["entry"] == "rowsum" and launch["grid"] == (3, 1, 1) and launch["block"] == (64, 1, 1)
+    assert launch["params"] == [z.ptr, 10, 1, 1, 1, w.ptr, 10, 8, 8, 1, x.ptr, 10, 8, 8, 1]
+
+
+def test_scalars_follow_the_tensors_in_order(fake, tmp_path):
+    mod = load(write(tmp_path, "add"), target="gpu")
+    z, x, y = (mod.to_device(np.zeros(300, np.float32)) for _ in range(3))
+    mod.add[3](oxide.tile.partition(z, (128,)), x, y, 2.5)
+    (launch,) = fake.launches
+    assert launch["grid"] == (3, 1, 1) and launch["block"] == (128, 1, 1)
+    assert launch["params"] == [z.ptr, 300, 1, x.ptr, 300, 1, y.ptr, 300, 1, 2.5]
+
+
+def test_numpy_outputs_are_copied_back_even_when_strided(fake, tmp_path):
+    floats = ctypes.c_float * 128
+    record = fake.cuLaunchKernel
+    seen = {}
+
+    def kernel_writes_z(*args):
+        result = record(*args)
+        params = fake.launches[-1]["params"]
+        seen["x"] = np.ctypeslib.as_array(floats.from_address(params[3])).copy()
+        floats.from_address(params[0])[5] = 42.0  # what the kernel writes into z
+        return result
+
+    fake.cuLaunchKernel = kernel_writes_z
+    mod = load(write(tmp_path, "add"), target="gpu")
+    backing = np.zeros(256, np.float32)
+    x = np.arange(256, dtype=np.float32)[::2]  # strided input: copied contiguous
+    mod.add(oxide.tile.partition(backing[::2], (128,)), x, np.ones(128, np.float32), 1.0)
+    (launch,) = fake.launches
+    assert launch["params"][1:3] == [128, 1]  # the device copy is contiguous
+    np.testing.assert_array_equal(seen["x"], x)
+    assert backing[10] == 42.0 and np.count_nonzero(backing) == 1  # written back through the strided view
+
+
+def test_gpu_path_checks_before_launching(fake, tmp_path):
+    mod = load(write(tmp_path, "add"), target="gpu")
+    z = np.zeros(256, np.float32)
+    with pytest.raises(OverlapError, match="argument `z` overlaps argument `x`"):
+        mod.add(oxide.tile.partition(z[:128], (128,)), z[64:192], np.ones(128, np.float32), 1.0)
+    with pytest.raises(HostArrayError, match="stream-ordered launch"):
+        mod.add[1, "stream"](oxide.tile.partition(z[:128], (128,)), z[128:], z[128:], 1.0)
+    with pytest.raises(KernelArgumentError, match="an emulator buffer cannot be used on the GPU"):
+        mod.add(oxide.tile.partition(EmulatedBuffer(z), (128,)), z, z, 1.0)
+    assert fake.launches == []
