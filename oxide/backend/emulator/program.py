@@ -97,6 +97,10 @@ def _kernel_function(func: Any, locs: LocationTable, functions: set[str]) -> tup
     kinds = [_parameter(arg.type, func) for arg in entry.arguments]
     if len(func.regions[0].blocks) != 1:
         raise EmitError("the emulator executes structured control flow only (one block per kernel)", func)
+    for name, arg in zip(params, entry.arguments):
+        if str(arg.type).startswith("!simt.ptr<"):
+            # A raw pointer parameter points at element 0 of the array passed for it.
+            em.line(f"{name} = _mem.Ptr({name}, np.int64(0))")
     em.block(entry)
     function = "kernel_" + re.sub(r"\W", "_", _symbol(func))  # MLIR symbols may hold `.` or `$`
     if function in functions:

@@ -73,6 +73,8 @@ class TileLowering:
     # Whether a barrier is needed before the scratch memory is written again (it was used, or we are in a loop).
     scratch_used: bool = False
     loop_depth: int = 0
+    # Open regions' yield targets (innermost last): what the region's terminator converts its tiles to.
+    yields: list[Any] = field(default_factory=list)
 
     @property
     def threads(self) -> int:

@@ -1,0 +1,191 @@
+"""Global memory: block ids and extents, partitions, tile loads and stores (masked at the tensor's edge),
+a block's own output tile, and the own-sub-grid check of `partition_mut` stores.
+
+Each element this thread holds is at global index origin + coordinate per dimension; its address is
+sum(index_d * stride_d) elements from the view's pointer (i64). Loads read 0 where any index is past the
+extent; stores drop such elements, and replicated layouts store from the owner thread only. When the
+layout gives a thread V contiguous elements along the innermost dimension and that dimension's stride is 1,
+the V elements move as one vector access if the whole group is inside the tensor and the address is
+V-element aligned (checked at run time; scalar accesses otherwise).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, scf
+
+from oxide.dialects import simt
+from oxide.dialects import tile as T
+from oxide.passes.conversion.lowering import LoweringError
+from oxide.passes.conversion.tile_to_simt.context import PartitionValue, TileLowering, ViewValue, i_type
+from oxide.passes.conversion.tile_to_simt.layouts import Element, TileValue
+from oxide.passes.conversion.tile_to_simt.remap import only_if
+from oxide.passes.conversion.tile_to_simt.rules import lowering
+
+_AXES = "xyz"
+
+
+def _axis(op: object) -> str:
+    return ir.StringAttr(op.operation.attributes["axis"]).value
+
+
+@lowering(T.BlockIdOp)
+def lower_block_id(ctx: TileLowering, op: T.BlockIdOp) -> ir.Value:
+    """blockIdx along the axis."""
+    return simt.BlockIdOp.build(dim=simt.DimAttr.get(_axis(op)))
+
+
+@lowering(T.NumBlocksOp)
+def lower_num_blocks(ctx: TileLowering, op: T.NumBlocksOp) -> ir.Value:
+    """gridDim along the axis."""
+    return simt.GridDimOp.build(dim=simt.DimAttr.get(_axis(op)))
+
+
+@lowering(T.DimOp)
+def lower_dim(ctx: TileLowering, op: T.DimOp) -> ir.Value:
+    """The view's extent (the ABI passes it as i64)."""
+    view: ViewValue = ctx.lowered(op.view)
+    return arith.trunci(i_type(32), view.shape[op.axis])
+
+
+@lowering(T.NumTilesOp)
+def lower_num_tiles(ctx: TileLowering, op: T.NumTilesOp) -> ir.Value:
+    """ceil(extent / tile) for a read-only partition; the own sub-grid's size for partition_mut."""
+    part: PartitionValue = ctx.lowered(op.partition)
+    if part.own_grid is not None:
+        return ctx.i32(part.own_grid[op.axis])
+    extent = part.view.shape[op.axis]
+    tile = part.tile[op.axis]
+    tiles = arith.divui(arith.addi(extent, ctx.i64(tile - 1)), ctx.i64(tile))
+    return arith.trunci(i_type(32), tiles)
+
+
+@lowering(T.PartitionOp)
+def lower_partition(ctx: TileLowering, op: T.PartitionOp) -> PartitionValue:
+    """A read-only partition: the view and the tile shape."""
+    return PartitionValue(ctx.lowered(op.view), T.shape_of(op.result.type))
+
+
+@lowering(T.PartitionMutOp)
+def lower_partition_mut(ctx: TileLowering, op: T.PartitionMutOp) -> PartitionValue:
+    """A partition of the block's own tile: its sub-grid is own tile / tile shape."""
+    view: ViewValue = ctx.lowered(op.view)
+    tile = T.shape_of(op.result.type)
+    return PartitionValue(view, tile, [o // t for o, t in zip(view.tile or [], tile)])
+
+
+def _origin(ctx: TileLowering, base: list[ir.Value] | None, indices: list[ir.Value], tile: list[int]) -> list[ir.Value]:
+    """base + index * tile per dimension (i64)."""
+    origin = []
+    for d, (index, extent) in enumerate(zip(indices, tile)):
+        start = ctx.to_i64(index) if extent == 1 else arith.muli(_signed_i64(index), ctx.i64(extent))
+        origin.append(start if base is None else arith.addi(base[d], start))
+    return origin
+
+
+def _signed_i64(index: ir.Value) -> ir.Value:
+    # A negative tile index must stay negative (and so fail the bounds test), not wrap to a huge unsigned one.
+    return index if str(index.type) == "i64" else arith.extsi(i_type(64), index)
+
+
+def _global_indices(ctx: TileLowering, origin: list[ir.Value], element: Element) -> list[ir.Value]:
+    return [arith.addi(o, ctx.to_i64(c)) for o, c in zip(origin, element.coords)]
+
+
+def _inside(ctx: TileLowering, view: ViewValue, indices: list[ir.Value]) -> ir.Value | None:
+    """index_d < extent_d for every d (unsigned, so a negative index is outside too)."""
+    cond = None
+    for index, extent in zip(indices, view.shape):
+        ok = arith.cmpi(arith.CmpIPredicate.ult, index, extent)
+        cond = ok if cond is None else arith.andi(cond, ok)
+    return cond
+
+
+def _address(ctx: TileLowering, view: ViewValue, indices: list[ir.Value]) -> ir.Value:
+    offset = None
+    for index, stride in zip(indices, view.strides):
+        term = arith.muli(index, stride)
+        offset = term if offset is None else arith.addi(offset, term)
+    if offset is None:
+        return view.ptr
+    return simt.PtrOffsetOp.build(view.ptr, ctx.index(offset))
+
+
+def load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type) -> TileValue:
+    """The tile of `shape` at `origin` of `view`, in the default layout; 0 past the tensor's edge."""
+    layout = ctx.default_layout(shape)
+    values = []
+    for element in layout.coords(ctx, ctx.tid):
+        indices = _global_indices(ctx, origin, element)
+        inside = _inside(ctx, view, indices)
+        if inside is None:
+            values.append(simt.PtrLoadOp.build(view.ptr, results=[elem]))
+            continue
+        branch = scf.IfOp(inside, [elem], has_else=True)
+        with ir.InsertionPoint(branch.then_block):
+            scf.YieldOp([simt.PtrLoadOp.build(_address(ctx, view, indices), results=[elem])])
+        with ir.InsertionPoint(branch.else_block):
+            scf.YieldOp([ctx.zero(elem)])
+        values.append(branch.result)
+    return TileValue(layout, values)
+
+
+def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile: TileValue) -> None:
+    """Store `tile` at `origin` of `view` from its owners, dropping elements past the tensor's edge."""
+    for element, value in zip(tile.layout.coords(ctx, ctx.tid), tile.values):
+        indices = _global_indices(ctx, origin, element)
+        cond = _inside(ctx, view, indices)
+        if element.owner is not None:
+            cond = element.owner if cond is None else arith.andi(cond, element.owner)
+        with only_if(cond):
+            simt.PtrStoreOp(_address(ctx, view, indices), value)
+
+
+@lowering(T.LoadOp)
+def lower_load(ctx: TileLowering, op: T.LoadOp) -> TileValue:
+    """p.load([i..]): the tile at index * tile shape."""
+    part: PartitionValue = ctx.lowered(op.partition)
+    indices = [ctx.scalar(i) for i in op.indices]
+    return load_tile(ctx, part.view, _origin(ctx, part.view.origin, indices, part.tile), part.tile,
+                     T.elem_of(op.result.type))
+
+
+@lowering(T.LoadOwnOp)
+def lower_load_own(ctx: TileLowering, op: T.LoadOwnOp) -> TileValue:
+    """The block's own output tile."""
+    view: ViewValue = ctx.lowered(op.view)
+    return load_tile(ctx, view, view.origin, view.tile, view.elem)
+
+
+@lowering(T.StoreOwnOp)
+def lower_store_own(ctx: TileLowering, op: T.StoreOwnOp) -> None:
+    """Write the block's own output tile."""
+    view: ViewValue = ctx.lowered(op.view)
+    store_tile(ctx, view, view.origin, ctx.tile(op.tile))
+
+
+@lowering(T.StoreOp)
+def lower_store(ctx: TileLowering, op: T.StoreOp) -> None:
+    """A tile into the block's own sub-grid; an index outside it traps (a compile error when constant)."""
+    part: PartitionValue = ctx.lowered(op.partition)
+    indices = [ctx.scalar(i) for i in op.indices]
+    failed = None
+    for d, (index, limit) in enumerate(zip(indices, part.own_grid or [])):
+        constant = _constant_int(index)
+        if constant is not None:
+            if not 0 <= constant < limit:
+                raise LoweringError(f"tile index {constant} along dimension {d} is outside this block's own "
+                                    f"sub-grid of {limit} tiles: a block writes only its own output tile")
+            continue
+        bad = arith.cmpi(arith.CmpIPredicate.uge, index, ctx.i32(limit))
+        failed = bad if failed is None else arith.ori(failed, bad)
+    with only_if(failed):
+        simt.TrapOp()
+    store_tile(ctx, part.view, _origin(ctx, part.view.origin, indices, part.tile), ctx.tile(op.tile))
+
+
+def _constant_int(value: ir.Value) -> int | None:
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return None
+    return ir.IntegerAttr(owner.attributes["value"]).value
