@@ -25,7 +25,8 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
-from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
+from oxide.passes.conversion.tile_to_simt.layouts import VECTOR_BYTES as ROW_VECTOR_BYTES
+from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, vector_width
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 MIN_SM = 80
@@ -103,16 +104,28 @@ def _chip_at_least(chip: str, minimum: int) -> bool:
 
 
 def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base: ir.Value) -> None:
-    """Write this thread's elements of a and b where the plan stages them (replicated holders write the same
-    value to the same place, which is harmless)."""
+    """Write this thread's elements of a and b where the plan stages them, a vector store per run of registers
+    contiguous along the row (at most 16 bytes; padded rows keep such runs aligned). Replicated holders write
+    the same value to the same place, which is harmless."""
     b_base = plan.b_offset // plan.instr.in_bytes
     for operand, place in ((a, lambda r, c: ml.a_element(plan, r, c)),
                            (b, lambda r, c: b_base + ml.b_element(plan, r, c))):
-        for element, value in zip(operand.layout.coords(ctx, ctx.tid), operand.values):
-            row, col = (_I32(ctx, v) for v in element.coords)
-            if plan.instr.inputs == "tf32":
-                value = _to_tf32(value)
-            ctx.scratch_store(base, _i32(ctx, place(row, col)), value)
+        layout = operand.layout
+        width = min(vector_width(layout), ROW_VECTOR_BYTES // plan.instr.in_bytes)
+        base_coords, _ = layout.thread_base(ctx, ctx.tid)
+        row0, col0 = (_I32(ctx, v) for v in base_coords)
+        values = operand.values
+        if plan.instr.inputs == "tf32":
+            values = [_to_tf32(v) for v in values]
+        for j in range(0, layout.per_thread, width):
+            row, col = layout.register_coords(j)
+            ptr = _offset(ctx, base, place(row0 + row, col0 + col))
+            if width == 1:
+                simt.PtrStoreOp(ptr, values[j])
+                continue
+            vector = ir.VectorType.get([width], values[j].type)
+            packed = _pack(ctx, vector, values[j:j + width])
+            simt.PtrStoreOp(simt.PtrCastOp.build(ptr, results=[ir.Type.parse(f"!simt.ptr<{vector}, 3>")]), packed)
 
 
 def _to_tf32(value: ir.Value) -> ir.Value:
