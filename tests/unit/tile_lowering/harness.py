@@ -6,8 +6,9 @@ arguments go as the contract's ABI (array, extents, strides in elements).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from mlir import ir
@@ -63,3 +64,42 @@ def strided_view(base: np.ndarray, shape: Sequence[int], strides: Sequence[int],
 def run_tile(text: str, entry: str, grid: Sequence[int], args: Sequence[Any], warps: int = 4) -> None:
     """Lower `text` and run kernel `entry` over `grid` tile blocks (args already in the ABI, flattened)."""
     launch(program(text), entry, tuple(grid) + (1,) * (3 - len(grid)), (32 * warps, 1, 1), list(args))
+
+
+def tensor(shape: Sequence[int], elem: str = "f32") -> str:
+    """`tensor<AxBxE>`."""
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elem + ">"
+
+
+def shape_text(shape: Sequence[int]) -> str:
+    """`array<i64: ...>`."""
+    return "array<i64: " + ", ".join(str(d) for d in shape) + ">"
+
+
+def unary_kernel(src_shape: Sequence[int], dst_shape: Sequence[int], body: str, elem: str = "f32",
+                 dst_elem: str | None = None, warps: int = 4, name: str = "k") -> str:
+    """A kernel `name(z: view_mut<dst_shape>, x: view)` that loads x's tile `%a` at block (0..), runs `body`
+    (MLIR ops ending in a value `%r` of the output's tile type) and stores `%r` as its own tile."""
+    dst_elem = dst_elem or elem
+    rank = len(src_shape)
+    dyn = shape_text([-1] * rank)
+    view, part = f"!tile.view<{elem}, {dyn}>", f"!tile.partition<{elem}, {shape_text(src_shape)}>"
+    own = f"!tile.view_mut<{dst_elem}, {shape_text(dst_shape)}>"
+    zeros = "\n".join(f'      %i{d} = arith.constant 0 : i32' for d in range(rank))
+    indices = ", ".join(f"%i{d}" for d in range(rank))
+    return module_text(f"""    gpu.func @{name}(%z: {own}, %x: {view}) kernel attributes {{tile.warps = {warps} : i32}} {{
+{zeros}
+      %p = "tile.make_partition"(%x) : ({view}) -> {part}
+      %a = "tile.load"(%p, {indices}) : ({part}{', i32' * rank}) -> {tensor(src_shape, elem)}
+{body}
+      "tile.store_own"(%z, %r) : ({own}, {tensor(dst_shape, dst_elem)}) -> ()
+      gpu.return
+    }}""")
+
+
+def run_unary(text: str, x: np.ndarray, dst_shape: Sequence[int], dst_dtype: Any = None, warps: int = 4) -> np.ndarray:
+    """Run a unary_kernel over one block; the output array."""
+    z = np.zeros(tuple(dst_shape) if dst_shape else (), dtype=dst_dtype or x.dtype)
+    out = z.reshape(-1) if z.ndim == 0 else z
+    run_tile(text, "k", [1], [*view(out), *view(np.ascontiguousarray(x))], warps)
+    return z

@@ -13,8 +13,18 @@ from dataclasses import dataclass
 from mlir import ir
 
 from oxide.passes.base import OxidePass, PassError
-from oxide.passes.conversion.tile_to_simt import control, elementwise, memory, reduce, shape  # noqa: F401  (rules register on import)
-from oxide.passes.conversion.tile_to_simt.driver import LocatedLoweringError, is_tile_kernel, lower_kernel
+from oxide.passes.conversion.tile_to_simt import (  # noqa: F401  (rules register on import)
+    control,
+    elementwise,
+    memory,
+    reduce,
+    shape,
+)
+from oxide.passes.conversion.tile_to_simt.driver import (
+    LocatedLoweringError,
+    is_tile_kernel,
+    lower_kernel,
+)
 from oxide.passes.registry import register_pass
 
 try:  # the mma rules are a separate piece of work; the pass reports tile.mma as unsupported without them

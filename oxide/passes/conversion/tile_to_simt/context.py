@@ -18,6 +18,7 @@ from oxide.dialects import simt
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, blocked
 
+
 def i_type(width: int) -> ir.Type:
     """The signless integer type of `width` bits."""
     return ir.IntegerType.get_signless(width)
@@ -108,7 +109,7 @@ class TileLowering:
         return value
 
     # Constants, hoisted to the kernel entry -----------------------------------------------------------------
-    def const(self, type_: ir.Type, value: int | float) -> ir.Value:
+    def const(self, type_: ir.Type, value: float) -> ir.Value:
         """An arith.constant at the kernel's entry (cached)."""
         key = (str(type_), value)
         if key not in self._constants:
@@ -147,7 +148,7 @@ class TileLowering:
 
     def splat(self, value: ir.Value, layout: Layout) -> TileValue:
         """A tile whose every element is `value`."""
-        return TileValue(layout, [value] * layout.per_thread)
+        return TileValue(layout, [value] * layout.per_thread, splat=True)
 
     def convert(self, tile: TileValue, layout: Layout) -> TileValue:
         """The same tile in another layout (free for a splat or an equal layout, else through shared memory)."""

@@ -9,8 +9,9 @@ default layout. A branch or body whose yield is in another layout converts befor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from mlir import ir
 from mlir.dialects import gpu, scf

@@ -14,7 +14,11 @@ from mlir.dialects import arith
 
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
-from oxide.passes.conversion.tile_to_simt.driver import ELEMENTWISE, attributes_of, clone_scalar_op
+from oxide.passes.conversion.tile_to_simt.driver import (
+    ELEMENTWISE,
+    attributes_of,
+    clone_scalar_op,
+)
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
@@ -50,13 +54,14 @@ def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
     attributes = attributes_of(op)
     columns: list[list[ir.Value]] = [[] for _ in result_types]
     # A splat in, a splat out: one scalar op instead of one per element.
-    count = 1 if all(isinstance(t, ir.Value) or t.is_splat for t in aligned) else layout.per_thread
+    splat = all(isinstance(t, ir.Value) or t.is_splat for t in aligned)
+    count = 1 if splat else layout.per_thread
     for j in range(count):
         scalars = [t.values[j] if isinstance(t, TileValue) else t for t in aligned]
         new = ir.Operation.create(op.name, results=result_types, operands=scalars, attributes=attributes)
         for column, value in zip(columns, new.results):
             column.append(value)
-    if count == 1:
+    if splat:
         columns = [column * layout.per_thread for column in columns]
-    results = [TileValue(layout, column) for column in columns]
+    results = [TileValue(layout, column, splat=splat) for column in columns]
     return results[0] if len(results) == 1 else results

@@ -19,8 +19,9 @@ register order (element j of this thread is `values[j]`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from mlir import ir
 from mlir.dialects import arith
@@ -217,10 +218,12 @@ def vector_width(layout: Layout) -> int:
 
 @dataclass
 class TileValue:
-    """A tile as this thread holds it: its layout, and one scalar value per register (register order)."""
+    """A tile as this thread holds it: its layout, and one scalar value per register (register order).
+    `splat` says every element of the tile is `values[0]` (then any layout holds it for free)."""
 
     layout: Layout
     values: list[ir.Value]
+    splat: bool = False
 
     def __post_init__(self) -> None:
         if len(self.values) != self.layout.per_thread:
@@ -229,5 +232,5 @@ class TileValue:
 
     @property
     def is_splat(self) -> bool:
-        """Whether every element is the same SSA value (then any layout holds it for free)."""
-        return all(v == self.values[0] for v in self.values)
+        """Whether every element of the tile is the same value."""
+        return self.splat

@@ -17,7 +17,12 @@ from mlir.dialects import arith, scf
 from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.passes.conversion.lowering import LoweringError
-from oxide.passes.conversion.tile_to_simt.context import PartitionValue, TileLowering, ViewValue, i_type
+from oxide.passes.conversion.tile_to_simt.context import (
+    PartitionValue,
+    TileLowering,
+    ViewValue,
+    i_type,
+)
 from oxide.passes.conversion.tile_to_simt.layouts import Element, TileValue
 from oxide.passes.conversion.tile_to_simt.remap import only_if
 from oxide.passes.conversion.tile_to_simt.rules import lowering

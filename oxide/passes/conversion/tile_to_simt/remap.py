@@ -7,8 +7,8 @@ layout conversion is the identity map.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence
 
 from mlir import ir
 from mlir.dialects import arith, scf

@@ -10,7 +10,8 @@ for an op without results. Ops with regions (scf) get the op itself and emit the
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Rule = Callable[[Any, Any], Any]
 TILE_RULES: dict[str, Rule] = {}
