@@ -97,8 +97,7 @@ def warp_fragments(plan: ml.MmaPlan, smem: np.ndarray, warp: int, ks: int):
     for fm in range(fm_count):
         addrs = []
         for lane in range(WARP):
-            r, c = ml.a_ldmatrix_row(plan, lane, wi, fm, ks)
-            addr = ml.a_element(plan, r, c) * elem_words
+            addr = ml.a_fragment_offset(plan, lane, wi, fm, ks) * elem_words
             assert addr % 8 == 0, "ldmatrix rows are 16-byte aligned"
             addrs.append(addr)
         regs = ldmatrix(smem, addrs, 4, trans=False)
@@ -116,8 +115,8 @@ def warp_fragments(plan: ml.MmaPlan, smem: np.ndarray, warp: int, ks: int):
         block = np.full((k, 8), -7, dtype=np.int64)
         if plan.instr.inputs == "tf32":
             for lane in range(WARP):
-                for e, (kk, nn) in enumerate(ml.b_tf32_elements(plan, lane, wj, fn, ks)):
-                    w = plan.b_offset // 4 + ml.b_element(plan, kk, nn)
+                for e in range(2):
+                    w = ml.b_tf32_offset(plan, lane, wj, fn, ks, e)
                     block[isa_b_tf32(lane, e)] = smem[2 * w]
             b_blocks[fn] = block
             continue
@@ -125,8 +124,7 @@ def warp_fragments(plan: ml.MmaPlan, smem: np.ndarray, warp: int, ks: int):
             continue
         addrs = []
         for lane in range(WARP):
-            kk, nn = ml.b_ldmatrix_row(plan, lane, wj, fn, ks)
-            addr = plan.b_offset // 2 + ml.b_element(plan, kk, nn)
+            addr = ml.b_fragment_offset(plan, lane, wj, fn, ks)
             assert addr % 8 == 0, "ldmatrix rows are 16-byte aligned"
             addrs.append(addr)
         count = 4 if plan.b_pairs else 2
@@ -198,6 +196,25 @@ def test_fragments_assemble_the_product(m, n, k, warps, inputs, acc):
                     owners[coords] += 1
     np.testing.assert_array_equal(owners, np.ones((m, n)))
     np.testing.assert_array_equal(result, a @ b + c)
+
+
+@pytest.mark.parametrize("m,n,k,warps,inputs,acc", CASES)
+def test_offsets_are_a_thread_part_plus_a_constant(m, n, k, warps, inputs, acc):
+    # mma.py computes the thread part of each offset formula once and adds the fragment's constant part as an
+    # immediate; that is only right if every formula splits so.
+    plan = ml.plan_mma([m, k], [k, n], inputs, acc, warps)
+    formulas = [lambda lane, w, i, ks: ml.a_fragment_offset(plan, lane, w, i, ks)]
+    if inputs == "f32":
+        formulas += [lambda lane, w, i, ks, r=r: ml.b_tf32_offset(plan, lane, w, i, ks, r) for r in range(2)]
+    else:
+        formulas.append(lambda lane, w, i, ks: ml.b_fragment_offset(plan, lane, w, i, ks))
+    wm, wn = plan.grid
+    for f in formulas:
+        for lane in range(WARP):
+            for w in range(max(wm, wn)):
+                for i in range(max(plan.fragments)):
+                    for ks in range(plan.k_steps):
+                        assert f(lane, w, i, ks) == f(lane, w, 0, 0) + f(0, 0, i, ks) - f(0, 0, 0, 0)
 
 
 def test_warp_grid_prefers_square_warp_tiles_and_uses_every_warp():

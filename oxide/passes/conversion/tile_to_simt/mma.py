@@ -15,7 +15,7 @@ convert-simt-to-nvvm). Both need sm_80 or newer (bf16 and tf32 mma, ldmatrix .tr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Hashable
 
 from mlir import ir
 from mlir.dialects import arith, llvm, nvvm
@@ -81,6 +81,37 @@ def _offset(ctx: TileLowering, base: ir.Value, elements: Any) -> ir.Value:
     return simt.PtrOffsetOp.build(base, ctx.index(_i32(ctx, elements)))
 
 
+Formula = Callable[[Any, Any, int, int], Any]
+
+
+class _Addresses:
+    """Pointers into the staging buffer from an offset formula f(lane, warp, i, ks) that is a per-thread part
+    plus a constant part (the formulas of mma_layouts.py are; the model test checks it). The per-thread part is
+    computed once per formula; the constant parts are pointer offsets from it, which LLVM folds into the
+    immediate of each ld/ldmatrix instead of keeping one 64-bit address register per fragment load."""
+
+    def __init__(self, ctx: TileLowering, base: ir.Value, lane: _I32, warp: _I32):
+        self.ctx, self.base, self.lane, self.warp = ctx, base, lane, warp
+        self._thread: dict[Any, ir.Value] = {}
+
+    def thread(self, key: Hashable, formula: Formula) -> ir.Value:
+        """The pointer of the per-thread part of `formula` (`key` names the formula)."""
+        if key not in self._thread:
+            self._thread[key] = _offset(self.ctx, self.base, formula(self.lane, self.warp, 0, 0))
+        return self._thread[key]
+
+    def at(self, key: Hashable, formula: Formula, i: int, ks: int) -> ir.Value:
+        """The pointer formula(lane, warp, i, ks) stands for."""
+        constant = _constant(formula, i, ks)
+        thread = self.thread(key, formula)
+        return thread if constant == 0 else simt.PtrOffsetOp.build(thread, self.ctx.const(ir.IndexType.get(), constant))
+
+
+def _constant(formula: Formula, i: int, ks: int) -> int:
+    """The constant part of formula(lane, warp, i, ks), in elements."""
+    return formula(0, 0, i, ks) - formula(0, 0, 0, 0)
+
+
 def result_layout(op: Any, warps: int) -> Layout:
     """The layout tile.mma produces (and wants its accumulator in): the mma accumulator layout."""
     m, n = tile.shape_of(op.result.type)
@@ -105,21 +136,21 @@ def _chip_at_least(chip: str, minimum: int) -> bool:
 
 def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base: ir.Value) -> None:
     """Write this thread's elements of a and b where the plan stages them, a vector store per run of registers
-    contiguous along the row (at most 16 bytes; padded rows keep such runs aligned). Replicated holders write
-    the same value to the same place, which is harmless."""
-    b_base = plan.b_offset // plan.instr.in_bytes
+    contiguous along the row (at most 16 bytes; padded rows keep such runs aligned). Each register's position
+    is the thread's base pointer plus a constant, which folds into the store. Replicated holders write the same
+    value to the same place, which is harmless."""
     for operand, place in ((a, lambda r, c: ml.a_element(plan, r, c)),
-                           (b, lambda r, c: b_base + ml.b_element(plan, r, c))):
+                           (b, lambda r, c: plan.b_base + ml.b_element(plan, r, c))):
         layout = operand.layout
         width = min(vector_width(layout), ROW_VECTOR_BYTES // plan.instr.in_bytes)
         base_coords, _ = layout.thread_base(ctx, ctx.tid)
-        row0, col0 = (_I32(ctx, v) for v in base_coords)
+        thread = _offset(ctx, base, place(*(_I32(ctx, v) for v in base_coords)))
         values = operand.values
         if plan.instr.inputs == "tf32":
             values = [_to_tf32(v) for v in values]
         for j in range(0, layout.per_thread, width):
-            row, col = layout.register_coords(j)
-            ptr = _offset(ctx, base, place(row0 + row, col0 + col))
+            constant = place(*layout.register_coords(j)) - place(0, 0)
+            ptr = thread if constant == 0 else simt.PtrOffsetOp.build(thread, ctx.const(ir.IndexType.get(), constant))
             if width == 1:
                 simt.PtrStoreOp(ptr, values[j])
                 continue
@@ -134,10 +165,12 @@ def _to_tf32(value: ir.Value) -> ir.Value:
     return arith.bitcast(ir.F32Type.get(), bits)
 
 
-def _ldmatrix(ptr: ir.Value, count: int, trans: bool) -> list[ir.Value]:
-    """ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16 at this lane's row address."""
+def _ldmatrix(ptr: ir.Value, byte_offset: int, count: int, trans: bool) -> list[ir.Value]:
+    """ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16 at this lane's row address, `ptr` plus a constant
+    offset written into the instruction (an inline-asm pointer operand is a register LLVM cannot fold into)."""
     outputs = ", ".join(f"${i}" for i in range(count))
-    asm = f"ldmatrix.sync.aligned.m8n8.x{count}{'.trans' if trans else ''}.shared.b16 {{{outputs}}}, [${count}];"
+    address = f"${count}+{byte_offset}" if byte_offset else f"${count}"
+    asm = f"ldmatrix.sync.aligned.m8n8.x{count}{'.trans' if trans else ''}.shared.b16 {{{outputs}}}, [{address}];"
     constraints = ",".join(["=r"] * count + ["l"])
     return list(build_inline_ptx([ptr], asm, constraints, [ir.IntegerType.get_signless(32)] * count))
 
@@ -149,34 +182,40 @@ def _register(plan: ml.MmaPlan, value: ir.Value) -> ir.Value:
     return value
 
 
-def _a_fragments(ctx: TileLowering, plan: ml.MmaPlan, base: ir.Value, lane: _I32, warp_row: _I32,
-                 ks: int) -> list[list[ir.Value]]:
-    fragments = []
-    for fm in range(plan.fragments[0]):
-        row, col = ml.a_ldmatrix_row(plan, lane, warp_row, fm, ks)
-        regs = _ldmatrix(_offset(ctx, base, ml.a_element(plan, row, col)), 4, trans=False)
-        fragments.append([_register(plan, r) for r in regs])
-    return fragments
+def _a_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[ir.Value]]:
+    def formula(lane: Any, warp_row: Any, fm: int, step: int) -> Any:
+        return ml.a_fragment_offset(plan, lane, warp_row, fm, step)
+
+    thread = addresses.thread("a", formula)
+    return [[_register(plan, r) for r in _ldmatrix(thread, _constant(formula, fm, ks) * plan.instr.in_bytes, 4,
+                                                    trans=False)]
+            for fm in range(plan.fragments[0])]
 
 
-def _b_fragments(ctx: TileLowering, plan: ml.MmaPlan, base: ir.Value, lane: _I32, warp_col: _I32,
-                 ks: int) -> list[list[ir.Value]]:
-    b_base = plan.b_offset // plan.instr.in_bytes
+def _b_fragments(ctx: TileLowering, plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[ir.Value]]:
     count = plan.fragments[1]
     fragments: list[list[ir.Value]] = []
     if plan.instr.inputs == "tf32":
         for fn in range(count):
             regs = []
-            for k, n in ml.b_tf32_elements(plan, lane, warp_col, fn, ks):
-                value = ctx.scratch_load(base, _i32(ctx, b_base + ml.b_element(plan, k, n)), ir.F32Type.get())
+            for register in range(2):
+                def formula(lane: Any, warp_col: Any, i: int, step: int, register: int = register) -> Any:
+                    return ml.b_tf32_offset(plan, lane, warp_col, i, step, register)
+
+
+                value = simt.PtrLoadOp.build(addresses.at(("b", register), formula, fn, ks), results=[ir.F32Type.get()])
                 regs.append(arith.bitcast(ir.IntegerType.get_signless(32), value))
             fragments.append(regs)
         return fragments
+
+    def formula(lane: Any, warp_col: Any, fn: int, step: int) -> Any:
+        return ml.b_fragment_offset(plan, lane, warp_col, fn, step)
+
     step = 2 if plan.b_pairs else 1
+    thread = addresses.thread("b", formula)
     for fn in range(0, count, step):
-        k, n = ml.b_ldmatrix_row(plan, lane, warp_col, fn, ks)
-        regs = [_register(plan, r) for r in _ldmatrix(_offset(ctx, base, b_base + ml.b_element(plan, k, n)),
-                                                       2 * step, trans=True)]
+        byte_offset = _constant(formula, fn, ks) * plan.instr.in_bytes
+        regs = [_register(plan, r) for r in _ldmatrix(thread, byte_offset, 2 * step, trans=True)]
         fragments.extend(regs[i:i + 2] for i in range(0, 2 * step, 2))
     return fragments
 
@@ -226,11 +265,13 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     tid = _I32(ctx, ctx.tid)
     lane = tid % 32
     warp_row, warp_col = ml.warp_position(plan, tid // 32)
+    a_addresses = _Addresses(ctx, base, lane, warp_row)
+    b_addresses = _Addresses(ctx, base, lane, warp_col)
     regs = list(acc.values)
     fn_count = plan.fragments[1]
     for ks in range(plan.k_steps):
-        a_frags = _a_fragments(ctx, plan, base, lane, warp_row, ks)
-        b_frags = _b_fragments(ctx, plan, base, lane, warp_col, ks)
+        a_frags = _a_fragments(plan, a_addresses, ks)
+        b_frags = _b_fragments(ctx, plan, b_addresses, ks)
         for fm, a_frag in enumerate(a_frags):
             for fn, b_frag in enumerate(b_frags):
                 first = 4 * (fn + fn_count * fm)

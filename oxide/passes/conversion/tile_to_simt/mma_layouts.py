@@ -169,6 +169,11 @@ class MmaPlan:
         return (size + 15) // 16 * 16
 
     @property
+    def b_base(self) -> int:
+        """Element offset of B in the staging buffer."""
+        return self.b_offset // self.instr.in_bytes
+
+    @property
     def shared_bytes(self) -> int:
         """Bytes of shared memory the staging buffer needs."""
         return self.b_offset + self.k * self.b_stride * self.instr.in_bytes
@@ -228,6 +233,21 @@ def b_tf32_elements(plan: MmaPlan, lane: Any, warp_col: Any, fn: int, ks: int) -
     n = warp_col * plan.warp_tile[1] + fn * MMA_N + lane // 4
     k = ks * plan.instr.k + lane % 4
     return [(k, n), (k + 4, n)]
+
+
+def a_fragment_offset(plan: MmaPlan, lane: Any, warp_row: Any, fm: int, ks: int) -> Any:
+    """Element offset in the staging buffer of the row `lane` gives ldmatrix for A fragment row fm, K step ks."""
+    return a_element(plan, *a_ldmatrix_row(plan, lane, warp_row, fm, ks))
+
+
+def b_fragment_offset(plan: MmaPlan, lane: Any, warp_col: Any, fn: int, ks: int) -> Any:
+    """Element offset in the staging buffer of the row `lane` gives ldmatrix .trans for B fragment fn, step ks."""
+    return plan.b_base + b_element(plan, *b_ldmatrix_row(plan, lane, warp_col, fn, ks))
+
+
+def b_tf32_offset(plan: MmaPlan, lane: Any, warp_col: Any, fn: int, ks: int, register: int) -> Any:
+    """Element offset in the staging buffer of tf32 B register `register` of `lane` for fragment fn, step ks."""
+    return plan.b_base + b_element(plan, *b_tf32_elements(plan, lane, warp_col, fn, ks)[register])
 
 
 def warp_position(plan: MmaPlan, warp: Any) -> tuple[Any, Any]:
