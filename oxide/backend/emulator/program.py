@@ -12,7 +12,7 @@ from typing import Any
 
 from mlir import ir
 
-from oxide.backend.emulator import ops_arith, ops_control, ops_math, ops_simt, ops_sync  # noqa: F401 (rules)
+from oxide.backend.emulator import ops_arith, ops_control, ops_math, ops_simt, ops_sync, ops_vector  # noqa: F401 (rules)
 from oxide.backend.emulator.emitter import (
     EmitError,
     KernelEmitter,

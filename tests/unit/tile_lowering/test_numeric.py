@@ -356,3 +356,18 @@ def test_rank3_output_over_a_3d_grid():
     b = np.indices((2, 2, 2))
     expected = (b[0] * 100 + b[1] * 10 + b[2]).astype(np.float32)
     np.testing.assert_array_equal(z, np.kron(expected, np.ones(shape, np.float32)))
+
+
+@pytest.mark.parametrize("offset", [0, 1, 2])
+def test_vector_path_and_misaligned_views_agree(offset):
+    # offset 0: 16-byte aligned rows, the vector path; 1 and 2: the same data misaligned, the scalar path.
+    text = _softmax_kernel(4, 256, 4)
+    x = np.zeros(4 * 256 + 4, np.float32)
+    x[offset:offset + 1024] = _data(1024, np.float32)
+    z = np.full(4 * 256 + 4, 5.0, np.float32)
+    abi = [np.int64(4), np.int64(256), np.int64(256), np.int64(1)]
+    run_tile(text, "k", [1], [z[offset:offset + 1024], *abi, x[offset:offset + 1024], *abi])
+    rows = x[offset:offset + 1024].reshape(4, 256)
+    e = np.exp(rows - rows.max(1, keepdims=True))
+    np.testing.assert_allclose(z[offset:offset + 1024].reshape(4, 256), e / e.sum(1, keepdims=True), rtol=1e-5)
+    assert (np.delete(z, np.arange(offset, offset + 1024)) == 5.0).all()

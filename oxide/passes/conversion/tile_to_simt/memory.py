@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from mlir import ir
 from mlir.dialects import arith, scf
+from mlir.dialects import vector as vector_ops
 
 from oxide.dialects import simt
 from oxide.dialects import tile as T
@@ -21,9 +22,16 @@ from oxide.passes.conversion.tile_to_simt.context import (
     PartitionValue,
     TileLowering,
     ViewValue,
+    bit_width,
     i_type,
 )
-from oxide.passes.conversion.tile_to_simt.layouts import Element, TileValue
+from oxide.passes.conversion.tile_to_simt.layouts import (
+    VECTOR_BYTES,
+    Element,
+    Layout,
+    TileValue,
+    vector_width,
+)
 from oxide.passes.conversion.tile_to_simt.remap import only_if
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
@@ -116,34 +124,98 @@ def _address(ctx: TileLowering, view: ViewValue, indices: list[ir.Value]) -> ir.
     return simt.PtrOffsetOp.build(view.ptr, ctx.index(offset))
 
 
+def vector_elements(layout: Layout, elem: ir.Type) -> int:
+    """How many elements each vector access moves: the layout's contiguous run, at most 16 bytes."""
+    bits = bit_width(elem)
+    if bits < 8:
+        return 1
+    return max(1, min(vector_width(layout), VECTOR_BYTES * 8 // bits))
+
+
+def _fast_path(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], vector: int) -> ir.Value:
+    """Whether the whole tile is inside the tensor and, for vector accesses, the innermost stride is 1 and
+    every vector is aligned (base address, outer strides). The same for every thread of the block."""
+    ok = ctx.const(i_type(1), 1)
+    for start, extent, size in zip(origin, view.shape, shape):
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sge, start, ctx.i64(0)))
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sle, arith.addi(start, ctx.i64(size)), extent))
+    if vector > 1:
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.eq, view.strides[-1], ctx.i64(1)))
+        for stride in view.strides[:-1]:
+            ok = arith.andi(ok, _multiple(ctx, stride, vector))
+        address = simt.PtrToIntOp.build(view.ptr)
+        ok = arith.andi(ok, _multiple(ctx, address, vector * bit_width(view.elem) // 8))
+    return ok
+
+
+def _multiple(ctx: TileLowering, value: ir.Value, of: int) -> ir.Value:
+    low = arith.andi(value, ctx.i64(of - 1))
+    return arith.cmpi(arith.CmpIPredicate.eq, low, ctx.i64(0))
+
+
+def _vector_pointer(address: ir.Value, vector: int, elem: ir.Type) -> ir.Value:
+    return simt.PtrCastOp.build(address, results=[ir.Type.parse(f"!simt.ptr<vector<{vector}x{elem}>, 1>")])
+
+
 def load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type) -> TileValue:
     """The tile of `shape` at `origin` of `view`, in the default layout; 0 past the tensor's edge."""
     layout = ctx.default_layout(shape)
-    values = []
-    for element in layout.coords(ctx, ctx.tid):
-        indices = _global_indices(ctx, origin, element)
-        inside = _inside(ctx, view, indices)
-        if inside is None:
-            values.append(simt.PtrLoadOp.build(view.ptr, results=[elem]))
-            continue
-        branch = scf.IfOp(inside, [elem], has_else=True)
-        with ir.InsertionPoint(branch.then_block):
-            scf.YieldOp([simt.PtrLoadOp.build(_address(ctx, view, indices), results=[elem])])
-        with ir.InsertionPoint(branch.else_block):
-            scf.YieldOp([ctx.zero(elem)])
-        values.append(branch.result)
-    return TileValue(layout, values)
+    elements = layout.coords(ctx, ctx.tid)
+    if not shape:
+        return TileValue(layout, [simt.PtrLoadOp.build(view.ptr, results=[elem])])
+    vector = vector_elements(layout, elem)
+    fast = scf.IfOp(_fast_path(ctx, view, origin, shape, vector), [elem] * layout.per_thread, has_else=True)
+    with ir.InsertionPoint(fast.then_block):
+        values: list[ir.Value] = []
+        for j in range(0, layout.per_thread, vector):
+            address = _address(ctx, view, _global_indices(ctx, origin, elements[j]))
+            if vector == 1:
+                values.append(simt.PtrLoadOp.build(address, results=[elem]))
+                continue
+            loaded = simt.PtrLoadOp.build(_vector_pointer(address, vector, elem),
+                                          results=[ir.VectorType.get([vector], elem)])
+            values.extend(vector_ops.extract(loaded, static_position=[k], dynamic_position=[]) for k in range(vector))
+        scf.YieldOp(values)
+    with ir.InsertionPoint(fast.else_block):
+        scf.YieldOp([_masked_load(ctx, view, _global_indices(ctx, origin, element), elem) for element in elements])
+    return TileValue(layout, list(fast.results))
+
+
+def _masked_load(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], elem: ir.Type) -> ir.Value:
+    branch = scf.IfOp(_inside(ctx, view, indices), [elem], has_else=True)
+    with ir.InsertionPoint(branch.then_block):
+        scf.YieldOp([simt.PtrLoadOp.build(_address(ctx, view, indices), results=[elem])])
+    with ir.InsertionPoint(branch.else_block):
+        scf.YieldOp([ctx.zero(elem)])
+    return branch.result
 
 
 def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile: TileValue) -> None:
     """Store `tile` at `origin` of `view` from its owners, dropping elements past the tensor's edge."""
-    for element, value in zip(tile.layout.coords(ctx, ctx.tid), tile.values):
-        indices = _global_indices(ctx, origin, element)
-        cond = _inside(ctx, view, indices)
-        if element.owner is not None:
-            cond = element.owner if cond is None else arith.andi(cond, element.owner)
-        with only_if(cond):
-            simt.PtrStoreOp(_address(ctx, view, indices), value)
+    layout = tile.layout
+    elements = layout.coords(ctx, ctx.tid)
+    elem = tile.values[0].type
+    vector = vector_elements(layout, elem) if layout.shape else 1
+    fast = scf.IfOp(_fast_path(ctx, view, origin, list(layout.shape), vector), has_else=True)
+    with ir.InsertionPoint(fast.then_block):
+        for j in range(0, layout.per_thread, vector):
+            with only_if(elements[j].owner):
+                address = _address(ctx, view, _global_indices(ctx, origin, elements[j]))
+                if vector == 1:
+                    simt.PtrStoreOp(address, tile.values[j])
+                else:
+                    packed = vector_ops.from_elements(ir.VectorType.get([vector], elem), tile.values[j:j + vector])
+                    simt.PtrStoreOp(_vector_pointer(address, vector, elem), packed)
+        scf.YieldOp([])
+    with ir.InsertionPoint(fast.else_block):
+        for element, value in zip(elements, tile.values):
+            indices = _global_indices(ctx, origin, element)
+            cond = _inside(ctx, view, indices)
+            if element.owner is not None:
+                cond = element.owner if cond is None else arith.andi(cond, element.owner)
+            with only_if(cond):
+                simt.PtrStoreOp(_address(ctx, view, indices), value)
+        scf.YieldOp([])
 
 
 @lowering(T.LoadOp)
