@@ -10,16 +10,12 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from oxide.backend.libdevice import (
-    find_libdevice,
-    libdevice_candidates,
-    libdevice_functions,
-)
+from oxide.backend.libdevice import find_libdevice, libdevice_candidates, libdevice_functions
 from oxide.backend.target import Target
 from oxide.ir.diagnostics import OxideError
 from oxide.passes.base import OxidePass, PassError
-from oxide.passes.pipeline import NamedPipeline, register_pipeline
 from oxide.passes.registry import register_pass
+from oxide.passes.pipeline import NamedPipeline, register_pipeline
 
 # What runs inside each gpu.module to reach the LLVM dialect once simt is lowered.
 LOWER_TO_LLVM = "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,convert-nvvm-to-llvm,reconcile-unrealized-casts)"

@@ -11,13 +11,7 @@ from __future__ import annotations
 from mlir import ir
 
 from oxide.dialects.tile.dialect import DIALECT
-from oxide.dialects.tile.types import (
-    PartitionMutType,
-    PartitionType,
-    ViewMutType,
-    ViewType,
-    shape_of,
-)
+from oxide.dialects.tile.types import PartitionMutType, PartitionType, ViewMutType, ViewType, shape_of
 from oxide.ir.constraints import INTEGER_ATTR, AnyOf, BaseOf, Is, one_of
 from oxide.ir.declare import Attr, Op, Operand, Result, VerifyError
 
