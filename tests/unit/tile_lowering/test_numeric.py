@@ -371,3 +371,48 @@ def test_vector_path_and_misaligned_views_agree(offset):
     e = np.exp(rows - rows.max(1, keepdims=True))
     np.testing.assert_allclose(z[offset:offset + 1024].reshape(4, 256), e / e.sum(1, keepdims=True), rtol=1e-5)
     assert (np.delete(z, np.arange(offset, offset + 1024)) == 5.0).all()
+
+
+@pytest.mark.parametrize("size", [256, 16])
+def test_atomic_histogram_counts_each_element_once(size):
+    # size 16 < 128 threads: the tile is replicated over the block, and only each element's owner adds.
+    t, tb = tensor([size], "i32"), tensor([size], "i1")
+    text = module_text(f"""    gpu.func @hist(%out: !tile.ptr<i32>, %x: !tile.view<i32, array<i64: -1>>) kernel attributes {{tile.warps = 4 : i32}} {{
+      %bid = "tile.block_id"() {{axis = "x"}} : () -> i32
+      %p = "tile.make_partition"(%x) : (!tile.view<i32, array<i64: -1>>) -> !tile.partition<i32, array<i64: {size}>>
+      %a = "tile.load"(%p, %bid) : (!tile.partition<i32, array<i64: {size}>>, i32) -> {t}
+      %ones = arith.constant dense<1> : {t}
+      %c5 = arith.constant dense<5> : {t}
+      %keep = arith.cmpi ne, %a, %c5 : {t}
+      %old = "tile.atomic_rmw"(%out, %a, %ones, %keep) {{kind = "add"}} : (!tile.ptr<i32>, {t}, {t}, {tb}) -> {t}
+      gpu.return
+    }}""")
+    x = RNG.integers(0, 10, size * 3).astype(np.int32)
+    counts = np.zeros(10, np.int32)
+    run_tile(text, "hist", [3], [counts, *view(x)])
+    expected = np.bincount(x, minlength=10).astype(np.int32)
+    expected[5] = 0
+    np.testing.assert_array_equal(counts, expected)
+
+
+def test_atomic_old_values_reach_every_holder():
+    t, tb = tensor([16], "i32"), tensor([16], "i1")
+    own = "!tile.view_mut<i32, array<i64: 16>>"
+    text = module_text(f"""    gpu.func @k(%z: {own}, %out: !tile.ptr<i32>) kernel attributes {{tile.warps = 4 : i32}} {{
+      %i = "tile.iota"() : () -> {t}
+      %ones = arith.constant dense<1> : {t}
+      %all = arith.constant dense<true> : {tb}
+      %old = "tile.atomic_rmw"(%out, %i, %ones, %all) {{kind = "add"}} : (!tile.ptr<i32>, {t}, {t}, {tb}) -> {t}
+      %r = "tile.reduce"(%old) {{dim = 0 : i64, kind = "sum", unsigned = false}} : ({t}) -> tensor<i32>
+      %s = "tile.to_scalar"(%r) : (tensor<i32>) -> i32
+      %b = "tile.splat"(%s) : (i32) -> {t}
+      %sum = arith.addi %old, %b : {t}
+      "tile.store_own"(%z, %sum) : ({own}, {t}) -> ()
+      gpu.return
+    }}""")
+    cells = (100 + np.arange(16)).astype(np.int32)
+    z = np.zeros(16, np.int32)
+    run_tile(text, "k", [1], [*view(z), cells])
+    old = 100 + np.arange(16)
+    np.testing.assert_array_equal(cells, old + 1)
+    np.testing.assert_array_equal(z, old + old.sum())

@@ -3,7 +3,8 @@ simt kernel with the contract's ABI; see driver.py for the method and layouts.py
 
 One module per concern registers its rules (rules.TILE_RULES): memory (global loads/stores), elementwise
 (arith/math on tiles), shape (splat, iota, broadcast, reshape, permute, cat, extract, to_scalar), reduce
-(reductions and scans), control (scf and gpu.return), mma (Tensor Core mma.sync).
+(reductions and scans), atomics (pointer-tile atomics), control (scf and gpu.return), mma (Tensor Core
+mma.sync, with mma_layouts).
 """
 
 from __future__ import annotations
@@ -13,24 +14,9 @@ from dataclasses import dataclass
 from mlir import ir
 
 from oxide.passes.base import OxidePass, PassError
-from oxide.passes.conversion.tile_to_simt import (  # noqa: F401  (rules register on import)
-    control,
-    elementwise,
-    memory,
-    reduce,
-    shape,
-)
-from oxide.passes.conversion.tile_to_simt.driver import (
-    LocatedLoweringError,
-    is_tile_kernel,
-    lower_kernel,
-)
+from oxide.passes.conversion.tile_to_simt import atomics, control, elementwise, memory, mma, reduce, shape  # noqa: F401  (rules register on import)
+from oxide.passes.conversion.tile_to_simt.driver import LocatedLoweringError, is_tile_kernel, lower_kernel
 from oxide.passes.registry import register_pass
-
-try:  # the mma rules are a separate piece of work; the pass reports tile.mma as unsupported without them
-    from oxide.passes.conversion.tile_to_simt import mma  # noqa: F401
-except ImportError:
-    pass
 
 
 @register_pass
