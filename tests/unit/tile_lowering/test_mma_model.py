@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
+from oxide.passes.conversion.tile_to_simt.layouts import VECTOR_BYTES, blocked, vector_width
 
 WARP = 32
 
@@ -245,3 +246,30 @@ def test_plans_that_cannot_run_are_refused_with_a_reason():
         ml.plan_mma([128, 128], [128, 128], "f32", "f32", 4)
     with pytest.raises(ml.MmaPlanError, match="multiple of 16"):
         ml.plan_mma([64, 8], [8, 64], "bf16", "f32", 4)
+
+
+@pytest.mark.parametrize("layout_of", ["blocked", "mma_acc"])
+@pytest.mark.parametrize("m,n,k,warps,inputs,acc", CASES)
+def test_staging_stores_land_where_the_model_stages(layout_of, m, n, k, warps, inputs, acc):
+    # mma.py stores each run of `width` registers at place(thread base) + place(register coords) - place(0, 0)
+    # with one vector store; every element must land at its own staging offset. The operands may come in a
+    # blocked layout (from loads) or in the accumulator layout (an mma result fed to the next mma).
+    plan = ml.plan_mma([m, k], [k, n], inputs, acc, warps)
+    places = {"a": ((m, k), lambda r, c: ml.a_element(plan, r, c)),
+              "b": ((k, n), lambda r, c: plan.b_base + ml.b_element(plan, r, c))}
+    for shape, place in places.values():
+        if layout_of == "mma_acc" and (shape[0] < 16 or shape[1] < 8):
+            continue
+        layout = blocked(shape, warps) if layout_of == "blocked" else ml.acc_layout(*shape, warps)
+        width = min(vector_width(layout), VECTOR_BYTES // plan.instr.in_bytes)
+        for tid in range(warps * WARP):
+            base_coords = [0, 0]
+            for bit, target in enumerate(layout.thread_bits):
+                if target is not None and (tid >> bit) & 1:
+                    base_coords[target.dim] |= 1 << target.bit
+            thread = place(*base_coords)
+            for j in range(0, layout.per_thread, width):
+                start = thread + place(*layout.register_coords(j)) - place(0, 0)
+                assert (start * plan.instr.in_bytes) % (width * plan.instr.in_bytes) == 0, "vector stores stay aligned"
+                for e in range(width):
+                    assert start + e == place(*layout.element(tid, j + e)[0])
