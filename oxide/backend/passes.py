@@ -77,3 +77,28 @@ class SimtToLlvm(NamedPipeline):
 
     def expand(self) -> str:
         return f"oxide-verify,oxide-verify-aliasing,oxide-version-bounds-checks,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM}"
+
+
+@register_pipeline
+@dataclass(frozen=True)
+class TileToSimt(NamedPipeline):
+    """Tile kernels to simt kernels (layouts, shuffles, shared memory), stopping at the simt dialect."""
+
+    name = "tile-to-simt"
+    chip: str = "sm_90"
+
+    def expand(self) -> str:
+        return f"oxide-verify,convert-tile-to-simt{{chip={self.chip}}}"
+
+
+@register_pipeline
+@dataclass(frozen=True)
+class TileToPtx(NamedPipeline):
+    """Tile kernels to PTX: convert-tile-to-simt, then exactly what simt-to-ptx runs."""
+
+    name = "tile-to-ptx"
+    chip: str = "sm_90"
+    opt_level: int = 3
+
+    def expand(self) -> str:
+        return f"{TileToSimt(self.chip).expand()},{SimtToPtx(self.chip, self.opt_level).expand()}"

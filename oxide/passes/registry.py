@@ -38,6 +38,7 @@ def registered_passes() -> dict[str, type[OxidePass]]:
     # the backend, which imports oxide.passes; importing it here, lazily, keeps that direction at load time.
     import oxide.backend.passes  # noqa: F401
     import oxide.passes.conversion.simt_to_nvvm  # noqa: F401
+    import oxide.passes.conversion.tile_to_simt  # noqa: F401
     import oxide.passes.transforms  # noqa: F401
 
     return PASSES

@@ -111,14 +111,32 @@ def emit_elem_ptr(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.elem_ptr(c, {em.mask}, {buffer}, {index}, {em.loc(op)})")
 
 
+def _vector_width(type_: Any) -> int | None:
+    """N for vector<NxT> (a value, or a pointer's element type), else None."""
+    match = re.search(r"vector<(\d+)x\w+>", str(type_))
+    return int(match.group(1)) if match is not None else None
+
+
 @rule("simt.ref_load", "simt.ptr_load", "simt.volatile_load")
 def emit_ptr_load(em: KernelEmitter, op: Any) -> None:
-    em.line(f"{em.result(op)} = _mem.ptr_load(c, {em.mask}, {em.args(op)[0]}, {em.loc(op)})")
+    (ptr,) = em.args(op)
+    width = _vector_width(op.results[0].type)
+    if width is not None:
+        # A vector pointer here counts scalar elements (see simt.ptr_cast): one row of `width` per lane.
+        em.line(f"{em.result(op)} = np.stack([c.broadcast(_mem.ptr_load(c, {em.mask}, _mem.Ptr({ptr}.buffer, "
+                f"{ptr}.offset + k), {em.loc(op)})) for k in range({width})], axis=1)")
+        return
+    em.line(f"{em.result(op)} = _mem.ptr_load(c, {em.mask}, {ptr}, {em.loc(op)})")
 
 
 @rule("simt.ref_store", "simt.ptr_store", "simt.volatile_store")
 def emit_ptr_store(em: KernelEmitter, op: Any) -> None:
     ptr, value = em.args(op)
+    width = _vector_width(op.operands[1].type)
+    if width is not None:
+        em.line(f"for k in range({width}):")
+        em.line(f"    _mem.ptr_store(c, {em.mask}, _mem.Ptr({ptr}.buffer, {ptr}.offset + k), {value}[:, k], {em.loc(op)})")
+        return
     em.line(f"_mem.ptr_store(c, {em.mask}, {ptr}, {value}, {em.loc(op)})")
 
 
@@ -136,6 +154,11 @@ def emit_ptr_offset(em: KernelEmitter, op: Any) -> None:
 @rule("simt.ptr_cast")
 def emit_ptr_cast(em: KernelEmitter, op: Any) -> None:
     (ptr,) = em.args(op)
+    if _vector_width(op.results[0].type) is not None:
+        # A pointer to vectors of the same scalars: the emulator keeps its offset in scalar elements, so only
+        # loads and stores through it (not ptr_offset) are emulated.
+        em.line(f"{em.result(op)} = {ptr}")
+        return
     dtype = np_type(element_type(op.results[0].type), op)
     em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer.cast({dtype}), {ptr}.offset)")
 

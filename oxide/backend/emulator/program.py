@@ -21,6 +21,7 @@ from oxide.backend.emulator import (  # noqa: F401 (rules)
     ops_math,
     ops_simt,
     ops_sync,
+    ops_vector,
     tile_arith,
     tile_control,
     tile_ops,
@@ -120,6 +121,10 @@ def _kernel_function(func: Any, locs: LocationTable, functions: set[str]) -> tup
     kinds = [_parameter(arg.type, func) for arg in entry.arguments]
     if len(func.regions[0].blocks) != 1:
         raise EmitError("the emulator executes structured control flow only (one block per kernel)", func)
+    for name, arg in zip(params, entry.arguments):
+        if str(arg.type).startswith("!simt.ptr<"):
+            # A raw pointer parameter points at element 0 of the array passed for it.
+            em.line(f"{name} = _mem.Ptr({name}, np.int64(0))")
     em.block(entry)
     text = f"def {function}(c, m0{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n"
     return function, text, {"params": kinds}

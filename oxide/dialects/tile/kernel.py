@@ -70,7 +70,8 @@ class NumTilesOp(Op):
 @DIALECT.discardable_attribute("tile.warps")
 def verify_warps(op: ir.Operation, attr: ir.Attribute) -> None:
     """`tile.warps` sits on a kernel and is a power of two from 1 to 32."""
-    if op.name != "gpu.func":
+    # It stays on the kernel through the lowering, which ends in an llvm.func marked nvvm.kernel.
+    if op.name != "gpu.func" and not (op.name == "llvm.func" and "nvvm.kernel" in op.attributes):
         raise VerifyError("tile.warps belongs on a tile kernel (gpu.func)")
     value = ir.IntegerAttr(attr).value if isinstance(attr.maybe_downcast(), ir.IntegerAttr) else None
     if value is None or value < 1 or value > 32 or value & (value - 1):

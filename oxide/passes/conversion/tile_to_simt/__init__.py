@@ -1,0 +1,43 @@
+"""convert-tile-to-simt: lower every tile kernel (a gpu.func with tile types, tile ops or `tile.warps`) to a
+simt kernel with the contract's ABI; see driver.py for the method and layouts.py for who holds what.
+
+One module per concern registers its rules (rules.TILE_RULES): memory (global loads/stores), elementwise
+(arith/math on tiles), shape (splat, iota, broadcast, reshape, permute, cat, extract, to_scalar), reduce
+(reductions and scans), atomics (pointer-tile atomics), control (scf and gpu.return), mma (Tensor Core
+mma.sync, with mma_layouts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+
+from oxide.passes.base import OxidePass, PassError
+from oxide.passes.conversion.tile_to_simt import atomics, control, elementwise, memory, mma, reduce, shape  # noqa: F401  (rules register on import)
+from oxide.passes.conversion.tile_to_simt.driver import LocatedLoweringError, is_tile_kernel, lower_kernel
+from oxide.passes.registry import register_pass
+
+
+@register_pass
+@dataclass(frozen=True)
+class ConvertTileToSimt(OxidePass):
+    """Lower tile kernels to simt kernels: layouts, masked vector memory access, shuffles and shared memory."""
+
+    name = "convert-tile-to-simt"
+    chip: str = "sm_90"
+
+    def run(self, module: ir.Operation) -> None:
+        failures: list[tuple[ir.Location, str]] = []
+        for op in module.regions[0].blocks[0].operations:
+            if op.operation.name != "gpu.module":
+                continue
+            kernels = [f.operation for f in op.operation.regions[0].blocks[0].operations
+                       if f.operation.name == "gpu.func" and is_tile_kernel(f.operation)]
+            for func in kernels:
+                try:
+                    lower_kernel(func, self.chip)
+                except LocatedLoweringError as exc:
+                    failures.append((exc.location, str(exc)))
+        if failures:
+            raise PassError(failures)

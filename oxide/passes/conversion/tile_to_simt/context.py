@@ -1,0 +1,215 @@
+"""TileLowering: the state of lowering one tile kernel (value map, thread id, constants, shared scratch memory),
+and the lowered forms of views and partitions.
+
+Rules (rules.py) see only this object: it maps each tile-kernel value to its lowered form, builds constants
+at the kernel's entry (where they dominate every use), and hands out the block-wide shared scratch memory
+that layout conversions, reductions and mma staging reuse, with the barriers that reuse needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import arith
+
+from oxide.dialects import simt
+from oxide.passes.conversion.lowering import LoweringError
+from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, blocked
+
+
+def i_type(width: int) -> ir.Type:
+    """The signless integer type of `width` bits."""
+    return ir.IntegerType.get_signless(width)
+
+
+def bit_width(type_: ir.Type) -> int:
+    """Bits of an integer or float type."""
+    return {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}.get(str(type_)) or ir.IntegerType(type_).width
+
+
+@dataclass
+class ViewValue:
+    """A lowered tensor view: global pointer, extents and strides in elements (i64 values), the element type.
+    For a block's own output (`view_mut`), `tile` is its tile shape S and `origin` the first element of the
+    block's own tile (block id * S per dimension, i64)."""
+
+    ptr: ir.Value
+    shape: list[ir.Value]
+    strides: list[ir.Value]
+    elem: ir.Type
+    tile: list[int] | None = None
+    origin: list[ir.Value] | None = None
+
+
+@dataclass
+class PartitionValue:
+    """A lowered partition: its view, the tile shape, and for `partition_mut` the number of tiles of the
+    block's own sub-grid per dimension (indices must stay below them)."""
+
+    view: ViewValue
+    tile: list[int]
+    own_grid: list[int] | None = None
+
+
+@dataclass
+class _Scratch:
+    placeholder: ir.Operation
+    count: int = 0
+
+
+@dataclass
+class TileLowering:
+    """What every rule sees while one kernel is lowered."""
+
+    warps: int
+    entry: ir.Block
+    chip: str = "sm_90"
+    values: dict[Any, Any] = field(default_factory=dict)
+    tid: ir.Value | None = None
+    # Shared scratch arrays by storage element type (text), each sized at the end to its largest use.
+    _scratch: dict[str, _Scratch] = field(default_factory=dict)
+    _constants: dict[tuple[str, Any], ir.Value] = field(default_factory=dict)
+    # Whether a barrier is needed before the scratch memory is written again (it was used, or we are in a loop).
+    scratch_used: bool = False
+    loop_depth: int = 0
+    # Open regions' yield targets (innermost last): what the region's terminator converts its tiles to.
+    yields: list[Any] = field(default_factory=list)
+
+    @property
+    def threads(self) -> int:
+        """Threads per block (32 * warps)."""
+        return 32 * self.warps
+
+    # Values -------------------------------------------------------------------------------------------
+    def bind(self, old: ir.Value, new: Any) -> None:
+        """Record the lowered form of a tile-kernel value."""
+        self.values[old] = new
+
+    def lowered(self, old: ir.Value) -> Any:
+        """The lowered form of a tile-kernel value (TileValue, ir.Value, ViewValue or PartitionValue)."""
+        try:
+            return self.values[old]
+        except KeyError:
+            raise LoweringError(f"internal error: no lowered form for a value of type {old.type}") from None
+
+    def tile(self, old: ir.Value) -> TileValue:
+        """The lowered form of a tile value."""
+        value = self.lowered(old)
+        if not isinstance(value, TileValue):
+            raise LoweringError(f"internal error: {old.type} did not lower to a tile")
+        return value
+
+    def scalar(self, old: ir.Value) -> ir.Value:
+        """The lowered form of a scalar value."""
+        value = self.lowered(old)
+        if not isinstance(value, ir.Value):
+            raise LoweringError(f"internal error: {old.type} did not lower to a scalar")
+        return value
+
+    # Constants, hoisted to the kernel entry -----------------------------------------------------------------
+    def const(self, type_: ir.Type, value: float) -> ir.Value:
+        """An arith.constant at the kernel's entry (cached)."""
+        key = (str(type_), value)
+        if key not in self._constants:
+            with ir.InsertionPoint.at_block_begin(self.entry):
+                if isinstance(type_, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)):
+                    made = arith.constant(type_, ir.FloatAttr.get(type_, float(value)))
+                else:
+                    made = arith.constant(type_, ir.IntegerAttr.get(type_, int(value)))
+            self._constants[key] = made
+        return self._constants[key]
+
+    def i32(self, value: int) -> ir.Value:
+        """An i32 constant."""
+        return self.const(i_type(32), value)
+
+    def i64(self, value: int) -> ir.Value:
+        """An i64 constant."""
+        return self.const(i_type(64), value)
+
+    def index(self, value: ir.Value) -> ir.Value:
+        """An i32/i64 value as index."""
+        return arith.index_cast(ir.IndexType.get(), value)
+
+    def to_i64(self, value: ir.Value) -> ir.Value:
+        """A non-negative i32 value as i64 (coordinates and tile indices are never negative here)."""
+        return value if str(value.type) == "i64" else arith.extui(i_type(64), value)
+
+    def zero(self, type_: ir.Type) -> ir.Value:
+        """The zero of an integer or float type."""
+        return self.const(type_, 0)
+
+    # Layouts ----------------------------------------------------------------------------------------------
+    def default_layout(self, shape: list[int] | tuple[int, ...]) -> Layout:
+        """The blocked layout every tile of this shape gets unless something prefers another."""
+        return blocked(shape, self.warps)
+
+    def splat(self, value: ir.Value, layout: Layout) -> TileValue:
+        """A tile whose every element is `value`."""
+        return TileValue(layout, [value] * layout.per_thread, splat=True)
+
+    def convert(self, tile: TileValue, layout: Layout) -> TileValue:
+        """The same tile in another layout (free for a splat or an equal layout, else through shared memory)."""
+        from oxide.passes.conversion.tile_to_simt.remap import convert_layout
+
+        return convert_layout(self, tile, layout)
+
+    # Shared scratch memory ------------------------------------------------------------------------------------
+    def scratch(self, elem: ir.Type, count: int) -> ir.Value:
+        """A `!simt.ptr<T, 3>` to block-wide scratch memory of at least `count` elements of `elem` (i1 is kept
+        as i8: use scratch_store/scratch_load). The same memory is handed to every user: call
+        `scratch_begin()` before writing it and `barrier()` between writes and reads."""
+        storage = i_type(8) if str(elem) == "i1" else elem
+        key = str(storage)
+        if key not in self._scratch:
+            with ir.InsertionPoint.at_block_begin(self.entry):
+                ptr_type = ir.Type.parse(f"!simt.ptr<{storage}, 3>")
+                placeholder = ir.Operation.create("builtin.unrealized_conversion_cast", results=[ptr_type],
+                                                  attributes={"tile.scratch": ir.UnitAttr.get()})
+            self._scratch[key] = _Scratch(placeholder)
+        entry = self._scratch[key]
+        entry.count = max(entry.count, count)
+        return entry.placeholder.result
+
+    def scratch_begin(self) -> None:
+        """A barrier before the scratch memory is written, unless no thread can still be reading it."""
+        if self.scratch_used or self.loop_depth:
+            self.barrier()
+        self.scratch_used = True
+
+    def barrier(self) -> None:
+        """bar.sync: every thread of the block waits here (tile code is block-uniform, so all reach it)."""
+        simt.SyncThreadsOp()
+
+    def scratch_store(self, base: ir.Value, index: ir.Value, value: ir.Value) -> None:
+        """scratch[index] = value (index i32)."""
+        if str(value.type) == "i1":
+            value = arith.extui(i_type(8), value)
+        ptr = simt.PtrOffsetOp.build(base, self.index(index))
+        simt.PtrStoreOp(ptr, value)
+
+    def scratch_load(self, base: ir.Value, index: ir.Value, elem: ir.Type) -> ir.Value:
+        """scratch[index] (index i32) as `elem`."""
+        ptr = simt.PtrOffsetOp.build(base, self.index(index))
+        storage = i_type(8) if str(elem) == "i1" else elem
+        value = simt.PtrLoadOp.build(ptr, results=[storage])
+        return arith.trunci(elem, value) if str(elem) == "i1" else value
+
+    def finish_scratch(self) -> None:
+        """Give every scratch placeholder its shared array, sized to its largest use."""
+        for key, entry in self._scratch.items():
+            with ir.InsertionPoint(entry.placeholder), entry.placeholder.location:
+                array_type = ir.Type.parse(f"!simt.shared<{key}, {max(entry.count, 1)}>")
+                array = simt.SharedArrayOp.build(align=16, results=[array_type])
+                ptr = simt.SharedPtrOp.build(array, results=[entry.placeholder.result.type])
+            entry.placeholder.result.replace_all_uses_with(ptr)
+            entry.placeholder.erase()
+
+    def scratch_bytes(self) -> int:
+        """Shared memory the scratch arrays take, in bytes."""
+        total = 0
+        for key, entry in self._scratch.items():
+            total += max(entry.count, 1) * bit_width(ir.Type.parse(key)) // 8
+        return total

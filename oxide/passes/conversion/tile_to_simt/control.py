@@ -1,0 +1,195 @@
+"""Structured control flow with tiles: scf.for / scf.if / scf.while re-created with every tile operand,
+result and block argument expanded to the scalars this thread holds, and the kernel's gpu.return.
+
+A loop-carried tile takes the layout of what the loop body yields (so an mma accumulator stays in its mma
+layout across the K loop): the body is emitted with the initial value's layout, and emitted again with
+the yielded layout when they differ. scf.if results take the then-branch's layouts; scf.while tiles take the
+default layout. A branch or body whose yield is in another layout converts before yielding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import gpu, scf
+
+from oxide.passes.conversion.lowering import LoweringError
+from oxide.passes.conversion.tile_to_simt.context import TileLowering
+from oxide.passes.conversion.tile_to_simt.driver import emit_block
+from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
+from oxide.passes.conversion.tile_to_simt.rules import lowering
+
+# How many times a loop body is emitted while its carried tiles' layouts settle.
+MAX_LAYOUT_ROUNDS = 3
+
+
+@dataclass
+class YieldFrame:
+    """The layouts a region's terminator must yield its tiles in (None for scalars), and what it had."""
+
+    targets: list[Layout | None]
+    observed: list[Layout | None] = field(default_factory=list)
+
+
+def _layout_of(value: Any) -> Layout | None:
+    return value.layout if isinstance(value, TileValue) else None
+
+
+def _types(value: Any, layout: Layout | None) -> list[ir.Type]:
+    if layout is None:
+        if not isinstance(value, ir.Value):
+            raise LoweringError("only tiles and scalars can flow through scf regions (not views or partitions)")
+        return [value.type]
+    return [value.values[0].type] * layout.per_thread
+
+
+def _flatten(ctx: TileLowering, values: Sequence[Any], layouts: Sequence[Layout | None]) -> list[ir.Value]:
+    flat: list[ir.Value] = []
+    for value, layout in zip(values, layouts):
+        flat.extend(ctx.convert(value, layout).values if layout is not None else [value])
+    return flat
+
+
+def _regroup(flat: Sequence[ir.Value], layouts: Sequence[Layout | None]) -> list[Any]:
+    grouped: list[Any] = []
+    position = 0
+    for layout in layouts:
+        if layout is None:
+            grouped.append(flat[position])
+            position += 1
+        else:
+            grouped.append(TileValue(layout, list(flat[position:position + layout.per_thread])))
+            position += layout.per_thread
+    return grouped
+
+
+def _emit_region(ctx: TileLowering, old: ir.Block, new: ir.Block, args: list[Any], frame: YieldFrame) -> YieldFrame:
+    for old_arg, value in zip(old.arguments, args):
+        ctx.bind(old_arg, value)
+    ctx.yields.append(frame)
+    try:
+        with ir.InsertionPoint(new):
+            emit_block(ctx, old)
+    finally:
+        ctx.yields.pop()
+    return frame
+
+
+def _settled(targets: list[Layout | None], observed: list[Layout | None]) -> list[Layout | None] | None:
+    """The new targets when a yield came in other layouts than the targets (None when they agree)."""
+    changed = [o if t is not None and o is not None and o != t else t for t, o in zip(targets, observed)]
+    return None if changed == targets else changed
+
+
+@lowering("scf.yield", "scf.condition")
+def lower_yield(ctx: TileLowering, op: ir.Operation) -> None:
+    """Yield the lowered values, tiles converted to the enclosing op's layouts."""
+    frame: YieldFrame = ctx.yields[-1]
+    operands = list(op.operands)
+    condition = ctx.scalar(operands.pop(0)) if op.name == "scf.condition" else None
+    values = [ctx.lowered(v) for v in operands]
+    frame.observed = [v.layout if isinstance(v, TileValue) and not v.is_splat else None for v in values]
+    flat = _flatten(ctx, values, frame.targets)
+    if condition is not None:
+        scf.ConditionOp(condition, flat)
+    else:
+        scf.YieldOp(flat)
+
+
+@lowering("scf.for")
+def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
+    """A counted loop; carried tiles settle on the layout the body yields."""
+    lower, upper, step = (ctx.scalar(v) for v in list(op.operands)[:3])
+    inits = [ctx.lowered(v) for v in list(op.operands)[3:]]
+    layouts = [_layout_of(v) for v in inits]
+    old_body = op.regions[0].blocks[0]
+    for round_ in range(MAX_LAYOUT_ROUNDS):
+        types = [t for v, layout in zip(inits, layouts) for t in _types(v, layout)]
+        # Stand-ins for the initial values: the real ones are converted once the layouts are settled.
+        stand_ins = ir.Operation.create("builtin.unrealized_conversion_cast", results=types) if types else None
+        loop = scf.ForOp(lower, upper, step, list(stand_ins.results) if stand_ins else [])
+        ctx.loop_depth += 1
+        try:
+            frame = _emit_region(ctx, old_body, loop.body, [loop.induction_variable,
+                                                            *_regroup(list(loop.inner_iter_args), layouts)],
+                                 YieldFrame(list(layouts)))
+        finally:
+            ctx.loop_depth -= 1
+        better = _settled(layouts, frame.observed)
+        if better is None or round_ == MAX_LAYOUT_ROUNDS - 1:
+            break
+        layouts = better
+        loop.operation.erase()
+        if stand_ins is not None:
+            stand_ins.erase()
+    if stand_ins is not None:
+        with ir.InsertionPoint(loop.operation):
+            real = _flatten(ctx, inits, layouts)
+        for placeholder, value in zip(stand_ins.results, real):
+            placeholder.replace_all_uses_with(value)
+        stand_ins.erase()
+    grouped = _regroup(list(loop.results), layouts)
+    return grouped if len(grouped) != 1 else grouped[0]
+
+
+@lowering("scf.if")
+def lower_if(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
+    """A branch on a (block-uniform) scalar; tile results in the then-branch's layouts."""
+    cond = ctx.scalar(op.operands[0])
+    results = list(op.results)
+    has_else = len(op.regions[1].blocks) > 0
+    layouts: list[Layout | None] = [ctx.default_layout(list(r.type.shape)) if isinstance(r.type, ir.RankedTensorType)
+                                    else None for r in results]
+    for round_ in range(2):
+        types = [t for r, layout in zip(results, layouts)
+                 for t in ([r.type.element_type] * layout.per_thread if layout is not None else [r.type])]
+        branch = scf.IfOp(cond, types, has_else=has_else)
+        then = _emit_region(ctx, op.regions[0].blocks[0], branch.then_block, [], YieldFrame(list(layouts)))
+        better = _settled(layouts, then.observed)
+        if better is None or round_ == 1:
+            break
+        layouts = better
+        branch.operation.erase()
+    if has_else:
+        _emit_region(ctx, op.regions[1].blocks[0], branch.else_block, [], YieldFrame(list(layouts)))
+    grouped = _regroup(list(branch.results), layouts)
+    return grouped if len(grouped) != 1 else grouped[0]
+
+
+@lowering("scf.while")
+def lower_while(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
+    """A while loop; its tiles travel in the default layout."""
+    inits = [ctx.lowered(v) for v in op.operands]
+    before_old, after_old = op.regions[0].blocks[0], op.regions[1].blocks[0]
+
+    def layouts_of(args: Sequence[ir.Value]) -> list[Layout | None]:
+        return [ctx.default_layout(list(a.type.shape)) if isinstance(a.type, ir.RankedTensorType) else None
+                for a in args]
+
+    def types_of(args: Sequence[ir.Value], layouts: list[Layout | None]) -> list[ir.Type]:
+        return [t for a, layout in zip(args, layouts)
+                for t in ([a.type.element_type] * layout.per_thread if layout is not None else [a.type])]
+
+    before_layouts, after_layouts = layouts_of(before_old.arguments), layouts_of(after_old.arguments)
+    loop = scf.WhileOp(types_of(after_old.arguments, after_layouts), _flatten(ctx, inits, before_layouts))
+    before = loop.before.blocks.append(*types_of(before_old.arguments, before_layouts))
+    after = loop.after.blocks.append(*types_of(after_old.arguments, after_layouts))
+    ctx.loop_depth += 1
+    try:
+        _emit_region(ctx, before_old, before, _regroup(list(before.arguments), before_layouts),
+                     YieldFrame(list(after_layouts)))
+        _emit_region(ctx, after_old, after, _regroup(list(after.arguments), after_layouts),
+                     YieldFrame(list(before_layouts)))
+    finally:
+        ctx.loop_depth -= 1
+    grouped = _regroup(list(loop.results), after_layouts)
+    return grouped if len(grouped) != 1 else grouped[0]
+
+
+@lowering("gpu.return")
+def lower_return(ctx: TileLowering, op: ir.Operation) -> None:
+    """The kernel's end."""
+    gpu.ReturnOp([])

@@ -1,0 +1,175 @@
+"""Lowering one tile kernel by re-emission: a new gpu.func with the contract's ABI (views become pointer,
+extents and strides), whose body is emitted op by op from the tile kernel's, each tile value becoming the
+scalars this thread holds in its layout.
+
+Ops without a rule that touch no tile-only types (scalar arith, index casts) are re-created as they are;
+arith/math ops on tiles go to the elementwise rule; anything else without a rule is a located error.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, gpu
+
+from oxide.dialects import simt
+from oxide.dialects import tile as T
+from oxide.dialects.tile.kernel import DEFAULT_WARPS
+from oxide.passes.conversion.lowering import LoweringError
+from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, i_type
+from oxide.passes.conversion.tile_to_simt.rules import TILE_RULES
+
+# Upstream dialects whose ops on tiles are elementwise (the rule is registered under this key).
+ELEMENTWISE_DIALECTS = ("arith", "math")
+ELEMENTWISE = "<elementwise>"
+
+
+def is_tile_kernel(func: ir.Operation) -> bool:
+    """Whether a gpu.func is a tile kernel: it says how many warps, or takes or uses tile types."""
+    if "tile.warps" in func.attributes:
+        return True
+    found = False
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal found
+        if op.name.startswith("tile."):
+            found = True
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found or any(str(a.type).startswith("!tile.") for a in func.regions[0].blocks[0].arguments)
+
+
+def kernel_warps(func: ir.Operation) -> int:
+    """The kernel's `tile.warps` (default 4)."""
+    if "tile.warps" not in func.attributes:
+        return DEFAULT_WARPS
+    return ir.IntegerAttr(func.attributes["tile.warps"]).value
+
+
+def lowered_param_types(t: ir.Type) -> list[ir.Type]:
+    """The contract's ABI for one tile-kernel parameter."""
+    if T.ViewType.isinstance(t) or T.ViewMutType.isinstance(t):
+        rank = len(T.shape_of(t))
+        return [ir.Type.parse(f"!simt.ptr<{T.elem_of(t)}, 1>")] + [i_type(64)] * (2 * rank)
+    if T.PtrType.isinstance(t):
+        return [ir.Type.parse(f"!simt.ptr<{T.elem_of(t)}, 1>")]
+    if str(t).startswith("!tile."):
+        raise LoweringError(f"a kernel parameter of type {t} is not part of the tile kernel ABI")
+    return [t]
+
+
+def _bind_params(ctx: TileLowering, old_args: list[ir.Value], new_args: list[ir.Value]) -> None:
+    position = 0
+    for arg in old_args:
+        t = arg.type
+        count = len(lowered_param_types(t))
+        parts = new_args[position:position + count]
+        position += count
+        if T.ViewType.isinstance(t) or T.ViewMutType.isinstance(t):
+            rank = len(T.shape_of(t))
+            view = ViewValue(parts[0], parts[1:1 + rank], parts[1 + rank:], T.elem_of(t))
+            if T.ViewMutType.isinstance(t):
+                view.tile = T.shape_of(t)
+                view.origin = []
+                for axis, extent in zip("xyz", view.tile):
+                    block = simt.BlockIdOp.build(dim=simt.DimAttr.get(axis))
+                    view.origin.append(_times(ctx, ctx.to_i64(block), extent))
+            ctx.bind(arg, view)
+        else:
+            ctx.bind(arg, parts[0])
+
+
+def _times(ctx: TileLowering, value: ir.Value, factor: int) -> ir.Value:
+    return value if factor == 1 else arith.muli(value, ctx.const(value.type, factor))
+
+
+def emit_block(ctx: TileLowering, block: ir.Block) -> None:
+    """Emit the lowered form of every op of `block` at the current insertion point."""
+    for op in block.operations:
+        emit_op(ctx, op.operation)
+
+
+def emit_op(ctx: TileLowering, op: ir.Operation) -> None:
+    """Emit one op's lowered form and record its results' lowered forms."""
+    rule = TILE_RULES.get(op.name)
+    if rule is None and op.name.split(".")[0] in ELEMENTWISE_DIALECTS:
+        rule = TILE_RULES[ELEMENTWISE]
+    if rule is None:
+        if len(op.regions) or any(_tile_typed(v.type) for v in [*op.operands, *op.results]):
+            raise _located(op, f"'{op.name}' has no lowering from the tile dialect")
+        rule = clone_scalar_op
+    with op.location:
+        try:
+            lowered = rule(ctx, op.opview if op.name.startswith("tile.") else op)
+        except LoweringError as exc:
+            raise _located(op, str(exc)) from None
+    results = list(op.results)
+    if not results:
+        return
+    values = [lowered] if len(results) == 1 else list(lowered)
+    for old, new in zip(results, values):
+        ctx.bind(old, new)
+
+
+class LocatedLoweringError(Exception):
+    """A lowering failure with the tile op's location."""
+
+    def __init__(self, location: ir.Location, message: str):
+        self.location = location
+        super().__init__(message)
+
+
+def _located(op: ir.Operation, message: str) -> LocatedLoweringError:
+    return LocatedLoweringError(op.location, message)
+
+
+def _tile_typed(t: ir.Type) -> bool:
+    return isinstance(t, ir.RankedTensorType) or str(t).startswith("!tile.")
+
+
+def attributes_of(op: ir.Operation) -> dict[str, ir.Attribute]:
+    """An op's attributes by name."""
+    return {name: op.attributes[name] for name in op.attributes}
+
+
+def clone_scalar_op(ctx: TileLowering, op: ir.Operation) -> ir.Value | list[ir.Value] | None:
+    """Re-create a region-free op on scalars with its operands' lowered values."""
+    new = ir.Operation.create(op.name, results=[r.type for r in op.results],
+                              operands=[ctx.scalar(v) for v in op.operands],
+                              attributes=attributes_of(op))
+    results = list(new.results)
+    return None if not results else results[0] if len(results) == 1 else results
+
+
+def lower_kernel(func: ir.Operation, chip: str) -> None:
+    """Replace tile kernel `func` by its simt form (same name, the contract's parameters)."""
+    old_entry = func.regions[0].blocks[0]
+    old_args = list(old_entry.arguments)
+    try:
+        new_types = [t for a in old_args for t in lowered_param_types(a.type)]
+    except LoweringError as exc:
+        raise LocatedLoweringError(func.location, str(exc)) from None
+    warps = kernel_warps(func)
+    name = ir.StringAttr(func.attributes["sym_name"]).value
+    with ir.InsertionPoint(func), func.location:
+        new = gpu.GPUFuncOp(ir.FunctionType.get(new_types, []), name, kernel=True)
+        entry = new.body.blocks.append(*new_types, arg_locs=[func.location] * len(new_types))
+    new_func = new.operation
+    new_func.attributes["tile.warps"] = ir.IntegerAttr.get(i_type(32), warps)
+    outputs = [len(T.shape_of(a.type)) for a in old_args if T.ViewMutType.isinstance(a.type)]
+    domain = max([1, *outputs])
+    new_func.attributes["simt.contract"] = ir.Attribute.parse(
+        f"{{domain = {domain} : i32, block = array<i32: {32 * warps}, 1, 1>}}")
+    ctx = TileLowering(warps, entry, chip)
+    try:
+        with ir.InsertionPoint(entry), func.location:
+            ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
+            _bind_params(ctx, old_args, list(entry.arguments))
+            emit_block(ctx, old_entry)
+        ctx.finish_scratch()
+    except BaseException:
+        new_func.erase()
+        raise
+    func.erase()
+

@@ -1,0 +1,67 @@
+"""Elementwise ops: upstream arith/math ops on tiles become the same op on each element this thread holds;
+on scalars they are re-created as they are. Splat `arith.constant dense<c>` tiles are one scalar constant.
+
+All tile operands are brought to one layout first: the first operand that is not a splat decides (results
+follow their operands, so a chain of elementwise ops never moves data).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import arith
+
+from oxide.passes.conversion.lowering import LoweringError
+from oxide.passes.conversion.tile_to_simt.context import TileLowering
+from oxide.passes.conversion.tile_to_simt.driver import (
+    ELEMENTWISE,
+    attributes_of,
+    clone_scalar_op,
+)
+from oxide.passes.conversion.tile_to_simt.layouts import TileValue
+from oxide.passes.conversion.tile_to_simt.rules import lowering
+
+
+@lowering("arith.constant")
+def lower_constant(ctx: TileLowering, op: ir.Operation) -> Any:
+    """A splat tile constant is its scalar; scalar constants stay."""
+    result_type = op.results[0].type
+    if not isinstance(result_type, ir.RankedTensorType):
+        return clone_scalar_op(ctx, op)
+    dense = ir.DenseElementsAttr(op.attributes["value"])
+    if not dense.is_splat:
+        raise LoweringError("only splat tile constants (`dense<c>`) are supported; build other tiles with iota, "
+                            "arithmetic and select")
+    elem = result_type.element_type
+    scalar = arith.constant(elem, dense.get_splat_value())
+    return ctx.splat(scalar, ctx.default_layout(list(result_type.shape)))
+
+
+@lowering(ELEMENTWISE)
+def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
+    """The op on each element (tiles), or the op itself (scalars)."""
+    if not any(isinstance(v.type, ir.RankedTensorType) for v in [*op.operands, *op.results]):
+        return clone_scalar_op(ctx, op)
+    if len(op.regions):
+        raise LoweringError(f"'{op.name}' on tiles has no lowering (it has regions)")
+    operands = [ctx.lowered(v) for v in op.operands]
+    tiles = [t for t in operands if isinstance(t, TileValue)]
+    leader = next((t for t in tiles if not t.is_splat), tiles[0])
+    layout = leader.layout
+    aligned = [ctx.convert(t, layout) if isinstance(t, TileValue) else t for t in operands]
+    result_types = [r.type.element_type for r in op.results]
+    attributes = attributes_of(op)
+    columns: list[list[ir.Value]] = [[] for _ in result_types]
+    # A splat in, a splat out: one scalar op instead of one per element.
+    splat = all(isinstance(t, ir.Value) or t.is_splat for t in aligned)
+    count = 1 if splat else layout.per_thread
+    for j in range(count):
+        scalars = [t.values[j] if isinstance(t, TileValue) else t for t in aligned]
+        new = ir.Operation.create(op.name, results=result_types, operands=scalars, attributes=attributes)
+        for column, value in zip(columns, new.results):
+            column.append(value)
+    if splat:
+        columns = [column * layout.per_thread for column in columns]
+    results = [TileValue(layout, column, splat=splat) for column in columns]
+    return results[0] if len(results) == 1 else results

@@ -1,0 +1,268 @@
+"""Global memory: block ids and extents, partitions, tile loads and stores (masked at the tensor's edge),
+a block's own output tile, and the own-sub-grid check of `partition_mut` stores.
+
+Each element this thread holds is at global index origin + coordinate per dimension; its address is
+sum(index_d * stride_d) elements from the view's pointer (i64). Loads read 0 where any index is past the
+extent; stores drop such elements, and replicated layouts store from the owner thread only. When the
+layout gives a thread V contiguous elements along the innermost dimension and that dimension's stride is 1,
+the V elements move as one vector access if the whole group is inside the tensor and the address is
+V-element aligned (checked at run time; scalar accesses otherwise).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, scf
+from mlir.dialects import vector as vector_ops
+
+from oxide.dialects import simt
+from oxide.dialects import tile as T
+from oxide.passes.conversion.lowering import LoweringError
+from oxide.passes.conversion.tile_to_simt.context import (
+    PartitionValue,
+    TileLowering,
+    ViewValue,
+    bit_width,
+    i_type,
+)
+from oxide.passes.conversion.tile_to_simt.layouts import (
+    VECTOR_BYTES,
+    Element,
+    Layout,
+    TileValue,
+    vector_width,
+)
+from oxide.passes.conversion.tile_to_simt.remap import only_if
+from oxide.passes.conversion.tile_to_simt.rules import lowering
+
+_AXES = "xyz"
+
+
+def _axis(op: object) -> str:
+    return ir.StringAttr(op.operation.attributes["axis"]).value
+
+
+@lowering(T.BlockIdOp)
+def lower_block_id(ctx: TileLowering, op: T.BlockIdOp) -> ir.Value:
+    """blockIdx along the axis."""
+    return simt.BlockIdOp.build(dim=simt.DimAttr.get(_axis(op)))
+
+
+@lowering(T.NumBlocksOp)
+def lower_num_blocks(ctx: TileLowering, op: T.NumBlocksOp) -> ir.Value:
+    """gridDim along the axis."""
+    return simt.GridDimOp.build(dim=simt.DimAttr.get(_axis(op)))
+
+
+@lowering(T.DimOp)
+def lower_dim(ctx: TileLowering, op: T.DimOp) -> ir.Value:
+    """The view's extent (the ABI passes it as i64)."""
+    view: ViewValue = ctx.lowered(op.view)
+    return arith.trunci(i_type(32), view.shape[op.axis])
+
+
+@lowering(T.NumTilesOp)
+def lower_num_tiles(ctx: TileLowering, op: T.NumTilesOp) -> ir.Value:
+    """ceil(extent / tile) for a read-only partition; the own sub-grid's size for partition_mut."""
+    part: PartitionValue = ctx.lowered(op.partition)
+    if part.own_grid is not None:
+        return ctx.i32(part.own_grid[op.axis])
+    extent = part.view.shape[op.axis]
+    tile = part.tile[op.axis]
+    tiles = arith.divui(arith.addi(extent, ctx.i64(tile - 1)), ctx.i64(tile))
+    return arith.trunci(i_type(32), tiles)
+
+
+@lowering(T.PartitionOp)
+def lower_partition(ctx: TileLowering, op: T.PartitionOp) -> PartitionValue:
+    """A read-only partition: the view and the tile shape."""
+    return PartitionValue(ctx.lowered(op.view), T.shape_of(op.result.type))
+
+
+@lowering(T.PartitionMutOp)
+def lower_partition_mut(ctx: TileLowering, op: T.PartitionMutOp) -> PartitionValue:
+    """A partition of the block's own tile: its sub-grid is own tile / tile shape."""
+    view: ViewValue = ctx.lowered(op.view)
+    tile = T.shape_of(op.result.type)
+    return PartitionValue(view, tile, [o // t for o, t in zip(view.tile or [], tile)])
+
+
+def _origin(ctx: TileLowering, base: list[ir.Value] | None, indices: list[ir.Value], tile: list[int]) -> list[ir.Value]:
+    """base + index * tile per dimension (i64)."""
+    origin = []
+    for d, (index, extent) in enumerate(zip(indices, tile)):
+        start = ctx.to_i64(index) if extent == 1 else arith.muli(_signed_i64(index), ctx.i64(extent))
+        origin.append(start if base is None else arith.addi(base[d], start))
+    return origin
+
+
+def _signed_i64(index: ir.Value) -> ir.Value:
+    # A negative tile index must stay negative (and so fail the bounds test), not wrap to a huge unsigned one.
+    return index if str(index.type) == "i64" else arith.extsi(i_type(64), index)
+
+
+def _global_indices(ctx: TileLowering, origin: list[ir.Value], element: Element) -> list[ir.Value]:
+    return [arith.addi(o, ctx.to_i64(c)) for o, c in zip(origin, element.coords)]
+
+
+def _inside(ctx: TileLowering, view: ViewValue, indices: list[ir.Value]) -> ir.Value | None:
+    """index_d < extent_d for every d (unsigned, so a negative index is outside too)."""
+    cond = None
+    for index, extent in zip(indices, view.shape):
+        ok = arith.cmpi(arith.CmpIPredicate.ult, index, extent)
+        cond = ok if cond is None else arith.andi(cond, ok)
+    return cond
+
+
+def _address(ctx: TileLowering, view: ViewValue, indices: list[ir.Value]) -> ir.Value:
+    offset = None
+    for index, stride in zip(indices, view.strides):
+        term = arith.muli(index, stride)
+        offset = term if offset is None else arith.addi(offset, term)
+    if offset is None:
+        return view.ptr
+    return simt.PtrOffsetOp.build(view.ptr, ctx.index(offset))
+
+
+def vector_elements(layout: Layout, elem: ir.Type) -> int:
+    """How many elements each vector access moves: the layout's contiguous run, at most 16 bytes."""
+    bits = bit_width(elem)
+    if bits < 8:
+        return 1
+    return max(1, min(vector_width(layout), VECTOR_BYTES * 8 // bits))
+
+
+def _fast_path(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], vector: int) -> ir.Value:
+    """Whether the whole tile is inside the tensor and, for vector accesses, the innermost stride is 1 and
+    every vector is aligned (base address, outer strides). The same for every thread of the block."""
+    ok = ctx.const(i_type(1), 1)
+    for start, extent, size in zip(origin, view.shape, shape):
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sge, start, ctx.i64(0)))
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sle, arith.addi(start, ctx.i64(size)), extent))
+    if vector > 1:
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.eq, view.strides[-1], ctx.i64(1)))
+        for stride in view.strides[:-1]:
+            ok = arith.andi(ok, _multiple(ctx, stride, vector))
+        address = simt.PtrToIntOp.build(view.ptr)
+        ok = arith.andi(ok, _multiple(ctx, address, vector * bit_width(view.elem) // 8))
+    return ok
+
+
+def _multiple(ctx: TileLowering, value: ir.Value, of: int) -> ir.Value:
+    low = arith.andi(value, ctx.i64(of - 1))
+    return arith.cmpi(arith.CmpIPredicate.eq, low, ctx.i64(0))
+
+
+def _vector_pointer(address: ir.Value, vector: int, elem: ir.Type) -> ir.Value:
+    return simt.PtrCastOp.build(address, results=[ir.Type.parse(f"!simt.ptr<vector<{vector}x{elem}>, 1>")])
+
+
+def load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type) -> TileValue:
+    """The tile of `shape` at `origin` of `view`, in the default layout; 0 past the tensor's edge."""
+    layout = ctx.default_layout(shape)
+    elements = layout.coords(ctx, ctx.tid)
+    if not shape:
+        return TileValue(layout, [simt.PtrLoadOp.build(view.ptr, results=[elem])])
+    vector = vector_elements(layout, elem)
+    fast = scf.IfOp(_fast_path(ctx, view, origin, shape, vector), [elem] * layout.per_thread, has_else=True)
+    with ir.InsertionPoint(fast.then_block):
+        values: list[ir.Value] = []
+        for j in range(0, layout.per_thread, vector):
+            address = _address(ctx, view, _global_indices(ctx, origin, elements[j]))
+            if vector == 1:
+                values.append(simt.PtrLoadOp.build(address, results=[elem]))
+                continue
+            loaded = simt.PtrLoadOp.build(_vector_pointer(address, vector, elem),
+                                          results=[ir.VectorType.get([vector], elem)])
+            values.extend(vector_ops.extract(loaded, static_position=[k], dynamic_position=[]) for k in range(vector))
+        scf.YieldOp(values)
+    with ir.InsertionPoint(fast.else_block):
+        scf.YieldOp([_masked_load(ctx, view, _global_indices(ctx, origin, element), elem) for element in elements])
+    return TileValue(layout, list(fast.results))
+
+
+def _masked_load(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], elem: ir.Type) -> ir.Value:
+    branch = scf.IfOp(_inside(ctx, view, indices), [elem], has_else=True)
+    with ir.InsertionPoint(branch.then_block):
+        scf.YieldOp([simt.PtrLoadOp.build(_address(ctx, view, indices), results=[elem])])
+    with ir.InsertionPoint(branch.else_block):
+        scf.YieldOp([ctx.zero(elem)])
+    return branch.result
+
+
+def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile: TileValue) -> None:
+    """Store `tile` at `origin` of `view` from its owners, dropping elements past the tensor's edge."""
+    layout = tile.layout
+    elements = layout.coords(ctx, ctx.tid)
+    elem = tile.values[0].type
+    vector = vector_elements(layout, elem) if layout.shape else 1
+    fast = scf.IfOp(_fast_path(ctx, view, origin, list(layout.shape), vector), has_else=True)
+    with ir.InsertionPoint(fast.then_block):
+        for j in range(0, layout.per_thread, vector):
+            with only_if(elements[j].owner):
+                address = _address(ctx, view, _global_indices(ctx, origin, elements[j]))
+                if vector == 1:
+                    simt.PtrStoreOp(address, tile.values[j])
+                else:
+                    packed = vector_ops.from_elements(ir.VectorType.get([vector], elem), tile.values[j:j + vector])
+                    simt.PtrStoreOp(_vector_pointer(address, vector, elem), packed)
+        scf.YieldOp([])
+    with ir.InsertionPoint(fast.else_block):
+        for element, value in zip(elements, tile.values):
+            indices = _global_indices(ctx, origin, element)
+            cond = _inside(ctx, view, indices)
+            if element.owner is not None:
+                cond = element.owner if cond is None else arith.andi(cond, element.owner)
+            with only_if(cond):
+                simt.PtrStoreOp(_address(ctx, view, indices), value)
+        scf.YieldOp([])
+
+
+@lowering(T.LoadOp)
+def lower_load(ctx: TileLowering, op: T.LoadOp) -> TileValue:
+    """p.load([i..]): the tile at index * tile shape."""
+    part: PartitionValue = ctx.lowered(op.partition)
+    indices = [ctx.scalar(i) for i in op.indices]
+    return load_tile(ctx, part.view, _origin(ctx, part.view.origin, indices, part.tile), part.tile,
+                     T.elem_of(op.result.type))
+
+
+@lowering(T.LoadOwnOp)
+def lower_load_own(ctx: TileLowering, op: T.LoadOwnOp) -> TileValue:
+    """The block's own output tile."""
+    view: ViewValue = ctx.lowered(op.view)
+    return load_tile(ctx, view, view.origin, view.tile, view.elem)
+
+
+@lowering(T.StoreOwnOp)
+def lower_store_own(ctx: TileLowering, op: T.StoreOwnOp) -> None:
+    """Write the block's own output tile."""
+    view: ViewValue = ctx.lowered(op.view)
+    store_tile(ctx, view, view.origin, ctx.tile(op.tile))
+
+
+@lowering(T.StoreOp)
+def lower_store(ctx: TileLowering, op: T.StoreOp) -> None:
+    """A tile into the block's own sub-grid; an index outside it traps (a compile error when constant)."""
+    part: PartitionValue = ctx.lowered(op.partition)
+    indices = [ctx.scalar(i) for i in op.indices]
+    failed = None
+    for d, (index, limit) in enumerate(zip(indices, part.own_grid or [])):
+        constant = _constant_int(index)
+        if constant is not None:
+            if not 0 <= constant < limit:
+                raise LoweringError(f"tile index {constant} along dimension {d} is outside this block's own "
+                                    f"sub-grid of {limit} tiles: a block writes only its own output tile")
+            continue
+        bad = arith.cmpi(arith.CmpIPredicate.uge, index, ctx.i32(limit))
+        failed = bad if failed is None else arith.ori(failed, bad)
+    with only_if(failed):
+        simt.TrapOp()
+    store_tile(ctx, part.view, _origin(ctx, part.view.origin, indices, part.tile), ctx.tile(op.tile))
+
+
+def _constant_int(value: ir.Value) -> int | None:
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return None
+    return ir.IntegerAttr(owner.attributes["value"]).value

@@ -1,0 +1,279 @@
+"""Lowering of `tile.mma` to Tensor Core `mma.sync`, fed from shared memory by `ldmatrix`.
+
+Per tile.mma (the plan is mma_layouts.py): every thread writes its elements of a and b into the block's
+shared scratch memory (A row-major with padded rows, B row-major with padded rows; tf32 inputs rounded with
+cvt.rna.tf32.f32 on the way), a barrier, then each warp runs, per 16-deep (8 for tf32) K step, one
+`ldmatrix.x4` per 16 rows of its A block, one `ldmatrix.x4.trans` per 16 columns of its B block (scalar
+shared loads for tf32 B), and one `mma.sync.m16n8k16` (m16n8k8 for tf32) per 16x8 accumulator fragment.
+The accumulator stays in registers in the mma accumulator layout, so an accumulator carried through a K loop
+is never converted inside the loop.
+
+mma.sync is the upstream `nvvm.mma.sync` op (it takes plain registers); ldmatrix is `simt.inline_ptx`
+(upstream `nvvm.ldmatrix` wants an LLVM pointer, and the shared scratch pointer is a simt pointer until
+convert-simt-to-nvvm). Both need sm_80 or newer (bf16 and tf32 mma, ldmatrix .trans).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable
+
+from mlir import ir
+from mlir.dialects import arith, llvm, nvvm
+
+from oxide.dialects import simt, tile
+from oxide.dialects.simt.inline_ptx import build_inline_ptx
+from oxide.passes.conversion.lowering import LoweringError
+from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
+from oxide.passes.conversion.tile_to_simt.context import TileLowering
+from oxide.passes.conversion.tile_to_simt.layouts import VECTOR_BYTES as ROW_VECTOR_BYTES
+from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, vector_width
+from oxide.passes.conversion.tile_to_simt.rules import lowering
+
+MIN_SM = 80
+
+
+class _I32:
+    """An i32 value inside the address formulas of mma_layouts.py: `+`, `*`, and `//` and `%` by powers of
+    two build arith ops; Python ints stay ints (folded)."""
+
+    def __init__(self, ctx: TileLowering, value: ir.Value):
+        self.ctx = ctx
+        self.value = value
+
+    def _lift(self, other: Any) -> ir.Value:
+        return other.value if isinstance(other, _I32) else self.ctx.i32(int(other))
+
+    def __add__(self, other: Any) -> _I32:
+        if isinstance(other, int) and other == 0:
+            return self
+        return _I32(self.ctx, arith.addi(self.value, self._lift(other)))
+
+    __radd__ = __add__
+
+    def __mul__(self, other: int) -> Any:
+        if other == 0:
+            return 0
+        if other == 1:
+            return self
+        if other & (other - 1) == 0:
+            return _I32(self.ctx, arith.shli(self.value, self.ctx.i32(other.bit_length() - 1)))
+        return _I32(self.ctx, arith.muli(self.value, self.ctx.i32(other)))
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, other: int) -> _I32:
+        assert other & (other - 1) == 0, "the address formulas divide by powers of two only"
+        if other == 1:
+            return self
+        return _I32(self.ctx, arith.shrui(self.value, self.ctx.i32(other.bit_length() - 1)))
+
+    def __mod__(self, other: int) -> _I32:
+        assert other & (other - 1) == 0, "the address formulas take remainders by powers of two only"
+        return _I32(self.ctx, arith.andi(self.value, self.ctx.i32(other - 1)))
+
+
+def _i32(ctx: TileLowering, value: Any) -> ir.Value:
+    return value.value if isinstance(value, _I32) else ctx.i32(int(value))
+
+
+def _offset(ctx: TileLowering, base: ir.Value, elements: Any) -> ir.Value:
+    """base + elements (a simt pointer into the scratch memory)."""
+    return simt.PtrOffsetOp.build(base, ctx.index(_i32(ctx, elements)))
+
+
+Formula = Callable[[Any, Any, int, int], Any]
+
+
+class _Addresses:
+    """Pointers into the staging buffer from an offset formula f(lane, warp, i, ks) that is a per-thread part
+    plus a constant part (the formulas of mma_layouts.py are; the model test checks it). The per-thread part is
+    computed once per formula; the constant parts are pointer offsets from it, which LLVM folds into the
+    immediate of each ld/ldmatrix instead of keeping one 64-bit address register per fragment load."""
+
+    def __init__(self, ctx: TileLowering, base: ir.Value, lane: _I32, warp: _I32):
+        self.ctx, self.base, self.lane, self.warp = ctx, base, lane, warp
+        self._thread: dict[Any, ir.Value] = {}
+
+    def thread(self, key: Hashable, formula: Formula) -> ir.Value:
+        """The pointer of the per-thread part of `formula` (`key` names the formula)."""
+        if key not in self._thread:
+            self._thread[key] = _offset(self.ctx, self.base, formula(self.lane, self.warp, 0, 0))
+        return self._thread[key]
+
+    def at(self, key: Hashable, formula: Formula, i: int, ks: int) -> ir.Value:
+        """The pointer formula(lane, warp, i, ks) stands for."""
+        constant = _constant(formula, i, ks)
+        thread = self.thread(key, formula)
+        return thread if constant == 0 else simt.PtrOffsetOp.build(thread, self.ctx.const(ir.IndexType.get(), constant))
+
+
+def _constant(formula: Formula, i: int, ks: int) -> int:
+    """The constant part of formula(lane, warp, i, ks), in elements."""
+    return formula(0, 0, i, ks) - formula(0, 0, 0, 0)
+
+
+def result_layout(op: Any, warps: int) -> Layout:
+    """The layout tile.mma produces (and wants its accumulator in): the mma accumulator layout."""
+    m, n = tile.shape_of(op.result.type)
+    return ml.acc_layout(m, n, warps)
+
+
+def _plan(ctx: TileLowering, op: Any) -> ml.MmaPlan:
+    if not _chip_at_least(ctx.chip, MIN_SM):
+        raise LoweringError(f"tile.mma lowers to mma.sync and ldmatrix, which need sm_{MIN_SM} or newer; the "
+                            f"target is {ctx.chip}")
+    try:
+        return ml.plan_mma(tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type), str(tile.elem_of(op.lhs.type)),
+                           str(tile.elem_of(op.acc.type)), ctx.warps)
+    except ml.MmaPlanError as exc:
+        raise LoweringError(str(exc)) from None
+
+
+def _chip_at_least(chip: str, minimum: int) -> bool:
+    digits = "".join(ch for ch in chip.removeprefix("sm_") if ch.isdigit())
+    return bool(digits) and int(digits) >= minimum
+
+
+def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base: ir.Value) -> None:
+    """Write this thread's elements of a and b where the plan stages them, a vector store per run of registers
+    contiguous along the row (at most 16 bytes; padded rows keep such runs aligned). Each register's position
+    is the thread's base pointer plus a constant, which folds into the store. Replicated holders write the same
+    value to the same place, which is harmless."""
+    for operand, place in ((a, lambda r, c: ml.a_element(plan, r, c)),
+                           (b, lambda r, c: plan.b_base + ml.b_element(plan, r, c))):
+        layout = operand.layout
+        width = min(vector_width(layout), ROW_VECTOR_BYTES // plan.instr.in_bytes)
+        base_coords, _ = layout.thread_base(ctx, ctx.tid)
+        thread = _offset(ctx, base, place(*(_I32(ctx, v) for v in base_coords)))
+        values = operand.values
+        if plan.instr.inputs == "tf32":
+            values = [_to_tf32(v) for v in values]
+        for j in range(0, layout.per_thread, width):
+            constant = place(*layout.register_coords(j)) - place(0, 0)
+            ptr = thread if constant == 0 else simt.PtrOffsetOp.build(thread, ctx.const(ir.IndexType.get(), constant))
+            if width == 1:
+                simt.PtrStoreOp(ptr, values[j])
+                continue
+            vector = ir.VectorType.get([width], values[j].type)
+            packed = _pack(ctx, vector, values[j:j + width])
+            simt.PtrStoreOp(simt.PtrCastOp.build(ptr, results=[ir.Type.parse(f"!simt.ptr<{vector}, 3>")]), packed)
+
+
+def _to_tf32(value: ir.Value) -> ir.Value:
+    """An f32 rounded to tf32 (round to nearest, ties away), still in its f32 container."""
+    (bits,) = build_inline_ptx([value], "cvt.rna.tf32.f32 $0, $1;", "=r,f", [ir.IntegerType.get_signless(32)])
+    return arith.bitcast(ir.F32Type.get(), bits)
+
+
+def _ldmatrix(ptr: ir.Value, byte_offset: int, count: int, trans: bool) -> list[ir.Value]:
+    """ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16 at this lane's row address, `ptr` plus a constant
+    offset written into the instruction (an inline-asm pointer operand is a register LLVM cannot fold into)."""
+    outputs = ", ".join(f"${i}" for i in range(count))
+    address = f"${count}+{byte_offset}" if byte_offset else f"${count}"
+    asm = f"ldmatrix.sync.aligned.m8n8.x{count}{'.trans' if trans else ''}.shared.b16 {{{outputs}}}, [{address}];"
+    constraints = ",".join(["=r"] * count + ["l"])
+    return list(build_inline_ptx([ptr], asm, constraints, [ir.IntegerType.get_signless(32)] * count))
+
+
+def _register(plan: ml.MmaPlan, value: ir.Value) -> ir.Value:
+    """An ldmatrix register as the operand type nvvm.mma.sync takes (f16 pairs are vector<2xf16>)."""
+    if plan.instr.inputs == "f16":
+        return llvm.bitcast(ir.VectorType.get([2], ir.F16Type.get()), value)
+    return value
+
+
+def _a_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[ir.Value]]:
+    def formula(lane: Any, warp_row: Any, fm: int, step: int) -> Any:
+        return ml.a_fragment_offset(plan, lane, warp_row, fm, step)
+
+    thread = addresses.thread("a", formula)
+    return [[_register(plan, r) for r in _ldmatrix(thread, _constant(formula, fm, ks) * plan.instr.in_bytes, 4,
+                                                    trans=False)]
+            for fm in range(plan.fragments[0])]
+
+
+def _b_fragments(ctx: TileLowering, plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[ir.Value]]:
+    count = plan.fragments[1]
+    fragments: list[list[ir.Value]] = []
+    if plan.instr.inputs == "tf32":
+        for fn in range(count):
+            regs = []
+            for register in range(2):
+                def formula(lane: Any, warp_col: Any, i: int, step: int, register: int = register) -> Any:
+                    return ml.b_tf32_offset(plan, lane, warp_col, i, step, register)
+
+
+                value = simt.PtrLoadOp.build(addresses.at(("b", register), formula, fn, ks), results=[ir.F32Type.get()])
+                regs.append(arith.bitcast(ir.IntegerType.get_signless(32), value))
+            fragments.append(regs)
+        return fragments
+
+    def formula(lane: Any, warp_col: Any, fn: int, step: int) -> Any:
+        return ml.b_fragment_offset(plan, lane, warp_col, fn, step)
+
+    step = 2 if plan.b_pairs else 1
+    thread = addresses.thread("b", formula)
+    for fn in range(0, count, step):
+        byte_offset = _constant(formula, fn, ks) * plan.instr.in_bytes
+        regs = [_register(plan, r) for r in _ldmatrix(thread, byte_offset, 2 * step, trans=True)]
+        fragments.extend(regs[i:i + 2] for i in range(0, 2 * step, 2))
+    return fragments
+
+
+def _mma(ctx: TileLowering, plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Value], c: list[ir.Value]) -> list[ir.Value]:
+    """One mma.sync on a fragment: c (4 accumulator scalars, ISA order c0..c3) + a @ b."""
+    if plan.instr.acc == "f16":
+        pair = ir.VectorType.get([2], ir.F16Type.get())
+        operands_c = [_pack(ctx, pair, c[0:2]), _pack(ctx, pair, c[2:4])]
+        result_type = ir.Type.parse("!llvm.struct<(vector<2xf16>, vector<2xf16>)>")
+    else:
+        operands_c = c
+        result_type = ir.Type.parse("!llvm.struct<(f32, f32, f32, f32)>")
+    shape = ir.Attribute.parse(f"#nvvm.shape<m = {ml.MMA_M}, n = {ml.MMA_N}, k = {plan.instr.k}>")
+    ptx_type = ir.Attribute.parse(f"#nvvm.mma_type<{plan.instr.inputs}>")
+    d = nvvm.MmaOp(result_type, shape, ir.Attribute.parse("#nvvm.mma_layout<row>"),
+                   ir.Attribute.parse("#nvvm.mma_layout<col>"), a, b, operands_c,
+                   multiplicandAPtxType=ptx_type, multiplicandBPtxType=ptx_type).result
+    if plan.instr.acc == "f16":
+        out = []
+        for half in range(2):
+            vec = llvm.extractvalue(ir.VectorType.get([2], ir.F16Type.get()), d, [half])
+            out += [llvm.extractelement(vec, ctx.i32(e)) for e in range(2)]
+        return out
+    return [llvm.extractvalue(ir.F32Type.get(), d, [e]) for e in range(4)]
+
+
+def _pack(ctx: TileLowering, pair: ir.Type, values: list[ir.Value]) -> ir.Value:
+    vec = llvm.mlir_undef(pair)
+    for e, value in enumerate(values):
+        vec = llvm.insertelement(vec, value, ctx.i32(e))
+    return vec
+
+
+@lowering(tile.MmaOp)
+def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
+    """acc + a @ b on the Tensor Cores; the result is in the mma accumulator layout."""
+    plan = _plan(ctx, op)
+    a, b = ctx.tile(op.lhs), ctx.tile(op.rhs)
+    acc = ctx.tile(op.acc)
+    if acc.layout != plan.layout:
+        acc = ctx.convert(acc, plan.layout)
+    base = ctx.scratch(tile.elem_of(op.lhs.type), plan.shared_bytes // plan.instr.in_bytes)
+    ctx.scratch_begin()
+    _stage(ctx, plan, a, b, base)
+    ctx.barrier()
+    tid = _I32(ctx, ctx.tid)
+    lane = tid % 32
+    warp_row, warp_col = ml.warp_position(plan, tid // 32)
+    a_addresses = _Addresses(ctx, base, lane, warp_row)
+    b_addresses = _Addresses(ctx, base, lane, warp_col)
+    regs = list(acc.values)
+    fn_count = plan.fragments[1]
+    for ks in range(plan.k_steps):
+        a_frags = _a_fragments(plan, a_addresses, ks)
+        b_frags = _b_fragments(ctx, plan, b_addresses, ks)
+        for fm, a_frag in enumerate(a_frags):
+            for fn, b_frag in enumerate(b_frags):
+                first = 4 * (fn + fn_count * fm)
+                regs[first:first + 4] = _mma(ctx, plan, a_frag, b_frag, regs[first:first + 4])
+    return TileValue(plan.layout, regs)

@@ -1,0 +1,160 @@
+"""Reductions and scans along one dimension, by a butterfly over the dimension's coordinate bits.
+
+For each coordinate bit of the dimension, lowest first, every element combines its running total with that
+of its partner (the element whose coordinate differs in that bit): in-thread when the bit is a register bit,
+by `shuffle.xor` when it is a lane bit, through the shared scratch memory when it is a warp bit. After all
+bits each element holds the total of its line (the reduction); a scan also keeps, per element, the prefix:
+an element in the upper half of a pair takes its partner's total in front of its own prefix (the lower
+half, for a reverse scan). All four kinds are commutative, so both partners compute the same total.
+
+The reduction's result keeps the source layout minus the dimension: its register bits are dropped and its
+lane and warp bits hold copies (replication), so broadcasting the result back along that dimension, as
+softmax and layernorm do, moves no data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mlir import ir
+from mlir.dialects import arith
+
+from oxide.dialects import simt
+from oxide.dialects import tile as T
+from oxide.passes.conversion.tile_to_simt.context import TileLowering, bit_width, i_type
+from oxide.passes.conversion.tile_to_simt.layouts import (
+    LANE_BITS,
+    Bit,
+    Layout,
+    TileValue,
+)
+from oxide.passes.conversion.tile_to_simt.remap import flat_index, only_if
+from oxide.passes.conversion.tile_to_simt.rules import lowering
+
+Combine = Callable[[ir.Value, ir.Value], ir.Value]
+FULL_MASK = -1  # 0xffffffff as i32: every lane of the warp takes part
+_FLOAT = ("f16", "bf16", "f32", "f64")
+
+
+def combiner(kind: str, unsigned: bool, elem: ir.Type) -> Combine:
+    """The binary op of a reduction kind on scalars of `elem`."""
+    if str(elem) in _FLOAT:
+        ops = {"sum": arith.addf, "prod": arith.mulf, "max": arith.maximumf, "min": arith.minimumf}
+    else:
+        ops = {"sum": arith.addi, "prod": arith.muli, "max": arith.maxui if unsigned else arith.maxsi,
+               "min": arith.minui if unsigned else arith.minsi}
+    return ops[kind]
+
+
+def shuffle_xor(ctx: TileLowering, value: ir.Value, lane_mask: int) -> ir.Value:
+    """The value of the lane `lane ^ lane_mask` (any scalar type up to 64 bits)."""
+    t = value.type
+    text = str(t)
+    if text in ("i32", "f32", "i64", "f64"):
+        return simt.ShuffleOp.build(ctx.i32(FULL_MASK), value, ctx.i32(lane_mask), kind="xor")
+    width = bit_width(t)
+    bits = arith.bitcast(i_type(width), value) if text in _FLOAT else value
+    wide = arith.extui(i_type(32), bits)
+    moved = simt.ShuffleOp.build(ctx.i32(FULL_MASK), wide, ctx.i32(lane_mask), kind="xor")
+    narrow = arith.trunci(i_type(width), moved)
+    return arith.bitcast(t, narrow) if text in _FLOAT else narrow
+
+
+def _partner_through_shared(ctx: TileLowering, layout: Layout, values: list[ir.Value], dim: int,
+                            bit: int) -> list[ir.Value]:
+    """Each element's partner value across warps (coordinate `bit` of `dim` flipped), via shared memory."""
+    elem = values[0].type
+    count = 1
+    for extent in layout.shape:
+        count *= extent
+    base = ctx.scratch(elem, count)
+    ctx.scratch_begin()
+    elements = layout.coords(ctx, ctx.tid)
+    indices = [flat_index(ctx, e.coords, layout.shape) for e in elements]
+    for element, index, value in zip(elements, indices, values):
+        with only_if(element.owner):
+            ctx.scratch_store(base, index, value)
+    ctx.barrier()
+    stride = 1
+    for extent in layout.shape[dim + 1:]:
+        stride *= extent
+    flip = ctx.i32(stride << bit)
+    return [ctx.scratch_load(base, arith.xori(index, flip), elem) for index in indices]
+
+
+def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, scan: bool,
+              reverse: bool) -> tuple[list[ir.Value], list[ir.Value]]:
+    """(totals, prefixes) per register after combining along `dim` (prefixes only when `scan`)."""
+    layout = tile.layout
+    totals = list(tile.values)
+    prefixes = list(tile.values)
+    for b in range(layout.shape[dim].bit_length() - 1):
+        target = Bit(dim, b)
+        if target in layout.registers:
+            k = layout.registers.index(target)
+            for j in range(layout.per_thread):
+                if (j >> k) & 1:
+                    continue
+                upper = j | (1 << k)
+                if scan:
+                    if reverse:
+                        prefixes[j] = combine(prefixes[j], totals[upper])
+                    else:
+                        prefixes[upper] = combine(totals[j], prefixes[upper])
+                totals[j] = totals[upper] = combine(totals[j], totals[upper])
+            continue
+        thread_bit = layout.thread_bits.index(target)
+        if thread_bit < LANE_BITS:
+            partners = [shuffle_xor(ctx, t, 1 << thread_bit) for t in totals]
+        else:
+            partners = _partner_through_shared(ctx, layout, totals, dim, b)
+        if scan:
+            is_upper = arith.cmpi(arith.CmpIPredicate.ne, arith.andi(ctx.tid, ctx.i32(1 << thread_bit)), ctx.i32(0))
+            takes = arith.xori(is_upper, ctx.const(i_type(1), 1)) if reverse else is_upper
+            prefixes = [arith.select(takes, combine(p, s) if not reverse else combine(s, p), s)
+                        for p, s in zip(partners, prefixes)]
+        totals = [combine(t, p) for t, p in zip(totals, partners)]
+    return totals, prefixes
+
+
+def drop_dim(layout: Layout, dim: int) -> tuple[Layout, list[int]]:
+    """The layout of a reduction's result, and which source registers (those with no `dim` bit) it keeps."""
+
+    def renumber(bit: Bit | None) -> Bit | None:
+        if bit is None or bit.dim == dim:
+            return None
+        return Bit(bit.dim - 1, bit.bit) if bit.dim > dim else bit
+
+    kept_bits = [k for k, bit in enumerate(layout.registers) if bit.dim != dim]
+    shape = layout.shape[:dim] + layout.shape[dim + 1:]
+    result = Layout(shape, tuple(renumber(layout.registers[k]) for k in kept_bits),
+                    tuple(renumber(b) for b in layout.lanes), tuple(renumber(b) for b in layout.warps), layout.kind)
+    keep = [sum(1 << kept_bits[i] for i in range(len(kept_bits)) if (j >> i) & 1) for j in range(result.per_thread)]
+    return result, keep
+
+
+def _kind(op: object) -> tuple[str, bool]:
+    return ir.StringAttr(op.operation.attributes["kind"]).value, bool(op.unsigned)
+
+
+@lowering(T.ReduceOp)
+def lower_reduce(ctx: TileLowering, op: T.ReduceOp) -> TileValue:
+    """Combine along `dim`; the result drops it."""
+    tile = ctx.tile(op.source)
+    kind, unsigned = _kind(op)
+    dim = op.dim
+    result_layout, keep = drop_dim(tile.layout, dim)
+    if tile.is_splat and kind in ("max", "min"):
+        return ctx.splat(tile.values[0], result_layout)
+    totals, _ = butterfly(ctx, tile, dim, combiner(kind, unsigned, tile.values[0].type), scan=False, reverse=False)
+    return TileValue(result_layout, [totals[j] for j in keep])
+
+
+@lowering(T.ScanOp)
+def lower_scan(ctx: TileLowering, op: T.ScanOp) -> TileValue:
+    """Inclusive prefix combination along `dim` (from the end when `reverse`)."""
+    tile = ctx.tile(op.source)
+    kind, unsigned = _kind(op)
+    _, prefixes = butterfly(ctx, tile, op.dim, combiner(kind, unsigned, tile.values[0].type), scan=True,
+                            reverse=bool(op.reverse))
+    return TileValue(tile.layout, prefixes)

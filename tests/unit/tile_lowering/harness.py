@@ -1,0 +1,105 @@
+"""Lowering hand-written tile kernels with convert-tile-to-simt and running the result on the simt emulator.
+
+`run_tile` launches one block per tile of the output with 32 * warps threads, as the tile runtime does; view
+arguments go as the contract's ABI (array, extents, strides in elements).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from mlir import ir
+
+from oxide.backend.emulator import emit_program
+from oxide.ir import make_context
+from oxide.passes.pipeline import build_pass_manager
+from oxide.runtime.emulator import launch
+
+KERNEL_HEADER = "module attributes {gpu.container_module} {\n  gpu.module @kernels {\n"
+KERNEL_FOOTER = "\n  }\n}\n"
+
+
+@lru_cache(maxsize=1)
+def context() -> Any:
+    return make_context()
+
+
+def module_text(kernels: str) -> str:
+    """A tile module holding the given gpu.func texts."""
+    return KERNEL_HEADER + kernels + KERNEL_FOOTER
+
+
+def lower(text: str, pipeline: str = "convert-tile-to-simt") -> str:
+    """The module after `pipeline`, as text."""
+    with context(), ir.Location.unknown():
+        module = ir.Module.parse(text)
+        build_pass_manager(f"builtin.module({pipeline})").run(module.operation)
+        return str(module)
+
+
+@lru_cache(maxsize=64)
+def program(text: str) -> str:
+    """The emulator program of the lowered tile module."""
+    with context(), ir.Location.unknown():
+        module = ir.Module.parse(text)
+        build_pass_manager("builtin.module(convert-tile-to-simt)").run(module.operation)
+        return emit_program(module)
+
+
+def view(array: np.ndarray) -> list[Any]:
+    """The ABI arguments of a view of the C-contiguous `array`: its flat data (written in place), extents, strides."""
+    assert array.flags.c_contiguous
+    strides = [s // array.itemsize for s in array.strides]
+    return [array.reshape(-1), *[np.int64(d) for d in array.shape], *[np.int64(s) for s in strides]]
+
+
+def strided_view(base: np.ndarray, shape: Sequence[int], strides: Sequence[int], offset: int = 0) -> list[Any]:
+    """The ABI arguments of a strided view into the flat array `base` (which the kernel may write)."""
+    return [base[offset:], *[np.int64(d) for d in shape], *[np.int64(s) for s in strides]]
+
+
+def run_tile(text: str, entry: str, grid: Sequence[int], args: Sequence[Any], warps: int = 4) -> None:
+    """Lower `text` and run kernel `entry` over `grid` tile blocks (args already in the ABI, flattened)."""
+    launch(program(text), entry, tuple(grid) + (1,) * (3 - len(grid)), (32 * warps, 1, 1), list(args))
+
+
+def tensor(shape: Sequence[int], elem: str = "f32") -> str:
+    """`tensor<AxBxE>`."""
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elem + ">"
+
+
+def shape_text(shape: Sequence[int]) -> str:
+    """`array<i64: ...>`."""
+    return "array<i64: " + ", ".join(str(d) for d in shape) + ">"
+
+
+def unary_kernel(src_shape: Sequence[int], dst_shape: Sequence[int], body: str, elem: str = "f32",
+                 dst_elem: str | None = None, warps: int = 4, name: str = "k") -> str:
+    """A kernel `name(z: view_mut<dst_shape>, x: view)` that loads x's tile `%a` at block (0..), runs `body`
+    (MLIR ops ending in a value `%r` of the output's tile type) and stores `%r` as its own tile."""
+    dst_elem = dst_elem or elem
+    rank = len(src_shape)
+    dyn = shape_text([-1] * rank)
+    view, part = f"!tile.view<{elem}, {dyn}>", f"!tile.partition<{elem}, {shape_text(src_shape)}>"
+    own = f"!tile.view_mut<{dst_elem}, {shape_text(dst_shape)}>"
+    zeros = "\n".join(f'      %i{d} = arith.constant 0 : i32' for d in range(rank))
+    indices = ", ".join(f"%i{d}" for d in range(rank))
+    return module_text(f"""    gpu.func @{name}(%z: {own}, %x: {view}) kernel attributes {{tile.warps = {warps} : i32}} {{
+{zeros}
+      %p = "tile.make_partition"(%x) : ({view}) -> {part}
+      %a = "tile.load"(%p, {indices}) : ({part}{', i32' * rank}) -> {tensor(src_shape, elem)}
+{body}
+      "tile.store_own"(%z, %r) : ({own}, {tensor(dst_shape, dst_elem)}) -> ()
+      gpu.return
+    }}""")
+
+
+def run_unary(text: str, x: np.ndarray, dst_shape: Sequence[int], dst_dtype: Any = None, warps: int = 4) -> np.ndarray:
+    """Run a unary_kernel over one block; the output array."""
+    z = np.zeros(tuple(dst_shape) if dst_shape else (), dtype=dst_dtype or x.dtype)
+    out = z.reshape(-1) if z.ndim == 0 else z
+    run_tile(text, "k", [1], [*view(out), *view(np.ascontiguousarray(x))], warps)
+    return z
