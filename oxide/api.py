@@ -44,6 +44,7 @@ class CompiledModule:
     timings: dict[str, float] = field(default_factory=dict)
     emulator: str | None = None
     warnings: list[Diagnostic] = field(default_factory=list)
+    tile: dict[str, dict[str, Any]] = field(default_factory=dict)  # tile kernels by entry: {"warps": N}
 
     def kernel(self, name: str) -> KernelInfo:
         """A kernel by name or entry name."""
@@ -55,7 +56,7 @@ class CompiledModule:
     def artifact(self, source: str = "", options: dict[str, Any] | None = None) -> Artifact:
         """The runtime artifact of this module (signatures derived from the kernel infos)."""
         specs = [KernelSpec(k.name, k.entry, [param_spec(p.name, p.rust_type, p.mlir_types) for p in k.params],
-                            dict(k.contract), list(k.launch_bounds)) for k in self.kernels]
+                            dict(k.contract), list(k.launch_bounds), self.tile.get(k.entry)) for k in self.kernels]
         stem = Path(self.name).name.split(".")[0] or "kernels"
         meta = {"source": self.name, "source_hash": hashlib.sha256(source.encode()).hexdigest(),
                 "compiler": compiler_version(), "options": options or {},
@@ -65,18 +66,27 @@ class CompiledModule:
 
 def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
             instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3) -> CompiledModule:
-    """Compile Rust kernel source to PTX for `chip`; raise OxideError (located diagnostics) on bad input."""
+    """Compile Rust kernel source to PTX for `chip`; raise OxideError (located diagnostics) on bad input.
+
+    A source with a `#[cutile::module]` is tile kernels (the Tile track, frontends/tile); any other source is
+    SIMT kernels (frontends/rust). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels."""
     from oxide.backend import Target, compile_to_ptx
-    from oxide.frontends.rust.compile import compile_rust
+    from oxide.frontends.tile.compile import compile_tile, is_tile_source
     from oxide.ir.context import make_context
 
     target = Target(chip, opt_level=opt_level)
     start = time.perf_counter()
     context = make_context()
     timings = {"context": time.perf_counter() - start}
-    result = compile_rust(source, name, context, instances)
+    if is_tile_source(source):
+        result = compile_tile(source, name, context, instances)
+    else:
+        from oxide.frontends.rust.compile import compile_rust
+
+        result = compile_rust(source, name, context, instances)
     timings.update(result.timings)
-    simt_ir = str(result.module)
+    frontend_ir = str(result.module)
+    tile = _tile_kernels(result.module)
     # A source whose kernels are all generic and not instantiated yet has nothing to emulate.
     emulator = _emulator_program(result.module, timings) if result.kernels else None
     start = time.perf_counter()
@@ -86,8 +96,23 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     for diagnostic in found:
         # Python's warnings machinery shows each once per place and lets callers filter or escalate them.
         warnings.warn(OxideWarning(diagnostic.render({name: source})), stacklevel=2)
-    return CompiledModule(name, {chip: "\n".join(ptx.values())}, result.kernels, simt_ir, result.skipped_generic,
-                          timings, emulator, list(found))
+    return CompiledModule(name, {chip: "\n".join(ptx.values())}, result.kernels, frontend_ir, result.skipped_generic,
+                          timings, emulator, list(found), tile)
+
+
+def _tile_kernels(module: Any) -> dict[str, dict[str, Any]]:
+    """{entry: {"warps": N}} for each tile kernel (a gpu.func carrying `tile.warps`), read before lowering."""
+    from mlir import ir
+
+    found: dict[str, dict[str, Any]] = {}
+    for op in module.body.operations:
+        if op.operation.name != "gpu.module":
+            continue
+        for func in op.regions[0].blocks[0].operations:
+            attrs = func.operation.attributes
+            if func.operation.name == "gpu.func" and "tile.warps" in attrs:
+                found[ir.StringAttr(attrs["sym_name"]).value] = {"warps": ir.IntegerAttr(attrs["tile.warps"]).value}
+    return found
 
 
 def _emulator_program(module: Any, timings: dict[str, float]) -> str | None:

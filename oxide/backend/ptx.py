@@ -25,7 +25,9 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
         raise OxideError("the installed MLIR bindings lack the NVPTX backend; install xtc-mlir-python-bindings==22.1.8.4")
     if not any(op.operation.name == "gpu.module" for op in module.body.operations):
         raise OxideError("nothing to compile: the input has no gpu.module")
-    pipeline = (f"simt-to-llvm{{chip={target.chip}}},oxide-attach-target{{chip={target.chip} "
+    # Tile kernels first become simt kernels; simt-to-llvm then lowers both kinds alike.
+    tile = f"tile-to-simt{{chip={target.chip}}}," if _has_tile_kernels(module) else ""
+    pipeline = (f"{tile}simt-to-llvm{{chip={target.chip}}},oxide-attach-target{{chip={target.chip} "
                 f"features={target.features} opt-level={target.opt_level}}},gpu-module-to-binary{{format={fmt}}}")
     try:
         build_pass_manager(pipeline, module.context).run(module.operation)
@@ -37,6 +39,13 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
             name = ir.StringAttr(op.operation.attributes["sym_name"]).value
             out[name] = gpu.ObjectAttr(op.operation.attributes["objects"][0]).object
     return out
+
+
+def _has_tile_kernels(module: Any) -> bool:
+    """Whether a gpu.module holds a tile kernel (a gpu.func marked `tile.warps`)."""
+    return any(func.operation.name == "gpu.func" and "tile.warps" in func.operation.attributes
+               for op in module.body.operations if op.operation.name == "gpu.module"
+               for func in op.regions[0].blocks[0].operations)
 
 
 def compile_to_ptx(module: Any, target: Target = Target(), rename: Mapping[str, str] | None = None) -> dict[str, str]:
