@@ -1,0 +1,125 @@
+"""The tile examples (examples/tile/*.rs), compiled ahead of time into the artifacts in tests/fixtures/tile/,
+run on the GPU through oxide.runtime and are compared with torch at sizes with edge tiles, and with the
+emulator running the same artifact at a small size."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import oxide.tile
+from oxide.runtime.module import load
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "tile"
+RNG = np.random.default_rng(8)
+
+
+@pytest.fixture(scope="module")
+def torch(cuda):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch has no CUDA")
+    return torch
+
+
+def _gpu(stem: str):
+    return load(FIXTURES / f"{stem}.oxide.json", target="gpu")
+
+
+def _cpu(stem: str):
+    return load(FIXTURES / f"{stem}.oxide.json", target="cpu")
+
+
+def _bf16(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """Random bf16 bit patterns (uint16)."""
+    return (rng.standard_normal(shape, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+@pytest.mark.parametrize("n", [1024, 1_000_003, 1 << 24])
+def test_vecadd_matches_torch(torch, n):
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    z = torch.zeros(n, device="cuda")
+    _gpu("vecadd").add(oxide.tile.partition(z, (1024,)), x, y)
+    torch.cuda.synchronize()
+    assert torch.equal(z, x + y)
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 1024), (4099, 1000), (8192, 1024)])
+def test_softmax_matches_torch(torch, rows, cols):
+    x = torch.randn(rows, cols, device="cuda") * 4
+    y = torch.zeros_like(x)
+    _gpu("softmax").softmax(oxide.tile.partition(y, (4, 1024)), x)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(y, torch.softmax(x, dim=1), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 1024), (1031, 777), (8192, 1024)])
+def test_layernorm_matches_torch(torch, rows, cols):
+    x = torch.randn(rows, cols, device="cuda") * 3 + 1
+    w, b = torch.randn(cols, device="cuda"), torch.randn(cols, device="cuda")
+    y = torch.zeros_like(x)
+    _gpu("layernorm").layernorm(oxide.tile.partition(y, (4, 1024)), x, w, b, 1e-5)
+    torch.cuda.synchronize()
+    expected = torch.nn.functional.layer_norm(x, (cols,), w, b, 1e-5)
+    torch.testing.assert_close(y, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 1024), (1031, 777), (8192, 1024)])
+def test_rmsnorm_matches_torch(torch, rows, cols):
+    x = torch.randn(rows, cols, device="cuda") * 2
+    w = torch.randn(cols, device="cuda")
+    y = torch.zeros_like(x)
+    _gpu("rmsnorm").rmsnorm(oxide.tile.partition(y, (4, 1024)), x, w, 1e-6)
+    torch.cuda.synchronize()
+    expected = x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + 1e-6) * w
+    torch.testing.assert_close(y, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("m, n, k", [(128, 128, 32), (300, 260, 100), (1024, 1024, 1024), (4096, 4096, 4096)])
+def test_gemm_matches_torch(torch, m, n, k):
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
+    c = torch.zeros(m, n, device="cuda")
+    _gpu("gemm").gemm(oxide.tile.partition(c, (128, 128)), a, b)
+    torch.cuda.synchronize()
+    expected = a.double() @ b.double()
+    torch.testing.assert_close(c.double(), expected, rtol=1e-3, atol=1e-3 * k ** 0.5)
+
+
+def test_gpu_equals_emulator_on_small_inputs(cuda):
+    """Each example on the GPU and on the emulator, from the same artifact and inputs."""
+    x, y = RNG.standard_normal(3000).astype(np.float32), RNG.standard_normal(3000).astype(np.float32)
+    rows = RNG.standard_normal((9, 700)).astype(np.float32)
+    w, b = RNG.standard_normal(700).astype(np.float32), RNG.standard_normal(700).astype(np.float32)
+    ga, gb = _bf16(RNG, (130, 70)), _bf16(RNG, (70, 140))
+    runs = {
+        "vecadd": lambda mod, out: mod.add(oxide.tile.partition(out, (1024,)), x, y),
+        "softmax": lambda mod, out: mod.softmax(oxide.tile.partition(out, (4, 1024)), rows),
+        "layernorm": lambda mod, out: mod.layernorm(oxide.tile.partition(out, (4, 1024)), rows, w, b, 1e-5),
+        "rmsnorm": lambda mod, out: mod.rmsnorm(oxide.tile.partition(out, (4, 1024)), rows, w, 1e-6),
+        "gemm": lambda mod, out: mod.gemm(oxide.tile.partition(out, (128, 128)), ga, gb),
+    }
+    shapes = {"vecadd": (3000,), "softmax": rows.shape, "layernorm": rows.shape, "rmsnorm": rows.shape,
+              "gemm": (130, 140)}
+    for stem, run in runs.items():
+        got = {}
+        for label, mod in (("gpu", _gpu(stem)), ("cpu", _cpu(stem))):
+            out = np.full(shapes[stem], 5.0, np.float32)
+            run(mod, out)
+            got[label] = out
+        # Reductions sum in a different order on the GPU (shuffle trees) than numpy on the emulator.
+        np.testing.assert_allclose(got["gpu"], got["cpu"], rtol=2e-5, atol=2e-5, err_msg=stem)
+
+
+@pytest.mark.parametrize("stem", ["vecadd", "softmax", "layernorm", "rmsnorm", "gemm"])
+def test_example_program_passes_on_the_gpu(cuda, stem):
+    """examples/tile/<stem>.py, as a user runs it (through the artifact cache the GPU run carries)."""
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / "tile" / f"{stem}.py")], capture_output=True,
+                            text=True, timeout=300)
+    assert "PASSED" in result.stdout and "(gpu)" in result.stdout, result.stdout + result.stderr
