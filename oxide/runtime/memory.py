@@ -183,9 +183,14 @@ def device_view(obj: Any) -> ArrayView | None:
     device); None if `obj` is none of these. Raises KernelArgumentError for non-contiguous arrays."""
     if isinstance(obj, DeviceBuffer):
         return ArrayView(obj.ptr, obj.dtype, obj.size, obj.shape)
-    cai = getattr(obj, "__cuda_array_interface__", None)
+    try:
+        cai = getattr(obj, "__cuda_array_interface__", None)
+    except (TypeError, ValueError):  # torch has no typestr for bfloat16 and raises: try DLPack below
+        cai = None
     if cai is not None:
         dtype = np.dtype(cai["typestr"])
+        if dtype.kind == "V" and dtype.itemsize == 2 and "bfloat16" in str(getattr(obj, "dtype", "")):
+            dtype = np.dtype(np.uint16)  # torch describes bfloat16 as raw 2-byte records: take its 16-bit patterns
         shape = tuple(cai["shape"])
         strides = cai.get("strides")
         if strides is not None and tuple(strides) != _c_strides(shape, dtype.itemsize):
@@ -203,8 +208,19 @@ def device_view(obj: Any) -> ArrayView | None:
         shape = tuple(view.shape)
         if view.strides is not None and tuple(view.strides) != _c_strides(shape, 1):
             raise KernelArgumentError("the GPU array is not C-contiguous; pass a contiguous copy")
-        return ArrayView(int(view.ptr), np.dtype(view.dtype), int(np.prod(shape, dtype=np.int64)), shape)
+        return ArrayView(int(view.ptr), _dlpack_dtype(view, obj), int(np.prod(shape, dtype=np.int64)), shape)
     return None
+
+
+def _dlpack_dtype(view: Any, obj: Any) -> np.dtype:
+    """The numpy dtype of a DLPack array; bfloat16, which numpy lacks, as its 16-bit pattern (uint16), the form
+    the runtime takes bf16 data in."""
+    try:
+        return np.dtype(view.dtype)
+    except (TypeError, ValueError, RuntimeError):
+        if "bfloat16" in str(getattr(obj, "dtype", "")):
+            return np.dtype(np.uint16)
+        raise KernelArgumentError(f"cannot read the element type of this GPU array ({getattr(obj, 'dtype', '?')})")
 
 
 def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:

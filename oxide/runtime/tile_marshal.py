@@ -167,6 +167,11 @@ class TileBinder:
                 raise self._fail(p, "a GPU array cannot be used by the emulator; copy it to the host (`.get()`), "
                                     "or run on the GPU")
             raise self._fail(p, f"expected a numpy array, got {_describe(value)}")
+        if self.gpu and not isinstance(value, np.ndarray):
+            # Device arrays (torch, CuPy, ...) describe themselves through the CUDA array interface or DLPack;
+            # their own `dtype` objects are not numpy's.
+            view = self._device(p, value)
+            return value, view.dtype, tuple(int(d) for d in view.shape)
         dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
         if dtype is None or shape is None:
             raise self._fail(p, f"expected an array (numpy, a device array, ...), got {_describe(value)}")
