@@ -16,6 +16,8 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from oxide.runtime.config import LaunchConfig
 from oxide.runtime.errors import KernelArgumentError, LaunchContractError
 from oxide.runtime.marshal import check_overlaps
@@ -60,7 +62,9 @@ class TileKernel:
 
     def __getitem__(self, key: Any) -> _TileConfigured:
         """`kernel[grid]` or `kernel[grid, stream]`: `grid` must be the output partitions' grid."""
-        with_stream = isinstance(key, tuple) and len(key) == 2 and not hasattr(key[1], "__index__")
+        # A second item that is not an integer is a stream (oxide's Stream, a CUstream, a raw handle object);
+        # CUstream defines __index__, so "has __index__" cannot tell it from a grid extent.
+        with_stream = isinstance(key, tuple) and len(key) == 2 and not isinstance(key[1], (int, np.integer))
         grid, stream = key if with_stream else (key, None)
         return _TileConfigured(self, _grid3(grid), stream)
 

@@ -1,0 +1,149 @@
+"""The tile examples on the GPU against Triton (the same algorithm, one Triton program per tile block) and torch,
+in one run: GB/s or TFLOP/s, % of the ceilings measured in the same run, and the oxide/Triton ratio.
+
+Runs on the GPU machine, which needs only the runtime: oxide's kernels are the artifacts in
+tests/fixtures/tile/ (built ahead of time by tests/fixtures/sources.py). Every launch goes through oxide's
+runtime (`mod.kernel[grid, stream](partition, ...)`: argument, partition and overlap checks included) on torch's
+stream; Triton's and torch's launches are on the same stream. Timing: CUDA events around 10 back-to-back
+launches, median of --runs such samples after warm-up; random inputs (never zeros), buffers larger than L2;
+every result is checked against torch first.
+
+    python benchmarks/tile/run.py --out DIR [--runs 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+from cuda.bindings import driver
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+import oxide.tile  # noqa: E402
+from oxide.runtime.module import load  # noqa: E402
+
+import triton_peers as peers  # noqa: E402
+
+FIXTURES = ROOT / "tests" / "fixtures" / "tile"
+BATCH = 10
+
+
+def time_ms(fn: Callable[[], None], runs: int) -> float:
+    """Median milliseconds per launch: events around BATCH back-to-back launches, `runs` samples."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(runs):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(BATCH):
+            fn()
+        stop.record()
+        stop.synchronize()
+        samples.append(start.elapsed_time(stop) / BATCH)
+    return statistics.median(samples)
+
+
+def ceilings(runs: int) -> dict[str, float]:
+    """Device copy bandwidth (GB/s, read + write) and torch/cuBLAS bf16 matmul TFLOP/s at 8192^3."""
+    src = torch.rand(1 << 28, device="cuda")
+    dst = torch.empty_like(src)
+    copy_ms = time_ms(lambda: dst.copy_(src), runs)
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    mm_ms = time_ms(lambda: torch.matmul(a, b), runs)
+    return {"copy_gbs": 2 * src.numel() * 4 / copy_ms / 1e6, "bf16_tflops": 2 * 8192 ** 3 / mm_ms / 1e9}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--runs", type=int, default=30)
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(0)
+    stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
+    mods = {stem: load(FIXTURES / f"{stem}.oxide.json", target="gpu")
+            for stem in ("vecadd", "softmax", "layernorm", "rmsnorm", "gemm")}
+    rows, cols, eps = 32768, 1024, 1e-5
+    results: dict[str, Any] = {}
+
+    def case(name: str, ours: Callable[[], None], triton: Callable[[], None], reference: Callable[[], Any],
+             out_ours: Any, out_triton: Any, bytes_moved: float = 0.0, flops: float = 0.0, tol: float = 1e-4) -> None:
+        ours()
+        triton()
+        expected = reference()
+        torch.cuda.synchronize()
+        r: dict[str, Any] = {}
+        for label, out in (("oxide", out_ours), ("triton", out_triton)):
+            r[f"{label}_correct"] = bool(torch.allclose(out.float(), expected.float(), rtol=tol, atol=tol))
+        for label, fn in (("oxide", ours), ("triton", triton), ("torch", reference)):
+            ms = time_ms(fn, args.runs)
+            r[f"{label}_ms"] = ms
+            if bytes_moved:
+                r[f"{label}_gbs"] = bytes_moved / ms / 1e6
+            if flops:
+                r[f"{label}_tflops"] = flops / ms / 1e9
+        r["ratio"] = r["triton_ms"] / r["oxide_ms"]
+        results[name] = r
+        print(name, {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}, flush=True)
+
+    n = 1 << 28
+    x, y = torch.rand(n, device="cuda") + 0.5, torch.rand(n, device="cuda") + 0.5
+    z, zt = torch.empty_like(x), torch.empty_like(x)
+    part = oxide.tile.partition(z, (1024,))
+    case("vecadd", lambda: mods["vecadd"].add[part.grid, stream](part, x, y),
+         lambda: peers.run_vecadd(x, y, zt, 1024), lambda: x + y, z, zt, bytes_moved=3 * n * 4)
+    del x, y, z, zt
+
+    xs = torch.randn(rows, cols, device="cuda") * 3 + 1
+    w, b = torch.randn(cols, device="cuda"), torch.randn(cols, device="cuda")
+    ys, yt = torch.empty_like(xs), torch.empty_like(xs)
+    part = oxide.tile.partition(ys, (4, 1024))
+    moved = 2 * rows * cols * 4
+    case("softmax", lambda: mods["softmax"].softmax[part.grid, stream](part, xs),
+         lambda: peers.run_softmax(xs, yt, 4), lambda: torch.softmax(xs, dim=1), ys, yt, bytes_moved=moved, tol=1e-5)
+    case("layernorm", lambda: mods["layernorm"].layernorm[part.grid, stream](part, xs, w, b, eps),
+         lambda: peers.run_layernorm(xs, w, b, yt, eps, 4),
+         lambda: torch.nn.functional.layer_norm(xs, (cols,), w, b, eps), ys, yt, bytes_moved=moved)
+    case("rmsnorm", lambda: mods["rmsnorm"].rmsnorm[part.grid, stream](part, xs, w, eps),
+         lambda: peers.run_rmsnorm(xs, w, yt, eps, 4),
+         lambda: xs * torch.rsqrt(xs.pow(2).mean(dim=1, keepdim=True) + eps) * w, ys, yt, bytes_moved=moved)
+    del xs, ys, yt
+
+    m = k = nn = 4096
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    bb = torch.randn(k, nn, device="cuda").to(torch.bfloat16)
+    c, ct = torch.empty(m, nn, device="cuda"), torch.empty(m, nn, device="cuda")
+    part = oxide.tile.partition(c, (128, 128))
+    case("gemm", lambda: mods["gemm"].gemm[part.grid, stream](part, a, bb),
+         lambda: peers.run_gemm(a, bb, ct, 128, 128, 32), lambda: torch.matmul(a, bb).float(), c, ct,
+         flops=2.0 * m * nn * k, tol=2e-2)
+
+    facts = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
+             "triton": __import__("triton").__version__}
+    try:
+        query = "driver_version,clocks.sm,clocks.max.sm,clocks.mem"
+        text = subprocess.run(["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        facts.update(dict(zip(query.split(","), [v.strip() for v in text.split(",")])))
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    doc = {"facts": facts, "ceilings": ceilings(args.runs), "results": results}
+    (args.out / "results.json").write_text(json.dumps(doc, indent=2))
+    print(json.dumps(doc["ceilings"]), json.dumps(facts))
+
+
+if __name__ == "__main__":
+    main()
