@@ -71,19 +71,14 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     A source with a `#[cutile::module]` is tile kernels (the Tile track, frontends/tile); any other source is
     SIMT kernels (frontends/rust). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels."""
     from oxide.backend import Target, compile_to_ptx
-    from oxide.frontends.tile.compile import compile_tile, is_tile_source
+    from oxide.frontends import compile_source
     from oxide.ir.context import make_context
 
     target = Target(chip, opt_level=opt_level)
     start = time.perf_counter()
     context = make_context()
     timings = {"context": time.perf_counter() - start}
-    if is_tile_source(source):
-        result = compile_tile(source, name, context, instances)
-    else:
-        from oxide.frontends.rust.compile import compile_rust
-
-        result = compile_rust(source, name, context, instances)
+    result = compile_source(source, name, context, instances)
     timings.update(result.timings)
     frontend_ir = str(result.module)
     tile = _tile_kernels(result.module)

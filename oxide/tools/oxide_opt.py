@@ -49,10 +49,10 @@ def split_input(text: str, split: bool) -> list[Chunk]:
 
 def _compile_rust(text: str, name: str, context: "ir.Context", instances: dict[str, list[list[str]]],
                   timings: dict[str, float]) -> "ParsedSource":
-    from oxide.frontends.rust.compile import compile_rust
+    from oxide.frontends import compile_source
     from oxide.ir.parse import ParsedSource
 
-    result = compile_rust(text, name, context, instances)
+    result = compile_source(text, name, context, instances)
     timings.update(result.timings)
     return ParsedSource(result.module, result.owner, name, text)
 

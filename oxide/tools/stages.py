@@ -1,6 +1,7 @@
 """`oxide pipeline`: a Rust kernel file through every stage, each printed under a heading: the AST summary,
-the simt IR, the IR after convert-simt-to-nvvm (gpu/nvvm/llvm dialects), LLVM IR, and PTX. Each stage
-compiles afresh, because the lowering rewrites the module in place."""
+the frontend's IR (tile IR, then the simt IR after convert-tile-to-simt, for tile kernels), the IR after
+convert-simt-to-nvvm (gpu/nvvm/llvm dialects), LLVM IR, and PTX. Each stage compiles afresh, because the
+lowering rewrites the module in place."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def ast_summary(text: str, name: str) -> str:
 def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iterator[tuple[str, Callable[[], str]]]:
     """(heading, producer) per stage; producers raise OxideError on bad input."""
     from oxide.backend import Target, compile_to_llvm_ir, compile_to_ptx
-    from oxide.frontends.rust.compile import compile_rust
+    from oxide.frontends import compile_source
+    from oxide.frontends.tile.compile import is_tile_source
     from oxide.ir.context import make_context
     from oxide.passes.pipeline import build_pass_manager
 
@@ -37,17 +39,26 @@ def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iter
     name = str(path)
     target = Target(chip)
 
+    tile = is_tile_source(text)
+    to_simt = f"tile-to-simt{{chip={chip}}}," if tile else ""
+
     def fresh() -> tuple[object, object]:
         context = make_context()
-        return context, compile_rust(text, name, context, instances).module
+        return context, compile_source(text, name, context, instances).module
+
+    def frontend_ir() -> str:
+        return str(fresh()[1])
 
     def simt() -> str:
-        return str(fresh()[1])
+        context, module = fresh()
+        with context:
+            build_pass_manager(f"tile-to-simt{{chip={chip}}}", context).run(module.operation)
+        return str(module)
 
     def nvvm() -> str:
         context, module = fresh()
         with context:
-            build_pass_manager("convert-simt-to-nvvm", context).run(module.operation)
+            build_pass_manager(f"{to_simt}convert-simt-to-nvvm", context).run(module.operation)
         return str(module)
 
     def llvm() -> str:
@@ -60,8 +71,12 @@ def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iter
         with context:
             return "\n".join(compile_to_ptx(module, target).values())
 
-    yield "AST summary", lambda: ast_summary(text, name)
-    yield "simt IR (the Rust frontend's output)", simt
+    if tile:
+        yield "tile IR (the tile frontend's output)", frontend_ir
+        yield "simt IR (after convert-tile-to-simt)", simt
+    else:
+        yield "AST summary", lambda: ast_summary(text, name)
+        yield "simt IR (the Rust frontend's output)", frontend_ir
     yield "gpu/nvvm IR (after convert-simt-to-nvvm)", nvvm
     yield f"LLVM IR ({chip}, libdevice linked)", llvm
     yield f"PTX ({chip})", ptx

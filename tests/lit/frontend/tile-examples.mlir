@@ -1,0 +1,21 @@
+// The tile examples through oxide-opt: a `#[cutile::module]` source goes to the tile frontend, and the full
+// pipeline gives PTX that ptxas assembles.
+// RUN: %oxide-opt %examples/tile/vecadd.rs --instantiate 'add=[1024]' | FileCheck %s --check-prefix=TILE
+// RUN: %oxide-opt %examples/tile/softmax.rs --instantiate softmax=4,1024 --pass-pipeline='builtin.module(tile-to-simt)' | FileCheck %s --check-prefix=SIMT
+// RUN: %oxide-opt %examples/tile/gemm.rs --instantiate gemm=128,128,32 --emit=ptx | FileCheck %s --check-prefix=PTX
+// RUN: %oxide-opt %examples/tile/gemm.rs --instantiate gemm=128,128,32 --emit=ptx > %t.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
+
+// TILE: gpu.func @add_1024(%{{.*}}: !tile.view_mut<f32, array<i64: 1024>>, %{{.*}}: !tile.view<f32, array<i64: -1>>
+// TILE-SAME: tile.warps = 4 : i32
+// TILE: "tile.load"
+// TILE: arith.addf {{.*}} : tensor<1024xf32>
+// TILE: "tile.store_own"
+
+// SIMT: gpu.func @softmax_4_1024(%{{.*}}: !simt.ptr<f32, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64,
+// SIMT: "simt.shuffle"
+// SIMT-NOT: "tile.
+
+// PTX: .visible .entry gemm_128_128_32(
+// PTX: ldmatrix.sync.aligned
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
