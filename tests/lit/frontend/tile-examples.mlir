@@ -5,6 +5,16 @@
 // RUN: %oxide-opt %examples/tile/gemm.rs --instantiate gemm=128,128,32 --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: %oxide-opt %examples/tile/gemm.rs --instantiate gemm=128,128,32 --emit=ptx > %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
+// RUN: %oxide-opt %examples/tile/layernorm.rs --instantiate layernorm=4,1024 | FileCheck %s --check-prefix=LN
+// RUN: %oxide-opt %examples/tile/rmsnorm.rs --instantiate rmsnorm=4,1024 | FileCheck %s --check-prefix=RMS
+// RUN: %oxide-opt %examples/tile/vecadd.rs --instantiate 'add=[1024]' --emit=ptx > %t.vecadd.ptx
+// RUN: %oxide-opt %examples/tile/softmax.rs --instantiate softmax=4,1024 --emit=ptx > %t.softmax.ptx
+// RUN: %oxide-opt %examples/tile/layernorm.rs --instantiate layernorm=4,1024 --emit=ptx > %t.layernorm.ptx
+// RUN: %oxide-opt %examples/tile/rmsnorm.rs --instantiate rmsnorm=4,1024 --emit=ptx > %t.rmsnorm.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.vecadd.ptx -o %t.1.cubin %}
+// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.softmax.ptx -o %t.2.cubin %}
+// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.layernorm.ptx -o %t.3.cubin %}
+// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.rmsnorm.ptx -o %t.4.cubin %}
 
 // TILE: gpu.func @add_1024(%{{.*}}: !tile.view_mut<f32, array<i64: 1024>>, %{{.*}}: !tile.view<f32, array<i64: -1>>
 // TILE-SAME: tile.warps = 4 : i32
@@ -19,3 +29,13 @@
 // PTX: .visible .entry gemm_128_128_32(
 // PTX: ldmatrix.sync.aligned
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+
+// LN: gpu.func @layernorm_4_1024(
+// LN: "tile.reduce"{{.*}}kind = "sum"
+// LN: math.rsqrt {{.*}} : tensor<4xf32>
+// LN: "tile.store_own"
+
+// RMS: gpu.func @rmsnorm_4_1024(
+// RMS: arith.mulf {{.*}} : tensor<4x1024xf32>
+// RMS: "tile.reduce"{{.*}}kind = "sum"
+// RMS: "tile.store_own"
