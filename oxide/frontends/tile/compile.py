@@ -62,7 +62,7 @@ def compile_tile(text: str, name: str, context: ir.Context,
                     skipped.append(kernel_name)
                     continue
                 for args in requested:
-                    kernels.append(_emit_kernel(crate, fn, module, list(args)))
+                    kernels.append(_emit_kernel(crate, fn, module, [str(a).strip() for a in args]))
             else:
                 kernels.append(_emit_kernel(crate, fn, module, []))
     timings["check+emit"] = time.perf_counter() - start
@@ -71,8 +71,8 @@ def compile_tile(text: str, name: str, context: ir.Context,
 
 def tile_entry_name(fn: ast.Function, args: list[str]) -> str:
     """The entry name of a kernel instance (`gemm_bf16_128_64x64`)."""
-    return entry_name(fn, ["x".join(p.strip() for p in a.strip()[1:-1].split(",")) if a.strip().startswith("[")
-                           else a.strip() for a in args])
+    return entry_name(fn, ["x".join(p.strip() for p in a[1:-1].split(",")) if a.startswith("[") else a
+                           for a in args])
 
 
 def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
@@ -81,7 +81,7 @@ def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
                           f"({', '.join(g.name for g in fn.generics)}), {len(args)} given")
     out: dict[str, Any] = {}
     for g, arg in zip(fn.generics, args):
-        text = arg.strip()
+        text = arg
         if g.const_ty is None:
             if text not in SCALARS:
                 raise err(g.loc, f"`{g.name}` of `{fn.name}` is instantiated with `{text}`, which is not a tile "
