@@ -23,8 +23,8 @@ from oxide.frontends.tile import ops
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.module import SHAPE_MACROS, TileCrate
 from oxide.frontends.tile.types import (
-    BOOL, I32, SCALARS, UNIT, UNIT_V, ArrayT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
-    rust_name,
+    BOOL, I32, SCALARS, UNIT, UNIT_V, ArrayT, ClosureT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT,
+    V, ViewT, rust_name,
 )
 from oxide.frontends.tile.values import coerce, concrete, scalar_const
 
@@ -464,7 +464,8 @@ class Emitter:
                          "(or structure it with `if`/`else`)")
 
     def x_Closure(self, e: ast.Closure, expected: Any) -> V:
-        raise err(e.loc, "closures are not supported in tile kernels; use `reduce_sum/max/min/prod` and `scan_sum`")
+        # A closure is a compile-time value: `reduce`/`scan` read which combining operation it is.
+        return V(ClosureT(), const=e)
 
     def x_Match(self, e: ast.Match, expected: Any) -> V:
         raise err(e.loc, "`match` is not supported in tile kernels; use `if`/`else if`")

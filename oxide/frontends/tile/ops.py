@@ -20,7 +20,7 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust.emit_support import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.types import (
-    BOOL, I32, UNIT_V, ArrayT, DimsT, Flex, MarkerT, PartitionT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
+    BOOL, I32, UNIT_V, ArrayT, ClosureT, DimsT, Flex, MarkerT, PartitionT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
     rust_name,
 )
 from oxide.frontends.tile.values import coerce, concrete, scalar_const
@@ -223,7 +223,7 @@ def _partition_mut(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any,
     return V(ty, tile.PartitionMutOp.build(recv.value, results=[ty.mlir()]))
 
 
-@method("load")
+@method("load", "load_pipelined")
 def _load(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     if isinstance(recv.ty, ViewT):
         if not recv.ty.mutable:
@@ -662,6 +662,64 @@ def _reduce(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V
     return V(out, tile.ReduceOp.build(args[0].value, dim=dim, kind=kind, unsigned=unsigned, results=[out.mlir()]))
 
 
+@function("reduce")
+def _reduce_closure(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+    _arity(e, args, 4, name, "reduce(t, dim, identity, |a, b| a + b)")
+    kind = _closure_kind(e, args[3], 3)
+    _check_identity(e, args[2], 2, kind)
+    return _reduce(em, e, args[:2], expected, f"reduce_{kind}")
+
+
+@function("scan")
+def _scan_closure(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+    _arity(e, args, 5, name, "scan(t, dim, reverse::Forward, identity, |a, b| a + b)")
+    kind = _closure_kind(e, args[4], 4)
+    return _scan(em, e, args[:4], expected, f"scan_{kind}")
+
+
+_MAX_NAMES = ("max", "maxf", "maxi", "max_tile")
+_MIN_NAMES = ("min", "minf", "mini", "min_tile")
+
+
+def _closure_kind(e: Any, v: V, i: int) -> str:
+    """Which reduction a combining closure is: `|a, b| a + b` (sum), `a * b` (prod), `max(a, b)` /
+    `a.max(b)` (max), `min(..)` (min)."""
+    hint = "the combining closure must be `|a, b| a + b`, `a * b`, `max(a, b)` or `min(a, b)` (or `a.max(b)`)"
+    closure = v.const
+    if not isinstance(v.ty, ClosureT) or len(closure.params) != 2 or not all(
+            isinstance(p.pattern, ast.BindPat) for p in closure.params):
+        raise err(_loc(e, i), hint)
+    names = {p.pattern.name for p in closure.params}
+    body = closure.body
+    while isinstance(body, ast.Block) and not body.stmts and body.tail is not None:
+        body = body.tail
+
+    def is_params(*operands: Any) -> bool:
+        found = [o.segments[0] for o in operands if isinstance(o, ast.PathExpr) and len(o.segments) == 1]
+        return len(found) == 2 and set(found) == names
+
+    if isinstance(body, ast.Binary) and body.op in ("+", "*") and is_params(body.lhs, body.rhs):
+        return "sum" if body.op == "+" else "prod"
+    if isinstance(body, ast.Call) and isinstance(body.func, ast.PathExpr) and len(body.args) == 2 \
+            and is_params(*body.args):
+        callee = body.func.segments[-1]
+    elif isinstance(body, ast.MethodCall) and len(body.args) == 1 and is_params(body.receiver, body.args[0]):
+        callee = body.name
+    else:
+        raise err(_loc(e, i), hint)
+    if callee in _MAX_NAMES or callee in _MIN_NAMES:
+        return "max" if callee in _MAX_NAMES else "min"
+    raise err(_loc(e, i), hint)
+
+
+def _check_identity(e: Any, identity: V, i: int, kind: str) -> None:
+    """A sum/prod identity argument must be 0/1 (max/min identities are not checked: -inf, MIN, ...)."""
+    expected_identity = {"sum": 0, "prod": 1}.get(kind)
+    if identity.const is None or expected_identity is not None and identity.const != expected_identity:
+        raise err(_loc(e, i), f"the identity of a `{kind}` combination is {expected_identity}: oxide's reductions "
+                              f"and scans start from the identity")
+
+
 @function("scan_sum", "scan_max", "scan_min", "scan_prod")
 def _scan(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
     if len(args) not in (2, 3, 4):
@@ -679,12 +737,7 @@ def _scan(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
             raise err(_loc(e, 2), "the scan direction is `reverse::Forward` or `reverse::Reverse`")
         reverse = marker.const == "reverse::Reverse"
     if len(args) == 4:
-        kind = name.split("_")[1]
-        identity = args[3]
-        expected_identity = {"sum": 0, "prod": 1}.get(kind)
-        if identity.const is None or expected_identity is not None and identity.const != expected_identity:
-            raise err(_loc(e, 3), f"the identity of a `{kind}` scan is {expected_identity}: oxide's scans are "
-                                  f"inclusive and start from the identity")
+        _check_identity(e, args[3], 3, name.split("_")[1])
     unsigned = ty.elem.is_int and not ty.elem.signed
     return V(ty, tile.ScanOp.build(args[0].value, dim=dim, kind=name.split("_")[1], reverse=reverse,
                                    unsigned=unsigned, results=[ty.mlir()]))

@@ -309,3 +309,18 @@ def test_labelled_break_of_the_innermost_loop():
     text = ir_text(kernel("let mut c = 0i32;\n'outer: for i in 0..3 { c += i; if c > 1 { break 'outer; } }\n"
                           "z.store(broadcast_scalar(c as f32, const_shape![128]));"))
     check(text, r"scf.while", r"scf.condition", r"scf.if")
+
+
+def test_reduce_and_scan_with_closures():
+    text = ir_text(kernel("let t: Tile<f32, {[4, 128]}> = load_tile_like_2d(x, z);\n"
+                          "let a = reduce(t, 1, 0.0f32, |x, y| x + y);\nlet b = reduce(t, 1, f32::NEG_INFINITY, "
+                          "|x, y| x.max(y));\nlet c = reduce(t, 0, 1.0f32, |p, q| { p * q });\n"
+                          "let d = reduce(t, 1, f32::INFINITY, |x, y| min(x, y));\n"
+                          "let s = scan(t, 1, reverse::Forward, 0.0f32, |x, y| x + y);\nz.store(s);", params=ROW))
+    check(text, r'kind = "sum"', r'kind = "max"', r'"tile.reduce"\(%\d+\) \{dim = 0 : i64, kind = "prod"',
+          r'kind = "min"', r'"tile.scan"\(%\d+\) \{dim = 1 : i64, kind = "sum", reverse = false')
+
+
+def test_load_pipelined_is_a_load():
+    text = ir_text(kernel("let p = x.partition(const_shape![128]);\nz.store(p.load_pipelined::<2>([0i32]));"))
+    check(text, r'"tile.make_partition"', r'"tile.load"', r'"tile.store_own"')

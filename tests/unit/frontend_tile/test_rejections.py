@@ -160,7 +160,6 @@ def test_kernel_returns_nothing():
 
 @pytest.mark.parametrize("body, col, message", [
     ("return;", 1, "`return` is not supported in tile kernels"),
-    ("let f = |a: f32| a;", 9, "closures are not supported in tile kernels"),
     ("let v = match 1i32 { _ => 2i32 };", 9, "`match` is not supported"),
     ("loop { }", 1, "this `loop` has no `break`"),
     ("let s = \"hi\";", 9, "string literals are not supported"),
@@ -186,3 +185,14 @@ def test_only_scalars_and_tiles_change_inside_control_flow():
 def test_break_to_an_outer_loop_is_located():
     src = kernel("let mut c = 0i32;\n'outer: for i in 0..3 { for j in 0..3 { if j == 1 { break 'outer; } c += 1; } }")
     reject(src, 7, 53, "`break 'outer`/`continue 'outer` to an outer loop is not supported in tile kernels")
+
+
+def test_reduce_closure_must_be_a_known_combination():
+    src = kernel("let t = constant(1.0f32, const_shape![128]);\nlet s = reduce(t, 0, 0.0f32, |a, b| a - b);")
+    reject(src, 7, 30, "the combining closure must be `|a, b| a + b`, `a * b`, `max(a, b)` or `min(a, b)`")
+    src = kernel("let t = constant(1.0f32, const_shape![128]);\nlet s = reduce(t, 0, 1.0f32, |a, b| a + b);")
+    reject(src, 7, 22, "the identity of a `sum` combination is 0")
+
+
+def test_a_closure_is_no_value():
+    reject(kernel("let f = |a: f32, b: f32| a + b;\nlet g = f + 1.0f32;"), 7, 9, "`+` is not defined on `closure`")
