@@ -94,7 +94,8 @@ def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
         except ValueError:
             raise err(g.loc, f"const generic `{g.name}` of `{fn.name}` is instantiated with `{text}`; give an integer "
                              f"or an array `[a, b]`") from None
-        if isinstance(g.const_ty, ast.ArrayTy) != isinstance(value, list):
+        rank = em.const_value(g.const_ty.length) if isinstance(g.const_ty, ast.ArrayTy) else None
+        if (rank is None) == isinstance(value, list) or rank is not None and rank != len(value):
             raise err(g.loc, f"const generic `{g.name}` of `{fn.name}` is instantiated with `{text}`, which does not "
                              f"fit its type")
         out[g.name] = value

@@ -196,3 +196,14 @@ def test_reduce_closure_must_be_a_known_combination():
 
 def test_a_closure_is_no_value():
     reject(kernel("let f = |a: f32, b: f32| a + b;\nlet g = f + 1.0f32;"), 7, 9, "`+` is not defined on `closure`")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["[64]"], "instantiated with `[64]`, which does not fit its type"),
+    (["64"], "instantiated with `64`, which does not fit its type"),
+    (["[64, 64]", "1"], "kernel `k` has 1 generic parameter(s) (S), 2 given"),
+])
+def test_shape_generic_instances_must_fit(args, message):
+    src = kernel("", params="z: &mut Tensor<f32, S>", generics="<const S: [i32; 2]>")
+    diag_line, diag_col = (5, 10) if "does not fit" in message else (5, 5)
+    reject(src, diag_line, diag_col, message, {"k": [args]})
