@@ -134,8 +134,27 @@ def _emit_kernel_once(crate: TileCrate, fn: ast.Function, module: Any, args: lis
     except BaseException:
         func.operation.erase()
         raise
+    _drop_unused_leaves(func)
     params = [KernelParam(_param_name(p), rust_name(ty), [str(ty.mlir())]) for p, ty in zip(fn.params, param_types)]
     return KernelInfo(fn.name, entry, params)
+
+
+# Operand-free ops without effects that folding and `get_tile_block_id()`'s unused axes leave behind.
+_LEAVES = ("arith.constant", "tile.block_id", "tile.num_blocks")
+
+
+def _drop_unused_leaves(func: Any) -> None:
+    """Erase the unused constants and block ids (they have no operands, so one sweep finds them all)."""
+    dead: list[Any] = []
+
+    def visit(op: Any) -> Any:
+        if op.name in _LEAVES and not any(True for r in op.results for _ in r.uses):
+            dead.append(op)
+        return ir.WalkResult.ADVANCE
+
+    func.operation.walk(visit)
+    for op in dead:
+        op.erase()
 
 
 def _param_type(em: Emitter, fn: ast.Function, p: ast.Param) -> Any:

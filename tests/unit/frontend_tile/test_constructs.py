@@ -324,3 +324,11 @@ def test_reduce_and_scan_with_closures():
 def test_load_pipelined_is_a_load():
     text = ir_text(kernel("let p = x.partition(const_shape![128]);\nz.store(p.load_pipelined::<2>([0i32]));"))
     check(text, r'"tile.make_partition"', r'"tile.load"', r'"tile.store_own"')
+
+
+def test_unused_constants_and_block_ids_are_dropped():
+    src = kernel("let (bx, _, _) = get_tile_block_id();\nlet p = x.partition(const_shape![128]);\n"
+                 "if CAUSAL == 1i32 { z.store(p.load([bx])); } else { z.store(p.load([bx + 1])); }",
+                 generics="<const CAUSAL: i32>")
+    text = str(build(src, {"k": [["1"]]}).module)
+    assert text.count('"tile.block_id"') == 1 and "arith.constant" not in text
