@@ -90,16 +90,7 @@ class ControlFlow:
         else_leaves: list[V] = []
         value_ty: Any = UNIT
         if not unit:
-            with ir.InsertionPoint(draft.then_block):
-                then_v = concrete(then_v) if isinstance(else_v.ty, Flex) else then_v
-            with ir.InsertionPoint(draft.else_block):
-                else_v = coerce(else_v, then_v.ty, loc, "the `else` branch") if not isinstance(then_v.ty, Flex) \
-                    else else_v
-            if isinstance(then_v.ty, Flex):
-                with ir.InsertionPoint(draft.else_block):
-                    else_v = concrete(else_v)
-                with ir.InsertionPoint(draft.then_block):
-                    then_v = coerce(then_v, else_v.ty, loc, "the `if` branch")
+            then_v, else_v = _agree(then_v, else_v, draft, loc)
             value_ty = then_v.ty
             then_leaves, else_leaves = _leaves(then_v, loc), _leaves(else_v, loc)
         with ir.InsertionPoint(draft.then_block):
@@ -328,6 +319,24 @@ def _rebind(b: Binding, value: ir.Value) -> None:
 
 def _is_unit_tail(tail: Any) -> bool:
     return isinstance(tail, (ast.If, ast.For, ast.While, ast.Loop, ast.Break, ast.Continue, ast.Assign))
+
+
+def _agree(then_v: V, else_v: V, draft: Any, loc: Any) -> tuple[V, V]:
+    """The two branch values at one type (an untyped literal takes the other branch's type), each
+    materialized in its own branch."""
+    if isinstance(then_v.ty, TupleT) and isinstance(else_v.ty, TupleT) and len(then_v.parts) == len(else_v.parts):
+        pairs = [_agree(a, b, draft, loc) for a, b in zip(then_v.parts, else_v.parts)]
+        return tuple(V(TupleT(tuple(p.ty for p in side)), None, None, list(side)) for side in zip(*pairs))
+    with ir.InsertionPoint(draft.then_block):
+        then_v = concrete(then_v) if isinstance(else_v.ty, Flex) else then_v
+    with ir.InsertionPoint(draft.else_block):
+        else_v = coerce(else_v, then_v.ty, loc, "the `else` branch") if not isinstance(then_v.ty, Flex) else else_v
+    if isinstance(then_v.ty, Flex):
+        with ir.InsertionPoint(draft.else_block):
+            else_v = concrete(else_v)
+        with ir.InsertionPoint(draft.then_block):
+            then_v = coerce(then_v, else_v.ty, loc, "the `if` branch")
+    return then_v, else_v
 
 
 def _leaves(v: V, loc: Any) -> list[V]:
