@@ -65,7 +65,7 @@ class Interp:
             out = [int(_CMPF[ir.IntegerAttr(op.attributes["predicate"]).value](*ins))]
         elif name == "arith.select":
             out = [ins[1] if ins[0] else ins[2]]
-        elif name in ("arith.sitofp", "arith.extf", "arith.truncf"):
+        elif name in ("arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf"):
             out = [float(ins[0])]
         elif name == "math.sqrt":
             out = [math.sqrt(ins[0])]

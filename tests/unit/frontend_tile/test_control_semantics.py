@@ -43,6 +43,13 @@ def store(expr: str) -> str:
     ("let mut x = 7;\nif n > 50 { x = 1; }", "x", 7),
     ("let (q, r) = (-7 / 2, -7 % 2);", "q * 10 + r", -31),
     ("let m = if n > 5 { (n, 1) } else { (0, 2) };", "m.0 * 10 + m.1", 101),
+    ("let mut s = 0;\nlet mut i = 0;\nwhile i < n { let mut j = 0; while j < i { j += 1; if j % 2 == 0 { continue; } "
+     "s += j; } i += 1; }", "s", sum(j for i in range(10) for j in range(1, i + 1) if j % 2)),
+    ("let mut found = -1;\nfor i in 0..n { if i * i > 30 { found = i; break; } }", "found", 6),
+    ("let mut s = 0;\nlet x = 5;\nfor i in 0..3 { let x = i * 2; s += x; }\ns += x;", "s", 0 + 2 + 4 + 5),
+    ("let mut s = 1;\nfor i in 0..3 { let mut s = 100; s += i; }", "s", 1),
+    ("let mut s = 0;\nlet mut k = n;\nwhile k > 0 && s < 25 { s += k; k -= 1; }", "s", 10 + 9 + 8),
+    ("let mut s = 0u32;\nfor i in 0..5u32 { s += i; }", "s", 10),
 ])
 def test_control_flow_computes_what_rust_does(body, value, expected):
     assert result(body + "\n" + store(value)) == expected
