@@ -53,8 +53,10 @@ def call(em: "Emitter", e: ast.Call, expected: Any) -> V:
     """A call: a helper function of the module (inlined), else a cutile-rs function."""
     if not isinstance(e.func, ast.PathExpr):
         raise err(e.loc, "tile kernels call functions by name")
-    name = e.func.segments[-1]
-    helper = em.crate.function(name) if len(e.func.segments) == 1 or e.func.segments[0] in ("self", "super") else None
+    name, path = e.func.segments[-1], e.func.segments[:-1]
+    # Helpers live in one namespace; a path through this file's modules (`other::helper`) names one too.
+    local = all(p in ("self", "super", "crate") or p in em.crate.modules for p in path)
+    helper = em.crate.function(name) if local else None
     if helper is not None and name not in em.crate.entries:
         args = [em.expr(a) for a in e.args]
         return em.inline(helper, args, e.func.generics, e.loc, expected)

@@ -332,3 +332,12 @@ def test_unused_constants_and_block_ids_are_dropped():
                  generics="<const CAUSAL: i32>")
     text = str(build(src, {"k": [["1"]]}).module)
     assert text.count('"tile.block_id"') == 1 and "arith.constant" not in text
+
+
+def test_helpers_of_other_modules_by_path():
+    src = ("#[cutile::module]\nmod util {\n    use cutile::core::*;\n"
+           "    pub fn twice(t: Tile<f32, {[64]}>) -> Tile<f32, {[64]}> { t + t }\n}\n"
+           "#[cutile::module]\nmod m {\n    use cutile::core::*;\n    #[cutile::entry]\n"
+           "    fn k(z: &mut Tensor<f32, {[64]}>) {\n"
+           "        z.store(super::util::twice(constant(1.0f32, const_shape![64])));\n    }\n}\n")
+    check(str(build(src).module), r"arith.addf", r'"tile.store_own"')

@@ -207,3 +207,9 @@ def test_shape_generic_instances_must_fit(args, message):
     src = kernel("", params="z: &mut Tensor<f32, S>", generics="<const S: [i32; 2]>")
     diag_line, diag_col = (5, 10) if "does not fit" in message else (5, 5)
     reject(src, diag_line, diag_col, message, {"k": [args]})
+
+
+def test_names_are_defined_once_across_modules():
+    src = ("#[cutile::module]\nmod a {\n    use cutile::core::*;\n    fn helper() -> i32 { 1 }\n}\n"
+           "#[cutile::module]\nmod b {\n    use cutile::core::*;\n    fn helper() -> i32 { 2 }\n}\n")
+    reject(src, 9, 5, "`helper` is defined twice (first at k.rs:4:5)")
