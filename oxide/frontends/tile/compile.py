@@ -66,6 +66,11 @@ def compile_tile(text: str, name: str, context: ir.Context,
             else:
                 kernels.append(_emit_kernel(crate, fn, module, []))
     timings["check+emit"] = time.perf_counter() - start
+    entries = [k.entry for k in kernels]
+    for entry in entries:
+        if entries.count(entry) > 1:
+            fn = crate.function(next(k.name for k in kernels if k.entry == entry))
+            raise err(fn.loc, f"two kernel instances are both named `{entry}` (the same instance requested twice?)")
     return FrontendResult(owner.operation.opview, owner, kernels, skipped, timings)
 
 

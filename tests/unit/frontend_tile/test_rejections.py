@@ -213,3 +213,8 @@ def test_names_are_defined_once_across_modules():
     src = ("#[cutile::module]\nmod a {\n    use cutile::core::*;\n    fn helper() -> i32 { 1 }\n}\n"
            "#[cutile::module]\nmod b {\n    use cutile::core::*;\n    fn helper() -> i32 { 2 }\n}\n")
     reject(src, 9, 5, "`helper` is defined twice (first at k.rs:4:5)")
+
+
+def test_an_instance_is_requested_once():
+    src = kernel("", params="z: &mut Tensor<E, {[128]}>", generics="<E: ElementType>")
+    reject(src, 5, 5, "two kernel instances are both named `k_f32`", {"k": [["f32"], ["f32"]]})
