@@ -256,11 +256,12 @@ class Emitter(ControlFlow):
 
     def _const_item(self, const: ast.ConstDef) -> V:
         if const.name not in self._consts:
-            ty = self.resolve_type(const.ty)
-            if isinstance(ty, Scalar):
-                self._consts[const.name] = scalar_const(self.const_value(const.value), ty)
+            value = self.const_value(const.value)
+            if isinstance(const.ty, ast.ArrayTy) and isinstance(value, list):  # `const S: [i32; 2] = [64, 64];`
+                self._consts[const.name] = V(ShapeT(), shape=[int(d) for d in value])
             else:
-                self._consts[const.name] = V(ShapeT(), shape=[int(d) for d in self.const_value(const.value)])
+                ty = self.scalar_type(const.ty)
+                self._consts[const.name] = scalar_const(value, ty)
         cached = self._consts[const.name]
         # A constant is materialized where it is used (its first use may sit in a branch).
         return scalar_const(cached.const, cached.ty) if isinstance(cached.ty, Scalar) else cached

@@ -341,3 +341,9 @@ def test_helpers_of_other_modules_by_path():
            "    fn k(z: &mut Tensor<f32, {[64]}>) {\n"
            "        z.store(super::util::twice(constant(1.0f32, const_shape![64])));\n    }\n}\n")
     check(str(build(src).module), r"arith.addf", r'"tile.store_own"')
+
+
+def test_shape_from_a_const_item():
+    src = kernel("z.store(constant(0.0f32, TILE));", params="z: &mut Tensor<f32, TILE>",
+                 extra="    const TILE: [i32; 2] = [16, 32];")
+    check(ir_text(src), r"%arg0: !tile.view_mut<f32, array<i64: 16, 32>>", r"dense<0.000000e\+00> : tensor<16x32xf32>")
