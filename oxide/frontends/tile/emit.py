@@ -26,7 +26,7 @@ _MAX_INLINE_DEPTH = 32
 MARKER_MODULES = ("rounding", "ftz", "nan", "overflow", "reverse", "predicate", "cmp_ordering", "atomic",
                   "ordering", "scope", "padding", "tma")
 _SCALAR_CONSTS = {"ZERO": 0, "ONE": 1, "MAX": "max", "MIN": "min", "INFINITY": float("inf"),
-                  "NEG_INFINITY": float("-inf"), "EPSILON": "eps"}
+                  "NEG_INFINITY": float("-inf"), "NAN": float("nan"), "EPSILON": "eps"}
 
 
 class Emitter(ControlFlow):
@@ -162,8 +162,8 @@ class Emitter(ControlFlow):
         """A tile shape given as an argument: `const_shape![..]`, `[a, b]` of constants, or a shape generic."""
         if isinstance(v.ty, ShapeT):
             return list(v.shape)
-        if isinstance(v.ty, ArrayT) and all(p.const is not None and not isinstance(p.const, bool) for p in v.parts):
-            return [int(p.const) for p in v.parts]
+        if isinstance(v.ty, ArrayT) and all(type(p.const) is int for p in v.parts):
+            return [p.const for p in v.parts]
         raise err(loc, "a tile shape must be known at compile time: `const_shape![128, 64]` or a `const` generic")
 
     # Statements and blocks -------------------------------------------------------------------------------
@@ -371,6 +371,8 @@ class Emitter(ControlFlow):
             a = concrete(a) if isinstance(a.ty, Flex) and not isinstance(b.ty, Flex) else a
             b = coerce(b, a.ty, loc) if isinstance(a.ty, Scalar) and isinstance(b.ty, Flex) else b
         a, b = vals.unify_scalars(a, b, loc, op)
+        if op in ("/", "%") and isinstance(b.const, int) and not isinstance(b.const, bool) and b.const == 0:
+            raise err(loc, f"this `{op}` divides by zero")
         result_ty = BOOL if op in vals.COMPARISONS else a.ty
         if op in ("&&", "||") and a.ty != BOOL:
             raise err(loc, f"`{op}` takes `bool` operands, found `{rust_name(a.ty)}`")

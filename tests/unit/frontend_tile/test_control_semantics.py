@@ -58,3 +58,11 @@ def test_control_flow_computes_what_rust_does(body, value, expected):
 def test_block_ids_reach_the_result():
     body = "let (bx, by, _) = get_tile_block_id();\n" + store("bx * 100 + by")
     assert result(body, block_id=(3, 4, 0)) == 304
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ("1e30f32 as i16", 2**15 - 1), ("-1e30f32 as i16", -2**15), ("f32::NAN as i32", 0), ("-3.7f32 as u8", 0),
+    ("300.5f64 as u8", 255), ("-3.7f32 as i32", -3),
+])
+def test_float_to_int_casts_of_constants_saturate(expr, expected):
+    assert result(store(expr)) == expected

@@ -218,3 +218,11 @@ def test_names_are_defined_once_across_modules():
 def test_an_instance_is_requested_once():
     src = kernel("", params="z: &mut Tensor<E, {[128]}>", generics="<E: ElementType>")
     reject(src, 5, 5, "two kernel instances are both named `k_f32`", {"k": [["f32"], ["f32"]]})
+
+
+def test_integer_division_by_a_zero_constant():
+    reject(kernel("let a = 5i32 % 0;"), 6, 9, "this `%` divides by zero")
+
+
+def test_shape_of_non_integers():
+    reject(kernel("let t = constant(1.0f32, [2.0, 2.0]);"), 6, 26, "a tile shape must be known at compile time")
