@@ -38,11 +38,18 @@ def _binary_form(em: "Emitter", e: Any, args: list[V], expected: Any, name: str)
     if isinstance(a.ty, Flex) and isinstance(b.ty, Flex):
         a = coerce(a, literal_elem(a, expected), e.loc)
     out = em.binary(_BINARY_FORMS[name], a, b, e.loc)
-    elem = vals.elem_kind(out.ty)
-    if elem is not None and name.endswith("f") and name != "true_div" and not elem.is_float \
-            or name == "true_div" and elem is not None and not elem.is_float:
-        raise err(e.loc, f"`{name}` is for float tiles; found `{rust_name(out.ty)}`")
+    _check_family(e, name, out.ty)
     return out
+
+
+def _check_family(e: Any, name: str, ty: Any) -> None:
+    """`addf`, `negf`, `true_div`, ... take floats; `addi`, `negi`, `noti`, ... take integers (or bools)."""
+    elem = vals.elem_kind(ty)
+    if name.endswith("f") or name == "true_div":
+        if not elem.is_float:
+            raise err(e.loc, f"`{name}` is for float tiles; found `{rust_name(ty)}`")
+    elif elem.is_float:
+        raise err(e.loc, f"`{name}` is for integer tiles; found `{rust_name(ty)}`")
 
 
 def _same(e: Any, args: list[V], name: str) -> tuple[Any, list[V]]:
@@ -96,9 +103,9 @@ def _unary(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
     ty, (x,) = _same(e, args, name)
     elem = vals.elem_kind(ty)
     if name in ("negf", "negi", "noti"):
+        _check_family(e, name, ty)
         op = "!" if name == "noti" else "-"
-        v = em.binary("-" if op == "-" else "^", *_unary_operands(x, elem, op), e.loc)
-        return v
+        return em.binary("-" if op == "-" else "^", *_unary_operands(x, elem, op), e.loc)
     if name == "abs":
         name = "absf" if elem.is_float else "absi"
     if name == "absi":

@@ -226,3 +226,14 @@ def test_integer_division_by_a_zero_constant():
 
 def test_shape_of_non_integers():
     reject(kernel("let t = constant(1.0f32, [2.0, 2.0]);"), 6, 26, "a tile shape must be known at compile time")
+
+
+@pytest.mark.parametrize("call, message", [
+    ("addi(t, t)", "`addi` is for integer tiles"), ("negi(t)", "`negi` is for integer tiles"),
+    ("mulf(i, i)", "`mulf` is for float tiles"), ("negf(i)", "`negf` is for float tiles"),
+    ("true_div(i, i)", "`true_div` is for float tiles"), ("exp(i)", "`exp` is for float tiles"),
+])
+def test_function_forms_check_their_element_family(call, message):
+    src = kernel("let t = constant(1.0f32, const_shape![128]);\nlet i = iota::<i32>(const_shape![128]);\n"
+                 f"let r = {call};")
+    reject(src, 8, 9, message)
