@@ -60,6 +60,7 @@ class ControlFlow:
                                   [e.then, e.else_], e.loc)
 
     def condition(self, e: Any) -> V:
+        """An `if`/`while` condition: a `bool`."""
         v = self.expr(e, BOOL)
         if v.ty != BOOL:
             raise err(e.loc, f"a condition must be `bool`, found `{rust_name(v.ty)}`")

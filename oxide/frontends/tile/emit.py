@@ -44,9 +44,11 @@ class Emitter(ControlFlow):
 
     # Names -----------------------------------------------------------------------------------------------
     def bind(self, name: str, v: V, mutable: bool = False, let_id: int | None = None) -> None:
+        """Bind a name in the innermost scope."""
         self.scopes[-1][name] = Binding(name, v, mutable, let_id)
 
     def lookup(self, name: str) -> Binding | None:
+        """The binding a name refers to here, or None."""
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
@@ -176,6 +178,7 @@ class Emitter(ControlFlow):
             self.scopes.pop()
 
     def statements(self, stmts: list[Any], tail: Any, expected: Any = None) -> V:
+        """Emit statements then the tail expression; what follows a `break`/`continue` runs guarded."""
         for i, stmt in enumerate(stmts):
             self.statement(stmt)
             rest = stmts[i + 1:]
@@ -187,6 +190,7 @@ class Emitter(ControlFlow):
         return self.expr(tail, expected)
 
     def statement(self, stmt: Any) -> None:
+        """Emit one `let` or expression statement at its location."""
         with location(stmt.loc):
             if isinstance(stmt, ast.Let):
                 self.let(stmt)
@@ -196,6 +200,7 @@ class Emitter(ControlFlow):
                 raise err(stmt.loc, "this statement is not supported in tile kernels")
 
     def let(self, stmt: ast.Let) -> None:
+        """`let pattern (: T) = init;` (a retyped untyped literal takes its type from `retypes`)."""
         if stmt.init is None:
             raise err(stmt.loc, "a `let` in a tile kernel needs a value: `let x = ...;`")
         if stmt.else_ is not None:

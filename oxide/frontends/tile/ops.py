@@ -86,6 +86,7 @@ def _args(e: Any) -> list[Any]:
 
 
 def arg_loc(e: Any, i: int) -> Any:
+    """Where argument `i` of a call is written (a method's receiver is argument 0)."""
     args = _args(e)
     return args[i].loc if i < len(args) else e.loc
 
@@ -96,23 +97,27 @@ def without_markers(args: list[V]) -> list[V]:
 
 
 def check_arity(e: Any, args: list[V], n: int, name: str, usage: str) -> None:
+    """An operation takes `n` arguments; the error shows its usage."""
     if len(args) != n:
         raise err(e.loc, f"`{name}` takes {n} argument(s): `{usage}`")
 
 
 def tile_arg(e: Any, v: V, i: int, what: str) -> TileT:
+    """Argument `i` is a tile; its type."""
     if not isinstance(v.ty, TileT):
         raise err(arg_loc(e, i), f"{what} must be a tile, found `{rust_name(v.ty)}`")
     return v.ty
 
 
 def const_int_arg(e: Any, v: V, i: int, what: str) -> int:
+    """Argument `i` is a compile-time integer (a dimension, an axis); its value."""
     if isinstance(v.const, bool) or not isinstance(v.const, int):
         raise err(arg_loc(e, i), f"{what} must be a compile-time integer")
     return v.const
 
 
 def index_value(e: Any, v: V, i: int) -> ir.Value:
+    """A tile index as the i32 value the tile ops take."""
     v = coerce(v, I32, arg_loc(e, i), "a tile index") if isinstance(v.ty, Flex) else v
     if v.ty != I32:
         if isinstance(v.ty, Scalar) and v.ty.is_int:
@@ -122,6 +127,7 @@ def index_value(e: Any, v: V, i: int) -> ir.Value:
 
 
 def index_args(e: Any, v: V, i: int, rank: int) -> list[V]:
+    """The `rank` tile indices of `[i, j]` (argument `i`)."""
     if not isinstance(v.ty, (ArrayT, TupleT, ShapeT)):
         raise err(arg_loc(e, i), f"tile indices are written `[i, j]`, found `{rust_name(v.ty)}`")
     parts = [scalar_const(d, I32) for d in v.shape] if isinstance(v.ty, ShapeT) else v.parts
@@ -131,6 +137,7 @@ def index_args(e: Any, v: V, i: int, rank: int) -> list[V]:
 
 
 def check_shape(e: Any, shape: list[int], i: int) -> None:
+    """A tile shape (argument `i`): rank 0 to 4, every dimension a power of two."""
     if not 0 <= len(shape) <= tile.types.MAX_TILE_RANK:
         raise err(arg_loc(e, i), f"tiles have rank 0 to {tile.types.MAX_TILE_RANK}, this shape has {len(shape)}")
     for d in shape:
@@ -139,6 +146,7 @@ def check_shape(e: Any, shape: list[int], i: int) -> None:
 
 
 def literal_elem(v: V, expected: Any) -> Scalar:
+    """The element type of a scalar operand; an untyped literal takes the expected one if it fits."""
     if isinstance(v.ty, Flex):
         hint = expected.elem if isinstance(expected, TileT) else expected if isinstance(expected, Scalar) else None
         return hint if hint is not None and (hint.is_float or v.ty.kind == "int") else v.ty.default()
