@@ -62,17 +62,22 @@ def compile_tile(text: str, name: str, context: ir.Context,
                     skipped.append(kernel_name)
                     continue
                 for args in requested:
-                    kernels.append(_emit_kernel(crate, fn, module, list(args)))
+                    kernels.append(_emit_kernel(crate, fn, module, [str(a).strip() for a in args]))
             else:
                 kernels.append(_emit_kernel(crate, fn, module, []))
     timings["check+emit"] = time.perf_counter() - start
+    entries = [k.entry for k in kernels]
+    for entry in entries:
+        if entries.count(entry) > 1:
+            fn = crate.function(next(k.name for k in kernels if k.entry == entry))
+            raise err(fn.loc, f"two kernel instances are both named `{entry}` (the same instance requested twice?)")
     return FrontendResult(owner.operation.opview, owner, kernels, skipped, timings)
 
 
 def tile_entry_name(fn: ast.Function, args: list[str]) -> str:
     """The entry name of a kernel instance (`gemm_bf16_128_64x64`)."""
-    return entry_name(fn, ["x".join(p.strip() for p in a.strip()[1:-1].split(",")) if a.strip().startswith("[")
-                           else a.strip() for a in args])
+    return entry_name(fn, ["x".join(p.strip() for p in a[1:-1].split(",")) if a.startswith("[") else a
+                           for a in args])
 
 
 def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
@@ -81,7 +86,7 @@ def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
                           f"({', '.join(g.name for g in fn.generics)}), {len(args)} given")
     out: dict[str, Any] = {}
     for g, arg in zip(fn.generics, args):
-        text = arg.strip()
+        text = arg
         if g.const_ty is None:
             if text not in SCALARS:
                 raise err(g.loc, f"`{g.name}` of `{fn.name}` is instantiated with `{text}`, which is not a tile "
@@ -94,7 +99,8 @@ def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
         except ValueError:
             raise err(g.loc, f"const generic `{g.name}` of `{fn.name}` is instantiated with `{text}`; give an integer "
                              f"or an array `[a, b]`") from None
-        if isinstance(g.const_ty, ast.ArrayTy) != isinstance(value, list):
+        rank = em.const_value(g.const_ty.length) if isinstance(g.const_ty, ast.ArrayTy) else None
+        if (rank is None) == isinstance(value, list) or rank is not None and rank != len(value):
             raise err(g.loc, f"const generic `{g.name}` of `{fn.name}` is instantiated with `{text}`, which does not "
                              f"fit its type")
         out[g.name] = value
@@ -133,8 +139,27 @@ def _emit_kernel_once(crate: TileCrate, fn: ast.Function, module: Any, args: lis
     except BaseException:
         func.operation.erase()
         raise
+    _drop_unused_leaves(func)
     params = [KernelParam(_param_name(p), rust_name(ty), [str(ty.mlir())]) for p, ty in zip(fn.params, param_types)]
     return KernelInfo(fn.name, entry, params)
+
+
+# Operand-free ops without effects that folding and `get_tile_block_id()`'s unused axes leave behind.
+_LEAVES = ("arith.constant", "tile.block_id", "tile.num_blocks")
+
+
+def _drop_unused_leaves(func: Any) -> None:
+    """Erase the unused constants and block ids (they have no operands, so one sweep finds them all)."""
+    dead: list[Any] = []
+
+    def visit(op: Any) -> Any:
+        if op.name in _LEAVES and not any(True for r in op.results for _ in r.uses):
+            dead.append(op)
+        return ir.WalkResult.ADVANCE
+
+    func.operation.walk(visit)
+    for op in dead:
+        op.erase()
 
 
 def _param_type(em: Emitter, fn: ast.Function, p: ast.Param) -> Any:

@@ -1,30 +1,23 @@
-"""The tile frontend's emitter: statements, expressions, operators, variables and structured control flow
-of one tile kernel body, in SSA form.
-
-Variables are SSA values; a `let mut` variable assigned inside an `if` or a loop is threaded through the
-`scf.if` results or the loop's iter_args. `break`/`continue` become i1 flags: a loop with a `break` is an
-`scf.while` whose condition tests the flag, and the statements after one that may jump run under
-`if !flag`. An `if` whose condition is a compile-time constant (a const-generic branch) emits only the branch
-taken. Helper functions are inlined at their call site. The tile operations (calls and methods of the
-cutile-rs API) are in ops.py.
+"""The tile frontend's emitter: names, types, compile-time values, statements, expressions and operators
+of one tile kernel body, in SSA form. Helper functions are inlined at their call site. Control flow is in
+control.py (the Emitter's mixin), the cutile-rs operations (calls and methods) in ops.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
-from mlir import ir
-from mlir.dialects import arith, scf
+from mlir.dialects import arith
 
 from oxide.frontends.rust import ast
 from oxide.frontends.rust.emit_support import err, location
-from oxide.frontends.tile import ops
+from oxide.frontends.tile import ops, ops_memory
 from oxide.frontends.tile import values as vals
+from oxide.frontends.tile.control import Binding, ControlFlow, LoopFrame
 from oxide.frontends.tile.module import SHAPE_MACROS, TileCrate
 from oxide.frontends.tile.types import (
-    BOOL, I32, SCALARS, UNIT, UNIT_V, ArrayT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT, V, ViewT,
-    rust_name,
+    BOOL, I32, SCALARS, UNIT_V, ArrayT, ClosureT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT,
+    V, ViewT, rust_name,
 )
 from oxide.frontends.tile.values import coerce, concrete, scalar_const
 
@@ -33,29 +26,10 @@ _MAX_INLINE_DEPTH = 32
 MARKER_MODULES = ("rounding", "ftz", "nan", "overflow", "reverse", "predicate", "cmp_ordering", "atomic",
                   "ordering", "scope", "padding", "tma")
 _SCALAR_CONSTS = {"ZERO": 0, "ONE": 1, "MAX": "max", "MIN": "min", "INFINITY": float("inf"),
-                  "NEG_INFINITY": float("-inf"), "EPSILON": "eps"}
+                  "NEG_INFINITY": float("-inf"), "NAN": float("nan"), "EPSILON": "eps"}
 
 
-@dataclass
-class Binding:
-    """A named variable; `let_id` is its `let` when its value came from an unsuffixed literal."""
-
-    name: str
-    v: V
-    mutable: bool
-    let_id: int | None = None
-
-
-@dataclass
-class LoopFrame:
-    """A loop that `break`/`continue` leave: its label and its jump flags (None if the body never jumps)."""
-
-    label: str | None
-    brk: Binding | None = None
-    cont: Binding | None = None
-
-
-class Emitter:
+class Emitter(ControlFlow):
     """Emits one kernel instance (and the helpers it inlines) at the current insertion point."""
 
     def __init__(self, crate: TileCrate, fn: ast.Function, generics: dict[str, Any], retypes: dict[int, Scalar]):
@@ -70,9 +44,11 @@ class Emitter:
 
     # Names -----------------------------------------------------------------------------------------------
     def bind(self, name: str, v: V, mutable: bool = False, let_id: int | None = None) -> None:
+        """Bind a name in the innermost scope."""
         self.scopes[-1][name] = Binding(name, v, mutable, let_id)
 
     def lookup(self, name: str) -> Binding | None:
+        """The binding a name refers to here, or None."""
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
@@ -188,8 +164,8 @@ class Emitter:
         """A tile shape given as an argument: `const_shape![..]`, `[a, b]` of constants, or a shape generic."""
         if isinstance(v.ty, ShapeT):
             return list(v.shape)
-        if isinstance(v.ty, ArrayT) and all(p.const is not None and not isinstance(p.const, bool) for p in v.parts):
-            return [int(p.const) for p in v.parts]
+        if isinstance(v.ty, ArrayT) and all(type(p.const) is int for p in v.parts):
+            return [p.const for p in v.parts]
         raise err(loc, "a tile shape must be known at compile time: `const_shape![128, 64]` or a `const` generic")
 
     # Statements and blocks -------------------------------------------------------------------------------
@@ -202,23 +178,19 @@ class Emitter:
             self.scopes.pop()
 
     def statements(self, stmts: list[Any], tail: Any, expected: Any = None) -> V:
+        """Emit statements then the tail expression; what follows a `break`/`continue` runs guarded."""
         for i, stmt in enumerate(stmts):
             self.statement(stmt)
             rest = stmts[i + 1:]
-            if (rest or tail is not None) and self.loops and self._jumps_out(stmt):
-                # What follows a statement that may `break`/`continue` runs only if it did not.
-                if tail is not None and not _is_unit_tail(tail):
-                    raise err(tail.loc, "a block that may `break` or `continue` cannot end in a value here")
-                frame = self.loops[-1]
-                cond = self._not_jumped(frame)
-                self.structured_if(cond, lambda: self.statements(rest, tail), lambda _: UNIT_V,
-                                   [ast.Block(stmt.loc, rest, tail)], stmt.loc)
+            if (rest or tail is not None) and self.may_jump(stmt):
+                self.guarded_rest(stmt, rest, tail)
                 return UNIT_V
         if tail is None:
             return UNIT_V
         return self.expr(tail, expected)
 
     def statement(self, stmt: Any) -> None:
+        """Emit one `let` or expression statement at its location."""
         with location(stmt.loc):
             if isinstance(stmt, ast.Let):
                 self.let(stmt)
@@ -228,6 +200,7 @@ class Emitter:
                 raise err(stmt.loc, "this statement is not supported in tile kernels")
 
     def let(self, stmt: ast.Let) -> None:
+        """`let pattern (: T) = init;` (a retyped untyped literal takes its type from `retypes`)."""
         if stmt.init is None:
             raise err(stmt.loc, "a `let` in a tile kernel needs a value: `let x = ...;`")
         if stmt.else_ is not None:
@@ -288,11 +261,12 @@ class Emitter:
 
     def _const_item(self, const: ast.ConstDef) -> V:
         if const.name not in self._consts:
-            ty = self.resolve_type(const.ty)
-            if isinstance(ty, Scalar):
-                self._consts[const.name] = scalar_const(self.const_value(const.value), ty)
+            value = self.const_value(const.value)
+            if isinstance(const.ty, ast.ArrayTy) and isinstance(value, list):  # `const S: [i32; 2] = [64, 64];`
+                self._consts[const.name] = V(ShapeT(), shape=[int(d) for d in value])
             else:
-                self._consts[const.name] = V(ShapeT(), shape=[int(d) for d in self.const_value(const.value)])
+                ty = self.scalar_type(const.ty)
+                self._consts[const.name] = scalar_const(value, ty)
         cached = self._consts[const.name]
         # A constant is materialized where it is used (its first use may sit in a branch).
         return scalar_const(cached.const, cached.ty) if isinstance(cached.ty, Scalar) else cached
@@ -336,7 +310,7 @@ class Emitter:
                 return scalar_const(base.shape[i], I32)
             if isinstance(base.ty, ArrayT):
                 return base.parts[i]
-            return ops.tensor_dim(base.view, i)
+            return ops_memory.tensor_dim(base.view, i)
         raise err(e.loc, f"`{rust_name(base.ty)}` cannot be indexed; tiles are read with `extract` or loaded "
                          "through partitions")
 
@@ -402,6 +376,8 @@ class Emitter:
             a = concrete(a) if isinstance(a.ty, Flex) and not isinstance(b.ty, Flex) else a
             b = coerce(b, a.ty, loc) if isinstance(a.ty, Scalar) and isinstance(b.ty, Flex) else b
         a, b = vals.unify_scalars(a, b, loc, op)
+        if op in ("/", "%") and isinstance(b.const, int) and not isinstance(b.const, bool) and b.const == 0:
+            raise err(loc, f"this `{op}` divides by zero")
         result_ty = BOOL if op in vals.COMPARISONS else a.ty
         if op in ("&&", "||") and a.ty != BOOL:
             raise err(loc, f"`{op}` takes `bool` operands, found `{rust_name(a.ty)}`")
@@ -464,7 +440,8 @@ class Emitter:
                          "(or structure it with `if`/`else`)")
 
     def x_Closure(self, e: ast.Closure, expected: Any) -> V:
-        raise err(e.loc, "closures are not supported in tile kernels; use `reduce_sum/max/min/prod` and `scan_sum`")
+        # A closure is a compile-time value: `reduce`/`scan` read which combining operation it is.
+        return V(ClosureT(), const=e)
 
     def x_Match(self, e: ast.Match, expected: Any) -> V:
         raise err(e.loc, "`match` is not supported in tile kernels; use `if`/`else if`")
@@ -509,264 +486,6 @@ class Emitter:
             self.scopes, self.generics, self.loops, self.fn = saved
             self.depth -= 1
 
-    # Control flow ----------------------------------------------------------------------------------------
-    def x_If(self, e: ast.If, expected: Any) -> V:
-        if isinstance(e.cond, (ast.LetCond, ast.LetChain)):
-            raise err(e.cond.loc, "`if let` is not supported in tile kernels")
-        cond = self.condition(e.cond)
-        if cond.const is not None:
-            # A compile-time condition (`if CAUSAL == 1i32`): only the branch taken exists.
-            if cond.const:
-                return self.block(e.then, expected)
-            return self.expr(e.else_, expected) if e.else_ is not None else UNIT_V
-        else_fn = (lambda hint: self.expr(e.else_, expected or hint)) if e.else_ is not None else (lambda _: UNIT_V)
-        return self.structured_if(cond, lambda: self.block(e.then, expected), else_fn,
-                                  [e.then, e.else_], e.loc)
-
-    def condition(self, e: Any) -> V:
-        v = self.expr(e, BOOL)
-        if v.ty != BOOL:
-            raise err(e.loc, f"a condition must be `bool`, found `{rust_name(v.ty)}`")
-        return v
-
-    def structured_if(self, cond: V, then_fn: Callable[[], V], else_fn: Callable[[Any], V], nodes: list[Any],
-                      loc: Any) -> V:
-        """An `scf.if` whose results are the branch value and every outer variable a branch assigns;
-        `else_fn` gets the then-branch's type as a hint (it types the literals of the `else` branch)."""
-        carried = self.carried(nodes)
-        _fix_carried(carried, loc)
-        saved = [b.v for b in carried]
-        draft = scf.IfOp(cond.value, [], has_else=True)
-        with ir.InsertionPoint(draft.then_block):
-            then_v = then_fn()
-        then_c = [b.v for b in carried]
-        for b, v in zip(carried, saved):
-            b.v = v
-        with ir.InsertionPoint(draft.else_block):
-            else_v = else_fn(then_v.ty if isinstance(then_v.ty, (Scalar, TileT)) else None)
-        else_c = [b.v for b in carried]
-        for b, v in zip(carried, saved):
-            b.v = v
-        unit = then_v.ty == UNIT or else_v.ty == UNIT
-        if unit and then_v.ty != else_v.ty and else_v.ty != UNIT:
-            raise err(loc, f"`if` and `else` have different types: `()` and `{rust_name(else_v.ty)}`")
-        then_leaves: list[V] = []
-        else_leaves: list[V] = []
-        value_ty: Any = UNIT
-        if not unit:
-            with ir.InsertionPoint(draft.then_block):
-                then_v = concrete(then_v) if isinstance(else_v.ty, Flex) else then_v
-            with ir.InsertionPoint(draft.else_block):
-                else_v = coerce(else_v, then_v.ty, loc, "the `else` branch") if not isinstance(then_v.ty, Flex) \
-                    else else_v
-            if isinstance(then_v.ty, Flex):
-                with ir.InsertionPoint(draft.else_block):
-                    else_v = concrete(else_v)
-                with ir.InsertionPoint(draft.then_block):
-                    then_v = coerce(then_v, else_v.ty, loc, "the `if` branch")
-            value_ty = then_v.ty
-            then_leaves, else_leaves = _leaves(then_v, loc), _leaves(else_v, loc)
-        with ir.InsertionPoint(draft.then_block):
-            then_leaves += [coerce(v, b.v.ty, loc, f"`{b.name}`") for v, b in zip(then_c, carried)]
-        with ir.InsertionPoint(draft.else_block):
-            else_leaves += [coerce(v, b.v.ty, loc, f"`{b.name}`") for v, b in zip(else_c, carried)]
-        if not then_leaves:
-            for block in (draft.then_block, draft.else_block):
-                with ir.InsertionPoint(block):
-                    scf.yield_([])
-            return UNIT_V
-        final = scf.IfOp(cond.value, [v.value.type for v in then_leaves], has_else=True)
-        for src, dst, leaves in ((draft.then_block, final.then_block, then_leaves),
-                                 (draft.else_block, final.else_block, else_leaves)):
-            for op in list(src.operations):
-                dst.append(op)
-            with ir.InsertionPoint(dst):
-                scf.yield_([v.value for v in leaves])
-        draft.operation.erase()
-        results = list(final.results)
-        value = UNIT_V
-        if value_ty != UNIT:
-            value, results = _rebuild(value_ty, results)
-        for b, r in zip(carried, results):
-            _rebind(b, r)
-        return value
-
-    def carried(self, nodes: list[Any]) -> list[Binding]:
-        """The variables and jump flags visible here that `nodes` may assign."""
-        out: list[Binding] = []
-        seen: set[int] = set()
-        for name in _assigned_names(nodes):
-            binding = self.lookup(name)
-            if binding is not None and id(binding) not in seen:
-                seen.add(id(binding))
-                out.append(binding)
-        for kind, label, loc in _jumps(nodes):
-            frame = self._frame(label, loc)
-            flag = frame.brk if kind == "break" else frame.cont
-            if flag is not None and id(flag) not in seen:
-                seen.add(id(flag))
-                out.append(flag)
-        return out
-
-    def _frame(self, label: str | None, loc: Any) -> LoopFrame:
-        if not self.loops:
-            raise err(loc, "`break`/`continue` outside of a loop")
-        frame = self.loops[-1]
-        if label is not None and frame.label != label:
-            raise err(loc, f"`break '{label}`/`continue '{label}` to an outer loop is not supported in tile kernels; "
-                           "set a flag and break the inner loop")
-        return frame
-
-    def _jumps_out(self, stmt: Any) -> bool:
-        return bool(_jumps([stmt]))
-
-    def _not_jumped(self, frame: LoopFrame) -> V:
-        flags = [f.v for f in (frame.brk, frame.cont) if f is not None]
-        jumped = flags[0]
-        for f in flags[1:]:
-            jumped = self.binary("||", jumped, f, self.fn.loc)
-        return self.binary("^", jumped, scalar_const(True, BOOL), self.fn.loc)
-
-    def x_Break(self, e: ast.Break, expected: Any) -> V:
-        if e.value is not None:
-            raise err(e.loc, "`break` with a value is not supported in tile kernels")
-        frame = self._frame(e.label, e.loc)
-        frame.brk.v = scalar_const(True, BOOL)
-        return UNIT_V
-
-    def x_Continue(self, e: ast.Continue, expected: Any) -> V:
-        frame = self._frame(e.label, e.loc)
-        frame.cont.v = scalar_const(True, BOOL)
-        return UNIT_V
-
-    def _loop_frame(self, label: str | None, body: ast.Block) -> LoopFrame:
-        kinds = {kind for kind, _, _ in _jumps([body])}
-        frame = LoopFrame(label)
-        if "break" in kinds:
-            frame.brk = Binding("break", scalar_const(False, BOOL), True)
-        if "continue" in kinds:
-            frame.cont = Binding("continue", scalar_const(False, BOOL), True)
-        return frame
-
-    def x_For(self, e: ast.For, expected: Any) -> V:
-        start, end, step = self._range(e.iter)
-        frame = self._loop_frame(e.label, e.body)
-        if frame.brk is not None:
-            return self._for_as_while(e, frame, start, end, step)
-        self.loops.append(frame)
-        try:
-            carried = [b for b in self.carried([e.body]) if b is not frame.cont]
-        finally:
-            self.loops.pop()
-        _fix_carried(carried, e.loc)
-        types = [b.v.ty for b in carried]
-        loop = scf.ForOp(start.value, end.value, step.value, [b.v.value for b in carried])
-        with ir.InsertionPoint(loop.body):
-            for b, arg in zip(carried, loop.inner_iter_args):
-                _rebind(b, arg)
-            self.scopes.append({})
-            self.loops.append(frame)
-            try:
-                self.bind_pattern(e.pattern, V(start.ty, loop.induction_variable))
-                if frame.cont is not None:
-                    frame.cont.v = scalar_const(False, BOOL)
-                self.block(e.body)
-                scf.yield_([coerce(b.v, t, e.loc, f"`{b.name}` (carried by the loop)").value
-                            for b, t in zip(carried, types)])
-            finally:
-                self.loops.pop()
-                self.scopes.pop()
-        for b, r in zip(carried, loop.results):
-            _rebind(b, r)
-        return UNIT_V
-
-    def _range(self, it: Any) -> tuple[V, V, V]:
-        step_e = None
-        if isinstance(it, ast.MethodCall) and it.name == "step_by" and len(it.args) == 1:
-            it, step_e = it.receiver, it.args[0]
-        if not isinstance(it, ast.Range) or it.start is None or it.end is None:
-            raise err(it.loc, "tile kernels loop over ranges: `for i in a..b` or `for i in (a..b).step_by(k)`")
-        start = self.expr(it.start)
-        end = self.expr(it.end, start.ty if isinstance(start.ty, Scalar) else None)
-        start, end = vals.unify_scalars(start, end, it.loc, "..")
-        start, end = concrete(start), concrete(end)
-        if not isinstance(start.ty, Scalar) or not start.ty.is_int:
-            raise err(it.loc, f"a range of `{rust_name(start.ty)}`; loops count with integers")
-        if it.inclusive:
-            end = self.binary("+", end, scalar_const(1, end.ty), it.loc)
-        step = coerce(self.expr(step_e, start.ty), start.ty, step_e.loc) if step_e is not None \
-            else scalar_const(1, start.ty)
-        if step.const is not None and step.const <= 0:
-            raise err(step_e.loc, "`step_by` takes a positive step")
-        return start, end, step
-
-    def _for_as_while(self, e: ast.For, frame: LoopFrame, start: V, end: V, step: V) -> V:
-        counter = Binding("loop counter", start, True)
-
-        def cond() -> V:
-            return self.binary("<", counter.v, end, e.loc)
-
-        def body() -> None:
-            self.bind_pattern(e.pattern, counter.v)
-            self.block(e.body)
-            counter.v = self.binary("+", counter.v, step, e.loc)
-
-        return self._while(frame, [counter], cond, body, [e.body], e.loc)
-
-    def x_While(self, e: ast.While, expected: Any) -> V:
-        if isinstance(e.cond, ast.LetCond):
-            raise err(e.cond.loc, "`while let` is not supported in tile kernels")
-        frame = self._loop_frame(e.label, e.body)
-        return self._while(frame, [], lambda: self.condition(e.cond), lambda: self.block(e.body), [e.cond, e.body],
-                           e.loc)
-
-    def x_Loop(self, e: ast.Loop, expected: Any) -> V:
-        frame = self._loop_frame(e.label, e.body)
-        if frame.brk is None:
-            raise err(e.loc, "this `loop` has no `break`, so it never ends")
-        return self._while(frame, [], lambda: scalar_const(True, BOOL), lambda: self.block(e.body), [e.body], e.loc)
-
-    def _while(self, frame: LoopFrame, extra: list[Binding], cond_fn: Callable[[], V], body_fn: Callable[[], Any],
-               nodes: list[Any], loc: Any) -> V:
-        """`scf.while` carrying `extra`, the break flag and every outer variable the loop assigns."""
-        self.loops.append(frame)
-        try:
-            carried = [b for b in self.carried(nodes) if b is not frame.cont and b is not frame.brk]
-        finally:
-            self.loops.pop()
-        carried = extra + ([frame.brk] if frame.brk is not None else []) + carried
-        _fix_carried(carried, loc)
-        types = [b.v.ty for b in carried]
-        mlir_types = [b.v.value.type for b in carried]
-        loop = scf.WhileOp(mlir_types, [b.v.value for b in carried])
-        before = loop.before.blocks.append(*mlir_types)
-        after = loop.after.blocks.append(*mlir_types)
-        with ir.InsertionPoint(before):
-            for b, arg in zip(carried, before.arguments):
-                _rebind(b, arg)
-            go = cond_fn()
-            if frame.brk is not None:
-                go = self.binary("&&", go, self.binary("^", frame.brk.v, scalar_const(True, BOOL), loc), loc)
-            scf.ConditionOp(go.value, [b.v.value for b in carried])
-        with ir.InsertionPoint(after):
-            for b, arg in zip(carried, after.arguments):
-                _rebind(b, arg)
-            self.scopes.append({})
-            self.loops.append(frame)
-            try:
-                if frame.cont is not None:
-                    frame.cont.v = scalar_const(False, BOOL)
-                body_fn()
-                scf.yield_([coerce(b.v, t, loc, f"`{b.name}` (carried by the loop)").value
-                            for b, t in zip(carried, types)])
-            finally:
-                self.loops.pop()
-                self.scopes.pop()
-        for b, r in zip(carried, loop.results):
-            _rebind(b, r)
-        return UNIT_V
-
-
 def _scalar_constant(name: str, ty: Scalar) -> Any:
     value = _SCALAR_CONSTS[name]
     if value == "max":
@@ -790,90 +509,8 @@ def _limit(ty: Scalar, upper: bool) -> Any:
     return (1 << ty.bits) - 1 if upper else 0
 
 
-def _fix_carried(carried: list[Binding], loc: Any) -> None:
-    """Give the variables an `if` or loop carries their SSA types (an untyped literal takes its default);
-    only scalars and tiles can change inside control flow."""
-    for b in carried:
-        b.v = concrete(b.v, b.let_id)
-        if not isinstance(b.v.ty, (Scalar, TileT)):
-            raise err(loc, f"`{b.name}` is a `{rust_name(b.v.ty)}`, which cannot change inside an `if` or a loop; "
-                           f"only scalar and tile variables can")
-
-
-def _rebind(b: Binding, value: ir.Value) -> None:
-    """A carried variable's new SSA value (block argument or op result); its type stays."""
-    b.v = V(b.v.ty, value, origin=b.let_id)
-
-
 def _param_name(p: ast.Param) -> str:
     return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"
-
-
-def _is_unit_tail(tail: Any) -> bool:
-    return isinstance(tail, (ast.If, ast.For, ast.While, ast.Loop, ast.Break, ast.Continue, ast.Assign))
-
-
-def _leaves(v: V, loc: Any) -> list[V]:
-    """The SSA values of a branch result (a tuple's elements in order)."""
-    if isinstance(v.ty, TupleT):
-        return [leaf for p in v.parts for leaf in _leaves(p, loc)]
-    if isinstance(v.ty, (Scalar, TileT)) and v.value is not None:
-        return [v]
-    raise err(loc, f"an `if` with a compile-time-unknown condition cannot produce a `{rust_name(v.ty)}`")
-
-
-def _rebuild(ty: Any, results: list[Any]) -> tuple[V, list[Any]]:
-    if isinstance(ty, TupleT):
-        parts = []
-        for t in ty.elems:
-            part, results = _rebuild(t, results)
-            parts.append(part)
-        return V(ty, None, None, parts), results
-    return V(ty, results[0]), results[1:]
-
-
-def _walk(node: Any, visit: Callable[[Any, int], bool], depth: int = 0) -> None:
-    """Visit AST nodes (not into closures); `depth` counts the loops entered below the start."""
-    if isinstance(node, (list, tuple)):
-        for item in node:
-            _walk(item, visit, depth)
-        return
-    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Closure):
-        return
-    if not visit(node, depth):
-        return
-    inner = depth + 1 if isinstance(node, (ast.For, ast.While, ast.Loop)) else depth
-    for name in node.__dataclass_fields__:
-        if name not in ("loc", "ty"):
-            child = getattr(node, name)
-            _walk(child, visit, inner if name in ("body",) else depth)
-
-
-def _assigned_names(nodes: list[Any]) -> list[str]:
-    names: list[str] = []
-
-    def visit(node: Any, depth: int) -> bool:
-        if isinstance(node, ast.Assign) and isinstance(node.target, ast.PathExpr) and len(node.target.segments) == 1:
-            if node.target.segments[0] not in names:
-                names.append(node.target.segments[0])
-        return True
-
-    _walk(nodes, visit)
-    return names
-
-
-def _jumps(nodes: list[Any]) -> list[tuple[str, str | None, Any]]:
-    """The `break`/`continue`s in `nodes` that leave them (not those of loops nested inside): (kind, label,
-    location); for a loop body, the loop's own jumps."""
-    found: list[tuple[str, str | None, Any]] = []
-
-    def visit(node: Any, depth: int) -> bool:
-        if isinstance(node, (ast.Break, ast.Continue)) and (depth == 0 or node.label is not None):
-            found.append(("break" if isinstance(node, ast.Break) else "continue", node.label, node.loc))
-        return True
-
-    _walk(nodes, visit)
-    return found
 
 
 def _unify(pattern: Any, v: V, names: set[str], out: dict[str, Any]) -> None:

@@ -61,6 +61,7 @@ class TileCrate:
     options: dict[str, EntryOptions] = field(default_factory=dict)
     functions: dict[str, Any] = field(default_factory=dict)
     consts: dict[str, Any] = field(default_factory=dict)
+    modules: set[str] = field(default_factory=set)
     _built: dict[Any, Any] = field(default_factory=dict)
 
     def function(self, name: str) -> ast.Function | None:
@@ -94,6 +95,7 @@ def collect(source: Source, root: Any) -> TileCrate:
             continue
         attrs, pending = pending, []
         if node.type == "mod_item" and any(_attr_name(a) == "cutile::module" for a in attrs):
+            crate.modules.add(text(node.child_by_field_name("name")))
             body = node.child_by_field_name("body")
             if body is not None:
                 _collect_module(crate, body.named_children)
@@ -114,14 +116,25 @@ def _collect_module(crate: TileCrate, nodes: list[Any]) -> None:
         attrs, pending = pending, []
         if node.type == "function_item":
             name = text(node.child_by_field_name("name"))
-            crate.functions.setdefault(name, node)
+            if name in crate.functions:
+                first = crate.source.loc(crate.functions[name])
+                raise OxideError(f"`{name}` is defined twice (first at {first}); the functions of all "
+                                 f"`#[cutile::module]`s of a file share one namespace: rename one",
+                                 crate.source.loc(node))
+            crate.functions[name] = node
             entry = next((a for a in attrs if _attr_name(a) in ("cutile::entry", "entry")), None)
             if entry is not None:
                 crate.entries.append(name)
                 crate.options[name] = _entry_options(crate.source, entry, node)
         elif node.type in ("const_item", "static_item"):
-            crate.consts[text(node.child_by_field_name("name"))] = node
+            name = text(node.child_by_field_name("name"))
+            if name in crate.consts:
+                raise OxideError(f"`{name}` is defined twice (first at {crate.source.loc(crate.consts[name])}); the "
+                                 f"consts of all `#[cutile::module]`s of a file share one namespace: rename one",
+                                 crate.source.loc(node))
+            crate.consts[name] = node
         elif node.type == "mod_item":
+            crate.modules.add(text(node.child_by_field_name("name")))
             body = node.child_by_field_name("body")
             if body is not None:
                 _collect_module(crate, body.named_children)

@@ -200,4 +200,12 @@ class MarkerT:
         return "marker"
 
 
+@dataclass(frozen=True)
+class ClosureT:
+    """`|a, b| a + b`: the combining function of `reduce`/`scan` (a compile-time value)."""
+
+    def rust(self) -> str:
+        return "closure"
+
+
 UNIT_V = V(UNIT)

@@ -216,8 +216,13 @@ def convert(v: V, target: Scalar, loc: SourceLoc) -> V:
     if isinstance(v.ty, Scalar) and v.const is not None and not target.is_bool:
         if target.is_float:
             return scalar_const(float(v.const), target)
-        if not src.is_float or pymath.isfinite(v.const):
+        if not src.is_float:
             return scalar_const(int(v.const), target)
+        # Rust's float-to-int `as` saturates (NaN gives 0).
+        low, high = (-(1 << (target.bits - 1)), (1 << (target.bits - 1)) - 1) if target.signed \
+            else (0, (1 << target.bits) - 1)
+        value = 0 if pymath.isnan(v.const) else max(low, min(high, v.const))
+        return scalar_const(int(value), target)
     result = out_ty.mlir() if isinstance(out_ty, TileT) else target.mlir()
     x = v.value
     if src.is_float and target.is_float:

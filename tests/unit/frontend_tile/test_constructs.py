@@ -309,3 +309,41 @@ def test_labelled_break_of_the_innermost_loop():
     text = ir_text(kernel("let mut c = 0i32;\n'outer: for i in 0..3 { c += i; if c > 1 { break 'outer; } }\n"
                           "z.store(broadcast_scalar(c as f32, const_shape![128]));"))
     check(text, r"scf.while", r"scf.condition", r"scf.if")
+
+
+def test_reduce_and_scan_with_closures():
+    text = ir_text(kernel("let t: Tile<f32, {[4, 128]}> = load_tile_like_2d(x, z);\n"
+                          "let a = reduce(t, 1, 0.0f32, |x, y| x + y);\nlet b = reduce(t, 1, f32::NEG_INFINITY, "
+                          "|x, y| x.max(y));\nlet c = reduce(t, 0, 1.0f32, |p, q| { p * q });\n"
+                          "let d = reduce(t, 1, f32::INFINITY, |x, y| min(x, y));\n"
+                          "let s = scan(t, 1, reverse::Forward, 0.0f32, |x, y| x + y);\nz.store(s);", params=ROW))
+    check(text, r'kind = "sum"', r'kind = "max"', r'"tile.reduce"\(%\d+\) \{dim = 0 : i64, kind = "prod"',
+          r'kind = "min"', r'"tile.scan"\(%\d+\) \{dim = 1 : i64, kind = "sum", reverse = false')
+
+
+def test_load_pipelined_is_a_load():
+    text = ir_text(kernel("let p = x.partition(const_shape![128]);\nz.store(p.load_pipelined::<2>([0i32]));"))
+    check(text, r'"tile.make_partition"', r'"tile.load"', r'"tile.store_own"')
+
+
+def test_unused_constants_and_block_ids_are_dropped():
+    src = kernel("let (bx, _, _) = get_tile_block_id();\nlet p = x.partition(const_shape![128]);\n"
+                 "if CAUSAL == 1i32 { z.store(p.load([bx])); } else { z.store(p.load([bx + 1])); }",
+                 generics="<const CAUSAL: i32>")
+    text = str(build(src, {"k": [["1"]]}).module)
+    assert text.count('"tile.block_id"') == 1 and "arith.constant" not in text
+
+
+def test_helpers_of_other_modules_by_path():
+    src = ("#[cutile::module]\nmod util {\n    use cutile::core::*;\n"
+           "    pub fn twice(t: Tile<f32, {[64]}>) -> Tile<f32, {[64]}> { t + t }\n}\n"
+           "#[cutile::module]\nmod m {\n    use cutile::core::*;\n    #[cutile::entry]\n"
+           "    fn k(z: &mut Tensor<f32, {[64]}>) {\n"
+           "        z.store(super::util::twice(constant(1.0f32, const_shape![64])));\n    }\n}\n")
+    check(str(build(src).module), r"arith.addf", r'"tile.store_own"')
+
+
+def test_shape_from_a_const_item():
+    src = kernel("z.store(constant(0.0f32, TILE));", params="z: &mut Tensor<f32, TILE>",
+                 extra="    const TILE: [i32; 2] = [16, 32];")
+    check(ir_text(src), r"%arg0: !tile.view_mut<f32, array<i64: 16, 32>>", r"dense<0.000000e\+00> : tensor<16x32xf32>")

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from oxide.frontends.tile import is_tile_source
-from tests.unit.frontend_tile.helpers import build, check
+from oxide.ir.parse import parse_source
+from oxide.ir.verifier import python_verifier_failures
+from tests.unit.frontend_tile.helpers import build, check, context
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "tile"
 
@@ -35,6 +37,12 @@ def test_example_compiles_to_verified_tile_ir(name):
     result = build(text, instances, name=name)
     assert [k.entry for k in result.kernels] == entries
     check(str(result.module), *patterns)
+    # The printed IR (with locations) parses back and verifies: what oxide-opt, the lowering and the emulator read.
+    with context():
+        printed = result.module.operation.get_asm(enable_debug_info=True)
+        parsed = parse_source(printed, name + ".mlir", context())
+        assert parsed.module.operation.verify() and python_verifier_failures(parsed.module.operation) == []
+        assert str(parsed.module) == str(result.module)
 
 
 def test_every_example_is_covered():

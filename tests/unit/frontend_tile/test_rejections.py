@@ -160,7 +160,6 @@ def test_kernel_returns_nothing():
 
 @pytest.mark.parametrize("body, col, message", [
     ("return;", 1, "`return` is not supported in tile kernels"),
-    ("let f = |a: f32| a;", 9, "closures are not supported in tile kernels"),
     ("let v = match 1i32 { _ => 2i32 };", 9, "`match` is not supported"),
     ("loop { }", 1, "this `loop` has no `break`"),
     ("let s = \"hi\";", 9, "string literals are not supported"),
@@ -186,3 +185,55 @@ def test_only_scalars_and_tiles_change_inside_control_flow():
 def test_break_to_an_outer_loop_is_located():
     src = kernel("let mut c = 0i32;\n'outer: for i in 0..3 { for j in 0..3 { if j == 1 { break 'outer; } c += 1; } }")
     reject(src, 7, 53, "`break 'outer`/`continue 'outer` to an outer loop is not supported in tile kernels")
+
+
+def test_reduce_closure_must_be_a_known_combination():
+    src = kernel("let t = constant(1.0f32, const_shape![128]);\nlet s = reduce(t, 0, 0.0f32, |a, b| a - b);")
+    reject(src, 7, 30, "the combining closure must be `|a, b| a + b`, `a * b`, `max(a, b)` or `min(a, b)`")
+    src = kernel("let t = constant(1.0f32, const_shape![128]);\nlet s = reduce(t, 0, 1.0f32, |a, b| a + b);")
+    reject(src, 7, 22, "the identity of a `sum` combination is 0")
+
+
+def test_a_closure_is_no_value():
+    reject(kernel("let f = |a: f32, b: f32| a + b;\nlet g = f + 1.0f32;"), 7, 9, "`+` is not defined on `closure`")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["[64]"], "instantiated with `[64]`, which does not fit its type"),
+    (["64"], "instantiated with `64`, which does not fit its type"),
+    (["[64, 64]", "1"], "kernel `k` has 1 generic parameter(s) (S), 2 given"),
+])
+def test_shape_generic_instances_must_fit(args, message):
+    src = kernel("", params="z: &mut Tensor<f32, S>", generics="<const S: [i32; 2]>")
+    diag_line, diag_col = (5, 10) if "does not fit" in message else (5, 5)
+    reject(src, diag_line, diag_col, message, {"k": [args]})
+
+
+def test_names_are_defined_once_across_modules():
+    src = ("#[cutile::module]\nmod a {\n    use cutile::core::*;\n    fn helper() -> i32 { 1 }\n}\n"
+           "#[cutile::module]\nmod b {\n    use cutile::core::*;\n    fn helper() -> i32 { 2 }\n}\n")
+    reject(src, 9, 5, "`helper` is defined twice (first at k.rs:4:5)")
+
+
+def test_an_instance_is_requested_once():
+    src = kernel("", params="z: &mut Tensor<E, {[128]}>", generics="<E: ElementType>")
+    reject(src, 5, 5, "two kernel instances are both named `k_f32`", {"k": [["f32"], ["f32"]]})
+
+
+def test_integer_division_by_a_zero_constant():
+    reject(kernel("let a = 5i32 % 0;"), 6, 9, "this `%` divides by zero")
+
+
+def test_shape_of_non_integers():
+    reject(kernel("let t = constant(1.0f32, [2.0, 2.0]);"), 6, 26, "a tile shape must be known at compile time")
+
+
+@pytest.mark.parametrize("call, message", [
+    ("addi(t, t)", "`addi` is for integer tiles"), ("negi(t)", "`negi` is for integer tiles"),
+    ("mulf(i, i)", "`mulf` is for float tiles"), ("negf(i)", "`negf` is for float tiles"),
+    ("true_div(i, i)", "`true_div` is for float tiles"), ("exp(i)", "`exp` is for float tiles"),
+])
+def test_function_forms_check_their_element_family(call, message):
+    src = kernel("let t = constant(1.0f32, const_shape![128]);\nlet i = iota::<i32>(const_shape![128]);\n"
+                 f"let r = {call};")
+    reject(src, 8, 9, message)
