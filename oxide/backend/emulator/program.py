@@ -41,10 +41,10 @@ import numpy as np
 from oxide.runtime.emulator import access as _mem
 from oxide.runtime.emulator import atomics as _a
 from oxide.runtime.emulator import debug as _d
-from oxide.runtime.emulator import tile as _t
-from oxide.runtime.emulator import values as _v
+{tile}from oxide.runtime.emulator import values as _v
 from oxide.runtime.emulator import warp as _w
 '''
+_TILE_IMPORT = "from oxide.runtime.emulator import tile as _t\n"
 
 
 def _parameter(type_: Any, func: Any) -> tuple[str, str]:
@@ -99,7 +99,8 @@ def emit_program(module: ir.Module, *, strict: bool = True) -> str:
         table.append(f"    {name!r}: {{'function': {function}, "
                      + ", ".join(f"{key!r}: {value!r}" for key, value in kinds.items()) + "},")
     source = module.operation.location
-    header = _HEADER.format(source=_source_name(source))
+    tile = _TILE_IMPORT if any(is_tile_kernel(func) for func in kernels) else ""  # SIMT programs stay as they were
+    header = _HEADER.format(source=_source_name(source), tile=tile)
     locs_text = "LOCS = (\n" + "".join(f"    {entry!r},\n" for entry in locs.entries) + ")\n"
     return "\n\n".join([header, locs_text, *bodies, "KERNELS = {\n" + "\n".join(table) + "\n}\n"])
 
