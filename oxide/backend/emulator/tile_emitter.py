@@ -85,8 +85,13 @@ def _parameter(type_: Any, func: Any) -> tuple[str, str, tuple[int, ...]]:
     return kind, elem, () if kind == "ptr" else shape_of(type_)
 
 
-def tile_kernel_function(func: Any, name: str, locs: LocationTable) -> tuple[str, dict[str, Any]]:
-    """The text of one tile kernel's block function (named `name`) and its KERNELS entry (less `function`)."""
+def tile_kernel_function(func: Any, locs: LocationTable, functions: set[str]) -> tuple[str, str, dict[str, Any]]:
+    """The name and text of one tile kernel's block function (a name not in `functions`, then added to it), and
+    the rest of its KERNELS entry."""
+    name = "tile_" + re.sub(r"\W", "_", ir.StringAttr(func.attributes["sym_name"]).value)  # symbols may hold `.`
+    if name in functions:
+        name += f"_{len(functions)}"
+    functions.add(name)
     em = TileEmitter(locs, func)
     entry = func.regions[0].blocks[0]
     if len(func.regions[0].blocks) != 1:
@@ -96,4 +101,4 @@ def tile_kernel_function(func: Any, name: str, locs: LocationTable) -> tuple[str
     warps = ir.IntegerAttr(func.attributes["tile.warps"]).value if "tile.warps" in func.attributes else DEFAULT_WARPS
     em.block(entry)
     text = f"def {name}(b{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n"
-    return text, {"params": kinds, "tile": {"warps": warps}}
+    return name, text, {"params": kinds, "tile": {"warps": warps}}
