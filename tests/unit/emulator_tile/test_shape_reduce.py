@@ -7,9 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from oxide.runtime.emulator import KernelTrap, OutOfBounds
+from oxide.runtime.emulator import KernelTrap, OutOfBounds, launch_tile
 from oxide.runtime.emulator.tile import bf16, tf32
-from tests.unit.emulator_tile.helpers import out, part, run, tensor, view
+from tests.unit.emulator_tile.helpers import (
+    module,
+    out,
+    part,
+    program,
+    run,
+    tensor,
+    view,
+)
 
 
 def _map(elem: str, shape: tuple[int, int], ops: str, result: str, rshape: tuple[int, ...], x: np.ndarray,
@@ -223,3 +231,15 @@ def test_dense_float_and_bool_constants():
       %r = arith.select %mb, %db, %a : {tensor('i1', 4, 8)}, {tensor('f32', 4, 8)}"""
     z = _map("f32", (4, 8), ops, "f32", (4, 8), X)
     np.testing.assert_array_equal(z, np.where(np.arange(8) % 2 == 0, np.arange(8) - 3.5, X))
+
+
+def test_shuffled_blocks_reorder_only_what_atomics_can_see():
+    offsets = np.zeros(8, np.int32)  # every element of every block adds into counts[0]
+    orders = []
+    for seed in (1, 2):
+        counts, old = np.zeros(1, np.int32), np.zeros(8 * 6, np.int32)
+        launch_tile(program(module(ATOMIC_PARAMS, ATOMIC.replace("KIND", "add"))), "k", (6,), [old, offsets, counts],
+                    shuffle_blocks=seed)
+        assert counts[0] == 6 * (1 + 2 + 3 + 4 + 5 + 6)
+        orders.append(old.reshape(6, 8)[:, 0].tolist())  # what each block saw first: its place in the order
+    assert orders[0] != orders[1] and sorted(orders[0]) == sorted(orders[1]) == [21 * k for k in range(6)]
