@@ -26,10 +26,12 @@ _PARAM_KINDS = {"view_mut": "tile_out", "view": "tile_in", "ptr": "ptr"}
 
 
 def is_tile_kernel(func: Any) -> bool:
-    """Whether a gpu.func kernel is a tile kernel (it has `tile.warps` or a tile-typed parameter)."""
-    if "tile.warps" in func.attributes:
+    """Whether a gpu.func kernel is a tile kernel: a tile-typed parameter, or tile ops in its body. (Not
+    `tile.warps` alone: a kernel lowered to simt keeps that attribute and is a SIMT kernel.)"""
+    entry = func.regions[0].blocks[0]
+    if any(_TILE_PARAM.match(str(arg.type)) for arg in entry.arguments):
         return True
-    return any(_TILE_PARAM.match(str(arg.type)) for arg in func.regions[0].blocks[0].arguments)
+    return any(op.operation.name.startswith("tile.") for op in entry.operations)
 
 
 def elem_name(type_: Any) -> str:
