@@ -67,7 +67,7 @@ class EmulatedExecutor:
         from oxide.runtime.emulator.errors import EmulatorError
 
         try:
-            launch_tile(self.program, kernel.entry, grid, args)
+            launch_tile(self.program, kernel.entry, grid, args, shuffle_blocks=self.shuffle_blocks)
         except EmulatorError as exc:
             raise KernelFaultError(f"kernel `{kernel.name}` (emulator): {type(exc).__name__}: {exc}",
                                    type(exc).__name__, kernel.name, context_usable=True) from exc

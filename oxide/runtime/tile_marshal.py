@@ -133,14 +133,13 @@ class TileBinder:
                 value = value.array
             if p.kind == "ptr" and isinstance(value, int):
                 continue
-            array = value.array if isinstance(value, EmulatedBuffer) else value
             try:
-                dtype = np.dtype(getattr(array, "dtype", None))
-            except TypeError:
+                _, dtype, shape = self._array(p, value)
+            except KernelArgumentError as exc:
+                return str(exc)
+            if not dtype_fits(p.elem, dtype):
                 return f"`{p.name}: {p.rust_type}` does not take {_describe(value)}"
-            if getattr(array, "dtype", None) is None or not dtype_fits(p.elem, dtype):
-                return f"`{p.name}: {p.rust_type}` does not take {_describe(value)}"
-            if p.is_tensor and len(getattr(array, "shape", ())) != len(p.shape):
+            if p.is_tensor and len(shape) != len(p.shape):
                 return f"`{p.name}: {p.rust_type}` is a rank-{len(p.shape)} tensor"
         return None
 
@@ -156,33 +155,24 @@ class TileBinder:
         return tuple(grid) + (1,) * (3 - len(grid))  # type: ignore[return-value]
 
     def _array(self, p: ParamSpec, value: Any) -> tuple[Any, np.dtype, tuple[int, ...]]:
-        """(the value, its dtype, its shape) after the kind checks of the target."""
+        """(a numpy array or a device ArrayView, its dtype, its shape) after the kind checks of the target."""
         if isinstance(value, EmulatedBuffer):
             if self.gpu:
                 raise self._fail(p, "an emulator buffer cannot be used on the GPU; create buffers with the module "
                                     "that launches (`module.to_device`)")
             value = value.array
-        if not self.gpu and not isinstance(value, np.ndarray):
+        if isinstance(value, np.ndarray):
+            return value, value.dtype, tuple(value.shape)
+        if not self.gpu:
             if isinstance(value, DeviceBuffer) or hasattr(value, "__cuda_array_interface__"):
                 raise self._fail(p, "a GPU array cannot be used by the emulator; copy it to the host (`.get()`), "
                                     "or run on the GPU")
             raise self._fail(p, f"expected a numpy array, got {_describe(value)}")
-        if self.gpu and not isinstance(value, np.ndarray):
-            # Device arrays (torch, CuPy, ...) describe themselves through the CUDA array interface or DLPack;
-            # their own `dtype` objects are not numpy's.
-            view = self._device(p, value)
-            return value, view.dtype, tuple(int(d) for d in view.shape)
-        dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
-        if dtype is None or shape is None:
-            raise self._fail(p, f"expected an array (numpy, a device array, ...), got {_describe(value)}")
-        try:
-            dtype = np.dtype(dtype)
-        except TypeError:
-            raise self._fail(p, f"cannot read the element type {dtype} of this array") from None
-        return value, dtype, tuple(int(d) for d in shape)
+        view = self._device(p, value)
+        return view, view.dtype, tuple(int(d) for d in view.shape)
 
     def _tensor(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound) -> None:
-        value, dtype, shape = self._array(p, value)
+        array, dtype, shape = self._array(p, value)
         if not dtype_fits(p.elem, dtype):
             raise self._fail(p, f"expected elements of {p.elem}, got an array of {dtype}")
         if len(shape) != len(p.shape):
@@ -192,40 +182,34 @@ class TileBinder:
                 if want != -1 and want != got:
                     raise self._fail(p, f"dimension {axis} is {want} in the kernel's type, but the array has shape "
                                         f"{shape}")
-        if isinstance(value, np.ndarray):
-            start, size = byte_range(value.__array_interface__["data"][0], shape, value.strides, dtype.itemsize)
-            if p.mutable and not value.flags.writeable:
+        if isinstance(array, np.ndarray):
+            start, size = byte_range(array.__array_interface__["data"][0], shape, array.strides, dtype.itemsize)
+            if p.mutable and not array.flags.writeable:
                 raise self._fail(p, "the kernel writes this argument, but the array is read-only")
         else:
-            view = self._device(p, value)
-            start, size = view.ptr, view.nbytes
+            start, size = array.ptr, array.nbytes
         bound.buffers.append(BufferArg(p.name, start, size, p.mutable))
         if not self.gpu:
-            bound.abi.append(value)
+            bound.abi.append(array)
             return
-        if isinstance(value, np.ndarray):
-            ptr = self._host_to_device(p, value, allow_host, bound)
-            strides = _c_strides(shape)
-        else:
-            ptr, strides = start, _c_strides(shape)
-        bound.abi += [ptr, *shape, *strides]
+        ptr = self._host_to_device(p, array, allow_host, bound) if isinstance(array, np.ndarray) else start
+        bound.abi += [ptr, *shape, *_c_strides(shape)]
 
     def _pointer(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound) -> None:
         if self.gpu and isinstance(value, int) and not isinstance(value, bool):
             bound.abi.append(value)  # a raw device address: the caller vouches for it (unsafe kernels only)
             return
-        value, dtype, _ = self._array(p, value)
+        array, dtype, _ = self._array(p, value)
         if not dtype_fits(p.elem, dtype):
             raise self._fail(p, f"expected elements of {p.elem}, got an array of {dtype}")
-        if isinstance(value, np.ndarray):
-            if not value.flags.c_contiguous:
+        if isinstance(array, np.ndarray):
+            if not array.flags.c_contiguous:
                 raise self._fail(p, "a raw pointer needs a C-contiguous array; pass np.ascontiguousarray(array)")
-            bound.buffers.append(BufferArg(p.name, value.__array_interface__["data"][0], value.nbytes, p.mutable))
-            bound.abi.append(self._host_to_device(p, value, allow_host, bound) if self.gpu else value)
+            bound.buffers.append(BufferArg(p.name, array.__array_interface__["data"][0], array.nbytes, p.mutable))
+            bound.abi.append(self._host_to_device(p, array, allow_host, bound) if self.gpu else array)
         else:
-            view = self._device(p, value)
-            bound.buffers.append(BufferArg(p.name, view.ptr, view.nbytes, p.mutable))
-            bound.abi.append(view.ptr)
+            bound.buffers.append(BufferArg(p.name, array.ptr, array.nbytes, p.mutable))
+            bound.abi.append(array.ptr)
 
     def _scalar(self, p: ParamSpec, value: Any, bound: TileBound) -> None:
         if p.elem not in SCALARS:

@@ -26,10 +26,12 @@ _PARAM_KINDS = {"view_mut": "tile_out", "view": "tile_in", "ptr": "ptr"}
 
 
 def is_tile_kernel(func: Any) -> bool:
-    """Whether a gpu.func kernel is a tile kernel (it has `tile.warps` or a tile-typed parameter)."""
-    if "tile.warps" in func.attributes:
+    """Whether a gpu.func kernel is a tile kernel: a tile-typed parameter, or tile ops in its body. (Not
+    `tile.warps` alone: a kernel lowered to simt keeps that attribute and is a SIMT kernel.)"""
+    entry = func.regions[0].blocks[0]
+    if any(_TILE_PARAM.match(str(arg.type)) for arg in entry.arguments):
         return True
-    return any(_TILE_PARAM.match(str(arg.type)) for arg in func.regions[0].blocks[0].arguments)
+    return any(op.operation.name.startswith("tile.") for op in entry.operations)
 
 
 def elem_name(type_: Any) -> str:
@@ -85,8 +87,13 @@ def _parameter(type_: Any, func: Any) -> tuple[str, str, tuple[int, ...]]:
     return kind, elem, () if kind == "ptr" else shape_of(type_)
 
 
-def tile_kernel_function(func: Any, name: str, locs: LocationTable) -> tuple[str, dict[str, Any]]:
-    """The text of one tile kernel's block function (named `name`) and its KERNELS entry (less `function`)."""
+def tile_kernel_function(func: Any, locs: LocationTable, functions: set[str]) -> tuple[str, str, dict[str, Any]]:
+    """The name and text of one tile kernel's block function (a name not in `functions`, then added to it), and
+    the rest of its KERNELS entry."""
+    name = "tile_" + re.sub(r"\W", "_", ir.StringAttr(func.attributes["sym_name"]).value)  # symbols may hold `.`
+    if name in functions:
+        name += f"_{len(functions)}"
+    functions.add(name)
     em = TileEmitter(locs, func)
     entry = func.regions[0].blocks[0]
     if len(func.regions[0].blocks) != 1:
@@ -96,4 +103,4 @@ def tile_kernel_function(func: Any, name: str, locs: LocationTable) -> tuple[str
     warps = ir.IntegerAttr(func.attributes["tile.warps"]).value if "tile.warps" in func.attributes else DEFAULT_WARPS
     em.block(entry)
     text = f"def {name}(b{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n"
-    return text, {"params": kinds, "tile": {"warps": warps}}
+    return name, text, {"params": kinds, "tile": {"warps": warps}}

@@ -50,8 +50,12 @@ def _argument(kind: str, elem: str, shape: tuple[int, ...], value: Any, where: s
     return array
 
 
-def launch_tile(program: str, entry: str, grid: Sequence[int] | int, args: Sequence[Any]) -> None:
-    """Run tile kernel `entry` of an emulator program over `grid` tile blocks; output arrays are written in place."""
+def launch_tile(program: str, entry: str, grid: Sequence[int] | int, args: Sequence[Any], *,
+                shuffle_blocks: bool | int = False) -> None:
+    """Run tile kernel `entry` of an emulator program over `grid` tile blocks; output arrays are written in place.
+
+    `shuffle_blocks` runs the blocks in a random order (an int seeds it): only atomics can tell the orders apart.
+    """
     namespace = load_program(program)
     kernels = namespace["KERNELS"]
     if entry not in kernels:
@@ -69,8 +73,10 @@ def launch_tile(program: str, entry: str, grid: Sequence[int] | int, args: Seque
     gx, gy, gz = _dims(grid, "grid")
     counts = (np.int32(gx), np.int32(gy), np.int32(gz))
     function, locs = meta["function"], namespace["LOCS"]
+    blocks = [(x, y, z) for z in range(gz) for y in range(gy) for x in range(gx)]  # x fastest, as blockIdx counts
+    if shuffle_blocks is not False:
+        seed = None if shuffle_blocks is True else int(shuffle_blocks)
+        blocks = [blocks[k] for k in np.random.default_rng(seed).permutation(len(blocks))]
     with np.errstate(all="ignore"):
-        for z in range(gz):
-            for y in range(gy):
-                for x in range(gx):
-                    function(Block(entry, locs, (np.int32(x), np.int32(y), np.int32(z)), counts), *values)
+        for x, y, z in blocks:
+            function(Block(entry, locs, (np.int32(x), np.int32(y), np.int32(z)), counts), *values)

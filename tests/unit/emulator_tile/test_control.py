@@ -147,3 +147,10 @@ def test_index_switch_picks_a_case_or_the_default(selector, expect):
     z = np.zeros(4, np.int32)
     run(f"%z: {out('i32', 4)}, %sel: index", SWITCH, (1,), [z, selector])
     np.testing.assert_array_equal(z, expect)
+
+
+def test_a_kernel_lowered_to_simt_keeps_tile_warps_but_is_a_simt_kernel():
+    text = ("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n"
+            "    gpu.func @k(%p: !simt.ptr<f32, 1>) kernel attributes {tile.warps = 4 : i32} {\n"
+            "      gpu.return\n    }\n  }\n}\n")
+    assert "'tile'" not in program(text) and "from oxide.runtime.emulator import tile" not in program(text)

@@ -7,9 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from oxide.runtime.emulator import KernelTrap, OutOfBounds
+from oxide.runtime.emulator import KernelTrap, OutOfBounds, launch_tile
 from oxide.runtime.emulator.tile import bf16, tf32
-from tests.unit.emulator_tile.helpers import out, part, run, tensor, view
+from tests.unit.emulator_tile.helpers import (
+    module,
+    out,
+    part,
+    program,
+    run,
+    tensor,
+    view,
+)
 
 
 def _map(elem: str, shape: tuple[int, int], ops: str, result: str, rshape: tuple[int, ...], x: np.ndarray,
@@ -194,3 +202,44 @@ def test_atomic_out_of_bounds_names_block_and_location():
     assert str(info.value).startswith("kernel `k`, tile block (0, 0, 0): atomic add at offset 7 is out of bounds "
                                       "for a buffer of 3 elements")
     assert str(info.value).endswith("--> k.rs:4:5")
+
+
+def test_f16_sums_accumulate_in_f32_and_round_once():
+    x = np.array([[2048.0] + [1.0] * 7] * 4, np.float16)  # in f16 steps, 2048 + 1 rounds back to 2048
+    np.testing.assert_array_equal(_reduce("sum", 1, x, "f16"), np.full(4, 2055.0, np.float16))
+    assert np.float16(2055.0) == 2056.0
+
+
+def test_bf16_scan_rounds_every_prefix():
+    values = np.array([[1.0, 2**-8, 2**-8, 2**-8, 1.0, 1.0, 1.0, 1.0]] * 4, np.float32)
+    bits = (values.view(np.uint32) >> 16).astype(np.uint16)
+    ops = (f'      %r = "tile.scan"(%a) {{dim = 1 : i64, kind = "sum", reverse = 0 : i64, unsigned = 0 : i64}} : '
+           f"({tensor('bf16', 4, 8)}) -> {tensor('bf16', 4, 8)}")
+    z = _map("bf16", (4, 8), ops, "bf16", (4, 8), bits)
+    got = (z.astype(np.uint32) << 16).view(np.float32)
+    # accumulated in f32 and rounded per prefix: 1, 1+2^-8 -> 1 (tie, even), 1+2^-7, 1+3*2^-8 -> 1+2^-6 (tie), ...
+    np.testing.assert_array_equal(got[0], bf16(np.cumsum(values[0], dtype=np.float32)))
+
+
+def test_dense_float_and_bool_constants():
+    floats = ", ".join(f"{v:.1f}" for v in np.arange(8) - 3.5)
+    ops = f"""
+      %d = arith.constant dense<[{floats}]> : tensor<8xf32>
+      %m = arith.constant dense<[true, false, true, false, true, false, true, false]> : tensor<8xi1>
+      %db = "tile.broadcast"(%d) : (tensor<8xf32>) -> {tensor('f32', 4, 8)}
+      %mb = "tile.broadcast"(%m) : (tensor<8xi1>) -> {tensor('i1', 4, 8)}
+      %r = arith.select %mb, %db, %a : {tensor('i1', 4, 8)}, {tensor('f32', 4, 8)}"""
+    z = _map("f32", (4, 8), ops, "f32", (4, 8), X)
+    np.testing.assert_array_equal(z, np.where(np.arange(8) % 2 == 0, np.arange(8) - 3.5, X))
+
+
+def test_shuffled_blocks_reorder_only_what_atomics_can_see():
+    offsets = np.zeros(8, np.int32)  # every element of every block adds into counts[0]
+    orders = []
+    for seed in (1, 2):
+        counts, old = np.zeros(1, np.int32), np.zeros(8 * 6, np.int32)
+        launch_tile(program(module(ATOMIC_PARAMS, ATOMIC.replace("KIND", "add"))), "k", (6,), [old, offsets, counts],
+                    shuffle_blocks=seed)
+        assert counts[0] == 6 * (1 + 2 + 3 + 4 + 5 + 6)
+        orders.append(old.reshape(6, 8)[:, 0].tolist())  # what each block saw first: its place in the order
+    assert orders[0] != orders[1] and sorted(orders[0]) == sorted(orders[1]) == [21 * k for k in range(6)]

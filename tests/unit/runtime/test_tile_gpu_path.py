@@ -84,3 +84,23 @@ def test_gpu_path_checks_before_launching(fake, tmp_path):
     with pytest.raises(KernelArgumentError, match="an emulator buffer cannot be used on the GPU"):
         mod.add(oxide.tile.partition(EmulatedBuffer(z), (128,)), z, z, 1.0)
     assert fake.launches == []
+
+
+class _Foreign:
+    """A GPU array of another library, seen only through __cuda_array_interface__."""
+
+    def __init__(self, buffer, shape=None, strides=None):
+        self.shape, self.dtype = shape or buffer.shape, buffer.dtype
+        self.__cuda_array_interface__ = {"shape": self.shape, "typestr": buffer.dtype.str, "strides": strides,
+                                         "data": (buffer.ptr, False), "version": 3}
+
+
+def test_foreign_gpu_arrays_pass_zero_copy_and_non_contiguous_ones_are_refused(fake, tmp_path):
+    mod = load(write(tmp_path, "add"), target="gpu")
+    z, x = mod.to_device(np.zeros(256, np.float32)), mod.to_device(np.ones(256, np.float32))
+    mod.add(oxide.tile.partition(_Foreign(z), (128,)), _Foreign(x), x, 1.0)
+    assert fake.launches[-1]["params"][:6] == [z.ptr, 256, 1, x.ptr, 256, 1]
+    with pytest.raises(KernelArgumentError, match="argument `x: .*`: the GPU array is not C-contiguous"):
+        mod.add(oxide.tile.partition(z, (128,)), _Foreign(x, (128,), (8,)), x, 1.0)
+    with pytest.raises(OverlapError, match="argument `z` overlaps argument `y`"):
+        mod.add(oxide.tile.partition(_Foreign(z), (128,)), x, z, 1.0)
