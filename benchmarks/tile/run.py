@@ -76,7 +76,6 @@ def main() -> None:
     stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
     mods = {stem: load(FIXTURES / f"{stem}.oxide.json", target="gpu")
             for stem in ("vecadd", "softmax", "layernorm", "rmsnorm", "gemm")}
-    rows, cols, eps = 32768, 1024, 1e-5
     results: dict[str, Any] = {}
 
     def case(name: str, ours: Callable[[], None], triton: Callable[[], None], reference: Callable[[], Any],
@@ -99,37 +98,9 @@ def main() -> None:
         results[name] = r
         print(name, {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}, flush=True)
 
-    n = 1 << 28
-    x, y = torch.rand(n, device="cuda") + 0.5, torch.rand(n, device="cuda") + 0.5
-    z, zt = torch.empty_like(x), torch.empty_like(x)
-    part = oxide.tile.partition(z, (1024,))
-    case("vecadd", lambda: mods["vecadd"].add[part.grid, stream](part, x, y),
-         lambda: peers.run_vecadd(x, y, zt, 1024), lambda: x + y, z, zt, bytes_moved=3 * n * 4)
-    del x, y, z, zt
-
-    xs = torch.randn(rows, cols, device="cuda") * 3 + 1
-    w, b = torch.randn(cols, device="cuda"), torch.randn(cols, device="cuda")
-    ys, yt = torch.empty_like(xs), torch.empty_like(xs)
-    part = oxide.tile.partition(ys, (4, 1024))
-    moved = 2 * rows * cols * 4
-    case("softmax", lambda: mods["softmax"].softmax[part.grid, stream](part, xs),
-         lambda: peers.run_softmax(xs, yt, 4), lambda: torch.softmax(xs, dim=1), ys, yt, bytes_moved=moved, tol=1e-5)
-    case("layernorm", lambda: mods["layernorm"].layernorm[part.grid, stream](part, xs, w, b, eps),
-         lambda: peers.run_layernorm(xs, w, b, yt, eps, 4),
-         lambda: torch.nn.functional.layer_norm(xs, (cols,), w, b, eps), ys, yt, bytes_moved=moved)
-    case("rmsnorm", lambda: mods["rmsnorm"].rmsnorm[part.grid, stream](part, xs, w, eps),
-         lambda: peers.run_rmsnorm(xs, w, yt, eps, 4),
-         lambda: xs * torch.rsqrt(xs.pow(2).mean(dim=1, keepdim=True) + eps) * w, ys, yt, bytes_moved=moved)
-    del xs, ys, yt
-
-    m = k = nn = 4096
-    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
-    bb = torch.randn(k, nn, device="cuda").to(torch.bfloat16)
-    c, ct = torch.empty(m, nn, device="cuda"), torch.empty(m, nn, device="cuda")
-    part = oxide.tile.partition(c, (128, 128))
-    case("gemm", lambda: mods["gemm"].gemm[part.grid, stream](part, a, bb),
-         lambda: peers.run_gemm(a, bb, ct, 128, 128, 32), lambda: torch.matmul(a, bb).float(), c, ct,
-         flops=2.0 * m * nn * k, tol=2e-2)
+    vecadd(mods, stream, case)
+    rows(mods, stream, case)
+    gemm(mods, stream, case)
 
     facts = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
              "triton": __import__("triton").__version__}
@@ -142,7 +113,72 @@ def main() -> None:
         pass
     doc = {"facts": facts, "ceilings": ceilings(args.runs), "results": results}
     (args.out / "results.json").write_text(json.dumps(doc, indent=2))
+    (args.out / "RESULTS.md").write_text(report(doc))
     print(json.dumps(doc["ceilings"]), json.dumps(facts))
+
+
+def vecadd(mods: dict[str, Any], stream: Any, case: Callable[..., None]) -> None:
+    """z = x + y over 2^28 floats, 1024-element tiles."""
+    n = 1 << 28
+    x, y = torch.rand(n, device="cuda") + 0.5, torch.rand(n, device="cuda") + 0.5
+    z, zt = torch.empty_like(x), torch.empty_like(x)
+    part = oxide.tile.partition(z, (1024,))
+    case("vecadd", lambda: mods["vecadd"].add[part.grid, stream](part, x, y),
+         lambda: peers.run_vecadd(x, y, zt, 1024), lambda: x + y, z, zt, bytes_moved=3 * n * 4)
+
+
+def rows(mods: dict[str, Any], stream: Any, case: Callable[..., None]) -> None:
+    """Row softmax, layernorm and rmsnorm over 32768 rows of 1024 floats, 4 rows per tile block."""
+    count, cols, eps = 32768, 1024, 1e-5
+    x = torch.randn(count, cols, device="cuda") * 3 + 1
+    w, b = torch.randn(cols, device="cuda"), torch.randn(cols, device="cuda")
+    y, yt = torch.empty_like(x), torch.empty_like(x)
+    part = oxide.tile.partition(y, (4, 1024))
+    moved = 2 * count * cols * 4
+    case("softmax", lambda: mods["softmax"].softmax[part.grid, stream](part, x),
+         lambda: peers.run_softmax(x, yt, 4), lambda: torch.softmax(x, dim=1), y, yt, bytes_moved=moved, tol=1e-5)
+    case("layernorm", lambda: mods["layernorm"].layernorm[part.grid, stream](part, x, w, b, eps),
+         lambda: peers.run_layernorm(x, w, b, yt, eps, 4),
+         lambda: torch.nn.functional.layer_norm(x, (cols,), w, b, eps), y, yt, bytes_moved=moved)
+    case("rmsnorm", lambda: mods["rmsnorm"].rmsnorm[part.grid, stream](part, x, w, eps),
+         lambda: peers.run_rmsnorm(x, w, yt, eps, 4),
+         lambda: x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + eps) * w, y, yt, bytes_moved=moved)
+
+
+def gemm(mods: dict[str, Any], stream: Any, case: Callable[..., None]) -> None:
+    """c = a @ b at 4096^3, bf16 inputs, f32 accumulation and output; 128 x 128 tiles, BK = 32."""
+    m = k = n = 4096
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
+    c, ct = torch.empty(m, n, device="cuda"), torch.empty(m, n, device="cuda")
+    part = oxide.tile.partition(c, (128, 128))
+    case("gemm", lambda: mods["gemm"].gemm[part.grid, stream](part, a, b),
+         lambda: peers.run_gemm(a, b, ct, 128, 128, 32), lambda: torch.matmul(a, b).float(), c, ct,
+         flops=2.0 * m * n * k, tol=2e-2)
+
+
+SIZES = {"vecadd": "2^28 f32", "softmax": "32768 x 1024 f32", "layernorm": "32768 x 1024 f32",
+         "rmsnorm": "32768 x 1024 f32", "gemm": "4096^3 bf16 -> f32"}
+
+
+def report(doc: dict[str, Any]) -> str:
+    """RESULTS.md: one row per kernel, oxide against Triton and torch, with % of the measured ceilings."""
+    facts, ceil = doc["facts"], doc["ceilings"]
+    lines = ["# Tile examples on the GPU: oxide against Triton and torch", "",
+             f"{facts.get('gpu')}, driver {facts.get('driver_version')}, SM clock {facts.get('clocks.sm')} (max "
+             f"{facts.get('clocks.max.sm')}), memory clock {facts.get('clocks.mem')}; torch {facts.get('torch')}, "
+             f"Triton {facts.get('triton')}. Ceilings measured in the same run: copy {ceil['copy_gbs']:.0f} GB/s "
+             f"(read + write), torch bf16 matmul {ceil['bf16_tflops']:.0f} TFLOP/s at 8192^3.", "",
+             "| kernel | size | oxide | Triton | torch | oxide / Triton | oxide % of ceiling |",
+             "|---|---|---|---|---|---|---|"]
+    for name, r in doc["results"].items():
+        unit, key, ceiling = ("TFLOP/s", "tflops", ceil["bf16_tflops"]) if "oxide_tflops" in r else \
+            ("GB/s", "gbs", ceil["copy_gbs"])
+        ok = "" if r["oxide_correct"] else " (WRONG)"
+        lines.append(f"| {name} | {SIZES.get(name, '')} | {r[f'oxide_{key}']:.0f} {unit}{ok} | "
+                     f"{r[f'triton_{key}']:.0f} | {r[f'torch_{key}']:.0f} | {r['ratio']:.2f}x | "
+                     f"{100 * r[f'oxide_{key}'] / ceiling:.0f}% |")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
