@@ -19,6 +19,7 @@ from typing import Any, Callable, Hashable
 
 from mlir import ir
 from mlir.dialects import arith, llvm, nvvm
+from mlir.dialects import vector as vector_d
 
 from oxide.dialects import simt, tile
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
@@ -155,7 +156,7 @@ def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base
                 simt.PtrStoreOp(ptr, values[j])
                 continue
             vector = ir.VectorType.get([width], values[j].type)
-            packed = _pack(ctx, vector, values[j:j + width])
+            packed = vector_d.from_elements(vector, values[j:j + width])
             simt.PtrStoreOp(simt.PtrCastOp.build(ptr, results=[ir.Type.parse(f"!simt.ptr<{vector}, 3>")]), packed)
 
 
@@ -220,11 +221,11 @@ def _b_fragments(ctx: TileLowering, plan: ml.MmaPlan, addresses: _Addresses, ks:
     return fragments
 
 
-def _mma(ctx: TileLowering, plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Value], c: list[ir.Value]) -> list[ir.Value]:
+def _mma(plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Value], c: list[ir.Value]) -> list[ir.Value]:
     """One mma.sync on a fragment: c (4 accumulator scalars, ISA order c0..c3) + a @ b."""
     if plan.instr.acc == "f16":
         pair = ir.VectorType.get([2], ir.F16Type.get())
-        operands_c = [_pack(ctx, pair, c[0:2]), _pack(ctx, pair, c[2:4])]
+        operands_c = [vector_d.from_elements(pair, c[0:2]), vector_d.from_elements(pair, c[2:4])]
         result_type = ir.Type.parse("!llvm.struct<(vector<2xf16>, vector<2xf16>)>")
     else:
         operands_c = c
@@ -238,16 +239,9 @@ def _mma(ctx: TileLowering, plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Valu
         out = []
         for half in range(2):
             vec = llvm.extractvalue(ir.VectorType.get([2], ir.F16Type.get()), d, [half])
-            out += [llvm.extractelement(vec, ctx.i32(e)) for e in range(2)]
+            out += [vector_d.extract(vec, [], [e]) for e in range(2)]
         return out
     return [llvm.extractvalue(ir.F32Type.get(), d, [e]) for e in range(4)]
-
-
-def _pack(ctx: TileLowering, pair: ir.Type, values: list[ir.Value]) -> ir.Value:
-    vec = llvm.mlir_undef(pair)
-    for e, value in enumerate(values):
-        vec = llvm.insertelement(vec, value, ctx.i32(e))
-    return vec
 
 
 @lowering(tile.MmaOp)
@@ -275,5 +269,5 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
         for fm, a_frag in enumerate(a_frags):
             for fn, b_frag in enumerate(b_frags):
                 first = 4 * (fn + fn_count * fm)
-                regs[first:first + 4] = _mma(ctx, plan, a_frag, b_frag, regs[first:first + 4])
+                regs[first:first + 4] = _mma(plan, a_frag, b_frag, regs[first:first + 4])
     return TileValue(plan.layout, regs)
