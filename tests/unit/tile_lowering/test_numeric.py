@@ -416,3 +416,45 @@ def test_atomic_old_values_reach_every_holder():
     old = 100 + np.arange(16)
     np.testing.assert_array_equal(cells, old + 1)
     np.testing.assert_array_equal(z, old + old.sum())
+
+
+def test_while_loop_with_a_tile():
+    # Halve the tile until its largest element is below 1; count the rounds.
+    t = tensor([8, 64])
+    text = unary_kernel([8, 64], [8, 64], f"""      %one = arith.constant 1.0 : f32
+      %half = arith.constant dense<0.5> : {t}
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %res:2 = scf.while (%v = %a, %n = %c0) : ({t}, i32) -> ({t}, i32) {{
+        %m = "tile.reduce"(%v) {{dim = 1 : i64, kind = "max", unsigned = false}} : ({t}) -> {tensor([8])}
+        %mm = "tile.reduce"(%m) {{dim = 0 : i64, kind = "max", unsigned = false}} : ({tensor([8])}) -> tensor<f32>
+        %s = "tile.to_scalar"(%mm) : (tensor<f32>) -> f32
+        %go = arith.cmpf oge, %s, %one : f32
+        scf.condition(%go) %v, %n : {t}, i32
+      }} do {{
+      ^bb0(%w: {t}, %k: i32):
+        %h = arith.mulf %w, %half : {t}
+        %k1 = arith.addi %k, %c1 : i32
+        scf.yield %h, %k1 : {t}, i32
+      }}
+      %nf = arith.sitofp %res#1 : i32 to f32
+      %nt = "tile.splat"(%nf) : (f32) -> {t}
+      %r = arith.addf %res#0, %nt : {t}""")
+    x = np.abs(_data((8, 64), np.float32)) * 20
+    rounds = 0
+    y = x.copy()
+    while y.max() >= 1:
+        y *= np.float32(0.5)
+        rounds += 1
+    np.testing.assert_array_equal(run_unary(text, x, (8, 64)), y + rounds)
+
+
+def test_partition_mut_store_at_a_constant_index():
+    text = _sub_store_kernel("arith.constant 2 : i32")
+    x = _data(64, np.float32)
+    z = np.zeros(128, np.float32)
+    run_tile(text, "k", [2], [*view(z), *view(x), np.int32(0)], warps=1)
+    # Every iteration stores its tile at sub-tile 2 of the block's own 64 elements; the last one (x[48:64]) stays.
+    expected = np.zeros(128, np.float32)
+    expected[32:48] = expected[96:112] = x[48:64]
+    np.testing.assert_array_equal(z, expected)

@@ -256,8 +256,9 @@ def lower_store(ctx: TileLowering, op: T.StoreOp) -> None:
             continue
         bad = arith.cmpi(arith.CmpIPredicate.uge, index, ctx.i32(limit))
         failed = bad if failed is None else arith.ori(failed, bad)
-    with only_if(failed):
-        simt.TrapOp()
+    if failed is not None:
+        with only_if(failed):
+            simt.TrapOp()
     store_tile(ctx, part.view, _origin(ctx, part.view.origin, indices, part.tile), ctx.tile(op.tile))
 
 
