@@ -60,35 +60,44 @@ def shuffle_xor(ctx: TileLowering, value: ir.Value, lane_mask: int) -> ir.Value:
     return arith.bitcast(t, narrow) if text in _FLOAT else narrow
 
 
-def _partner_through_shared(ctx: TileLowering, layout: Layout, values: list[ir.Value], dim: int,
-                            bit: int) -> list[ir.Value]:
-    """Each element's partner value across warps (coordinate `bit` of `dim` flipped), via shared memory."""
-    elem = values[0].type
+def _partner_through_shared(ctx: TileLowering, layout: Layout, values: dict[int, ir.Value], dim: int,
+                            bit: int) -> dict[int, ir.Value]:
+    """For the given registers, the partner element's value across warps (coordinate `bit` of `dim`
+    flipped), through shared memory."""
+    elem = next(iter(values.values())).type
     count = 1
     for extent in layout.shape:
         count *= extent
     base = ctx.scratch(elem, count)
     ctx.scratch_begin()
     elements = layout.coords(ctx, ctx.tid)
-    indices = [flat_index(ctx, e.coords, layout.shape) for e in elements]
-    for element, index, value in zip(elements, indices, values):
-        with only_if(element.owner):
-            ctx.scratch_store(base, index, value)
+    indices = {j: flat_index(ctx, elements[j].coords, layout.shape) for j in values}
+    for j, value in values.items():
+        with only_if(elements[j].owner):
+            ctx.scratch_store(base, indices[j], value)
     ctx.barrier()
     stride = 1
     for extent in layout.shape[dim + 1:]:
         stride *= extent
     flip = ctx.i32(stride << bit)
-    return [ctx.scratch_load(base, arith.xori(index, flip), elem) for index in indices]
+    return {j: ctx.scratch_load(base, arith.xori(index, flip), elem) for j, index in indices.items()}
 
 
 def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, scan: bool,
               reverse: bool) -> tuple[list[ir.Value], list[ir.Value]]:
-    """(totals, prefixes) per register after combining along `dim` (prefixes only when `scan`)."""
+    """(totals, prefixes) per register after combining along `dim` (prefixes only when `scan`).
+
+    A scan must take the bits in increasing significance; a reduction takes its register bits first, after
+    which the registers that differ only in those bits hold the same total, so the shuffles and the
+    shared-memory rounds move one value per distinct total."""
     layout = tile.layout
-    totals = list(tile.values)
-    prefixes = list(tile.values)
-    for b in range(layout.shape[dim].bit_length() - 1):
+    totals = dict(enumerate(tile.values))
+    prefixes = dict(enumerate(tile.values))
+    order = list(range(layout.shape[dim].bit_length() - 1))
+    if not scan:
+        order.sort(key=lambda b: Bit(dim, b) not in layout.registers)
+    in_registers = [k for k, bit in enumerate(layout.registers) if bit.dim == dim]
+    for b in order:
         target = Bit(dim, b)
         if target in layout.registers:
             k = layout.registers.index(target)
@@ -103,18 +112,24 @@ def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, sc
                         prefixes[upper] = combine(totals[j], prefixes[upper])
                 totals[j] = totals[upper] = combine(totals[j], totals[upper])
             continue
+        if not scan:
+            # Register bits are done: keep one representative per distinct total.
+            totals = {j: v for j, v in totals.items() if not any((j >> k) & 1 for k in in_registers)}
         thread_bit = layout.thread_bits.index(target)
         if thread_bit < LANE_BITS:
-            partners = [shuffle_xor(ctx, t, 1 << thread_bit) for t in totals]
+            partners = {j: shuffle_xor(ctx, t, 1 << thread_bit) for j, t in totals.items()}
         else:
             partners = _partner_through_shared(ctx, layout, totals, dim, b)
         if scan:
             is_upper = arith.cmpi(arith.CmpIPredicate.ne, arith.andi(ctx.tid, ctx.i32(1 << thread_bit)), ctx.i32(0))
             takes = arith.xori(is_upper, ctx.const(i_type(1), 1)) if reverse else is_upper
-            prefixes = [arith.select(takes, combine(p, s) if not reverse else combine(s, p), s)
-                        for p, s in zip(partners, prefixes)]
-        totals = [combine(t, p) for t, p in zip(totals, partners)]
-    return totals, prefixes
+            prefixes = {j: arith.select(takes, combine(partners[j], s) if not reverse else combine(s, partners[j]), s)
+                        for j, s in prefixes.items()}
+        totals = {j: combine(t, partners[j]) for j, t in totals.items()}
+    # A register left out above holds its representative's total (its `dim` register bits cleared).
+    clear = ~sum(1 << k for k in in_registers)
+    return ([totals[j] if j in totals else totals[j & clear] for j in range(layout.per_thread)],
+            [prefixes[j] for j in range(layout.per_thread)])
 
 
 def drop_dim(layout: Layout, dim: int) -> tuple[Layout, list[int]]:
