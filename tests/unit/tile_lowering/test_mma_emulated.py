@@ -1,0 +1,48 @@
+"""GEMM tile kernels lowered by convert-tile-to-simt (mma.sync fed by ldmatrix) and run on the simt emulator,
+whose ldmatrix / mma.sync follow the PTX ISA (oxide.runtime.emulator.tensor_core), give numpy's product.
+
+The emulator has no bf16, so these cover f16 -> f32, f16 -> f16 and f32 (tf32) -> f32; bf16 differs from f16
+only in the PTX type name of the same instructions. The emulator also checks shared-memory races, so the
+barriers around the staging buffer are checked too. Shapes that are not multiples of the tile check the
+zero-padded loads and the masked store of the accumulator layout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.unit.tile_lowering.harness import module_text, run_tile, view
+from tests.unit.tile_lowering.test_mma_lowering import gemm
+
+RNG = np.random.default_rng(11)
+DTYPES = {"f16": np.float16, "f32": np.float32}
+
+
+def _tf32(x: np.ndarray) -> np.ndarray:
+    """f32 rounded to tf32 (10 mantissa bits, to nearest, ties away), as the lowering's cvt.rna does."""
+    bits = x.astype(np.float32).view(np.uint32)
+    return ((bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
+@pytest.mark.parametrize("m,n,k,tile,warps,ein,eacc", [
+    (64, 64, 64, (64, 64, 32), 4, "f16", "f32"),
+    (100, 72, 80, (64, 64, 32), 4, "f16", "f32"),
+    (128, 128, 64, (128, 128, 32), 8, "f16", "f32"),
+    (48, 40, 48, (32, 32, 16), 4, "f16", "f16"),
+    (70, 64, 40, (64, 64, 16), 4, "f32", "f32"),
+    (32, 16, 32, (16, 8, 16), 4, "f16", "f32"),
+])
+def test_emulated_gemm_matches_numpy(m, n, k, tile, warps, ein, eacc):
+    bm, bn, bk = tile
+    a = RNG.standard_normal((m, k)).astype(DTYPES[ein])
+    b = RNG.standard_normal((k, n)).astype(DTYPES[ein])
+    c = np.full((m, n), np.nan, dtype=DTYPES[eacc])  # every element is written
+    grid = [-(-m // bm), -(-n // bn)]
+    run_tile(module_text(gemm(bm, bn, bk, warps, ein, eacc)), "gemm", grid, [*view(c), *view(a), *view(b)], warps)
+    if ein == "f32":
+        expected = _tf32(a).astype(np.float64) @ _tf32(b).astype(np.float64)
+    else:
+        expected = a.astype(np.float64) @ b.astype(np.float64)
+    tolerance = 2e-2 if eacc == "f16" else 1e-4
+    np.testing.assert_allclose(c.astype(np.float64), expected, rtol=tolerance, atol=tolerance * np.sqrt(k))
