@@ -458,3 +458,75 @@ def test_partition_mut_store_at_a_constant_index():
     expected = np.zeros(128, np.float32)
     expected[32:48] = expected[96:112] = x[48:64]
     np.testing.assert_array_equal(z, expected)
+
+
+def _norm_kernel(rows: int, cols: int, warps: int, rms: bool) -> str:
+    """LayerNorm (or RMSNorm) forward over rows of a (M, N) tensor, N <= cols: one block per `rows` rows."""
+    t, v, col, row = tensor([rows, cols]), tensor([rows]), tensor([rows, 1]), tensor([1, cols])
+    tb, ti = tensor([rows, cols], "i1"), tensor([rows, cols], "i32")
+    vec = "!tile.view<f32, array<i64: -1>>"
+    centre = "%x0" if rms else "%xc"
+    mean = "" if rms else f"""      %s = "tile.reduce"(%a) {{dim = 1 : i64, kind = "sum", unsigned = false}} : ({t}) -> {v}
+      %mean = arith.mulf %s, %inv_n : {v}
+      %mean1 = "tile.reshape"(%mean) : ({v}) -> {col}
+      %meanb = "tile.broadcast"(%mean1) : ({col}) -> {t}
+      %xd = arith.subf %a, %meanb : {t}
+      %xc = arith.select %inside, %xd, %zero : {tb}, {t}"""
+    bias = "" if rms else f"""      %pb = "tile.make_partition"(%b) : ({vec}) -> !tile.partition<f32, array<i64: {cols}>>
+      %bt = "tile.load"(%pb, %c0) : (!tile.partition<f32, array<i64: {cols}>>, i32) -> {tensor([cols])}
+      %b1 = "tile.reshape"(%bt) : ({tensor([cols])}) -> {row}
+      %bb = "tile.broadcast"(%b1) : ({row}) -> {t}"""
+    out = "%yw" if rms else "%y"
+    return module_text(f"""    gpu.func @norm(%z: !tile.view_mut<f32, array<i64: {rows}, {cols}>>, %x: !tile.view<f32, array<i64: -1, -1>>, %w: {vec}, %b: {vec}, %eps: f32) kernel attributes {{tile.warps = {warps} : i32}} {{
+      %bid = "tile.block_id"() {{axis = "x"}} : () -> i32
+      %c0 = arith.constant 0 : i32
+      %p = "tile.make_partition"(%x) : (!tile.view<f32, array<i64: -1, -1>>) -> !tile.partition<f32, array<i64: {rows}, {cols}>>
+      %a = "tile.load"(%p, %bid, %c0) : (!tile.partition<f32, array<i64: {rows}, {cols}>>, i32, i32) -> {t}
+      %n = "tile.dim"(%x) {{axis = 1 : i64}} : (!tile.view<f32, array<i64: -1, -1>>) -> i32
+      %nf = arith.sitofp %n : i32 to f32
+      %one = arith.constant 1.0 : f32
+      %inv = arith.divf %one, %nf : f32
+      %inv_n = "tile.splat"(%inv) : (f32) -> {v}
+      %zero = arith.constant dense<0.0> : {t}
+      %i = "tile.iota"() : () -> {tensor([cols], "i32")}
+      %i1 = "tile.reshape"(%i) : ({tensor([cols], "i32")}) -> {tensor([1, cols], "i32")}
+      %ib = "tile.broadcast"(%i1) : ({tensor([1, cols], "i32")}) -> {ti}
+      %nt = "tile.splat"(%n) : (i32) -> {ti}
+      %inside = arith.cmpi slt, %ib, %nt : {ti}
+      %x0 = arith.select %inside, %a, %zero : {tb}, {t}
+{mean}
+      %sq = arith.mulf {centre}, {centre} : {t}
+      %ss = "tile.reduce"(%sq) {{dim = 1 : i64, kind = "sum", unsigned = false}} : ({t}) -> {v}
+      %var = arith.mulf %ss, %inv_n : {v}
+      %epsv = "tile.splat"(%eps) : (f32) -> {v}
+      %ve = arith.addf %var, %epsv : {v}
+      %r = math.rsqrt %ve : {v}
+      %r1 = "tile.reshape"(%r) : ({v}) -> {col}
+      %rb = "tile.broadcast"(%r1) : ({col}) -> {t}
+      %xn = arith.mulf {centre}, %rb : {t}
+      %pw = "tile.make_partition"(%w) : ({vec}) -> !tile.partition<f32, array<i64: {cols}>>
+      %wt = "tile.load"(%pw, %c0) : (!tile.partition<f32, array<i64: {cols}>>, i32) -> {tensor([cols])}
+      %w1 = "tile.reshape"(%wt) : ({tensor([cols])}) -> {row}
+      %wb = "tile.broadcast"(%w1) : ({row}) -> {t}
+      %yw = arith.mulf %xn, %wb : {t}
+{bias}
+{"" if rms else f'      %y = arith.addf %yw, %bb : {t}'}
+      "tile.store_own"(%z, {out}) : (!tile.view_mut<f32, array<i64: {rows}, {cols}>>, {t}) -> ()
+      gpu.return
+    }}""")
+
+
+@pytest.mark.parametrize("rms", [False, True])
+@pytest.mark.parametrize("m,n,rows,cols,warps", [(6, 1000, 2, 1024, 4), (5, 64, 4, 64, 1), (3, 300, 1, 512, 8)])
+def test_layernorm_and_rmsnorm_forward(rms, m, n, rows, cols, warps):
+    x = _data((m, n), np.float32)
+    w, b = _data(n, np.float32), _data(n, np.float32)
+    z = np.zeros((m, n), np.float32)
+    run_tile(_norm_kernel(rows, cols, warps, rms), "norm", [-(-m // rows)],
+             [*view(z), *view(x), *view(w), *view(b), np.float32(1e-5)], warps=warps)
+    if rms:
+        expected = x / np.sqrt((x * x).mean(1, keepdims=True) + 1e-5) * w
+    else:
+        centred = x - x.mean(1, keepdims=True)
+        expected = centred / np.sqrt((centred * centred).mean(1, keepdims=True) + 1e-5) * w + b
+    np.testing.assert_allclose(z, expected, rtol=1e-4, atol=1e-4)
