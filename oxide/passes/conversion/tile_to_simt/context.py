@@ -77,11 +77,6 @@ class TileLowering:
     # Open regions' yield targets (innermost last): what the region's terminator converts its tiles to.
     yields: list[Any] = field(default_factory=list)
 
-    @property
-    def threads(self) -> int:
-        """Threads per block (32 * warps)."""
-        return 32 * self.warps
-
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:
         """Record the lowered form of a tile-kernel value."""
@@ -206,10 +201,3 @@ class TileLowering:
                 ptr = simt.SharedPtrOp.build(array, results=[entry.placeholder.result.type])
             entry.placeholder.result.replace_all_uses_with(ptr)
             entry.placeholder.erase()
-
-    def scratch_bytes(self) -> int:
-        """Shared memory the scratch arrays take, in bytes."""
-        total = 0
-        for key, entry in self._scratch.items():
-            total += max(entry.count, 1) * bit_width(ir.Type.parse(key)) // 8
-        return total

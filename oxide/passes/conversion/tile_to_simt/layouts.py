@@ -86,16 +86,6 @@ class Layout:
         return 1 << len(self.registers)
 
     @property
-    def num_warps(self) -> int:
-        """The warps of the block this layout is for."""
-        return 1 << len(self.warps)
-
-    @property
-    def threads(self) -> int:
-        """The threads of the block this layout is for."""
-        return WARP_SIZE * self.num_warps
-
-    @property
     def thread_bits(self) -> tuple[Bit | None, ...]:
         """Where bit k of the thread id goes (lanes, then warps)."""
         return (*self.lanes, *self.warps)
