@@ -46,3 +46,36 @@ def test_emulated_gemm_matches_numpy(m, n, k, tile, warps, ein, eacc):
         expected = a.astype(np.float64) @ b.astype(np.float64)
     tolerance = 2e-2 if eacc == "f16" else 1e-4
     np.testing.assert_allclose(c.astype(np.float64), expected, rtol=tolerance, atol=tolerance * np.sqrt(k))
+
+
+def test_mma_result_feeds_the_next_mma():
+    # Attention's shape: P = f16(Q @ K), O = P @ V. P arrives at the second mma in the first one's accumulator
+    # layout (truncf keeps the layout), so its staging stores follow that layout instead of a blocked one.
+    def part(elem: str, shape: str) -> str:
+        return f"!tile.partition<{elem}, array<i64: {shape}>>"
+
+    f16_view = "!tile.view<f16, array<i64: -1, -1>>"
+    text = module_text(f"""
+    gpu.func @attn(%o: !tile.view_mut<f32, array<i64: 64, 32>>, %q: {f16_view}, %k: {f16_view}, %v: {f16_view}) kernel attributes {{tile.warps = 4 : i32}} {{
+      %c0 = arith.constant 0 : i32
+      %pq = "tile.make_partition"(%q) : ({f16_view}) -> {part("f16", "64, 32")}
+      %pk = "tile.make_partition"(%k) : ({f16_view}) -> {part("f16", "32, 64")}
+      %pv = "tile.make_partition"(%v) : ({f16_view}) -> {part("f16", "64, 32")}
+      %tq = "tile.load"(%pq, %c0, %c0) : ({part("f16", "64, 32")}, i32, i32) -> tensor<64x32xf16>
+      %tk = "tile.load"(%pk, %c0, %c0) : ({part("f16", "32, 64")}, i32, i32) -> tensor<32x64xf16>
+      %tv = "tile.load"(%pv, %c0, %c0) : ({part("f16", "64, 32")}, i32, i32) -> tensor<64x32xf16>
+      %z1 = arith.constant dense<0.0> : tensor<64x64xf32>
+      %s = "tile.mma"(%tq, %tk, %z1) : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xf16>
+      %z2 = arith.constant dense<0.0> : tensor<64x32xf32>
+      %r = "tile.mma"(%p, %tv, %z2) : (tensor<64x64xf16>, tensor<64x32xf16>, tensor<64x32xf32>) -> tensor<64x32xf32>
+      "tile.store_own"(%o, %r) : (!tile.view_mut<f32, array<i64: 64, 32>>, tensor<64x32xf32>) -> ()
+      gpu.return
+    }}""")
+    q = RNG.standard_normal((64, 32)).astype(np.float16)
+    k = RNG.standard_normal((32, 64)).astype(np.float16)
+    v = RNG.standard_normal((64, 32)).astype(np.float16)
+    o = np.zeros((64, 32), np.float32)
+    run_tile(text, "attn", [1, 1], [*view(o), *view(q), *view(k), *view(v)], 4)
+    p = (q.astype(np.float32) @ k.astype(np.float32)).astype(np.float16)
+    np.testing.assert_allclose(o, p.astype(np.float64) @ v.astype(np.float64), rtol=1e-3, atol=1e-2)
