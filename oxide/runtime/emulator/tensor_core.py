@@ -9,11 +9,16 @@ is a (lanes, 2) float16 array.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from oxide.runtime.emulator.errors import OutOfBounds, UnsupportedOperation, WarpDivergence
+from oxide.runtime.emulator.errors import (
+    OutOfBounds,
+    UnsupportedOperation,
+    WarpDivergence,
+)
 from oxide.runtime.emulator.memory import Ptr
 from oxide.runtime.emulator.threads import Threads
 

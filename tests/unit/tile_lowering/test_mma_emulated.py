@@ -56,7 +56,8 @@ def test_mma_result_feeds_the_next_mma():
 
     f16_view = "!tile.view<f16, array<i64: -1, -1>>"
     text = module_text(f"""
-    gpu.func @attn(%o: !tile.view_mut<f32, array<i64: 64, 32>>, %q: {f16_view}, %k: {f16_view}, %v: {f16_view}) kernel attributes {{tile.warps = 4 : i32}} {{
+    gpu.func @attn(%o: !tile.view_mut<f32, array<i64: 64, 32>>, %q: {f16_view}, %k: {f16_view}, %v: {f16_view})
+        kernel attributes {{tile.warps = 4 : i32}} {{
       %c0 = arith.constant 0 : i32
       %pq = "tile.make_partition"(%q) : ({f16_view}) -> {part("f16", "64, 32")}
       %pk = "tile.make_partition"(%k) : ({f16_view}) -> {part("f16", "32, 64")}

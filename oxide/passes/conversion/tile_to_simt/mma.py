@@ -15,7 +15,8 @@ convert-simt-to-nvvm). Both need sm_80 or newer (bf16 and tf32 mma, ldmatrix .tr
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith, llvm, nvvm
@@ -26,8 +27,10 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
-from oxide.passes.conversion.tile_to_simt.layouts import VECTOR_BYTES as ROW_VECTOR_BYTES
-from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, vector_width
+from oxide.passes.conversion.tile_to_simt.layouts import (
+    VECTOR_BYTES as ROW_VECTOR_BYTES,
+)
+from oxide.passes.conversion.tile_to_simt.layouts import TileValue, vector_width
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 MIN_SM = 80
@@ -113,12 +116,6 @@ def _constant(formula: Formula, i: int, ks: int) -> int:
     return formula(0, 0, i, ks) - formula(0, 0, 0, 0)
 
 
-def result_layout(op: Any, warps: int) -> Layout:
-    """The layout tile.mma produces (and wants its accumulator in): the mma accumulator layout."""
-    m, n = tile.shape_of(op.result.type)
-    return ml.acc_layout(m, n, warps)
-
-
 def _plan(ctx: TileLowering, op: Any) -> ml.MmaPlan:
     if not _chip_at_least(ctx.chip, MIN_SM):
         raise LoweringError(f"tile.mma lowers to mma.sync and ldmatrix, which need sm_{MIN_SM} or newer; the "
@@ -193,7 +190,7 @@ def _a_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[
             for fm in range(plan.fragments[0])]
 
 
-def _b_fragments(ctx: TileLowering, plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[ir.Value]]:
+def _b_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[ir.Value]]:
     count = plan.fragments[1]
     fragments: list[list[ir.Value]] = []
     if plan.instr.inputs == "tf32":
@@ -203,8 +200,8 @@ def _b_fragments(ctx: TileLowering, plan: ml.MmaPlan, addresses: _Addresses, ks:
                 def formula(lane: Any, warp_col: Any, i: int, step: int, register: int = register) -> Any:
                     return ml.b_tf32_offset(plan, lane, warp_col, i, step, register)
 
-
-                value = simt.PtrLoadOp.build(addresses.at(("b", register), formula, fn, ks), results=[ir.F32Type.get()])
+                address = addresses.at(("b", register), formula, fn, ks)
+                value = simt.PtrLoadOp.build(address, results=[ir.F32Type.get()])
                 regs.append(arith.bitcast(ir.IntegerType.get_signless(32), value))
             fragments.append(regs)
         return fragments
@@ -265,7 +262,7 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     fn_count = plan.fragments[1]
     for ks in range(plan.k_steps):
         a_frags = _a_fragments(plan, a_addresses, ks)
-        b_frags = _b_fragments(ctx, plan, b_addresses, ks)
+        b_frags = _b_fragments(plan, b_addresses, ks)
         for fm, a_frag in enumerate(a_frags):
             for fn, b_frag in enumerate(b_frags):
                 first = 4 * (fn + fn_count * fm)
