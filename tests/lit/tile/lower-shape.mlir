@@ -1,12 +1,16 @@
-// Shape ops: a transpose moves data through shared memory only when a consumer needs another layout;
-// reshape and broadcast of a reduction result move none.
+// Shape ops: permute only relabels which thread holds which element; data moves through shared memory when a
+// consumer needs another layout: an elementwise op with a differently laid out tile, or a store, which wants
+// neighbouring lanes on neighbouring addresses.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // The transposed tile is stored straight from its relabelled layout (no shared memory, no barrier).
+    // The transposed tile goes through shared memory once, then leaves as coalesced 16-byte stores.
     // CHECK-LABEL: gpu.func @transpose
-    // CHECK-NOT: simt.sync_threads
+    // CHECK: "simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<f32, 2048 : i64>
+    // CHECK: "simt.sync_threads"
+    // CHECK-NOT: "simt.sync_threads"
+    // CHECK: "simt.ptr_store"(%{{.*}}, %{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>, vector<4xf32>) -> ()
     // CHECK: gpu.return
     gpu.func @transpose(%z: !tile.view_mut<f32, array<i64: 64, 32>>, %x: !tile.view<f32, array<i64: -1, -1>>) kernel attributes {tile.warps = 4 : i32} {
       %bx = "tile.block_id"() {axis = "x"} : () -> i32

@@ -30,6 +30,7 @@ from oxide.passes.conversion.tile_to_simt.layouts import (
     Element,
     Layout,
     TileValue,
+    flat_bits,
     vector_width,
 )
 from oxide.passes.conversion.tile_to_simt.remap import only_if
@@ -132,6 +133,14 @@ def vector_elements(layout: Layout, elem: ir.Type) -> int:
     return max(1, min(vector_width(layout), VECTOR_BYTES * 8 // bits))
 
 
+def coalesced(layout: Layout) -> bool:
+    """Whether neighbouring lanes hold neighbouring runs of the row-major order (lane 0's bit follows the
+    register run along the innermost dimension), so that a warp's accesses fall in few memory segments."""
+    order = flat_bits(layout.shape)
+    run = vector_width(layout).bit_length() - 1
+    return run >= len(order) or layout.lanes[0] in (order[run], None)
+
+
 def _fast_path(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], vector: int) -> ir.Value:
     """Whether the whole tile is inside the tensor and, for vector accesses, the innermost stride is 1 and
     every vector is aligned (base address, outer strides). The same for every thread of the block."""
@@ -191,7 +200,10 @@ def _masked_load(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], el
 
 
 def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile: TileValue) -> None:
-    """Store `tile` at `origin` of `view` from its owners, dropping elements past the tensor's edge."""
+    """Store `tile` at `origin` of `view` from its owners, dropping elements past the tensor's edge. A tile
+    whose layout would scatter a warp's stores (a transpose) goes to the default layout first."""
+    if not coalesced(tile.layout):
+        tile = ctx.convert(tile, ctx.default_layout(list(tile.layout.shape)))
     layout = tile.layout
     elements = layout.coords(ctx, ctx.tid)
     elem = tile.values[0].type
