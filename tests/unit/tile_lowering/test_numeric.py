@@ -530,3 +530,29 @@ def test_layernorm_and_rmsnorm_forward(rms, m, n, rows, cols, warps):
         centred = x - x.mean(1, keepdims=True)
         expected = centred / np.sqrt((centred * centred).mean(1, keepdims=True) + 1e-5) * w + b
     np.testing.assert_allclose(z, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("elem,dtype", [("f16", np.float16), ("f64", np.float64), ("i64", np.int64),
+                                        ("i16", np.int16), ("i8", np.int8)])
+@pytest.mark.parametrize("kind", ["max", "sum"])
+def test_reduce_and_scan_of_narrow_and_wide_types(elem, dtype, kind):
+    # 16- and 8-bit values are shuffled as 32-bit words, 64-bit ones as two.
+    shape = (4, 256)
+    x = RNG.integers(-3, 4, shape).astype(dtype)
+    text, out = _reduce(shape, 1, kind, elem)
+    np.testing.assert_array_equal(run_unary(text, x, out), NUMPY_REDUCE[kind](x, axis=1).astype(dtype))
+    body = (f'      %r = "tile.scan"(%a) {{dim = 1 : i64, kind = "{kind}", reverse = 0 : i64, unsigned = false}} : '
+            f'({tensor(shape, elem)}) -> {tensor(shape, elem)}')
+    ufunc = {"sum": np.add, "max": np.maximum}[kind]
+    np.testing.assert_array_equal(run_unary(unary_kernel(shape, shape, body, elem), x, shape),
+                                  ufunc.accumulate(x, axis=1).astype(dtype))
+
+
+@pytest.mark.parametrize("kind", ["max", "min"])
+def test_unsigned_reduce(kind):
+    shape = (8, 64)
+    body = (f'      %r = "tile.reduce"(%a) {{dim = 1 : i64, kind = "{kind}", unsigned = 1 : i64}} : '
+            f'({tensor(shape, "i32")}) -> {tensor([8], "i32")}')
+    x = RNG.integers(0, 2**32, shape, dtype=np.uint64).astype(np.uint32)
+    z = run_unary(unary_kernel(shape, [8], body, "i32"), x.view(np.int32), [8])
+    np.testing.assert_array_equal(z.view(np.uint32), NUMPY_REDUCE[kind](x, axis=1))
