@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.unit.tile_lowering.harness import module_text, run_tile, view
+from tests.unit.tile_lowering.harness import lower, module_text, run_tile, view
 from tests.unit.tile_lowering.test_mma_lowering import gemm
 
 RNG = np.random.default_rng(11)
@@ -33,13 +33,17 @@ def _tf32(x: np.ndarray) -> np.ndarray:
     (70, 64, 40, (64, 64, 16), 4, "f32", "f32"),
     (32, 16, 32, (16, 8, 16), 4, "f16", "f32"),
 ])
-def test_emulated_gemm_matches_numpy(m, n, k, tile, warps, ein, eacc):
+@pytest.mark.parametrize("prefetch", [False, True])
+def test_emulated_gemm_matches_numpy(m, n, k, tile, warps, ein, eacc, prefetch):
     bm, bn, bk = tile
     a = RNG.standard_normal((m, k)).astype(DTYPES[ein])
     b = RNG.standard_normal((k, n)).astype(DTYPES[ein])
     c = np.full((m, n), np.nan, dtype=DTYPES[eacc])  # every element is written
     grid = [-(-m // bm), -(-n // bn)]
-    run_tile(module_text(gemm(bm, bn, bk, warps, ein, eacc)), "gemm", grid, [*view(c), *view(a), *view(b)], warps)
+    text = module_text(gemm(bm, bn, bk, warps, ein, eacc))
+    if prefetch:  # the K loop's loads one iteration ahead (tile-prefetch-loads)
+        text = lower(text, "tile-prefetch-loads")
+    run_tile(text, "gemm", grid, [*view(c), *view(a), *view(b)], warps)
     if ein == "f32":
         expected = _tf32(a).astype(np.float64) @ _tf32(b).astype(np.float64)
     else:
