@@ -69,3 +69,14 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK: lower-errors.mlir:[[# @LINE + 1]]:5: error: a helper function taking tiles, views or partitions cannot be lowered: only tile kernels (`kernel` functions) take tile types; inline the helper into the kernel
+    func.func private @helper(%t: tensor<16xf32>) -> tensor<16xf32> {
+      return %t : tensor<16xf32>
+    }
+  }
+}

@@ -15,7 +15,12 @@ from mlir import ir
 
 from oxide.passes.base import OxidePass, PassError
 from oxide.passes.conversion.tile_to_simt import atomics, control, elementwise, memory, mma, reduce, shape  # noqa: F401  (rules register on import)
-from oxide.passes.conversion.tile_to_simt.driver import LocatedLoweringError, is_tile_kernel, lower_kernel
+from oxide.passes.conversion.tile_to_simt.driver import (
+    LocatedLoweringError,
+    is_tile_kernel,
+    leftover_tile_uses,
+    lower_kernel,
+)
 from oxide.passes.registry import register_pass
 
 
@@ -39,5 +44,7 @@ class ConvertTileToSimt(OxidePass):
                     lower_kernel(func, self.chip)
                 except LocatedLoweringError as exc:
                     failures.append((exc.location, str(exc)))
+            if not failures:
+                failures = leftover_tile_uses(op.operation)
         if failures:
             raise PassError(failures)

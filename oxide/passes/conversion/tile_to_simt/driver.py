@@ -25,6 +25,8 @@ ELEMENTWISE = "<elementwise>"
 
 def is_tile_kernel(func: ir.Operation) -> bool:
     """Whether a gpu.func is a tile kernel: it says how many warps, or takes or uses tile types."""
+    if "gpu.kernel" not in func.attributes:
+        return False
     if "tile.warps" in func.attributes:
         return True
     found = False
@@ -173,3 +175,23 @@ def lower_kernel(func: ir.Operation, chip: str) -> None:
         raise
     func.erase()
 
+
+
+def leftover_tile_uses(container: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """Ops outside tile kernels that still use tile types (helper functions): nothing lowers them."""
+    problems: list[tuple[ir.Location, str]] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        types = [v.type for v in [*op.operands, *op.results]]
+        if op.name in ("gpu.func", "func.func"):
+            types += [a.type for a in op.regions[0].blocks[0].arguments] if op.regions[0].blocks else []
+        if op.name.startswith("tile.") or any(_tile_typed(t) for t in types):
+            what = "a helper function taking tiles, views or partitions" if op.name in ("gpu.func", "func.func") \
+                else f"'{op.name}' on tiles outside a tile kernel"
+            problems.append((op.location, f"{what} cannot be lowered: only tile kernels (`kernel` functions) take "
+                                          "tile types; inline the helper into the kernel"))
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    container.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return problems
