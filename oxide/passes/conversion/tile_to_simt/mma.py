@@ -34,6 +34,11 @@ from oxide.passes.conversion.tile_to_simt.layouts import TileValue, vector_width
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 MIN_SM = 80
+# A kernel's only tile.mma, when it runs once per iteration of its loop, stages into two buffers, alternating,
+# when both fit in this much static shared memory (the rest of the 48 KiB is left for the scratch memory of
+# the kernel's other ops).
+DOUBLE_BUFFER_BYTES = 40 * 1024
+STAGING_MARK = "tile.mma_staging"
 
 
 class _I32:
@@ -241,6 +246,89 @@ def _mma(plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Value], c: list[ir.Valu
     return [llvm.extractvalue(ir.F32Type.get(), d, [e]) for e in range(4)]
 
 
+def _mma_count(op: Any) -> int:
+    """How many tile.mma ops the kernel holding `op` has."""
+    func = op.operation.parent
+    while func is not None and func.name != "gpu.func":
+        func = func.parent
+    count = 0
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        nonlocal count
+        count += inner.name == "tile.mma"
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return count
+
+
+def _loop_parity(ctx: TileLowering, op: Any) -> tuple[ir.Value, ir.Operation] | None:
+    """(iteration count % 2 as i32, the lowered loop) when the mma sits directly in an scf.for body, so it
+    runs once in every iteration; else None."""
+    loop = op.operation.parent
+    if loop is None or loop.name != "scf.for":
+        return None
+    old_iv = loop.regions[0].blocks[0].arguments[0]
+    iv, lower, step = ctx.scalar(old_iv), ctx.scalar(loop.operands[0]), ctx.scalar(loop.operands[2])
+    count = arith.divsi(arith.subi(iv, lower), step)
+    one = ctx.const(iv.type, 1)
+    parity = arith.andi(count, one)
+    if str(parity.type) != "i32":
+        parity = arith.index_cast(ir.IntegerType.get_signless(32), parity) if str(parity.type) == "index" \
+            else arith.trunci(ir.IntegerType.get_signless(32), parity)
+    return parity, ir.BlockArgument(iv).owner.owner.operation
+
+
+def _staging_buffers(ctx: TileLowering, elem: ir.Type, count: int) -> ir.Value:
+    """A shared array of `count` elements of its own for one mma's double-buffered staging, at the kernel's
+    entry; arrays left unused by a discarded emission of the loop body (control.py may emit it again) go."""
+    for name in ("simt.shared_ptr", "simt.shared_array"):
+        for old in [o.operation for o in ctx.entry.operations]:
+            if old.name == name and STAGING_MARK in old.attributes and not list(old.result.uses):
+                old.erase()
+    with ir.InsertionPoint.at_block_begin(ctx.entry):
+        array = simt.SharedArrayOp.build(align=16, results=[ir.Type.parse(f"!simt.shared<{elem}, {count}>")])
+        array.owner.attributes[STAGING_MARK] = ir.UnitAttr.get()
+        ptr = simt.SharedPtrOp.build(array, results=[ir.Type.parse(f"!simt.ptr<{elem}, 3>")])
+        ptr.owner.attributes[STAGING_MARK] = ir.UnitAttr.get()
+    return ptr
+
+
+def _barrier_before(ctx: TileLowering, loop: ir.Operation) -> None:
+    """A barrier just before `loop` (once): readers of the staging buffers from an earlier run of the loop
+    (an enclosing loop's previous iteration) are done before its first iteration writes them."""
+    previous = None
+    for candidate in loop.block.operations:
+        if candidate.operation == loop:
+            break
+        # control.py's stand-ins for the loop's initial values sit between a barrier and the loop.
+        if candidate.operation.name != "builtin.unrealized_conversion_cast":
+            previous = candidate.operation
+    if previous is None or previous.name != "simt.sync_threads":
+        with ir.InsertionPoint(loop):
+            ctx.barrier()
+
+
+def _staging(ctx: TileLowering, op: Any, plan: ml.MmaPlan) -> ir.Value:
+    """The staging buffer this mma writes, after the barrier its reuse needs.
+
+    The kernel's only mma, directly in a loop body, with room for two: the buffer of this iteration's parity,
+    and no barrier in the loop before the writes. The buffer written in iteration k was last read in iteration k - 2, and every
+    thread has since passed iteration k - 1's barrier between its staging and its fragment loads. Otherwise
+    the kernel's shared scratch memory, with a barrier before it is written again."""
+    elems = plan.shared_bytes // plan.instr.in_bytes
+    room = 2 * plan.shared_bytes <= DOUBLE_BUFFER_BYTES
+    parity = _loop_parity(ctx, op) if room and _mma_count(op) == 1 else None
+    if parity is None:
+        base = ctx.scratch(tile.elem_of(op.lhs.type), elems)
+        ctx.scratch_begin()
+        return base
+    value, loop = parity
+    _barrier_before(ctx, loop)
+    buffers = _staging_buffers(ctx, tile.elem_of(op.lhs.type), 2 * elems)
+    return simt.PtrOffsetOp.build(buffers, ctx.index(arith.muli(value, ctx.i32(elems))))
+
+
 @lowering(tile.MmaOp)
 def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     """acc + a @ b on the Tensor Cores; the result is in the mma accumulator layout."""
@@ -249,8 +337,7 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     acc = ctx.tile(op.acc)
     if acc.layout != plan.layout:
         acc = ctx.convert(acc, plan.layout)
-    base = ctx.scratch(tile.elem_of(op.lhs.type), plan.shared_bytes // plan.instr.in_bytes)
-    ctx.scratch_begin()
+    base = _staging(ctx, op, plan)
     _stage(ctx, plan, a, b, base)
     ctx.barrier()
     tid = _I32(ctx, ctx.tid)
