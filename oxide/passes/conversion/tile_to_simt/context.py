@@ -192,9 +192,22 @@ class TileLowering:
         value = simt.PtrLoadOp.build(ptr, results=[storage])
         return arith.trunci(elem, value) if str(elem) == "i1" else value
 
+    def scratch_state(self) -> tuple[dict[str, int], bool]:
+        """What the scratch bookkeeping is now (before code that may be discarded)."""
+        return {key: entry.count for key, entry in self._scratch.items()}, self.scratch_used
+
+    def restore_scratch(self, state: tuple[dict[str, int], bool]) -> None:
+        """Forget the scratch uses of discarded code, so they size nothing."""
+        counts, self.scratch_used = state
+        for key, entry in self._scratch.items():
+            entry.count = counts.get(key, 0)
+
     def finish_scratch(self) -> None:
         """Give every scratch placeholder its shared array, sized to its largest use."""
         for key, entry in self._scratch.items():
+            if not list(entry.placeholder.result.uses):
+                entry.placeholder.erase()  # only discarded code used it
+                continue
             with ir.InsertionPoint(entry.placeholder), entry.placeholder.location:
                 array_type = ir.Type.parse(f"!simt.shared<{key}, {max(entry.count, 1)}>")
                 array = simt.SharedArrayOp.build(align=16, results=[array_type])

@@ -107,6 +107,7 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     layouts = [_layout_of(v) for v in inits]
     old_body = op.regions[0].blocks[0]
     for round_ in range(MAX_LAYOUT_ROUNDS):
+        before = ctx.scratch_state()
         types = [t for v, layout in zip(inits, layouts) for t in _types(v, layout)]
         # Stand-ins for the initial values: the real ones are converted once the layouts are settled.
         stand_ins = ir.Operation.create("builtin.unrealized_conversion_cast", results=types) if types else None
@@ -125,6 +126,7 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
         loop.operation.erase()
         if stand_ins is not None:
             stand_ins.erase()
+        ctx.restore_scratch(before)
     if stand_ins is not None:
         with ir.InsertionPoint(loop.operation):
             real = _flatten(ctx, inits, layouts)
@@ -144,6 +146,7 @@ def lower_if(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     layouts: list[Layout | None] = [ctx.default_layout(list(r.type.shape)) if isinstance(r.type, ir.RankedTensorType)
                                     else None for r in results]
     for round_ in range(2):
+        before = ctx.scratch_state()
         types = [t for r, layout in zip(results, layouts)
                  for t in ([r.type.element_type] * layout.per_thread if layout is not None else [r.type])]
         branch = scf.IfOp(cond, types, has_else=has_else)
@@ -153,6 +156,7 @@ def lower_if(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
             break
         layouts = better
         branch.operation.erase()
+        ctx.restore_scratch(before)
     if has_else:
         _emit_region(ctx, op.regions[1].blocks[0], branch.else_block, [], YieldFrame(list(layouts)))
     grouped = _regroup(list(branch.results), layouts)
