@@ -556,3 +556,18 @@ def test_unsigned_reduce(kind):
     x = RNG.integers(0, 2**32, shape, dtype=np.uint64).astype(np.uint32)
     z = run_unary(unary_kernel(shape, [8], body, "i32"), x.view(np.int32), [8])
     np.testing.assert_array_equal(z.view(np.uint32), NUMPY_REDUCE[kind](x, axis=1))
+
+
+@pytest.mark.parametrize("n,pitch", [(1001, 1004), (1000, 1000), (997, 997)])
+def test_ragged_rows_with_a_row_pitch(n, pitch):
+    # Rows of n elements, `pitch` apart, in a 4x1024 tile: the groups of 4 wholly inside a row take vector
+    # accesses when pitch keeps them aligned, the last partial group goes element by element; padding stays.
+    m = 3
+    text = unary_kernel([4, 1024], [4, 1024], '      %r = math.exp %a : tensor<4x1024xf32>')
+    x = np.zeros((m, pitch), np.float32)
+    x[:, :n] = _data((m, n), np.float32)
+    z = np.full((m, pitch), 9.0, np.float32)
+    abi = [np.int64(m), np.int64(n), np.int64(pitch), np.int64(1)]
+    run_tile(text, "k", [1], [z.reshape(-1), *abi, x.reshape(-1), *abi])
+    np.testing.assert_allclose(z[:, :n], np.exp(x[:, :n]), rtol=1e-6)
+    assert (z[:, n:] == 9.0).all()
