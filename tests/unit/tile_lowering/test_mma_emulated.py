@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.unit.tile_lowering.harness import lower, module_text, run_tile, view
-from tests.unit.tile_lowering.test_mma_lowering import gemm
+from tests.unit.tile_lowering.test_mma_lowering import gemm, ops_in_k_loop
 
 RNG = np.random.default_rng(11)
 DTYPES = {"f16": np.float16, "f32": np.float32}
@@ -85,3 +85,18 @@ def test_mma_result_feeds_the_next_mma():
     run_tile(text, "attn", [1, 1], [*view(o), *view(q), *view(k), *view(v)], 4)
     p = (q.astype(np.float32) @ k.astype(np.float32)).astype(np.float16)
     np.testing.assert_allclose(o, p.astype(np.float64) @ v.astype(np.float64), rtol=1e-3, atol=1e-2)
+
+
+def test_accumulator_loaded_before_the_loop_is_converted_once():
+    # C += A @ B: the accumulator starts as the block's own tile of C (loaded in the blocked layout), is
+    # converted to the mma layout once before the K loop, and the loop keeps one barrier per iteration.
+    text = module_text(gemm(64, 64, 32, 4, "f16", "f32").replace(
+        "%zero = arith.constant dense<0.0> : tensor<64x64xf32>",
+        '%zero = "tile.load_own"(%c) : (!tile.view_mut<f32, array<i64: 64, 64>>) -> tensor<64x64xf32>'))
+    assert ops_in_k_loop(lower(text)).count("simt.sync_threads") == 1
+    a = RNG.standard_normal((96, 64)).astype(np.float16)
+    b = RNG.standard_normal((64, 80)).astype(np.float16)
+    c = RNG.standard_normal((96, 80)).astype(np.float32)
+    expected = c.astype(np.float64) + a.astype(np.float64) @ b.astype(np.float64)
+    run_tile(text, "gemm", [2, 2], [*view(c), *view(a), *view(b)], 4)
+    np.testing.assert_allclose(c, expected, rtol=1e-4, atol=1e-3)

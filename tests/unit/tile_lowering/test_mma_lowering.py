@@ -68,7 +68,7 @@ def _op_names(root: ir.Operation) -> list[str]:
     return names
 
 
-def _ops_in_k_loop(text: str) -> list[str]:
+def ops_in_k_loop(text: str) -> list[str]:
     """The ops inside the lowered kernel's K loop (the scf.for that holds mma.sync), in program order."""
     with context(), ir.Location.unknown():
         module = ir.Module.parse(text)
@@ -86,7 +86,7 @@ def _ops_in_k_loop(text: str) -> list[str]:
 @pytest.mark.parametrize("m,n,k,warps,ein,eacc", GEMMS)
 def test_k_loop_runs_the_planned_tensor_core_ops(m, n, k, warps, ein, eacc):
     plan = ml.plan_mma([m, k], [k, n], ein, eacc, warps)
-    ops = _ops_in_k_loop(lower(module_text(gemm(m, n, k, warps, ein, eacc))))
+    ops = ops_in_k_loop(lower(module_text(gemm(m, n, k, warps, ein, eacc))))
     fm, fn = plan.fragments
     assert ops.count("nvvm.mma.sync") == fm * fn * plan.k_steps
     a_loads = sum(op.startswith("ldmatrix.sync.aligned.m8n8.x4.shared") for op in ops)
