@@ -30,10 +30,11 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    // 1024 elements along the reduced dimension over 4 warps: 5 shuffles, then 2 rounds through shared memory
-    // (one per warp bit), each a barrier-protected write and a read of the partner warp's total.
+    // 1024 elements along the reduced dimension over 4 warps: 7 in-thread steps, 5 shuffles, then 2 rounds
+    // through shared memory (one per warp bit), each a barrier-protected write of the thread's one total and a
+    // read of the partner warp's: 128 words of scratch.
     // CHECK-LABEL: gpu.func @sum1024
-    // CHECK: simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<f32, 1024 : i64>
+    // CHECK: simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<f32, 128 : i64>
     // CHECK-COUNT-5: "simt.shuffle"
     // CHECK: "simt.ptr_store"
     // CHECK: "simt.sync_threads"

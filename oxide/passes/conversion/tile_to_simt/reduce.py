@@ -28,7 +28,6 @@ from oxide.passes.conversion.tile_to_simt.layouts import (
     Layout,
     TileValue,
 )
-from oxide.passes.conversion.tile_to_simt.remap import flat_index, only_if
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 Combine = Callable[[ir.Value, ir.Value], ir.Value]
@@ -60,27 +59,20 @@ def shuffle_xor(ctx: TileLowering, value: ir.Value, lane_mask: int) -> ir.Value:
     return arith.bitcast(t, narrow) if text in _FLOAT else narrow
 
 
-def _partner_through_shared(ctx: TileLowering, layout: Layout, values: dict[int, ir.Value], dim: int,
-                            bit: int) -> dict[int, ir.Value]:
-    """For the given registers, the partner element's value across warps (coordinate `bit` of `dim`
-    flipped), through shared memory."""
+def _partner_through_shared(ctx: TileLowering, values: dict[int, ir.Value], thread_bit: int) -> dict[int, ir.Value]:
+    """For the given registers, the value the thread `tid ^ (1 << thread_bit)` (another warp) holds in the
+    same register, through shared memory: slot r * threads + tid, so a warp writes and reads consecutive
+    words (no bank conflicts) and the scratch holds only the values exchanged."""
     elem = next(iter(values.values())).type
-    count = 1
-    for extent in layout.shape:
-        count *= extent
-    base = ctx.scratch(elem, count)
+    threads = 32 * ctx.warps
+    base = ctx.scratch(elem, len(values) * threads)
     ctx.scratch_begin()
-    elements = layout.coords(ctx, ctx.tid)
-    indices = {j: flat_index(ctx, elements[j].coords, layout.shape) for j in values}
-    for j, value in values.items():
-        with only_if(elements[j].owner):
-            ctx.scratch_store(base, indices[j], value)
+    for r, value in enumerate(values.values()):
+        ctx.scratch_store(base, arith.addi(ctx.tid, ctx.i32(r * threads)) if r else ctx.tid, value)
     ctx.barrier()
-    stride = 1
-    for extent in layout.shape[dim + 1:]:
-        stride *= extent
-    flip = ctx.i32(stride << bit)
-    return {j: ctx.scratch_load(base, arith.xori(index, flip), elem) for j, index in indices.items()}
+    partner = arith.xori(ctx.tid, ctx.i32(1 << thread_bit))
+    return {j: ctx.scratch_load(base, arith.addi(partner, ctx.i32(r * threads)) if r else partner, elem)
+            for r, j in enumerate(values)}
 
 
 def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, scan: bool,
@@ -119,7 +111,7 @@ def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, sc
         if thread_bit < LANE_BITS:
             partners = {j: shuffle_xor(ctx, t, 1 << thread_bit) for j, t in totals.items()}
         else:
-            partners = _partner_through_shared(ctx, layout, totals, dim, b)
+            partners = _partner_through_shared(ctx, totals, thread_bit)
         if scan:
             is_upper = arith.cmpi(arith.CmpIPredicate.ne, arith.andi(ctx.tid, ctx.i32(1 << thread_bit)), ctx.i32(0))
             takes = arith.xori(is_upper, ctx.const(i_type(1), 1)) if reverse else is_upper
