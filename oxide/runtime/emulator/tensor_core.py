@@ -33,22 +33,28 @@ def _warp_lanes(c: Threads) -> tuple[np.ndarray, np.ndarray]:
     return lane, np.arange(c.lanes, dtype=np.int64) - lane
 
 
-def _whole_warps(c: Threads, mask: Any, what: str, loc: int) -> None:
-    if mask is not c.full and not np.all(mask):
-        c.fail(WarpDivergence, f"{what} is warp-collective (.sync.aligned) but runs with some lanes inactive",
-               ~np.asarray(mask), loc)
+def _active(c: Threads, mask: Any, what: str, loc: int) -> np.ndarray:
+    """The active lanes, checked to be whole warps: a batch may hold blocks that took different (block-
+    uniform) branches, but inside a warp .sync.aligned instructions need every lane."""
+    active = c.broadcast(mask).astype(np.bool_)
+    warps = active.reshape(-1, 32)
+    partial = np.repeat(warps.any(axis=1) & ~warps.all(axis=1), 32)
+    if partial.any():
+        c.fail(WarpDivergence, f"{what} is warp-collective (.sync.aligned) but runs with some lanes of a warp "
+               "inactive", partial, loc)
+    return active
 
 
 def ldmatrix(c: Threads, mask: Any, ptr: Ptr, byte_offset: int, count: int, trans: bool, loc: int) -> tuple:
     """ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16 at `ptr` + byte_offset: lanes 8i..8i+7 give the
     16-byte rows of matrix i; register i of lane l is row l / 4, elements 2 (l % 4) + {0, 1} of matrix i (of its
     transpose with .trans)."""
-    _whole_warps(c, mask, "ldmatrix", loc)
+    active = _active(c, mask, "ldmatrix", loc)
     buffer = ptr.buffer
     item = buffer.array.itemsize
     lane, warp_start = _warp_lanes(c)
     row_byte = c.broadcast(ptr.offset).astype(np.int64) * item + byte_offset
-    used = lane < 8 * count
+    used = (lane < 8 * count) & active
     bad = used & ((row_byte < 0) | (row_byte + ROW_BYTES > len(buffer) * item) | (row_byte % ROW_BYTES != 0))
     if bad.any():
         k = c.first(bad)
@@ -69,7 +75,7 @@ def ldmatrix(c: Threads, mask: Any, ptr: Ptr, byte_offset: int, count: int, tran
         if buffer.tracker is not None:
             for word in (low_word, high_word):
                 element = word * 2 // item
-                buffer.tracker.on_read(c, c.full, element + buffer.base if buffer.base else element, loc)
+                buffer.tracker.on_read(c, active, element + buffer.base if buffer.base else element, loc)
         value = words[low_word].astype(np.uint32) | (words[high_word].astype(np.uint32) << 16)
         registers.append(value.view(np.int32))
     return tuple(registers)
@@ -96,7 +102,7 @@ def mma_sync(c: Threads, mask: Any, k: int, inputs: str, a: Sequence[Any], b: Se
              acc_type: str, loc: int) -> tuple:
     """mma.sync.aligned.m16n8k{k}.row.col: per warp D = A @ B + C with the PTX ISA's fragment layouts (g = lane
     / 4, t = lane % 4). Products and sums are taken in f32 (exact for f16 and tf32 products)."""
-    _whole_warps(c, mask, "mma.sync", loc)
+    _active(c, mask, "mma.sync", loc)  # inactive warps compute on whatever they hold; nobody reads it
     warps = c.lanes // 32
     lane = np.arange(32)
     g, t = lane // 4, lane % 4

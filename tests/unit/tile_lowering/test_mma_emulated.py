@@ -100,3 +100,31 @@ def test_accumulator_loaded_before_the_loop_is_converted_once():
     expected = c.astype(np.float64) + a.astype(np.float64) @ b.astype(np.float64)
     run_tile(text, "gemm", [2, 2], [*view(c), *view(a), *view(b)], 4)
     np.testing.assert_allclose(c, expected, rtol=1e-4, atol=1e-3)
+
+
+def test_blocks_of_one_batch_may_branch_around_an_mma():
+    # The emulator runs several blocks in lock step; here only even blocks run the mma (a block-uniform branch,
+    # as causal attention skips tiles), so inside one batch some warps are inactive for ldmatrix / mma.sync.
+    text = module_text(gemm(32, 32, 16, 4, "f16", "f32").replace(
+        '%r = "tile.mma"(%ta, %tb, %acc0) : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<32x32xf32>) -> '
+        'tensor<32x32xf32>',
+        '%two = arith.constant 2 : i32\n'
+        '        %odd = arith.remui %bm, %two : i32\n'
+        '        %even = arith.cmpi eq, %odd, %c0 : i32\n'
+        '        %r = scf.if %even -> (tensor<32x32xf32>) {\n'
+        '          %m = "tile.mma"(%ta, %tb, %acc0) : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<32x32xf32>) -> '
+        'tensor<32x32xf32>\n'
+        '          scf.yield %m : tensor<32x32xf32>\n'
+        '        } else {\n'
+        '          scf.yield %acc0 : tensor<32x32xf32>\n'
+        '        }'))
+    assert '"tile.mma"' in text and "scf.if" in text
+    a = RNG.standard_normal((128, 48)).astype(np.float16)
+    b = RNG.standard_normal((48, 32)).astype(np.float16)
+    c = np.full((128, 32), np.nan, np.float32)
+    run_tile(text, "gemm", [4, 1], [*view(c), *view(a), *view(b)], 4)
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    for block in range(4):
+        rows = slice(32 * block, 32 * block + 32)
+        want = expected[rows] if block % 2 == 0 else np.zeros((32, 32))
+        np.testing.assert_allclose(c[rows], want, rtol=1e-4, atol=1e-3)
