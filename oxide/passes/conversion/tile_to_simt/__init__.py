@@ -1,5 +1,5 @@
-"""convert-tile-to-simt: lower every tile kernel (a gpu.func with tile types, tile ops or `tile.warps`) to a
-simt kernel with the contract's ABI; see driver.py for the method and layouts.py for who holds what.
+"""convert-tile-to-simt: lower every tile kernel (a gpu.func kernel with tile types or tile ops) to a simt
+kernel with the contract's ABI; see driver.py for the method and layouts.py for who holds what.
 
 One module per concern registers its rules (rules.TILE_RULES): memory (global loads/stores), elementwise
 (arith/math on tiles), shape (splat, iota, broadcast, reshape, permute, cat, extract, to_scalar), reduce

@@ -24,16 +24,15 @@ ELEMENTWISE = "<elementwise>"
 
 
 def is_tile_kernel(func: ir.Operation) -> bool:
-    """Whether a gpu.func is a tile kernel: it says how many warps, or takes or uses tile types."""
+    """Whether a gpu.func is a tile kernel: it takes tile types or uses tile ops. (`tile.warps` alone does not
+    say so: a lowered kernel keeps it, and lowering it again must leave it alone.)"""
     if "gpu.kernel" not in func.attributes:
         return False
-    if "tile.warps" in func.attributes:
-        return True
     found = False
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         nonlocal found
-        if op.name.startswith("tile."):
+        if op.name.startswith("tile.") or any(_tile_typed(r.type) for r in op.results):
             found = True
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
