@@ -571,3 +571,23 @@ def test_ragged_rows_with_a_row_pitch(n, pitch):
     run_tile(text, "k", [1], [z.reshape(-1), *abi, x.reshape(-1), *abi])
     np.testing.assert_allclose(z[:, :n], np.exp(x[:, :n]), rtol=1e-6)
     assert (z[:, n:] == 9.0).all()
+
+
+def test_a_kernel_loading_only_16_bit_tiles_uses_8_element_vectors():
+    # x (f16) is loaded in 16-byte groups of 8; computing in f32 and storing f16 keeps that layout throughout.
+    from tests.unit.tile_lowering.harness import lower
+
+    shape = (4, 256)
+    t16, t32, v32 = tensor(shape, "f16"), tensor(shape), tensor([4])
+    body = f"""      %w = arith.extf %a : {t16} to {t32}
+      %s = "tile.reduce"(%w) {{dim = 1 : i64, kind = "sum", unsigned = false}} : ({t32}) -> {v32}
+      %s1 = "tile.reshape"(%s) : ({v32}) -> {tensor([4, 1])}
+      %sb = "tile.broadcast"(%s1) : ({tensor([4, 1])}) -> {t32}
+      %d = arith.subf %w, %sb : {t32}
+      %r = arith.truncf %d : {t32} to {t16}"""
+    text = unary_kernel(shape, shape, body, "f16")
+    lowered = lower(text)
+    assert "vector<8xf16>" in lowered and "simt.shared_array" not in lowered
+    x = RNG.integers(-4, 5, shape).astype(np.float16)
+    expected = (x.astype(np.float32) - x.astype(np.float32).sum(1, keepdims=True)).astype(np.float16)
+    np.testing.assert_array_equal(run_unary(text, x, shape), expected)

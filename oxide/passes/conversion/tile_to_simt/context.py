@@ -66,6 +66,9 @@ class TileLowering:
     warps: int
     entry: ir.Block
     chip: str = "sm_90"
+    # Contiguous elements per thread in blocked layouts (one vector access): the same for every tile of the
+    # kernel, so that tiles of different element types line up without conversions.
+    vector: int = 4
     values: dict[Any, Any] = field(default_factory=dict)
     tid: ir.Value | None = None
     # Shared scratch arrays by storage element type (text), each sized at the end to its largest use.
@@ -139,7 +142,7 @@ class TileLowering:
     # Layouts ----------------------------------------------------------------------------------------------
     def default_layout(self, shape: list[int] | tuple[int, ...]) -> Layout:
         """The blocked layout every tile of this shape gets unless something prefers another."""
-        return blocked(shape, self.warps)
+        return blocked(shape, self.warps, self.vector)
 
     def splat(self, value: ir.Value, layout: Layout) -> TileValue:
         """A tile whose every element is `value`."""

@@ -15,7 +15,7 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.passes.conversion.lowering import LoweringError
-from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, i_type
+from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_RULES
 
 # Upstream dialects whose ops on tiles are elementwise (the rule is registered under this key).
@@ -46,6 +46,20 @@ def kernel_warps(func: ir.Operation) -> int:
     if "tile.warps" not in func.attributes:
         return DEFAULT_WARPS
     return ir.IntegerAttr(func.attributes["tile.warps"]).value
+
+
+def blocked_vector(func: ir.Operation) -> int:
+    """Elements per vector access in the kernel's blocked layouts: 8 (16 bytes) when every tile the kernel
+    loads has 16-bit elements, else 4 (16 bytes of f32; 8 of f16 in a kernel that also loads f32)."""
+    widths: set[int] = set()
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name in ("tile.load", "tile.load_own"):
+            widths.add(bit_width(T.elem_of(op.results[0].type)))
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return 8 if widths == {16} else 4
 
 
 def lowered_param_types(t: ir.Type) -> list[ir.Type]:
@@ -162,7 +176,7 @@ def lower_kernel(func: ir.Operation, chip: str) -> None:
     domain = max([1, *outputs])
     new_func.attributes["simt.contract"] = ir.Attribute.parse(
         f"{{domain = {domain} : i32, block = array<i32: {32 * warps}, 1, 1>}}")
-    ctx = TileLowering(warps, entry, chip)
+    ctx = TileLowering(warps, entry, chip, blocked_vector(func))
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
