@@ -15,7 +15,7 @@ convert-simt-to-nvvm). Both need sm_80 or newer (bf16 and tf32 mma, ldmatrix .tr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from mlir import ir
@@ -195,11 +195,11 @@ def _a_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[
             for fm in range(plan.fragments[0])]
 
 
-def _b_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[ir.Value]]:
-    count = plan.fragments[1]
-    fragments: list[list[ir.Value]] = []
+def _b_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> Iterator[tuple[int, list[ir.Value]]]:
+    """(fn, registers) of each B fragment of K step ks, loaded when the caller asks for it: a pair of n8
+    fragments per ldmatrix.x4.trans (one per .x2.trans when the warp tile has one), two scalar loads for tf32."""
     if plan.instr.inputs == "tf32":
-        for fn in range(count):
+        for fn in range(plan.fragments[1]):
             regs = []
             for register in range(2):
                 def formula(lane: Any, warp_col: Any, i: int, step: int, register: int = register) -> Any:
@@ -208,19 +208,19 @@ def _b_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[
                 address = addresses.at(("b", register), formula, fn, ks)
                 value = simt.PtrLoadOp.build(address, results=[ir.F32Type.get()])
                 regs.append(arith.bitcast(ir.IntegerType.get_signless(32), value))
-            fragments.append(regs)
-        return fragments
+            yield fn, regs
+        return
 
     def formula(lane: Any, warp_col: Any, fn: int, step: int) -> Any:
         return ml.b_fragment_offset(plan, lane, warp_col, fn, step)
 
     step = 2 if plan.b_pairs else 1
     thread = addresses.thread("b", formula)
-    for fn in range(0, count, step):
+    for fn in range(0, plan.fragments[1], step):
         byte_offset = _constant(formula, fn, ks) * plan.instr.in_bytes
         regs = [_register(plan, r) for r in _ldmatrix(thread, byte_offset, 2 * step, trans=True)]
-        fragments.extend(regs[i:i + 2] for i in range(0, 2 * step, 2))
-    return fragments
+        for half in range(step):
+            yield fn + half, regs[2 * half:2 * half + 2]
 
 
 def _mma(plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Value], c: list[ir.Value]) -> list[ir.Value]:
@@ -349,9 +349,9 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     fn_count = plan.fragments[1]
     for ks in range(plan.k_steps):
         a_frags = _a_fragments(plan, a_addresses, ks)
-        b_frags = _b_fragments(plan, b_addresses, ks)
-        for fm, a_frag in enumerate(a_frags):
-            for fn, b_frag in enumerate(b_frags):
+        # Each B fragment is loaded just before the mma.sync ops that use it, which keeps fewer registers live.
+        for fn, b_frag in _b_fragments(plan, b_addresses, ks):
+            for fm, a_frag in enumerate(a_frags):
                 first = 4 * (fn + fn_count * fm)
                 regs[first:first + 4] = _mma(plan, a_frag, b_frag, regs[first:first + 4])
     return TileValue(plan.layout, regs)
