@@ -80,3 +80,19 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @carried_view(%z: !tile.view_mut<f32, array<i64: 32>>, %x: !tile.view<f32, array<i64: -1>>, %c: i1) kernel attributes {tile.warps = 1 : i32} {
+      %v = scf.if %c -> (!tile.view<f32, array<i64: -1>>) {
+        // CHECK: lower-errors.mlir:[[# @LINE + 1]]:9: error: only tiles and scalars can flow through scf regions (not views or partitions)
+        scf.yield %x : !tile.view<f32, array<i64: -1>>
+      } else {
+        scf.yield %x : !tile.view<f32, array<i64: -1>>
+      }
+      gpu.return
+    }
+  }
+}

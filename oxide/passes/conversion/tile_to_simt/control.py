@@ -41,14 +41,19 @@ def _layout_of(value: Any) -> Layout | None:
 def _types(value: Any, layout: Layout | None) -> list[ir.Type]:
     if layout is None:
         if not isinstance(value, ir.Value):
-            raise LoweringError("only tiles and scalars can flow through scf regions (not views or partitions)")
+            raise LoweringError(_NOT_CARRIED)
         return [value.type]
     return [value.values[0].type] * layout.per_thread
+
+
+_NOT_CARRIED = "only tiles and scalars can flow through scf regions (not views or partitions)"
 
 
 def _flatten(ctx: TileLowering, values: Sequence[Any], layouts: Sequence[Layout | None]) -> list[ir.Value]:
     flat: list[ir.Value] = []
     for value, layout in zip(values, layouts):
+        if layout is None and not isinstance(value, ir.Value):
+            raise LoweringError(_NOT_CARRIED)
         flat.extend(ctx.convert(value, layout).values if layout is not None else [value])
     return flat
 
@@ -174,6 +179,8 @@ def lower_while(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
                 for a in args]
 
     def types_of(args: Sequence[ir.Value], layouts: list[Layout | None]) -> list[ir.Type]:
+        if any(str(a.type).startswith("!tile.") for a in args):
+            raise LoweringError(_NOT_CARRIED)
         return [t for a, layout in zip(args, layouts)
                 for t in ([a.type.element_type] * layout.per_thread if layout is not None else [a.type])]
 
