@@ -24,6 +24,10 @@ def i_type(width: int) -> ir.Type:
     return ir.IntegerType.get_signless(width)
 
 
+# scratch_store/scratch_load permute positions within rows of 2^SWIZZLE_BITS elements (one per bank).
+SWIZZLE_BITS = 5
+
+
 def bit_width(type_: ir.Type) -> int:
     """Bits of an integer or float type."""
     return {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}.get(str(type_)) or ir.IntegerType(type_).width
@@ -168,7 +172,8 @@ class TileLowering:
                                                   attributes={"tile.scratch": ir.UnitAttr.get()})
             self._scratch[key] = _Scratch(placeholder)
         entry = self._scratch[key]
-        entry.count = max(entry.count, count)
+        # Whole 32-element rows: the swizzle moves elements within their row.
+        entry.count = max(entry.count, -(-count // (1 << SWIZZLE_BITS)) << SWIZZLE_BITS)
         return entry.placeholder.result
 
     def scratch_begin(self) -> None:
@@ -181,16 +186,22 @@ class TileLowering:
         """bar.sync: every thread of the block waits here (tile code is block-uniform, so all reach it)."""
         simt.SyncThreadsOp()
 
+    def _swizzled(self, index: ir.Value) -> ir.Value:
+        # Element i of each 32-element row r goes to i ^ r: a warp reading a column of a row-major tile, or
+        # writing 4-element runs of a blocked layout, touches 32 different banks instead of one or eight.
+        row = arith.andi(arith.shrui(index, self.i32(SWIZZLE_BITS)), self.i32((1 << SWIZZLE_BITS) - 1))
+        return arith.xori(index, row)
+
     def scratch_store(self, base: ir.Value, index: ir.Value, value: ir.Value) -> None:
-        """scratch[index] = value (index i32)."""
+        """scratch[index] = value (index i32; stored at a swizzled position that scratch_load undoes)."""
         if str(value.type) == "i1":
             value = arith.extui(i_type(8), value)
-        ptr = simt.PtrOffsetOp.build(base, self.index(index))
+        ptr = simt.PtrOffsetOp.build(base, self.index(self._swizzled(index)))
         simt.PtrStoreOp(ptr, value)
 
     def scratch_load(self, base: ir.Value, index: ir.Value, elem: ir.Type) -> ir.Value:
-        """scratch[index] (index i32) as `elem`."""
-        ptr = simt.PtrOffsetOp.build(base, self.index(index))
+        """scratch[index] (index i32) as `elem`, as scratch_store wrote it."""
+        ptr = simt.PtrOffsetOp.build(base, self.index(self._swizzled(index)))
         storage = i_type(8) if str(elem) == "i1" else elem
         value = simt.PtrLoadOp.build(ptr, results=[storage])
         return arith.trunci(elem, value) if str(elem) == "i1" else value
