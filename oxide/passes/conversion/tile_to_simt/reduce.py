@@ -75,20 +75,50 @@ def _partner_through_shared(ctx: TileLowering, values: dict[int, ir.Value], thre
             for r, j in enumerate(values)}
 
 
+def _total_across_warps(ctx: TileLowering, values: dict[int, ir.Value], thread_bits: list[int],
+                        combine: Combine) -> dict[int, ir.Value]:
+    """For the given registers, the combination over every warp that differs only in `thread_bits` (warp bits
+    of the thread id, lowest coordinate bit first), in one shared-memory round: each thread writes its values at
+    slot r * threads + tid, then reads all the warps' and combines them in coordinate order, so that every
+    thread computes the same total."""
+    elem = next(iter(values.values())).type
+    threads = 32 * ctx.warps
+    base = ctx.scratch(elem, len(values) * threads)
+    ctx.scratch_begin()
+    for r, value in enumerate(values.values()):
+        ctx.scratch_store(base, arith.addi(ctx.tid, ctx.i32(r * threads)) if r else ctx.tid, value)
+    ctx.barrier()
+    others = arith.andi(ctx.tid, ctx.i32(~sum(1 << b for b in thread_bits)))
+    sources = []
+    for a in range(1 << len(thread_bits)):
+        spread = sum(1 << b for i, b in enumerate(thread_bits) if (a >> i) & 1)
+        sources.append(arith.ori(others, ctx.i32(spread)) if spread else others)
+    totals = {}
+    for r, j in enumerate(values):
+        total = None
+        for source in sources:
+            value = ctx.scratch_load(base, arith.addi(source, ctx.i32(r * threads)) if r else source, elem)
+            total = value if total is None else combine(total, value)
+        totals[j] = total
+    return totals
+
+
 def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, scan: bool,
               reverse: bool) -> tuple[list[ir.Value], list[ir.Value]]:
     """(totals, prefixes) per register after combining along `dim` (prefixes only when `scan`).
 
-    A scan must take the bits in increasing significance; a reduction takes its register bits first, after
+    A scan must take the bits in increasing significance. A reduction takes its register bits first, after
     which the registers that differ only in those bits hold the same total, so the shuffles and the
-    shared-memory rounds move one value per distinct total."""
+    shared-memory round move one value per distinct total; then its lane bits; then all its warp bits in one
+    shared-memory round."""
     layout = tile.layout
     totals = dict(enumerate(tile.values))
     prefixes = dict(enumerate(tile.values))
     order = list(range(layout.shape[dim].bit_length() - 1))
-    if not scan:
-        order.sort(key=lambda b: Bit(dim, b) not in layout.registers)
     in_registers = [k for k, bit in enumerate(layout.registers) if bit.dim == dim]
+    warp_bits = [layout.thread_bits.index(Bit(dim, b)) for b in order if Bit(dim, b) in layout.warps]
+    if not scan:
+        order.sort(key=lambda b: 0 if Bit(dim, b) in layout.registers else 1 if Bit(dim, b) in layout.lanes else 2)
     for b in order:
         target = Bit(dim, b)
         if target in layout.registers:
@@ -107,6 +137,9 @@ def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, sc
         if not scan:
             # Register bits are done: keep one representative per distinct total.
             totals = {j: v for j, v in totals.items() if not any((j >> k) & 1 for k in in_registers)}
+            if target in layout.warps:
+                totals = _total_across_warps(ctx, totals, warp_bits, combine)
+                break
         thread_bit = layout.thread_bits.index(target)
         if thread_bit < LANE_BITS:
             partners = {j: shuffle_xor(ctx, t, 1 << thread_bit) for j, t in totals.items()}
