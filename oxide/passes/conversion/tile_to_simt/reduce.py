@@ -5,7 +5,9 @@ of its partner (the element whose coordinate differs in that bit): in-thread whe
 by `shuffle.xor` when it is a lane bit, through the shared scratch memory when it is a warp bit. After all
 bits each element holds the total of its line (the reduction); a scan also keeps, per element, the prefix:
 an element in the upper half of a pair takes its partner's total in front of its own prefix (the lower
-half, for a reverse scan). All four kinds are commutative, so both partners compute the same total.
+half, for a reverse scan). All four kinds are commutative, so both partners compute the same total. A
+reduction, whose order does not matter, takes the register bits first, then the lane bits, then all warp
+bits at once (one shared-memory round).
 
 The reduction's result keeps the source layout minus the dimension: its register bits are dropped and its
 lane and warp bits hold copies (replication), so broadcasting the result back along that dimension, as
