@@ -103,7 +103,8 @@ def test_softmax_broadcast_moves_no_data():
     assert text.count('"simt.shuffle"') > 0
 
 
-@pytest.mark.parametrize("shape,dim,kind,reverse", [((128,), 0, "sum", 0), ((128,), 0, "sum", 1), ((16, 64), 1, "sum", 0),
+@pytest.mark.parametrize("shape,dim,kind,reverse", [((128,), 0, "sum", 0), ((128,), 0, "sum", 1),
+                                                    ((16, 64), 1, "sum", 0),
                                                     ((16, 64), 0, "sum", 0), ((16, 64), 0, "max", 1),
                                                     ((4, 8, 32), 2, "sum", 1), ((4, 8, 32), 0, "min", 0),
                                                     ((512,), 0, "sum", 0), ((2, 512), 1, "max", 0)])
@@ -153,7 +154,8 @@ def test_permute_3d_then_elementwise_with_a_blocked_tile():
     np.testing.assert_allclose(run_unary(unary_kernel(shape, out, body), x, out), expected, rtol=1e-6)
 
 
-@pytest.mark.parametrize("src,dst", [((16, 64), (1024,)), ((16, 64), (64, 16)), ((8, 8, 8), (64, 8)), ((128,), (2, 4, 16))])
+@pytest.mark.parametrize("src,dst", [((16, 64), (1024,)), ((16, 64), (64, 16)), ((8, 8, 8), (64, 8)),
+                                     ((128,), (2, 4, 16))])
 def test_reshape(src, dst):
     body = f'      %r = "tile.reshape"(%a) : ({tensor(src)}) -> {tensor(dst)}'
     x = _data(src, np.float32)

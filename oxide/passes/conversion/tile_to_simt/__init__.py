@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from mlir import ir
 
 from oxide.passes.base import OxidePass, PassError
-from oxide.passes.conversion.tile_to_simt import atomics, control, elementwise, memory, mma, reduce, shape  # noqa: F401  (rules register on import)
+# The rule modules register their rules on import.
+from oxide.passes.conversion.tile_to_simt import atomics, control, elementwise, memory, mma, reduce, shape  # noqa: F401
 from oxide.passes.conversion.tile_to_simt.driver import (
     LocatedLoweringError,
     is_tile_kernel,

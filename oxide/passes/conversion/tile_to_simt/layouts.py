@@ -150,8 +150,9 @@ def _runs(bits: Sequence[Bit | None]) -> list[tuple[int, int, Bit | None]]:
     for k, target in enumerate(bits):
         if runs:
             first, count, start = runs[-1]
-            follows = (start is None and target is None) or (
-                start is not None and target is not None and target.dim == start.dim and target.bit == start.bit + count)
+            follows = (start is None and target is None) or (start is not None and target is not None
+                                                              and target.dim == start.dim
+                                                              and target.bit == start.bit + count)
             if follows:
                 runs[-1] = (first, count + 1, start)
                 continue
