@@ -14,6 +14,7 @@ from mlir.dialects import arith, gpu
 from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
+from oxide.ir.declare import python_value
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_RULES
@@ -21,6 +22,8 @@ from oxide.passes.conversion.tile_to_simt.rules import TILE_RULES
 # Upstream dialects whose ops on tiles are elementwise (the rule is registered under this key).
 ELEMENTWISE_DIALECTS = ("arith", "math")
 ELEMENTWISE = "<elementwise>"
+# The static shared memory one block may declare (CUDA's limit without dynamic shared memory opt-in).
+MAX_STATIC_SHARED = 48 * 1024
 
 
 def is_tile_kernel(func: ir.Operation) -> bool:
@@ -183,10 +186,31 @@ def lower_kernel(func: ir.Operation, chip: str) -> None:
             _bind_params(ctx, old_args, list(entry.arguments))
             emit_block(ctx, old_entry)
         ctx.finish_scratch()
+        used = static_shared_bytes(new_func)
+        if used > MAX_STATIC_SHARED:
+            raise LocatedLoweringError(func.location, f"this tile kernel needs {used} bytes of shared memory for "
+                                                      f"layout conversions, reductions and mma staging, more than "
+                                                      f"the {MAX_STATIC_SHARED} a block can declare; use smaller "
+                                                      f"tiles (or fewer conversions between layouts)")
     except BaseException:
         new_func.erase()
         raise
     func.erase()
+
+
+def static_shared_bytes(func: ir.Operation) -> int:
+    """Bytes of the static shared arrays a lowered kernel declares."""
+    total = 0
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal total
+        if op.name == "simt.shared_array":
+            elem, count = simt.SharedType.parameters_of(op.results[0].type)
+            total += python_value(count) * max(bit_width(elem) // 8, 1)
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return total
 
 
 
