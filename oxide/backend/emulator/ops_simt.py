@@ -135,7 +135,8 @@ def emit_ptr_store(em: KernelEmitter, op: Any) -> None:
     width = _vector_width(op.operands[1].type)
     if width is not None:
         em.line(f"for k in range({width}):")
-        em.line(f"    _mem.ptr_store(c, {em.mask}, _mem.Ptr({ptr}.buffer, {ptr}.offset + k), {value}[:, k], {em.loc(op)})")
+        em.line(f"    _mem.ptr_store(c, {em.mask}, _mem.Ptr({ptr}.buffer, {ptr}.offset + k), {value}[:, k], "
+                f"{em.loc(op)})")
         return
     em.line(f"_mem.ptr_store(c, {em.mask}, {ptr}, {value}, {em.loc(op)})")
 

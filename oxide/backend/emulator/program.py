@@ -14,7 +14,15 @@ from typing import Any
 
 from mlir import ir
 
-from oxide.backend.emulator import ops_arith, ops_control, ops_math, ops_simt, ops_sync, ops_vector  # noqa: F401 (rules)
+from oxide.backend.emulator import (  # noqa: F401 (rules)
+    ops_arith,
+    ops_control,
+    ops_math,
+    ops_simt,
+    ops_sync,
+    ops_tensor_core,
+    ops_vector,
+)
 from oxide.backend.emulator.emitter import (
     EmitError,
     KernelEmitter,

@@ -22,9 +22,9 @@ module attributes {gpu.container_module} {
     }
 
     // CHECK-LABEL: gpu.func @f16_f16
-    // CHECK: llvm.insertelement {{.*}} : vector<2xf16>
+    // CHECK: vector.from_elements {{.*}} : vector<2xf16>
     // CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, vector<2xf16>) -> !llvm.struct<(vector<2xf16>, vector<2xf16>)>
-    // CHECK: llvm.extractelement {{.*}} : vector<2xf16>
+    // CHECK: vector.extract {{.*}} from vector<2xf16>
     gpu.func @f16_f16(%c: !tile.view_mut<f16, array<i64: 32, 32>>, %a: !tile.view<f16, array<i64: 32, 16>>, %b: !tile.view<f16, array<i64: 16, 32>>) kernel attributes {tile.warps = 4 : i32} {
       %c0 = arith.constant 0 : i32
       %pa = "tile.make_partition"(%a) : (!tile.view<f16, array<i64: 32, 16>>) -> !tile.partition<f16, array<i64: 32, 16>>

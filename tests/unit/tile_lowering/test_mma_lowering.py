@@ -10,6 +10,7 @@ import subprocess
 import pytest
 from mlir import ir
 
+from oxide.passes.conversion.tile_to_simt import mma
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from tests.unit.tile_lowering.harness import context, lower, module_text
 
@@ -55,7 +56,19 @@ def gemm(m: int, n: int, k: int, warps: int, ein: str, eacc: str) -> str:
     }}"""
 
 
-def _ops_in_k_loop(text: str) -> list[ir.Operation]:
+def _op_names(root: ir.Operation) -> list[str]:
+    """The ops under `root` in program order (inline PTX by its template)."""
+    names: list[str] = []
+
+    def collect(op: ir.Operation) -> ir.WalkResult:
+        names.append(op.name if op.name != "simt.inline_ptx" else ir.StringAttr(op.attributes["asm"]).value)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(collect, ir.WalkOrder.PRE_ORDER)
+    return names
+
+
+def ops_in_k_loop(text: str) -> list[str]:
     """The ops inside the lowered kernel's K loop (the scf.for that holds mma.sync), in program order."""
     with context(), ir.Location.unknown():
         module = ir.Module.parse(text)
@@ -67,23 +80,13 @@ def _ops_in_k_loop(text: str) -> list[ir.Operation]:
             return ir.WalkResult.ADVANCE
 
         module.operation.walk(find, ir.WalkOrder.PRE_ORDER)
-        inside: list[list[str]] = []
-        for loop in loops:
-            names: list[str] = []
-
-            def collect(op: ir.Operation) -> ir.WalkResult:
-                names.append(op.name if op.name != "simt.inline_ptx" else ir.StringAttr(op.attributes["asm"]).value)
-                return ir.WalkResult.ADVANCE
-
-            loop.walk(collect, ir.WalkOrder.PRE_ORDER)
-            inside.append(names)
-        return [names for names in inside if "nvvm.mma.sync" in names][-1]
+        return [names for names in map(_op_names, loops) if "nvvm.mma.sync" in names][-1]
 
 
 @pytest.mark.parametrize("m,n,k,warps,ein,eacc", GEMMS)
 def test_k_loop_runs_the_planned_tensor_core_ops(m, n, k, warps, ein, eacc):
     plan = ml.plan_mma([m, k], [k, n], ein, eacc, warps)
-    ops = _ops_in_k_loop(lower(module_text(gemm(m, n, k, warps, ein, eacc))))
+    ops = ops_in_k_loop(lower(module_text(gemm(m, n, k, warps, ein, eacc))))
     fm, fn = plan.fragments
     assert ops.count("nvvm.mma.sync") == fm * fn * plan.k_steps
     a_loads = sum(op.startswith("ldmatrix.sync.aligned.m8n8.x4.shared") for op in ops)
@@ -93,11 +96,13 @@ def test_k_loop_runs_the_planned_tensor_core_ops(m, n, k, warps, ein, eacc):
         assert b_loads == 0  # tf32 B fragments come from scalar shared loads
     else:
         assert b_loads == (fn // 2 if plan.b_pairs else fn) * plan.k_steps
-    # One barrier before staging (the previous iteration's fragment loads are done), one before reading.
-    assert ops.count("simt.sync_threads") == 2
+    # Double-buffered staging (when two buffers fit) needs one barrier per iteration, between staging and
+    # reading; single-buffered staging one more before staging (the previous iteration's readers are done).
+    double = 2 * plan.shared_bytes <= mma.DOUBLE_BUFFER_BYTES
+    assert ops.count("simt.sync_threads") == (1 if double else 2)
     # After the last mma.sync the loop only yields: the accumulator is not converted inside the loop.
     last = len(ops) - 1 - ops[::-1].index("nvvm.mma.sync")
-    assert set(ops[last + 1:]) <= {"llvm.extractvalue", "llvm.extractelement", "scf.yield"}
+    assert set(ops[last + 1:]) <= {"llvm.extractvalue", "vector.extract", "scf.yield"}
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
@@ -113,5 +118,5 @@ def test_gemm_ptx_assembles(m, n, k, warps, ein, eacc, tmp_path):
     assert f"mma.sync.aligned.{shape}.row.col.{eacc}.{inputs}.{inputs}.{eacc}" in ptx
     (tmp_path / "gemm.ptx").write_text(ptx)
     result = subprocess.run(["ptxas", "-arch=sm_90", str(tmp_path / "gemm.ptx"), "-o", str(tmp_path / "gemm.cubin")],
-                            capture_output=True, text=True)
+                            capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr

@@ -14,7 +14,11 @@ import numpy as np
 import pytest
 
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
-from oxide.passes.conversion.tile_to_simt.layouts import VECTOR_BYTES, blocked, vector_width
+from oxide.passes.conversion.tile_to_simt.layouts import (
+    VECTOR_BYTES,
+    blocked,
+    vector_width,
+)
 
 WARP = 32
 
@@ -236,8 +240,7 @@ def test_padded_rows_make_ldmatrix_conflict_free():
                         for lane in range(lane0, lane0 + 8)}
             assert len(a_groups) == 8
             if inputs != "f32":
-                b_groups = {((plan.b_offset + ml.b_element(plan, *ml.b_ldmatrix_row(plan, lane, 0, 0, 0)) * 2) // 16) % 8
-                            for lane in range(lane0, lane0 + 8)}
+                b_groups = {(ml.b_fragment_offset(plan, lane, 0, 0, 0) * 2 // 16) % 8 for lane in range(lane0, lane0 + 8)}
                 assert len(b_groups) == 8
 
 

@@ -103,7 +103,8 @@ def test_softmax_broadcast_moves_no_data():
     assert text.count('"simt.shuffle"') > 0
 
 
-@pytest.mark.parametrize("shape,dim,kind,reverse", [((128,), 0, "sum", 0), ((128,), 0, "sum", 1), ((16, 64), 1, "sum", 0),
+@pytest.mark.parametrize("shape,dim,kind,reverse", [((128,), 0, "sum", 0), ((128,), 0, "sum", 1),
+                                                    ((16, 64), 1, "sum", 0),
                                                     ((16, 64), 0, "sum", 0), ((16, 64), 0, "max", 1),
                                                     ((4, 8, 32), 2, "sum", 1), ((4, 8, 32), 0, "min", 0),
                                                     ((512,), 0, "sum", 0), ((2, 512), 1, "max", 0)])
@@ -153,7 +154,8 @@ def test_permute_3d_then_elementwise_with_a_blocked_tile():
     np.testing.assert_allclose(run_unary(unary_kernel(shape, out, body), x, out), expected, rtol=1e-6)
 
 
-@pytest.mark.parametrize("src,dst", [((16, 64), (1024,)), ((16, 64), (64, 16)), ((8, 8, 8), (64, 8)), ((128,), (2, 4, 16))])
+@pytest.mark.parametrize("src,dst", [((16, 64), (1024,)), ((16, 64), (64, 16)), ((8, 8, 8), (64, 8)),
+                                     ((128,), (2, 4, 16))])
 def test_reshape(src, dst):
     body = f'      %r = "tile.reshape"(%a) : ({tensor(src)}) -> {tensor(dst)}'
     x = _data(src, np.float32)
@@ -416,3 +418,178 @@ def test_atomic_old_values_reach_every_holder():
     old = 100 + np.arange(16)
     np.testing.assert_array_equal(cells, old + 1)
     np.testing.assert_array_equal(z, old + old.sum())
+
+
+def test_while_loop_with_a_tile():
+    # Halve the tile until its largest element is below 1; count the rounds.
+    t = tensor([8, 64])
+    text = unary_kernel([8, 64], [8, 64], f"""      %one = arith.constant 1.0 : f32
+      %half = arith.constant dense<0.5> : {t}
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %res:2 = scf.while (%v = %a, %n = %c0) : ({t}, i32) -> ({t}, i32) {{
+        %m = "tile.reduce"(%v) {{dim = 1 : i64, kind = "max", unsigned = false}} : ({t}) -> {tensor([8])}
+        %mm = "tile.reduce"(%m) {{dim = 0 : i64, kind = "max", unsigned = false}} : ({tensor([8])}) -> tensor<f32>
+        %s = "tile.to_scalar"(%mm) : (tensor<f32>) -> f32
+        %go = arith.cmpf oge, %s, %one : f32
+        scf.condition(%go) %v, %n : {t}, i32
+      }} do {{
+      ^bb0(%w: {t}, %k: i32):
+        %h = arith.mulf %w, %half : {t}
+        %k1 = arith.addi %k, %c1 : i32
+        scf.yield %h, %k1 : {t}, i32
+      }}
+      %nf = arith.sitofp %res#1 : i32 to f32
+      %nt = "tile.splat"(%nf) : (f32) -> {t}
+      %r = arith.addf %res#0, %nt : {t}""")
+    x = np.abs(_data((8, 64), np.float32)) * 20
+    rounds = 0
+    y = x.copy()
+    while y.max() >= 1:
+        y *= np.float32(0.5)
+        rounds += 1
+    np.testing.assert_array_equal(run_unary(text, x, (8, 64)), y + rounds)
+
+
+def test_partition_mut_store_at_a_constant_index():
+    text = _sub_store_kernel("arith.constant 2 : i32")
+    x = _data(64, np.float32)
+    z = np.zeros(128, np.float32)
+    run_tile(text, "k", [2], [*view(z), *view(x), np.int32(0)], warps=1)
+    # Every iteration stores its tile at sub-tile 2 of the block's own 64 elements; the last one (x[48:64]) stays.
+    expected = np.zeros(128, np.float32)
+    expected[32:48] = expected[96:112] = x[48:64]
+    np.testing.assert_array_equal(z, expected)
+
+
+def _norm_kernel(rows: int, cols: int, warps: int, rms: bool) -> str:
+    """LayerNorm (or RMSNorm) forward over rows of a (M, N) tensor, N <= cols: one block per `rows` rows."""
+    t, v, col, row = tensor([rows, cols]), tensor([rows]), tensor([rows, 1]), tensor([1, cols])
+    tb, ti = tensor([rows, cols], "i1"), tensor([rows, cols], "i32")
+    vec = "!tile.view<f32, array<i64: -1>>"
+    centre = "%x0" if rms else "%xc"
+    mean = "" if rms else f"""      %s = "tile.reduce"(%a) {{dim = 1 : i64, kind = "sum", unsigned = false}} : ({t}) -> {v}
+      %mean = arith.mulf %s, %inv_n : {v}
+      %mean1 = "tile.reshape"(%mean) : ({v}) -> {col}
+      %meanb = "tile.broadcast"(%mean1) : ({col}) -> {t}
+      %xd = arith.subf %a, %meanb : {t}
+      %xc = arith.select %inside, %xd, %zero : {tb}, {t}"""
+    bias = "" if rms else f"""      %pb = "tile.make_partition"(%b) : ({vec}) -> !tile.partition<f32, array<i64: {cols}>>
+      %bt = "tile.load"(%pb, %c0) : (!tile.partition<f32, array<i64: {cols}>>, i32) -> {tensor([cols])}
+      %b1 = "tile.reshape"(%bt) : ({tensor([cols])}) -> {row}
+      %bb = "tile.broadcast"(%b1) : ({row}) -> {t}"""
+    out = "%yw" if rms else "%y"
+    return module_text(f"""    gpu.func @norm(%z: !tile.view_mut<f32, array<i64: {rows}, {cols}>>, %x: !tile.view<f32, array<i64: -1, -1>>, %w: {vec}, %b: {vec}, %eps: f32) kernel attributes {{tile.warps = {warps} : i32}} {{
+      %bid = "tile.block_id"() {{axis = "x"}} : () -> i32
+      %c0 = arith.constant 0 : i32
+      %p = "tile.make_partition"(%x) : (!tile.view<f32, array<i64: -1, -1>>) -> !tile.partition<f32, array<i64: {rows}, {cols}>>
+      %a = "tile.load"(%p, %bid, %c0) : (!tile.partition<f32, array<i64: {rows}, {cols}>>, i32, i32) -> {t}
+      %n = "tile.dim"(%x) {{axis = 1 : i64}} : (!tile.view<f32, array<i64: -1, -1>>) -> i32
+      %nf = arith.sitofp %n : i32 to f32
+      %one = arith.constant 1.0 : f32
+      %inv = arith.divf %one, %nf : f32
+      %inv_n = "tile.splat"(%inv) : (f32) -> {v}
+      %zero = arith.constant dense<0.0> : {t}
+      %i = "tile.iota"() : () -> {tensor([cols], "i32")}
+      %i1 = "tile.reshape"(%i) : ({tensor([cols], "i32")}) -> {tensor([1, cols], "i32")}
+      %ib = "tile.broadcast"(%i1) : ({tensor([1, cols], "i32")}) -> {ti}
+      %nt = "tile.splat"(%n) : (i32) -> {ti}
+      %inside = arith.cmpi slt, %ib, %nt : {ti}
+      %x0 = arith.select %inside, %a, %zero : {tb}, {t}
+{mean}
+      %sq = arith.mulf {centre}, {centre} : {t}
+      %ss = "tile.reduce"(%sq) {{dim = 1 : i64, kind = "sum", unsigned = false}} : ({t}) -> {v}
+      %var = arith.mulf %ss, %inv_n : {v}
+      %epsv = "tile.splat"(%eps) : (f32) -> {v}
+      %ve = arith.addf %var, %epsv : {v}
+      %r = math.rsqrt %ve : {v}
+      %r1 = "tile.reshape"(%r) : ({v}) -> {col}
+      %rb = "tile.broadcast"(%r1) : ({col}) -> {t}
+      %xn = arith.mulf {centre}, %rb : {t}
+      %pw = "tile.make_partition"(%w) : ({vec}) -> !tile.partition<f32, array<i64: {cols}>>
+      %wt = "tile.load"(%pw, %c0) : (!tile.partition<f32, array<i64: {cols}>>, i32) -> {tensor([cols])}
+      %w1 = "tile.reshape"(%wt) : ({tensor([cols])}) -> {row}
+      %wb = "tile.broadcast"(%w1) : ({row}) -> {t}
+      %yw = arith.mulf %xn, %wb : {t}
+{bias}
+{"" if rms else f'      %y = arith.addf %yw, %bb : {t}'}
+      "tile.store_own"(%z, {out}) : (!tile.view_mut<f32, array<i64: {rows}, {cols}>>, {t}) -> ()
+      gpu.return
+    }}""")
+
+
+@pytest.mark.parametrize("rms", [False, True])
+@pytest.mark.parametrize("m,n,rows,cols,warps", [(6, 1000, 2, 1024, 4), (5, 64, 4, 64, 1), (3, 300, 1, 512, 8)])
+def test_layernorm_and_rmsnorm_forward(rms, m, n, rows, cols, warps):
+    x = _data((m, n), np.float32)
+    w, b = _data(n, np.float32), _data(n, np.float32)
+    z = np.zeros((m, n), np.float32)
+    run_tile(_norm_kernel(rows, cols, warps, rms), "norm", [-(-m // rows)],
+             [*view(z), *view(x), *view(w), *view(b), np.float32(1e-5)], warps=warps)
+    if rms:
+        expected = x / np.sqrt((x * x).mean(1, keepdims=True) + 1e-5) * w
+    else:
+        centred = x - x.mean(1, keepdims=True)
+        expected = centred / np.sqrt((centred * centred).mean(1, keepdims=True) + 1e-5) * w + b
+    np.testing.assert_allclose(z, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("elem,dtype", [("f16", np.float16), ("f64", np.float64), ("i64", np.int64),
+                                        ("i16", np.int16), ("i8", np.int8)])
+@pytest.mark.parametrize("kind", ["max", "sum"])
+def test_reduce_and_scan_of_narrow_and_wide_types(elem, dtype, kind):
+    # 16- and 8-bit values are shuffled as 32-bit words, 64-bit ones as two.
+    shape = (4, 256)
+    x = RNG.integers(-3, 4, shape).astype(dtype)
+    text, out = _reduce(shape, 1, kind, elem)
+    np.testing.assert_array_equal(run_unary(text, x, out), NUMPY_REDUCE[kind](x, axis=1).astype(dtype))
+    body = (f'      %r = "tile.scan"(%a) {{dim = 1 : i64, kind = "{kind}", reverse = 0 : i64, unsigned = false}} : '
+            f'({tensor(shape, elem)}) -> {tensor(shape, elem)}')
+    ufunc = {"sum": np.add, "max": np.maximum}[kind]
+    np.testing.assert_array_equal(run_unary(unary_kernel(shape, shape, body, elem), x, shape),
+                                  ufunc.accumulate(x, axis=1).astype(dtype))
+
+
+@pytest.mark.parametrize("kind", ["max", "min"])
+def test_unsigned_reduce(kind):
+    shape = (8, 64)
+    body = (f'      %r = "tile.reduce"(%a) {{dim = 1 : i64, kind = "{kind}", unsigned = 1 : i64}} : '
+            f'({tensor(shape, "i32")}) -> {tensor([8], "i32")}')
+    x = RNG.integers(0, 2**32, shape, dtype=np.uint64).astype(np.uint32)
+    z = run_unary(unary_kernel(shape, [8], body, "i32"), x.view(np.int32), [8])
+    np.testing.assert_array_equal(z.view(np.uint32), NUMPY_REDUCE[kind](x, axis=1))
+
+
+@pytest.mark.parametrize("n,pitch", [(1001, 1004), (1000, 1000), (997, 997)])
+def test_ragged_rows_with_a_row_pitch(n, pitch):
+    # Rows of n elements, `pitch` apart, in a 4x1024 tile: the groups of 4 wholly inside a row take vector
+    # accesses when pitch keeps them aligned, the last partial group goes element by element; padding stays.
+    m = 3
+    text = unary_kernel([4, 1024], [4, 1024], '      %r = math.exp %a : tensor<4x1024xf32>')
+    x = np.zeros((m, pitch), np.float32)
+    x[:, :n] = _data((m, n), np.float32)
+    z = np.full((m, pitch), 9.0, np.float32)
+    abi = [np.int64(m), np.int64(n), np.int64(pitch), np.int64(1)]
+    run_tile(text, "k", [1], [z.reshape(-1), *abi, x.reshape(-1), *abi])
+    np.testing.assert_allclose(z[:, :n], np.exp(x[:, :n]), rtol=1e-6)
+    assert (z[:, n:] == 9.0).all()
+
+
+def test_a_kernel_loading_only_16_bit_tiles_uses_8_element_vectors():
+    # x (f16) is loaded in 16-byte groups of 8; computing in f32 and storing f16 keeps that layout throughout.
+    from tests.unit.tile_lowering.harness import lower
+
+    shape = (4, 256)
+    t16, t32, v32 = tensor(shape, "f16"), tensor(shape), tensor([4])
+    body = f"""      %w = arith.extf %a : {t16} to {t32}
+      %s = "tile.reduce"(%w) {{dim = 1 : i64, kind = "sum", unsigned = false}} : ({t32}) -> {v32}
+      %s1 = "tile.reshape"(%s) : ({v32}) -> {tensor([4, 1])}
+      %sb = "tile.broadcast"(%s1) : ({tensor([4, 1])}) -> {t32}
+      %d = arith.subf %w, %sb : {t32}
+      %r = arith.truncf %d : {t32} to {t16}"""
+    text = unary_kernel(shape, shape, body, "f16")
+    lowered = lower(text)
+    assert "vector<8xf16>" in lowered and "simt.shared_array" not in lowered
+    x = RNG.integers(-4, 5, shape).astype(np.float16)
+    expected = (x.astype(np.float32) - x.astype(np.float32).sum(1, keepdims=True)).astype(np.float16)
+    np.testing.assert_array_equal(run_unary(text, x, shape), expected)

@@ -1,5 +1,5 @@
-"""convert-tile-to-simt: lower every tile kernel (a gpu.func with tile types, tile ops or `tile.warps`) to a
-simt kernel with the contract's ABI; see driver.py for the method and layouts.py for who holds what.
+"""convert-tile-to-simt: lower every tile kernel (a gpu.func kernel with tile types or tile ops) to a simt
+kernel with the contract's ABI; see driver.py for the method and layouts.py for who holds what.
 
 One module per concern registers its rules (rules.TILE_RULES): memory (global loads/stores), elementwise
 (arith/math on tiles), shape (splat, iota, broadcast, reshape, permute, cat, extract, to_scalar), reduce
@@ -14,8 +14,14 @@ from dataclasses import dataclass
 from mlir import ir
 
 from oxide.passes.base import OxidePass, PassError
-from oxide.passes.conversion.tile_to_simt import atomics, control, elementwise, memory, mma, reduce, shape  # noqa: F401  (rules register on import)
-from oxide.passes.conversion.tile_to_simt.driver import LocatedLoweringError, is_tile_kernel, lower_kernel
+# The rule modules register their rules on import.
+from oxide.passes.conversion.tile_to_simt import atomics, control, elementwise, memory, mma, reduce, shape  # noqa: F401
+from oxide.passes.conversion.tile_to_simt.driver import (
+    LocatedLoweringError,
+    is_tile_kernel,
+    leftover_tile_uses,
+    lower_kernel,
+)
 from oxide.passes.registry import register_pass
 
 
@@ -39,5 +45,7 @@ class ConvertTileToSimt(OxidePass):
                     lower_kernel(func, self.chip)
                 except LocatedLoweringError as exc:
                     failures.append((exc.location, str(exc)))
+            if not failures:
+                failures = leftover_tile_uses(op.operation)
         if failures:
             raise PassError(failures)

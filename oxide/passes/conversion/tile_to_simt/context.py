@@ -24,6 +24,10 @@ def i_type(width: int) -> ir.Type:
     return ir.IntegerType.get_signless(width)
 
 
+# scratch_store/scratch_load permute positions within rows of 2^SWIZZLE_BITS elements (one per bank).
+SWIZZLE_BITS = 5
+
+
 def bit_width(type_: ir.Type) -> int:
     """Bits of an integer or float type."""
     return {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}.get(str(type_)) or ir.IntegerType(type_).width
@@ -66,6 +70,9 @@ class TileLowering:
     warps: int
     entry: ir.Block
     chip: str = "sm_90"
+    # Contiguous elements per thread in blocked layouts (one vector access): the same for every tile of the
+    # kernel, so that tiles of different element types line up without conversions.
+    vector: int = 4
     values: dict[Any, Any] = field(default_factory=dict)
     tid: ir.Value | None = None
     # Shared scratch arrays by storage element type (text), each sized at the end to its largest use.
@@ -76,11 +83,6 @@ class TileLowering:
     loop_depth: int = 0
     # Open regions' yield targets (innermost last): what the region's terminator converts its tiles to.
     yields: list[Any] = field(default_factory=list)
-
-    @property
-    def threads(self) -> int:
-        """Threads per block (32 * warps)."""
-        return 32 * self.warps
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:
@@ -111,7 +113,7 @@ class TileLowering:
     # Constants, hoisted to the kernel entry -----------------------------------------------------------------
     def const(self, type_: ir.Type, value: float) -> ir.Value:
         """An arith.constant at the kernel's entry (cached)."""
-        key = (str(type_), value)
+        key = (str(type_), repr(value))  # repr: -0.0 and 0.0 are different constants
         if key not in self._constants:
             with ir.InsertionPoint.at_block_begin(self.entry):
                 if isinstance(type_, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)):
@@ -144,7 +146,7 @@ class TileLowering:
     # Layouts ----------------------------------------------------------------------------------------------
     def default_layout(self, shape: list[int] | tuple[int, ...]) -> Layout:
         """The blocked layout every tile of this shape gets unless something prefers another."""
-        return blocked(shape, self.warps)
+        return blocked(shape, self.warps, self.vector)
 
     def splat(self, value: ir.Value, layout: Layout) -> TileValue:
         """A tile whose every element is `value`."""
@@ -170,7 +172,8 @@ class TileLowering:
                                                   attributes={"tile.scratch": ir.UnitAttr.get()})
             self._scratch[key] = _Scratch(placeholder)
         entry = self._scratch[key]
-        entry.count = max(entry.count, count)
+        # Whole 32-element rows: the swizzle moves elements within their row.
+        entry.count = max(entry.count, -(-count // (1 << SWIZZLE_BITS)) << SWIZZLE_BITS)
         return entry.placeholder.result
 
     def scratch_begin(self) -> None:
@@ -183,33 +186,45 @@ class TileLowering:
         """bar.sync: every thread of the block waits here (tile code is block-uniform, so all reach it)."""
         simt.SyncThreadsOp()
 
+    def _swizzled(self, index: ir.Value) -> ir.Value:
+        # Element i of each 32-element row r goes to i ^ r: a warp reading a column of a row-major tile, or
+        # writing 4-element runs of a blocked layout, touches 32 different banks instead of one or eight.
+        row = arith.andi(arith.shrui(index, self.i32(SWIZZLE_BITS)), self.i32((1 << SWIZZLE_BITS) - 1))
+        return arith.xori(index, row)
+
     def scratch_store(self, base: ir.Value, index: ir.Value, value: ir.Value) -> None:
-        """scratch[index] = value (index i32)."""
+        """scratch[index] = value (index i32; stored at a swizzled position that scratch_load undoes)."""
         if str(value.type) == "i1":
             value = arith.extui(i_type(8), value)
-        ptr = simt.PtrOffsetOp.build(base, self.index(index))
+        ptr = simt.PtrOffsetOp.build(base, self.index(self._swizzled(index)))
         simt.PtrStoreOp(ptr, value)
 
     def scratch_load(self, base: ir.Value, index: ir.Value, elem: ir.Type) -> ir.Value:
-        """scratch[index] (index i32) as `elem`."""
-        ptr = simt.PtrOffsetOp.build(base, self.index(index))
+        """scratch[index] (index i32) as `elem`, as scratch_store wrote it."""
+        ptr = simt.PtrOffsetOp.build(base, self.index(self._swizzled(index)))
         storage = i_type(8) if str(elem) == "i1" else elem
         value = simt.PtrLoadOp.build(ptr, results=[storage])
         return arith.trunci(elem, value) if str(elem) == "i1" else value
 
+    def scratch_state(self) -> tuple[dict[str, int], bool]:
+        """What the scratch bookkeeping is now (before code that may be discarded)."""
+        return {key: entry.count for key, entry in self._scratch.items()}, self.scratch_used
+
+    def restore_scratch(self, state: tuple[dict[str, int], bool]) -> None:
+        """Forget the scratch uses of discarded code, so they size nothing."""
+        counts, self.scratch_used = state
+        for key, entry in self._scratch.items():
+            entry.count = counts.get(key, 0)
+
     def finish_scratch(self) -> None:
         """Give every scratch placeholder its shared array, sized to its largest use."""
         for key, entry in self._scratch.items():
+            if not list(entry.placeholder.result.uses):
+                entry.placeholder.erase()  # only discarded code used it
+                continue
             with ir.InsertionPoint(entry.placeholder), entry.placeholder.location:
                 array_type = ir.Type.parse(f"!simt.shared<{key}, {max(entry.count, 1)}>")
                 array = simt.SharedArrayOp.build(align=16, results=[array_type])
                 ptr = simt.SharedPtrOp.build(array, results=[entry.placeholder.result.type])
             entry.placeholder.result.replace_all_uses_with(ptr)
             entry.placeholder.erase()
-
-    def scratch_bytes(self) -> int:
-        """Shared memory the scratch arrays take, in bytes."""
-        total = 0
-        for key, entry in self._scratch.items():
-            total += max(entry.count, 1) * bit_width(ir.Type.parse(key)) // 8
-        return total

@@ -41,14 +41,19 @@ def _layout_of(value: Any) -> Layout | None:
 def _types(value: Any, layout: Layout | None) -> list[ir.Type]:
     if layout is None:
         if not isinstance(value, ir.Value):
-            raise LoweringError("only tiles and scalars can flow through scf regions (not views or partitions)")
+            raise LoweringError(_NOT_CARRIED)
         return [value.type]
     return [value.values[0].type] * layout.per_thread
+
+
+_NOT_CARRIED = "only tiles and scalars can flow through scf regions (not views or partitions)"
 
 
 def _flatten(ctx: TileLowering, values: Sequence[Any], layouts: Sequence[Layout | None]) -> list[ir.Value]:
     flat: list[ir.Value] = []
     for value, layout in zip(values, layouts):
+        if layout is None and not isinstance(value, ir.Value):
+            raise LoweringError(_NOT_CARRIED)
         flat.extend(ctx.convert(value, layout).values if layout is not None else [value])
     return flat
 
@@ -107,6 +112,7 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     layouts = [_layout_of(v) for v in inits]
     old_body = op.regions[0].blocks[0]
     for round_ in range(MAX_LAYOUT_ROUNDS):
+        before = ctx.scratch_state()
         types = [t for v, layout in zip(inits, layouts) for t in _types(v, layout)]
         # Stand-ins for the initial values: the real ones are converted once the layouts are settled.
         stand_ins = ir.Operation.create("builtin.unrealized_conversion_cast", results=types) if types else None
@@ -125,6 +131,7 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
         loop.operation.erase()
         if stand_ins is not None:
             stand_ins.erase()
+        ctx.restore_scratch(before)
     if stand_ins is not None:
         with ir.InsertionPoint(loop.operation):
             real = _flatten(ctx, inits, layouts)
@@ -144,6 +151,7 @@ def lower_if(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     layouts: list[Layout | None] = [ctx.default_layout(list(r.type.shape)) if isinstance(r.type, ir.RankedTensorType)
                                     else None for r in results]
     for round_ in range(2):
+        before = ctx.scratch_state()
         types = [t for r, layout in zip(results, layouts)
                  for t in ([r.type.element_type] * layout.per_thread if layout is not None else [r.type])]
         branch = scf.IfOp(cond, types, has_else=has_else)
@@ -153,6 +161,7 @@ def lower_if(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
             break
         layouts = better
         branch.operation.erase()
+        ctx.restore_scratch(before)
     if has_else:
         _emit_region(ctx, op.regions[1].blocks[0], branch.else_block, [], YieldFrame(list(layouts)))
     grouped = _regroup(list(branch.results), layouts)
@@ -170,6 +179,8 @@ def lower_while(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
                 for a in args]
 
     def types_of(args: Sequence[ir.Value], layouts: list[Layout | None]) -> list[ir.Type]:
+        if any(str(a.type).startswith("!tile.") for a in args):
+            raise LoweringError(_NOT_CARRIED)
         return [t for a, layout in zip(args, layouts)
                 for t in ([a.type.element_type] * layout.per_thread if layout is not None else [a.type])]
 

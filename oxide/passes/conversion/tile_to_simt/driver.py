@@ -14,24 +14,28 @@ from mlir.dialects import arith, gpu
 from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
+from oxide.ir.declare import python_value
 from oxide.passes.conversion.lowering import LoweringError
-from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, i_type
+from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_RULES
 
 # Upstream dialects whose ops on tiles are elementwise (the rule is registered under this key).
 ELEMENTWISE_DIALECTS = ("arith", "math")
 ELEMENTWISE = "<elementwise>"
+# The static shared memory one block may declare (CUDA's limit without dynamic shared memory opt-in).
+MAX_STATIC_SHARED = 48 * 1024
 
 
 def is_tile_kernel(func: ir.Operation) -> bool:
-    """Whether a gpu.func is a tile kernel: it says how many warps, or takes or uses tile types."""
-    if "tile.warps" in func.attributes:
-        return True
+    """Whether a gpu.func is a tile kernel: it takes tile types or uses tile ops. (`tile.warps` alone does not
+    say so: a lowered kernel keeps it, and lowering it again must leave it alone.)"""
+    if "gpu.kernel" not in func.attributes:
+        return False
     found = False
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         nonlocal found
-        if op.name.startswith("tile."):
+        if op.name.startswith("tile.") or any(_tile_typed(r.type) for r in op.results):
             found = True
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
@@ -45,6 +49,20 @@ def kernel_warps(func: ir.Operation) -> int:
     if "tile.warps" not in func.attributes:
         return DEFAULT_WARPS
     return ir.IntegerAttr(func.attributes["tile.warps"]).value
+
+
+def blocked_vector(func: ir.Operation) -> int:
+    """Elements per vector access in the kernel's blocked layouts: 8 (16 bytes) when every tile the kernel
+    loads has 16-bit elements, else 4 (16 bytes of f32; 8 of f16 in a kernel that also loads f32)."""
+    widths: set[int] = set()
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name in ("tile.load", "tile.load_own"):
+            widths.add(bit_width(T.elem_of(op.results[0].type)))
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return 8 if widths == {16} else 4
 
 
 def lowered_param_types(t: ir.Type) -> list[ir.Type]:
@@ -161,15 +179,56 @@ def lower_kernel(func: ir.Operation, chip: str) -> None:
     domain = max([1, *outputs])
     new_func.attributes["simt.contract"] = ir.Attribute.parse(
         f"{{domain = {domain} : i32, block = array<i32: {32 * warps}, 1, 1>}}")
-    ctx = TileLowering(warps, entry, chip)
+    ctx = TileLowering(warps, entry, chip, blocked_vector(func))
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
             _bind_params(ctx, old_args, list(entry.arguments))
             emit_block(ctx, old_entry)
         ctx.finish_scratch()
+        used = static_shared_bytes(new_func)
+        if used > MAX_STATIC_SHARED:
+            raise LocatedLoweringError(func.location, f"this tile kernel needs {used} bytes of shared memory for "
+                                                      f"layout conversions, reductions and mma staging, more than "
+                                                      f"the {MAX_STATIC_SHARED} a block can declare; use smaller "
+                                                      f"tiles (or fewer conversions between layouts)")
     except BaseException:
         new_func.erase()
         raise
     func.erase()
 
+
+def static_shared_bytes(func: ir.Operation) -> int:
+    """Bytes of the static shared arrays a lowered kernel declares."""
+    total = 0
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal total
+        if op.name == "simt.shared_array":
+            elem, count = simt.SharedType.parameters_of(op.results[0].type)
+            total += python_value(count) * max(bit_width(elem) // 8, 1)
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return total
+
+
+
+def leftover_tile_uses(container: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """Ops outside tile kernels that still use tile types (helper functions): nothing lowers them."""
+    problems: list[tuple[ir.Location, str]] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        types = [v.type for v in [*op.operands, *op.results]]
+        if op.name in ("gpu.func", "func.func"):
+            types += [a.type for a in op.regions[0].blocks[0].arguments] if op.regions[0].blocks else []
+        if op.name.startswith("tile.") or any(_tile_typed(t) for t in types):
+            what = "a helper function taking tiles, views or partitions" if op.name in ("gpu.func", "func.func") \
+                else f"'{op.name}' on tiles outside a tile kernel"
+            problems.append((op.location, f"{what} cannot be lowered: only tile kernels (`kernel` functions) take "
+                                          "tile types; inline the helper into the kernel"))
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    container.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return problems

@@ -86,16 +86,6 @@ class Layout:
         return 1 << len(self.registers)
 
     @property
-    def num_warps(self) -> int:
-        """The warps of the block this layout is for."""
-        return 1 << len(self.warps)
-
-    @property
-    def threads(self) -> int:
-        """The threads of the block this layout is for."""
-        return WARP_SIZE * self.num_warps
-
-    @property
     def thread_bits(self) -> tuple[Bit | None, ...]:
         """Where bit k of the thread id goes (lanes, then warps)."""
         return (*self.lanes, *self.warps)
@@ -160,8 +150,9 @@ def _runs(bits: Sequence[Bit | None]) -> list[tuple[int, int, Bit | None]]:
     for k, target in enumerate(bits):
         if runs:
             first, count, start = runs[-1]
-            follows = (start is None and target is None) or (
-                start is not None and target is not None and target.dim == start.dim and target.bit == start.bit + count)
+            follows = (start is None and target is None) or (start is not None and target is not None
+                                                              and target.dim == start.dim
+                                                              and target.bit == start.bit + count)
             if follows:
                 runs[-1] = (first, count + 1, start)
                 continue

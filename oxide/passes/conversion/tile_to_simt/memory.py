@@ -30,6 +30,7 @@ from oxide.passes.conversion.tile_to_simt.layouts import (
     Element,
     Layout,
     TileValue,
+    flat_bits,
     vector_width,
 )
 from oxide.passes.conversion.tile_to_simt.remap import only_if
@@ -132,20 +133,37 @@ def vector_elements(layout: Layout, elem: ir.Type) -> int:
     return max(1, min(vector_width(layout), VECTOR_BYTES * 8 // bits))
 
 
-def _fast_path(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], vector: int) -> ir.Value:
-    """Whether the whole tile is inside the tensor and, for vector accesses, the innermost stride is 1 and
-    every vector is aligned (base address, outer strides). The same for every thread of the block."""
+def coalesced(layout: Layout) -> bool:
+    """Whether neighbouring lanes hold neighbouring runs of the row-major order (lane 0's bit follows the
+    register run along the innermost dimension), so that a warp's accesses fall in few memory segments."""
+    order = flat_bits(layout.shape)
+    run = vector_width(layout).bit_length() - 1
+    return run >= len(order) or layout.lanes[0] in (order[run], None)
+
+
+def _tile_inside(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int]) -> ir.Value:
+    """Whether the whole tile lies inside the tensor (the same for every thread of the block)."""
     ok = ctx.const(i_type(1), 1)
     for start, extent, size in zip(origin, view.shape, shape):
         ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sge, start, ctx.i64(0)))
         ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sle, arith.addi(start, ctx.i64(size)), extent))
-    if vector > 1:
-        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.eq, view.strides[-1], ctx.i64(1)))
-        for stride in view.strides[:-1]:
-            ok = arith.andi(ok, _multiple(ctx, stride, vector))
-        address = simt.PtrToIntOp.build(view.ptr)
-        ok = arith.andi(ok, _multiple(ctx, address, vector * bit_width(view.elem) // 8))
     return ok
+
+
+def _aligned(ctx: TileLowering, view: ViewValue, vector: int) -> ir.Value:
+    """Whether every vector of `vector` elements is contiguous and aligned: innermost stride 1, the other
+    strides multiples of the vector, the base address aligned to its size (the same for every thread)."""
+    ok = arith.cmpi(arith.CmpIPredicate.eq, view.strides[-1], ctx.i64(1))
+    for stride in view.strides[:-1]:
+        ok = arith.andi(ok, _multiple(ctx, stride, vector))
+    address = simt.PtrToIntOp.build(view.ptr)
+    return arith.andi(ok, _multiple(ctx, address, vector * bit_width(view.elem) // 8))
+
+
+def _group_inside(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], vector: int) -> ir.Value:
+    """Whether the `vector` elements from `indices` along the innermost dimension are all inside."""
+    last = indices[:-1] + [arith.addi(indices[-1], ctx.i64(vector - 1))]
+    return _inside(ctx, view, last)
 
 
 def _multiple(ctx: TileLowering, value: ir.Value, of: int) -> ir.Value:
@@ -157,27 +175,58 @@ def _vector_pointer(address: ir.Value, vector: int, elem: ir.Type) -> ir.Value:
     return simt.PtrCastOp.build(address, results=[ir.Type.parse(f"!simt.ptr<vector<{vector}x{elem}>, 1>")])
 
 
+def _vector_load(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], vector: int,
+                 elem: ir.Type) -> list[ir.Value]:
+    address = _address(ctx, view, indices)
+    if vector == 1:
+        return [simt.PtrLoadOp.build(address, results=[elem])]
+    loaded = simt.PtrLoadOp.build(_vector_pointer(address, vector, elem), results=[ir.VectorType.get([vector], elem)])
+    return [vector_ops.extract(loaded, static_position=[k], dynamic_position=[]) for k in range(vector)]
+
+
+def _vector_store(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], values: list[ir.Value]) -> None:
+    address = _address(ctx, view, indices)
+    if len(values) == 1:
+        simt.PtrStoreOp(address, values[0])
+        return
+    packed = vector_ops.from_elements(ir.VectorType.get([len(values)], values[0].type), values)
+    simt.PtrStoreOp(_vector_pointer(address, len(values), values[0].type), packed)
+
+
 def load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type) -> TileValue:
-    """The tile of `shape` at `origin` of `view`, in the default layout; 0 past the tensor's edge."""
+    """The tile of `shape` at `origin` of `view`, in the default layout; 0 past the tensor's edge.
+
+    Three paths: the whole tile inside and aligned (unmasked vector loads); at an edge, each vector that is
+    wholly inside still loads as one; the elements of the others load one by one, masked."""
     layout = ctx.default_layout(shape)
     elements = layout.coords(ctx, ctx.tid)
     if not shape:
         return TileValue(layout, [simt.PtrLoadOp.build(view.ptr, results=[elem])])
     vector = vector_elements(layout, elem)
-    fast = scf.IfOp(_fast_path(ctx, view, origin, shape, vector), [elem] * layout.per_thread, has_else=True)
+    aligned = _aligned(ctx, view, vector) if vector > 1 else None
+    inside = _tile_inside(ctx, view, origin, shape)
+    fast = scf.IfOp(inside if aligned is None else arith.andi(inside, aligned), [elem] * layout.per_thread,
+                    has_else=True)
     with ir.InsertionPoint(fast.then_block):
         values: list[ir.Value] = []
         for j in range(0, layout.per_thread, vector):
-            address = _address(ctx, view, _global_indices(ctx, origin, elements[j]))
-            if vector == 1:
-                values.append(simt.PtrLoadOp.build(address, results=[elem]))
-                continue
-            loaded = simt.PtrLoadOp.build(_vector_pointer(address, vector, elem),
-                                          results=[ir.VectorType.get([vector], elem)])
-            values.extend(vector_ops.extract(loaded, static_position=[k], dynamic_position=[]) for k in range(vector))
+            values.extend(_vector_load(ctx, view, _global_indices(ctx, origin, elements[j]), vector, elem))
         scf.YieldOp(values)
     with ir.InsertionPoint(fast.else_block):
-        scf.YieldOp([_masked_load(ctx, view, _global_indices(ctx, origin, element), elem) for element in elements])
+        values = []
+        for j in range(0, layout.per_thread, vector):
+            group = [_global_indices(ctx, origin, e) for e in elements[j:j + vector]]
+            if aligned is None:
+                values.append(_masked_load(ctx, view, group[0], elem))
+                continue
+            whole = scf.IfOp(arith.andi(aligned, _group_inside(ctx, view, group[0], vector)), [elem] * vector,
+                             has_else=True)
+            with ir.InsertionPoint(whole.then_block):
+                scf.YieldOp(_vector_load(ctx, view, group[0], vector, elem))
+            with ir.InsertionPoint(whole.else_block):
+                scf.YieldOp([_masked_load(ctx, view, indices, elem) for indices in group])
+            values.extend(whole.results)
+        scf.YieldOp(values)
     return TileValue(layout, list(fast.results))
 
 
@@ -191,31 +240,44 @@ def _masked_load(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], el
 
 
 def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile: TileValue) -> None:
-    """Store `tile` at `origin` of `view` from its owners, dropping elements past the tensor's edge."""
+    """Store `tile` at `origin` of `view` from its owners, dropping elements past the tensor's edge (the same
+    three paths as loads). A tile whose layout would scatter a warp's stores (a transpose) goes to the
+    default layout first."""
+    if not coalesced(tile.layout):
+        tile = ctx.convert(tile, ctx.default_layout(list(tile.layout.shape)))
     layout = tile.layout
     elements = layout.coords(ctx, ctx.tid)
     elem = tile.values[0].type
     vector = vector_elements(layout, elem) if layout.shape else 1
-    fast = scf.IfOp(_fast_path(ctx, view, origin, list(layout.shape), vector), has_else=True)
+    aligned = _aligned(ctx, view, vector) if vector > 1 else None
+    inside = _tile_inside(ctx, view, origin, list(layout.shape))
+    fast = scf.IfOp(inside if aligned is None else arith.andi(inside, aligned), has_else=True)
     with ir.InsertionPoint(fast.then_block):
         for j in range(0, layout.per_thread, vector):
             with only_if(elements[j].owner):
-                address = _address(ctx, view, _global_indices(ctx, origin, elements[j]))
-                if vector == 1:
-                    simt.PtrStoreOp(address, tile.values[j])
-                else:
-                    packed = vector_ops.from_elements(ir.VectorType.get([vector], elem), tile.values[j:j + vector])
-                    simt.PtrStoreOp(_vector_pointer(address, vector, elem), packed)
+                _vector_store(ctx, view, _global_indices(ctx, origin, elements[j]), tile.values[j:j + vector])
         scf.YieldOp([])
     with ir.InsertionPoint(fast.else_block):
-        for element, value in zip(elements, tile.values):
-            indices = _global_indices(ctx, origin, element)
-            cond = _inside(ctx, view, indices)
-            if element.owner is not None:
-                cond = element.owner if cond is None else arith.andi(cond, element.owner)
-            with only_if(cond):
-                simt.PtrStoreOp(_address(ctx, view, indices), value)
+        for j in range(0, layout.per_thread, vector):
+            group = [_global_indices(ctx, origin, e) for e in elements[j:j + vector]]
+            with only_if(elements[j].owner):
+                if aligned is None:
+                    _masked_store(ctx, view, group[0], tile.values[j])
+                    continue
+                whole = scf.IfOp(arith.andi(aligned, _group_inside(ctx, view, group[0], vector)), has_else=True)
+                with ir.InsertionPoint(whole.then_block):
+                    _vector_store(ctx, view, group[0], tile.values[j:j + vector])
+                    scf.YieldOp([])
+                with ir.InsertionPoint(whole.else_block):
+                    for indices, value in zip(group, tile.values[j:j + vector]):
+                        _masked_store(ctx, view, indices, value)
+                    scf.YieldOp([])
         scf.YieldOp([])
+
+
+def _masked_store(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], value: ir.Value) -> None:
+    with only_if(_inside(ctx, view, indices)):
+        simt.PtrStoreOp(_address(ctx, view, indices), value)
 
 
 @lowering(T.LoadOp)
@@ -256,8 +318,9 @@ def lower_store(ctx: TileLowering, op: T.StoreOp) -> None:
             continue
         bad = arith.cmpi(arith.CmpIPredicate.uge, index, ctx.i32(limit))
         failed = bad if failed is None else arith.ori(failed, bad)
-    with only_if(failed):
-        simt.TrapOp()
+    if failed is not None:
+        with only_if(failed):
+            simt.TrapOp()
     store_tile(ctx, part.view, _origin(ctx, part.view.origin, indices, part.tile), ctx.tile(op.tile))
 
 

@@ -15,21 +15,30 @@ convert-simt-to-nvvm). Both need sm_80 or newer (bf16 and tf32 mma, ldmatrix .tr
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith, llvm, nvvm
+from mlir.dialects import vector as vector_d
 
 from oxide.dialects import simt, tile
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
-from oxide.passes.conversion.tile_to_simt.layouts import VECTOR_BYTES as ROW_VECTOR_BYTES
-from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, vector_width
+from oxide.passes.conversion.tile_to_simt.layouts import (
+    VECTOR_BYTES as ROW_VECTOR_BYTES,
+)
+from oxide.passes.conversion.tile_to_simt.layouts import TileValue, vector_width
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 MIN_SM = 80
+# A kernel's only tile.mma, when it runs once per iteration of its loop, stages into two buffers, alternating,
+# when both fit in this much static shared memory (the rest of the 48 KiB is left for the scratch memory of
+# the kernel's other ops).
+DOUBLE_BUFFER_BYTES = 40 * 1024
+STAGING_MARK = "tile.mma_staging"
 
 
 class _I32:
@@ -112,12 +121,6 @@ def _constant(formula: Formula, i: int, ks: int) -> int:
     return formula(0, 0, i, ks) - formula(0, 0, 0, 0)
 
 
-def result_layout(op: Any, warps: int) -> Layout:
-    """The layout tile.mma produces (and wants its accumulator in): the mma accumulator layout."""
-    m, n = tile.shape_of(op.result.type)
-    return ml.acc_layout(m, n, warps)
-
-
 def _plan(ctx: TileLowering, op: Any) -> ml.MmaPlan:
     if not _chip_at_least(ctx.chip, MIN_SM):
         raise LoweringError(f"tile.mma lowers to mma.sync and ldmatrix, which need sm_{MIN_SM} or newer; the "
@@ -155,7 +158,7 @@ def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base
                 simt.PtrStoreOp(ptr, values[j])
                 continue
             vector = ir.VectorType.get([width], values[j].type)
-            packed = _pack(ctx, vector, values[j:j + width])
+            packed = vector_d.from_elements(vector, values[j:j + width])
             simt.PtrStoreOp(simt.PtrCastOp.build(ptr, results=[ir.Type.parse(f"!simt.ptr<{vector}, 3>")]), packed)
 
 
@@ -192,39 +195,39 @@ def _a_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[
             for fm in range(plan.fragments[0])]
 
 
-def _b_fragments(ctx: TileLowering, plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> list[list[ir.Value]]:
-    count = plan.fragments[1]
-    fragments: list[list[ir.Value]] = []
+def _b_fragments(plan: ml.MmaPlan, addresses: _Addresses, ks: int) -> Iterator[tuple[int, list[ir.Value]]]:
+    """(fn, registers) of each B fragment of K step ks, loaded when the caller asks for it: a pair of n8
+    fragments per ldmatrix.x4.trans (one per .x2.trans when the warp tile has one), two scalar loads for tf32."""
     if plan.instr.inputs == "tf32":
-        for fn in range(count):
+        for fn in range(plan.fragments[1]):
             regs = []
             for register in range(2):
                 def formula(lane: Any, warp_col: Any, i: int, step: int, register: int = register) -> Any:
                     return ml.b_tf32_offset(plan, lane, warp_col, i, step, register)
 
-
-                value = simt.PtrLoadOp.build(addresses.at(("b", register), formula, fn, ks), results=[ir.F32Type.get()])
+                address = addresses.at(("b", register), formula, fn, ks)
+                value = simt.PtrLoadOp.build(address, results=[ir.F32Type.get()])
                 regs.append(arith.bitcast(ir.IntegerType.get_signless(32), value))
-            fragments.append(regs)
-        return fragments
+            yield fn, regs
+        return
 
     def formula(lane: Any, warp_col: Any, fn: int, step: int) -> Any:
         return ml.b_fragment_offset(plan, lane, warp_col, fn, step)
 
     step = 2 if plan.b_pairs else 1
     thread = addresses.thread("b", formula)
-    for fn in range(0, count, step):
+    for fn in range(0, plan.fragments[1], step):
         byte_offset = _constant(formula, fn, ks) * plan.instr.in_bytes
         regs = [_register(plan, r) for r in _ldmatrix(thread, byte_offset, 2 * step, trans=True)]
-        fragments.extend(regs[i:i + 2] for i in range(0, 2 * step, 2))
-    return fragments
+        for half in range(step):
+            yield fn + half, regs[2 * half:2 * half + 2]
 
 
-def _mma(ctx: TileLowering, plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Value], c: list[ir.Value]) -> list[ir.Value]:
+def _mma(plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Value], c: list[ir.Value]) -> list[ir.Value]:
     """One mma.sync on a fragment: c (4 accumulator scalars, ISA order c0..c3) + a @ b."""
     if plan.instr.acc == "f16":
         pair = ir.VectorType.get([2], ir.F16Type.get())
-        operands_c = [_pack(ctx, pair, c[0:2]), _pack(ctx, pair, c[2:4])]
+        operands_c = [vector_d.from_elements(pair, c[0:2]), vector_d.from_elements(pair, c[2:4])]
         result_type = ir.Type.parse("!llvm.struct<(vector<2xf16>, vector<2xf16>)>")
     else:
         operands_c = c
@@ -238,16 +241,92 @@ def _mma(ctx: TileLowering, plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Valu
         out = []
         for half in range(2):
             vec = llvm.extractvalue(ir.VectorType.get([2], ir.F16Type.get()), d, [half])
-            out += [llvm.extractelement(vec, ctx.i32(e)) for e in range(2)]
+            out += [vector_d.extract(vec, [], [e]) for e in range(2)]
         return out
     return [llvm.extractvalue(ir.F32Type.get(), d, [e]) for e in range(4)]
 
 
-def _pack(ctx: TileLowering, pair: ir.Type, values: list[ir.Value]) -> ir.Value:
-    vec = llvm.mlir_undef(pair)
-    for e, value in enumerate(values):
-        vec = llvm.insertelement(vec, value, ctx.i32(e))
-    return vec
+def _mma_count(op: Any) -> int:
+    """How many tile.mma ops the kernel holding `op` has."""
+    func = op.operation.parent
+    while func is not None and func.name != "gpu.func":
+        func = func.parent
+    count = 0
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        nonlocal count
+        count += inner.name == "tile.mma"
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return count
+
+
+def _loop_parity(ctx: TileLowering, op: Any) -> tuple[ir.Value, ir.Operation] | None:
+    """(iteration count % 2 as i32, the lowered loop) when the mma sits directly in an scf.for body, so it
+    runs once in every iteration; else None."""
+    loop = op.operation.parent
+    if loop is None or loop.name != "scf.for":
+        return None
+    old_iv = loop.regions[0].blocks[0].arguments[0]
+    iv, lower, step = ctx.scalar(old_iv), ctx.scalar(loop.operands[0]), ctx.scalar(loop.operands[2])
+    count = arith.divsi(arith.subi(iv, lower), step)
+    one = ctx.const(iv.type, 1)
+    parity = arith.andi(count, one)
+    if str(parity.type) != "i32":
+        parity = arith.index_cast(ir.IntegerType.get_signless(32), parity) if str(parity.type) == "index" \
+            else arith.trunci(ir.IntegerType.get_signless(32), parity)
+    return parity, ir.BlockArgument(iv).owner.owner.operation
+
+
+def _staging_buffers(ctx: TileLowering, elem: ir.Type, count: int) -> ir.Value:
+    """A shared array of `count` elements of its own for one mma's double-buffered staging, at the kernel's
+    entry; arrays left unused by a discarded emission of the loop body (control.py may emit it again) go."""
+    for name in ("simt.shared_ptr", "simt.shared_array"):
+        for old in [o.operation for o in ctx.entry.operations]:
+            if old.name == name and STAGING_MARK in old.attributes and not list(old.result.uses):
+                old.erase()
+    with ir.InsertionPoint.at_block_begin(ctx.entry):
+        array = simt.SharedArrayOp.build(align=16, results=[ir.Type.parse(f"!simt.shared<{elem}, {count}>")])
+        array.owner.attributes[STAGING_MARK] = ir.UnitAttr.get()
+        ptr = simt.SharedPtrOp.build(array, results=[ir.Type.parse(f"!simt.ptr<{elem}, 3>")])
+        ptr.owner.attributes[STAGING_MARK] = ir.UnitAttr.get()
+    return ptr
+
+
+def _barrier_before(ctx: TileLowering, loop: ir.Operation) -> None:
+    """A barrier just before `loop` (once): readers of the staging buffers from an earlier run of the loop
+    (an enclosing loop's previous iteration) are done before its first iteration writes them."""
+    previous = None
+    for candidate in loop.block.operations:
+        if candidate.operation == loop:
+            break
+        # control.py's stand-ins for the loop's initial values sit between a barrier and the loop.
+        if candidate.operation.name != "builtin.unrealized_conversion_cast":
+            previous = candidate.operation
+    if previous is None or previous.name != "simt.sync_threads":
+        with ir.InsertionPoint(loop):
+            ctx.barrier()
+
+
+def _staging(ctx: TileLowering, op: Any, plan: ml.MmaPlan) -> ir.Value:
+    """The staging buffer this mma writes, after the barrier its reuse needs.
+
+    The kernel's only mma, directly in a loop body, with room for two: the buffer of this iteration's parity,
+    and no barrier in the loop before the writes. The buffer written in iteration k was last read in iteration k - 2, and every
+    thread has since passed iteration k - 1's barrier between its staging and its fragment loads. Otherwise
+    the kernel's shared scratch memory, with a barrier before it is written again."""
+    elems = plan.shared_bytes // plan.instr.in_bytes
+    room = 2 * plan.shared_bytes <= DOUBLE_BUFFER_BYTES
+    parity = _loop_parity(ctx, op) if room and _mma_count(op) == 1 else None
+    if parity is None:
+        base = ctx.scratch(tile.elem_of(op.lhs.type), elems)
+        ctx.scratch_begin()
+        return base
+    value, loop = parity
+    _barrier_before(ctx, loop)
+    buffers = _staging_buffers(ctx, tile.elem_of(op.lhs.type), 2 * elems)
+    return simt.PtrOffsetOp.build(buffers, ctx.index(arith.muli(value, ctx.i32(elems))))
 
 
 @lowering(tile.MmaOp)
@@ -258,8 +337,7 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     acc = ctx.tile(op.acc)
     if acc.layout != plan.layout:
         acc = ctx.convert(acc, plan.layout)
-    base = ctx.scratch(tile.elem_of(op.lhs.type), plan.shared_bytes // plan.instr.in_bytes)
-    ctx.scratch_begin()
+    base = _staging(ctx, op, plan)
     _stage(ctx, plan, a, b, base)
     ctx.barrier()
     tid = _I32(ctx, ctx.tid)
@@ -271,9 +349,9 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     fn_count = plan.fragments[1]
     for ks in range(plan.k_steps):
         a_frags = _a_fragments(plan, a_addresses, ks)
-        b_frags = _b_fragments(ctx, plan, b_addresses, ks)
-        for fm, a_frag in enumerate(a_frags):
-            for fn, b_frag in enumerate(b_frags):
+        # Each B fragment is loaded just before the mma.sync ops that use it, which keeps fewer registers live.
+        for fn, b_frag in _b_fragments(plan, b_addresses, ks):
+            for fm, a_frag in enumerate(a_frags):
                 first = 4 * (fn + fn_count * fm)
-                regs[first:first + 4] = _mma(ctx, plan, a_frag, b_frag, regs[first:first + 4])
+                regs[first:first + 4] = _mma(plan, a_frag, b_frag, regs[first:first + 4])
     return TileValue(plan.layout, regs)

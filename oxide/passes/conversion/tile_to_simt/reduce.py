@@ -5,7 +5,9 @@ of its partner (the element whose coordinate differs in that bit): in-thread whe
 by `shuffle.xor` when it is a lane bit, through the shared scratch memory when it is a warp bit. After all
 bits each element holds the total of its line (the reduction); a scan also keeps, per element, the prefix:
 an element in the upper half of a pair takes its partner's total in front of its own prefix (the lower
-half, for a reverse scan). All four kinds are commutative, so both partners compute the same total.
+half, for a reverse scan). All four kinds are commutative, so both partners compute the same total. A
+reduction, whose order does not matter, takes the register bits first, then the lane bits, then all warp
+bits at once (one shared-memory round).
 
 The reduction's result keeps the source layout minus the dimension: its register bits are dropped and its
 lane and warp bits hold copies (replication), so broadcasting the result back along that dimension, as
@@ -28,7 +30,6 @@ from oxide.passes.conversion.tile_to_simt.layouts import (
     Layout,
     TileValue,
 )
-from oxide.passes.conversion.tile_to_simt.remap import flat_index, only_if
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 Combine = Callable[[ir.Value, ir.Value], ir.Value]
@@ -60,35 +61,67 @@ def shuffle_xor(ctx: TileLowering, value: ir.Value, lane_mask: int) -> ir.Value:
     return arith.bitcast(t, narrow) if text in _FLOAT else narrow
 
 
-def _partner_through_shared(ctx: TileLowering, layout: Layout, values: list[ir.Value], dim: int,
-                            bit: int) -> list[ir.Value]:
-    """Each element's partner value across warps (coordinate `bit` of `dim` flipped), via shared memory."""
-    elem = values[0].type
-    count = 1
-    for extent in layout.shape:
-        count *= extent
-    base = ctx.scratch(elem, count)
+def _partner_through_shared(ctx: TileLowering, values: dict[int, ir.Value], thread_bit: int) -> dict[int, ir.Value]:
+    """For the given registers, the value the thread `tid ^ (1 << thread_bit)` (another warp) holds in the
+    same register, through shared memory: slot r * threads + tid, so a warp writes and reads consecutive
+    words (no bank conflicts) and the scratch holds only the values exchanged."""
+    elem = next(iter(values.values())).type
+    threads = 32 * ctx.warps
+    base = ctx.scratch(elem, len(values) * threads)
     ctx.scratch_begin()
-    elements = layout.coords(ctx, ctx.tid)
-    indices = [flat_index(ctx, e.coords, layout.shape) for e in elements]
-    for element, index, value in zip(elements, indices, values):
-        with only_if(element.owner):
-            ctx.scratch_store(base, index, value)
+    for r, value in enumerate(values.values()):
+        ctx.scratch_store(base, arith.addi(ctx.tid, ctx.i32(r * threads)) if r else ctx.tid, value)
     ctx.barrier()
-    stride = 1
-    for extent in layout.shape[dim + 1:]:
-        stride *= extent
-    flip = ctx.i32(stride << bit)
-    return [ctx.scratch_load(base, arith.xori(index, flip), elem) for index in indices]
+    partner = arith.xori(ctx.tid, ctx.i32(1 << thread_bit))
+    return {j: ctx.scratch_load(base, arith.addi(partner, ctx.i32(r * threads)) if r else partner, elem)
+            for r, j in enumerate(values)}
+
+
+def _total_across_warps(ctx: TileLowering, values: dict[int, ir.Value], thread_bits: list[int],
+                        combine: Combine) -> dict[int, ir.Value]:
+    """For the given registers, the combination over every warp that differs only in `thread_bits` (warp bits
+    of the thread id, lowest coordinate bit first), in one shared-memory round: each thread writes its values at
+    slot r * threads + tid, then reads all the warps' and combines them in coordinate order, so that every
+    thread computes the same total."""
+    elem = next(iter(values.values())).type
+    threads = 32 * ctx.warps
+    base = ctx.scratch(elem, len(values) * threads)
+    ctx.scratch_begin()
+    for r, value in enumerate(values.values()):
+        ctx.scratch_store(base, arith.addi(ctx.tid, ctx.i32(r * threads)) if r else ctx.tid, value)
+    ctx.barrier()
+    others = arith.andi(ctx.tid, ctx.i32(~sum(1 << b for b in thread_bits)))
+    sources = []
+    for a in range(1 << len(thread_bits)):
+        spread = sum(1 << b for i, b in enumerate(thread_bits) if (a >> i) & 1)
+        sources.append(arith.ori(others, ctx.i32(spread)) if spread else others)
+    totals = {}
+    for r, j in enumerate(values):
+        total = None
+        for source in sources:
+            value = ctx.scratch_load(base, arith.addi(source, ctx.i32(r * threads)) if r else source, elem)
+            total = value if total is None else combine(total, value)
+        totals[j] = total
+    return totals
 
 
 def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, scan: bool,
               reverse: bool) -> tuple[list[ir.Value], list[ir.Value]]:
-    """(totals, prefixes) per register after combining along `dim` (prefixes only when `scan`)."""
+    """(totals, prefixes) per register after combining along `dim` (prefixes only when `scan`).
+
+    A scan must take the bits in increasing significance. A reduction takes its register bits first, after
+    which the registers that differ only in those bits hold the same total, so the shuffles and the
+    shared-memory round move one value per distinct total; then its lane bits; then all its warp bits in one
+    shared-memory round."""
     layout = tile.layout
-    totals = list(tile.values)
-    prefixes = list(tile.values)
-    for b in range(layout.shape[dim].bit_length() - 1):
+    totals = dict(enumerate(tile.values))
+    prefixes = dict(enumerate(tile.values))
+    order = list(range(layout.shape[dim].bit_length() - 1))
+    in_registers = [k for k, bit in enumerate(layout.registers) if bit.dim == dim]
+    warp_bits = [layout.thread_bits.index(Bit(dim, b)) for b in order if Bit(dim, b) in layout.warps]
+    if not scan:
+        order.sort(key=lambda b: 0 if Bit(dim, b) in layout.registers else 1 if Bit(dim, b) in layout.lanes else 2)
+    for b in order:
         target = Bit(dim, b)
         if target in layout.registers:
             k = layout.registers.index(target)
@@ -103,18 +136,27 @@ def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, sc
                         prefixes[upper] = combine(totals[j], prefixes[upper])
                 totals[j] = totals[upper] = combine(totals[j], totals[upper])
             continue
+        if not scan:
+            # Register bits are done: keep one representative per distinct total.
+            totals = {j: v for j, v in totals.items() if not any((j >> k) & 1 for k in in_registers)}
+            if target in layout.warps:
+                totals = _total_across_warps(ctx, totals, warp_bits, combine)
+                break
         thread_bit = layout.thread_bits.index(target)
         if thread_bit < LANE_BITS:
-            partners = [shuffle_xor(ctx, t, 1 << thread_bit) for t in totals]
+            partners = {j: shuffle_xor(ctx, t, 1 << thread_bit) for j, t in totals.items()}
         else:
-            partners = _partner_through_shared(ctx, layout, totals, dim, b)
+            partners = _partner_through_shared(ctx, totals, thread_bit)
         if scan:
             is_upper = arith.cmpi(arith.CmpIPredicate.ne, arith.andi(ctx.tid, ctx.i32(1 << thread_bit)), ctx.i32(0))
             takes = arith.xori(is_upper, ctx.const(i_type(1), 1)) if reverse else is_upper
-            prefixes = [arith.select(takes, combine(p, s) if not reverse else combine(s, p), s)
-                        for p, s in zip(partners, prefixes)]
-        totals = [combine(t, p) for t, p in zip(totals, partners)]
-    return totals, prefixes
+            prefixes = {j: arith.select(takes, combine(partners[j], s) if not reverse else combine(s, partners[j]), s)
+                        for j, s in prefixes.items()}
+        totals = {j: combine(t, partners[j]) for j, t in totals.items()}
+    # A register left out above holds its representative's total (its `dim` register bits cleared).
+    clear = ~sum(1 << k for k in in_registers)
+    return ([totals[j] if j in totals else totals[j & clear] for j in range(layout.per_thread)],
+            [prefixes[j] for j in range(layout.per_thread)])
 
 
 def drop_dim(layout: Layout, dim: int) -> tuple[Layout, list[int]]:

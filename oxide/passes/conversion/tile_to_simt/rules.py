@@ -5,7 +5,7 @@ goes and the op's location active. It reads its operands through `ctx.tile(v)` (
 (an ir.Value) or `ctx.lowered(v)` (views and partitions), and returns the lowered results: one entry per
 result of the op (a TileValue, an ir.Value or a view/partition), a single entry for a one-result op, or None
 for an op without results. Ops with regions (scf) get the op itself and emit their regions through
-`ctx.emit_block`. An op with no rule is a located error, never skipped.
+`driver.emit_block(ctx, block)`. An op with no rule is a located error, never skipped.
 """
 
 from __future__ import annotations

@@ -170,8 +170,9 @@ def lower_extract(ctx: TileLowering, op: T.ExtractOp) -> TileValue:
     for index, s, d in zip(indices, src, dst):
         bad = arith.cmpi(arith.CmpIPredicate.uge, index, ctx.i32(s // d))
         failed = bad if failed is None else arith.ori(failed, bad)
-    with only_if(failed):
-        simt.TrapOp()
+    if failed is not None:
+        with only_if(failed):
+            simt.TrapOp()
     layout = ctx.default_layout(dst)
     if tile.is_splat:
         return ctx.splat(tile.values[0], layout)

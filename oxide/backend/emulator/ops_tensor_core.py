@@ -1,0 +1,81 @@
+"""Emulator rules for the Tensor Core code the tile lowering emits (runtime side:
+oxide.runtime.emulator.tensor_core): `nvvm.mma.sync`, the inline PTX it uses (`ldmatrix`,
+`cvt.rna.tf32.f32`), and the LLVM ops that take the registers apart (`llvm.extractvalue` of mma.sync's
+result struct, `llvm.bitcast` of a 32-bit register to an f16 pair)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mlir import ir
+
+from oxide.backend.emulator.emitter import EmitError, KernelEmitter
+from oxide.backend.emulator.rules import rule
+
+_LDMATRIX = re.compile(r"ldmatrix\.sync\.aligned\.m8n8\.x([124])(\.trans)?\.shared\.b16 \{[^}]*\}, "
+                       r"\[\$\d+(?:\+(\d+))?\];")
+_CVT_TF32 = "cvt.rna.tf32.f32 $0, $1;"
+# The runtime module is imported where it is used, so programs without Tensor Core code keep their header.
+_IMPORT = "from oxide.runtime.emulator import tensor_core as _tc"
+
+
+@rule("simt.inline_ptx")
+def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
+    asm = ir.StringAttr(op.attributes["asm"]).value
+    args = em.args(op)
+    match = _LDMATRIX.fullmatch(asm)
+    if match is not None:
+        count = int(match.group(1))
+        em.line(_IMPORT)
+        targets = "".join(f"{em.result(op, i)}, " for i in range(count))
+        em.line(f"{targets}= _tc.ldmatrix(c, {em.mask}, {args[0]}, {int(match.group(3) or 0)}, {count}, "
+                f"{match.group(2) is not None}, {em.loc(op)})")
+        return
+    if asm == _CVT_TF32:
+        em.line(_IMPORT)
+        em.line(f"{em.result(op)} = _tc.cvt_rna_tf32(c.broadcast({args[0]}))")
+        return
+    raise EmitError("the emulator runs inline PTX only for ldmatrix and cvt.rna.tf32.f32 (the tile lowering's "
+                    f"mma code), not `{asm}`; run this kernel on a GPU", op)
+
+
+def _mma_types(op: Any) -> tuple[str, str]:
+    """(multiplicand type, accumulator type) of an nvvm.mma.sync."""
+    if "multiplicandAPtxType" in op.attributes:
+        inputs = re.search(r"<(\w+)>", str(op.attributes["multiplicandAPtxType"])).group(1)
+    else:
+        inputs = "f16" if "f16" in str(op.operands[0].type) else str(op.operands[0].type)
+    acc = "f16" if "f16" in str(op.operands[len(op.operands) - 1].type) else "f32"
+    return inputs, acc
+
+
+@rule("nvvm.mma.sync")
+def emit_mma_sync(em: KernelEmitter, op: Any) -> None:
+    sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    shape = re.search(r"m = (\d+), n = (\d+), k = (\d+)", str(op.attributes["shape"]))
+    if shape is None or shape.groups()[:2] != ("16", "8") or sizes[:2] != [4, 2]:
+        raise EmitError(f"the emulator runs mma.sync m16n8k16 / m16n8k8 only, not {op.attributes['shape']}", op)
+    inputs, acc = _mma_types(op)
+    names = em.args(op)
+    a, b, c_regs = names[:sizes[0]], names[sizes[0]:sizes[0] + sizes[1]], names[sizes[0] + sizes[1]:]
+    em.line(_IMPORT)
+    em.line(f"{em.result(op)} = _tc.mma_sync(c, {em.mask}, {int(shape.group(3))}, {inputs!r}, [{', '.join(a)}], "
+            f"[{', '.join(b)}], [{', '.join(c_regs)}], {acc!r}, {em.loc(op)})")
+
+
+@rule("llvm.extractvalue")
+def emit_extractvalue(em: KernelEmitter, op: Any) -> None:
+    position = list(ir.DenseI64ArrayAttr(op.attributes["position"]))
+    if len(position) != 1:
+        raise EmitError("the emulator extracts one field of a flat struct only", op)
+    em.line(f"{em.result(op)} = {em.args(op)[0]}[{position[0]}]")
+
+
+@rule("llvm.bitcast")
+def emit_llvm_bitcast(em: KernelEmitter, op: Any) -> None:
+    source, target = str(op.operands[0].type), str(op.results[0].type)
+    if (source, target) != ("i32", "vector<2xf16>"):
+        raise EmitError(f"the emulator bitcasts a 32-bit register to an f16 pair only, not {source} to {target}", op)
+    em.line(_IMPORT)
+    em.line(f"{em.result(op)} = _tc.f16_pair(c.broadcast({em.args(op)[0]}))")

@@ -1,0 +1,55 @@
+// convert-tile-to-simt on a vector add: the contract's ABI (pointer, extents, strides per view), the launch
+// block in the kernel's contract, one uniform fast-path test per access (whole tile inside, innermost stride 1,
+// 16-byte aligned) choosing vector loads/stores over masked scalar ones.
+// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @add(
+    // CHECK-SAME: %[[Z:[a-z0-9]+]]: !simt.ptr<f32, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64, %[[X:[a-z0-9]+]]: !simt.ptr<f32, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !simt.ptr<f32, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64)
+    // CHECK-SAME: simt.contract = {block = array<i32: 128, 1, 1>, domain = 1 : i32}, tile.warps = 4 : i32
+    gpu.func @add(%z: !tile.view_mut<f32, array<i64: 1024>>, %x: !tile.view<f32, array<i64: -1>>, %y: !tile.view<f32, array<i64: -1>>) kernel attributes {tile.warps = 4 : i32} {
+      %bid = "tile.block_id"() {axis = "x"} : () -> i32
+      %px = "tile.make_partition"(%x) : (!tile.view<f32, array<i64: -1>>) -> !tile.partition<f32, array<i64: 1024>>
+      %py = "tile.make_partition"(%y) : (!tile.view<f32, array<i64: -1>>) -> !tile.partition<f32, array<i64: 1024>>
+      // 1024 elements over 128 threads: 8 per thread, as two 4-element vectors.
+      // CHECK: "simt.ptr_to_int"(%[[X]])
+      // CHECK: scf.if %{{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+      // CHECK-COUNT-2: "simt.ptr_load"(%{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>) -> vector<4xf32>
+      // At an edge, each group of 4 wholly inside the tensor still loads as a vector; the rest element by element.
+      // CHECK: } else {
+      // CHECK: scf.if %{{.*}} -> (f32, f32, f32, f32) {
+      // CHECK: "simt.ptr_load"(%{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>) -> vector<4xf32>
+      // CHECK: } else {
+      // CHECK-COUNT-4: scf.if %{{.*}} -> (f32) {
+      %a = "tile.load"(%px, %bid) : (!tile.partition<f32, array<i64: 1024>>, i32) -> tensor<1024xf32>
+      %b = "tile.load"(%py, %bid) : (!tile.partition<f32, array<i64: 1024>>, i32) -> tensor<1024xf32>
+      // CHECK-COUNT-8: arith.addf %{{.*}}, %{{.*}} : f32
+      %c = arith.addf %a, %b : tensor<1024xf32>
+      // CHECK: "simt.ptr_to_int"(%[[Z]])
+      // CHECK: scf.if
+      // CHECK-COUNT-2: "simt.ptr_store"(%{{.*}}, %{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>, vector<4xf32>) -> ()
+      // CHECK: } else {
+      "tile.store_own"(%z, %c) : (!tile.view_mut<f32, array<i64: 1024>>, tensor<1024xf32>) -> ()
+      gpu.return
+    }
+
+    // A partition_mut store checks the index against the block's own sub-grid (64 / 16 = 4 tiles) and traps.
+    // CHECK-LABEL: gpu.func @sub_store(
+    gpu.func @sub_store(%z: !tile.view_mut<f32, array<i64: 64>>, %i: i32) kernel attributes {tile.warps = 1 : i32} {
+      %q = "tile.make_partition_mut"(%z) : (!tile.view_mut<f32, array<i64: 64>>) -> !tile.partition_mut<f32, array<i64: 16>>
+      %one = arith.constant 1.0 : f32
+      %t = "tile.splat"(%one) : (f32) -> tensor<16xf32>
+      // CHECK: %[[BAD:.*]] = arith.cmpi uge, %{{.*}}, %c4_i32 : i32
+      // CHECK: scf.if %[[BAD]] {
+      // CHECK-NEXT: "simt.trap"()
+      "tile.store"(%q, %t, %i) : (!tile.partition_mut<f32, array<i64: 16>>, tensor<16xf32>, i32) -> ()
+      // A constant index inside the sub-grid needs no check.
+      // CHECK-NOT: simt.trap
+      %c3 = arith.constant 3 : i32
+      "tile.store"(%q, %t, %c3) : (!tile.partition_mut<f32, array<i64: 16>>, tensor<16xf32>, i32) -> ()
+      // CHECK: gpu.return
+      gpu.return
+    }
+  }
+}
