@@ -6,7 +6,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @add(
-    // CHECK-SAME: %[[Z:[a-z0-9]+]]: !simt.ptr<f32, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64, %[[X:[a-z0-9]+]]: !simt.ptr<f32, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !simt.ptr<f32, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64)
+    // CHECK-SAME: %[[Z:arg0]]: !simt.ptr<f32, 1 : i64> {llvm.noalias}, %arg1: i64, %arg2: i64, %[[X:arg3]]: !simt.ptr<f32, 1 : i64> {llvm.noalias, llvm.readonly}, %arg4: i64, %arg5: i64, %arg6: !simt.ptr<f32, 1 : i64> {llvm.noalias, llvm.readonly}, %arg7: i64, %arg8: i64)
     // CHECK-SAME: simt.contract = {block = array<i32: 128, 1, 1>, domain = 1 : i32}, tile.warps = 4 : i32
     gpu.func @add(%z: !tile.view_mut<f32, array<i64: 1024>>, %x: !tile.view<f32, array<i64: -1>>, %y: !tile.view<f32, array<i64: -1>>) kernel attributes {tile.warps = 4 : i32} {
       %bid = "tile.block_id"() {axis = "x"} : () -> i32

@@ -10,7 +10,7 @@
 // RUN: ptxas -arch=sm_90 %t.shape.ptx -o %t.shape.cubin
 // The vector path is real 128-bit memory traffic, and the reductions are shfl.sync.bfly.
 // RUN: FileCheck %s --check-prefix=MEMORY < %t.memory.ptx
-// MEMORY: ld.global.v4.b32
+// MEMORY: ld.global.nc.v4.b32
 // MEMORY: st.global.v4.b32
 // RUN: FileCheck %s --check-prefix=REDUCE < %t.reduce.ptx
 // REDUCE: shfl.sync.bfly.b32

@@ -160,6 +160,25 @@ def clone_scalar_op(ctx: TileLowering, op: ir.Operation) -> ir.Value | list[ir.V
     return None if not results else results[0] if len(results) == 1 else results
 
 
+def parameter_facts(old_args: list[ir.Value]) -> list[dict[str, ir.Attribute]]:
+    """LLVM facts per lowered parameter: an input view's pointer is `noalias readonly` (loads become
+    `ld.global.nc`), an output's `noalias`. The runtime makes them true: no output overlaps another output or
+    any input. A kernel with raw pointers (`*mut T`, unchecked by that rule) gets no facts at all."""
+    if any(T.PtrType.isinstance(a.type) for a in old_args):
+        return []
+    unit = ir.UnitAttr.get()
+    facts: list[dict[str, ir.Attribute]] = []
+    for arg in old_args:
+        count = len(lowered_param_types(arg.type))
+        if T.ViewType.isinstance(arg.type):
+            facts += [{"llvm.noalias": unit, "llvm.readonly": unit}] + [{}] * (count - 1)
+        elif T.ViewMutType.isinstance(arg.type):
+            facts += [{"llvm.noalias": unit}] + [{}] * (count - 1)
+        else:
+            facts += [{}] * count
+    return facts
+
+
 def lower_kernel(func: ir.Operation, chip: str) -> None:
     """Replace tile kernel `func` by its simt form (same name, the contract's parameters)."""
     old_entry = func.regions[0].blocks[0]
@@ -179,6 +198,9 @@ def lower_kernel(func: ir.Operation, chip: str) -> None:
     domain = max([1, *outputs])
     new_func.attributes["simt.contract"] = ir.Attribute.parse(
         f"{{domain = {domain} : i32, block = array<i32: {32 * warps}, 1, 1>}}")
+    facts = parameter_facts(old_args)
+    if any(facts):
+        new_func.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(f) for f in facts])
     ctx = TileLowering(warps, entry, chip, blocked_vector(func))
     try:
         with ir.InsertionPoint(entry), func.location:
