@@ -585,6 +585,13 @@ def kernels(module: Any) -> Iterable[Any]:
                     yield inner
 
 
+def lowered_from_tile(func: Any) -> bool:
+    """Whether a kernel is the simt form of a tile kernel (it keeps `tile.warps`). Its shared memory,
+    barriers and bounds are the tile lowering's, not the user's: the user-facing SIMT analyses skip it (the
+    lowering's own tests run its kernels under the emulator's race checker and compute-sanitizer)."""
+    return func is not None and "tile.warps" in func.attributes
+
+
 def walk_kernel(func: Any) -> KernelFacts:
     """The facts of one kernel."""
     return KernelWalk(func).run()
