@@ -35,5 +35,32 @@ module attributes {gpu.container_module} {
       "tile.store_own"(%z, %r) : (!tile.view_mut<f32, array<i64: 32>>, tensor<32xf32>) -> ()
       gpu.return
     }
+    // A while loop carries a transposed tile in its relabelled layout: no conversion (no barrier) inside the
+    // loop; the store after it converts once, to write coalesced.
+    // CHECK-LABEL: gpu.func @while_layout
+    // CHECK: scf.while
+    // CHECK-NOT: simt.sync_threads
+    // CHECK: scf.condition
+    // CHECK-NOT: simt.sync_threads
+    // CHECK: scf.yield
+    // CHECK: "simt.sync_threads"
+    gpu.func @while_layout(%z: !tile.view_mut<f32, array<i64: 64, 32>>, %x: !tile.view<f32, array<i64: -1, -1>>, %n: i32) kernel attributes {tile.warps = 4 : i32} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %p = "tile.make_partition"(%x) : (!tile.view<f32, array<i64: -1, -1>>) -> !tile.partition<f32, array<i64: 32, 64>>
+      %a = "tile.load"(%p, %c0, %c0) : (!tile.partition<f32, array<i64: 32, 64>>, i32, i32) -> tensor<32x64xf32>
+      %t = "tile.permute"(%a) {perm = array<i64: 1, 0>} : (tensor<32x64xf32>) -> tensor<64x32xf32>
+      %r:2 = scf.while (%v = %t, %i = %c0) : (tensor<64x32xf32>, i32) -> (tensor<64x32xf32>, i32) {
+        %go = arith.cmpi slt, %i, %n : i32
+        scf.condition(%go) %v, %i : tensor<64x32xf32>, i32
+      } do {
+      ^bb0(%w: tensor<64x32xf32>, %k: i32):
+        %h = arith.mulf %w, %w : tensor<64x32xf32>
+        %k1 = arith.addi %k, %c1 : i32
+        scf.yield %h, %k1 : tensor<64x32xf32>, i32
+      }
+      "tile.store_own"(%z, %r#0) : (!tile.view_mut<f32, array<i64: 64, 32>>, tensor<64x32xf32>) -> ()
+      gpu.return
+    }
   }
 }

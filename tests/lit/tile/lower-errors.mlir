@@ -113,3 +113,15 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK: lower-errors.mlir:[[# @LINE + 1]]:5: error: an output (&mut Tensor) has rank at most 3, one per launch grid axis; this one has rank 4
+    gpu.func @rank4(%z: !tile.view_mut<f32, array<i64: 2, 2, 2, 2>>) kernel attributes {tile.warps = 1 : i32} {
+      %t = "tile.load_own"(%z) : (!tile.view_mut<f32, array<i64: 2, 2, 2, 2>>) -> tensor<2x2x2x2xf32>
+      gpu.return
+    }
+  }
+}

@@ -240,7 +240,8 @@ def test_padded_rows_make_ldmatrix_conflict_free():
                         for lane in range(lane0, lane0 + 8)}
             assert len(a_groups) == 8
             if inputs != "f32":
-                b_groups = {(ml.b_fragment_offset(plan, lane, 0, 0, 0) * 2 // 16) % 8 for lane in range(lane0, lane0 + 8)}
+                b_groups = {(ml.b_fragment_offset(plan, lane, 0, 0, 0) * 2 // 16) % 8
+                            for lane in range(lane0, lane0 + 8)}
                 assert len(b_groups) == 8
 
 

@@ -593,3 +593,24 @@ def test_a_kernel_loading_only_16_bit_tiles_uses_8_element_vectors():
     x = RNG.integers(-4, 5, shape).astype(np.float16)
     expected = (x.astype(np.float32) - x.astype(np.float32).sum(1, keepdims=True)).astype(np.float16)
     np.testing.assert_array_equal(run_unary(text, x, shape), expected)
+
+
+def test_while_loop_carrying_a_transposed_tile():
+    # The loop keeps the transpose's relabelled layout; squaring n times, then a coalesced store.
+    t, s = tensor([64, 32]), tensor([32, 64])
+    text = unary_kernel([32, 64], [64, 32], f"""      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %n = arith.constant 3 : i32
+      %t = "tile.permute"(%a) {{perm = array<i64: 1, 0>}} : ({s}) -> {t}
+      %w:2 = scf.while (%v = %t, %i = %c0) : ({t}, i32) -> ({t}, i32) {{
+        %go = arith.cmpi slt, %i, %n : i32
+        scf.condition(%go) %v, %i : {t}, i32
+      }} do {{
+      ^bb0(%u: {t}, %k: i32):
+        %h = arith.mulf %u, %u : {t}
+        %k1 = arith.addi %k, %c1 : i32
+        scf.yield %h, %k1 : {t}, i32
+      }}
+      %r = arith.addf %w#0, %w#0 : {t}""")
+    x = (np.abs(_data((32, 64), np.float32)) % 1.5).astype(np.float32)
+    np.testing.assert_allclose(run_unary(text, x, (64, 32)), 2 * x.T ** 8, rtol=1e-5)

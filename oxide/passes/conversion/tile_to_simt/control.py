@@ -3,8 +3,8 @@ result and block argument expanded to the scalars this thread holds, and the ker
 
 A loop-carried tile takes the layout of what the loop body yields (so an mma accumulator stays in its mma
 layout across the K loop): the body is emitted with the initial value's layout, and emitted again with
-the yielded layout when they differ. scf.if results take the then-branch's layouts; scf.while tiles take the
-default layout. A branch or body whose yield is in another layout converts before yielding.
+the yielded layout when they differ (scf.while likewise for both of its regions). scf.if results take the
+then-branch's layouts. A branch or body whose yield is in another layout converts before yielding.
 """
 
 from __future__ import annotations
@@ -170,13 +170,10 @@ def lower_if(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
 
 @lowering("scf.while")
 def lower_while(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
-    """A while loop; its tiles travel in the default layout."""
+    """A while loop; its tiles settle, as scf.for's, on the layouts its regions yield (the `before` region's
+    arguments start in the initial values' layouts, the `after` region's in the default layout)."""
     inits = [ctx.lowered(v) for v in op.operands]
     before_old, after_old = op.regions[0].blocks[0], op.regions[1].blocks[0]
-
-    def layouts_of(args: Sequence[ir.Value]) -> list[Layout | None]:
-        return [ctx.default_layout(list(a.type.shape)) if isinstance(a.type, ir.RankedTensorType) else None
-                for a in args]
 
     def types_of(args: Sequence[ir.Value], layouts: list[Layout | None]) -> list[ir.Type]:
         if any(str(a.type).startswith("!tile.") for a in args):
@@ -184,18 +181,46 @@ def lower_while(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
         return [t for a, layout in zip(args, layouts)
                 for t in ([a.type.element_type] * layout.per_thread if layout is not None else [a.type])]
 
-    before_layouts, after_layouts = layouts_of(before_old.arguments), layouts_of(after_old.arguments)
-    loop = scf.WhileOp(types_of(after_old.arguments, after_layouts), _flatten(ctx, inits, before_layouts))
-    before = loop.before.blocks.append(*types_of(before_old.arguments, before_layouts))
-    after = loop.after.blocks.append(*types_of(after_old.arguments, after_layouts))
-    ctx.loop_depth += 1
-    try:
-        _emit_region(ctx, before_old, before, _regroup(list(before.arguments), before_layouts),
-                     YieldFrame(list(after_layouts)))
-        _emit_region(ctx, after_old, after, _regroup(list(after.arguments), after_layouts),
-                     YieldFrame(list(before_layouts)))
-    finally:
-        ctx.loop_depth -= 1
+    before_layouts = [_layout_of(v) for v in inits]
+    after_layouts: list[Layout | None] = [ctx.default_layout(list(a.type.shape))
+                                          if isinstance(a.type, ir.RankedTensorType) else None
+                                          for a in after_old.arguments]
+    for round_ in range(MAX_LAYOUT_ROUNDS):
+        state = ctx.scratch_state()
+        init_types = types_of(before_old.arguments, before_layouts)
+        stand_ins = ir.Operation.create("builtin.unrealized_conversion_cast", results=init_types) \
+            if init_types else None
+        loop = scf.WhileOp(types_of(after_old.arguments, after_layouts), list(stand_ins.results) if stand_ins else [])
+        before = loop.before.blocks.append(*init_types)
+        after = loop.after.blocks.append(*types_of(after_old.arguments, after_layouts))
+        ctx.loop_depth += 1
+        try:
+            condition = _emit_region(ctx, before_old, before, _regroup(list(before.arguments), before_layouts),
+                                     YieldFrame(list(after_layouts)))
+            body = _emit_region(ctx, after_old, after, _regroup(list(after.arguments), after_layouts),
+                                YieldFrame(list(before_layouts)))
+        finally:
+            ctx.loop_depth -= 1
+        better_after = _settled(after_layouts, condition.observed)
+        better_before = _settled(before_layouts, body.observed)
+        if (better_after is None and better_before is None) or round_ == MAX_LAYOUT_ROUNDS - 1:
+            break
+        # One side at a time: the body's yields follow the `after` arguments' guessed layouts, so settle
+        # those first (from what the condition forwards), then the loop-carried `before` layouts.
+        if better_after is not None:
+            after_layouts = better_after
+        else:
+            before_layouts = better_before
+        loop.operation.erase()
+        if stand_ins is not None:
+            stand_ins.erase()
+        ctx.restore_scratch(state)
+    if stand_ins is not None:
+        with ir.InsertionPoint(loop.operation):
+            real = _flatten(ctx, inits, before_layouts)
+        for placeholder, value in zip(stand_ins.results, real):
+            placeholder.replace_all_uses_with(value)
+        stand_ins.erase()
     grouped = _regroup(list(loop.results), after_layouts)
     return grouped if len(grouped) != 1 else grouped[0]
 

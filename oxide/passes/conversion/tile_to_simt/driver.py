@@ -88,6 +88,9 @@ def _bind_params(ctx: TileLowering, old_args: list[ir.Value], new_args: list[ir.
             rank = len(T.shape_of(t))
             view = ViewValue(parts[0], parts[1:1 + rank], parts[1 + rank:], T.elem_of(t))
             if T.ViewMutType.isinstance(t):
+                if rank > len("xyz"):
+                    raise LoweringError(f"an output (&mut Tensor) has rank at most 3, one per launch grid axis; "
+                                        f"this one has rank {rank}")
                 view.tile = T.shape_of(t)
                 view.origin = []
                 for axis, extent in zip("xyz", view.tile):
@@ -205,7 +208,10 @@ def lower_kernel(func: ir.Operation, chip: str) -> None:
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
-            _bind_params(ctx, old_args, list(entry.arguments))
+            try:
+                _bind_params(ctx, old_args, list(entry.arguments))
+            except LoweringError as exc:
+                raise LocatedLoweringError(func.location, str(exc)) from None
             emit_block(ctx, old_entry)
         ctx.finish_scratch()
         used = static_shared_bytes(new_func)

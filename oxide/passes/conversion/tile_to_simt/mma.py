@@ -34,9 +34,9 @@ from oxide.passes.conversion.tile_to_simt.layouts import TileValue, vector_width
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 MIN_SM = 80
-# A kernel's only tile.mma, when it runs once per iteration of its loop, stages into two buffers, alternating,
-# when both fit in this much static shared memory (the rest of the 48 KiB is left for the scratch memory of
-# the kernel's other ops).
+# A kernel's only tile.mma, when it runs once per iteration of its loop and no reduction or shape op of the
+# kernel needs scratch memory, stages into two buffers, alternating, when both fit in this much static shared
+# memory (the rest of the 48 KiB is left for layout conversions).
 DOUBLE_BUFFER_BYTES = 40 * 1024
 STAGING_MARK = "tile.mma_staging"
 
@@ -246,20 +246,28 @@ def _mma(plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Value], c: list[ir.Valu
     return [llvm.extractvalue(ir.F32Type.get(), d, [e]) for e in range(4)]
 
 
-def _mma_count(op: Any) -> int:
-    """How many tile.mma ops the kernel holding `op` has."""
+# Tile ops whose lowering may need shared scratch memory of its own (besides layout conversions).
+_SCRATCH_USERS = ("tile.reduce", "tile.scan", "tile.cat", "tile.extract", "tile.permute", "tile.reshape",
+                  "tile.broadcast", "tile.to_scalar", "tile.atomic_rmw")
+
+
+def _only_gemm_scratch(op: Any) -> bool:
+    """Whether `op` is its kernel's only tile.mma and no other op of the kernel is one that may need scratch
+    memory: then a double buffer cannot crowd out another op's shared memory."""
     func = op.operation.parent
     while func is not None and func.name != "gpu.func":
         func = func.parent
-    count = 0
+    mmas = 0
+    others = False
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
-        nonlocal count
-        count += inner.name == "tile.mma"
+        nonlocal mmas, others
+        mmas += inner.name == "tile.mma"
+        others |= inner.name in _SCRATCH_USERS
         return ir.WalkResult.ADVANCE
 
     func.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return count
+    return mmas == 1 and not others
 
 
 def _loop_parity(ctx: TileLowering, op: Any) -> tuple[ir.Value, ir.Operation] | None:
@@ -312,13 +320,14 @@ def _barrier_before(ctx: TileLowering, loop: ir.Operation) -> None:
 def _staging(ctx: TileLowering, op: Any, plan: ml.MmaPlan) -> ir.Value:
     """The staging buffer this mma writes, after the barrier its reuse needs.
 
-    The kernel's only mma, directly in a loop body, with room for two: the buffer of this iteration's parity,
-    and no barrier in the loop before the writes. The buffer written in iteration k was last read in iteration k - 2, and every
-    thread has since passed iteration k - 1's barrier between its staging and its fragment loads. Otherwise
-    the kernel's shared scratch memory, with a barrier before it is written again."""
+    The kernel's only mma, directly in a loop body, in a kernel without reductions or shape ops, with room for
+    two: the buffer of this iteration's parity, and no barrier in the loop before the writes. The buffer
+    written in iteration k was last read in iteration k - 2, and every thread has since passed iteration
+    k - 1's barrier between its staging and its fragment loads. Otherwise the kernel's shared scratch memory,
+    with a barrier before it is written again."""
     elems = plan.shared_bytes // plan.instr.in_bytes
     room = 2 * plan.shared_bytes <= DOUBLE_BUFFER_BYTES
-    parity = _loop_parity(ctx, op) if room and _mma_count(op) == 1 else None
+    parity = _loop_parity(ctx, op) if room and _only_gemm_scratch(op) else None
     if parity is None:
         base = ctx.scratch(tile.elem_of(op.lhs.type), elems)
         ctx.scratch_begin()

@@ -1,0 +1,1 @@
+"""Tests of the tile -> simt lowering (convert-tile-to-simt)."""
