@@ -10,7 +10,7 @@ import numpy as np
 import oxide
 import oxide.tile
 
-M, N, K, BM, BN, BK = 256, 384, 200, 128, 128, 32
+M, N, K, BM, BN, BK = 256, 384, 200, 128, 128, 64
 
 
 def bf16(rng: np.random.Generator, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

@@ -4,7 +4,7 @@
 pub mod gemm {
     use cutile::core::*;
 
-    #[cutile::entry(optimization_hints = (sm_90 = (num_worker_warps_per_cta = 8)))]
+    #[cutile::entry(optimization_hints = (sm_90 = (num_worker_warps_per_cta = 4)))]
     pub fn gemm<const BM: i32, const BN: i32, const BK: i32>(
         z: &mut Tensor<f32, {[BM, BN]}>,
         x: &Tensor<bf16, {[-1, -1]}>,
