@@ -22,7 +22,7 @@
 // TILE: arith.addf {{.*}} : tensor<1024xf32>
 // TILE: "tile.store_own"
 
-// SIMT: gpu.func @softmax_4_1024(%{{.*}}: !simt.ptr<f32, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64,
+// SIMT: gpu.func @softmax_4_1024(%arg0: !simt.ptr<f32, 1 : i64> {llvm.noalias}, %arg1: i64, %arg2: i64, %arg3: i64, %arg4: i64,
 // SIMT: "simt.shuffle"
 // SIMT-NOT: "tile.
 
