@@ -458,6 +458,7 @@ class StructDef:
     name: str
     generics: list[Generic]
     fields: list[tuple[str, Any]]
+    align: int = 0  # `#[repr(align(N))]`: N; 0 for the natural alignment
 
 
 @dataclass

@@ -221,7 +221,7 @@ class FunctionEmitter:
         for (name, ty), (_, written) in zip(fields, struct.fields):
             safety.check_stored(ty, getattr(written, "loc", struct.loc), f"a struct field (`{struct.name}.{name}`)")
         suffix = "<" + ", ".join(a.rust() for a in args) + ">" if args else ""
-        return T.Struct(struct.name + suffix, fields)
+        return T.Struct(struct.name + suffix, fields, struct.align)
 
     def enum_type(self, enum: ast.EnumDef) -> T.Enum | T.DataEnum:
         variants, next_value = [], 0
@@ -233,7 +233,7 @@ class FunctionEmitter:
             return T.Enum(enum.name, tuple(variants))
         payloads = tuple((f"#{name}", T.Tuple(tuple(self.resolve_type(t) for t in enum.fields.get(name, []))))
                          for name, _ in variants)
-        return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, tuple(variants))
+        return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, discriminants=tuple(variants))
 
     # Statements ----------------------------------------------------------------------------------------
     def block(self, block: ast.Block, expected: T.Ty | None = None) -> Val:

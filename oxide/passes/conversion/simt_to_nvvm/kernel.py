@@ -42,14 +42,29 @@ def lower_kernel_metadata(gpu_module: ir.Operation) -> None:
 
 
 # Ops that turn a slice element into a raw pointer: through it the buffer may be written (atomics on a
-# `&[DeviceAtomicU32]`), so such a slice is not read-only memory for the kernel's lifetime.
+# `&[DeviceAtomicU32]`), so such a slice is not read-only memory for the kernel's lifetime, unless the
+# pointer is only read through (an element of a slice of structs or arrays read in place: `a[i].x`).
 _POINTER_ESCAPES = ("simt.elem_ptr", "simt.slice_ptr")
+_ADDRESS_STEPS = ("simt.field_ptr", "simt.ptr_cast", "simt.ptr_offset")
 _SLICE_READS = ("simt.load", "simt.load_unchecked", "simt.vector_load")
 COHERENT_MARKER = "oxide.coherent"
 
 
+def _only_read_through(pointer: ir.Value) -> bool:
+    """Whether every use of a pointer, followed through address arithmetic, is a plain ptr_load."""
+    for use in pointer.uses:
+        name = use.owner.name
+        if name in _ADDRESS_STEPS:
+            if not _only_read_through(use.owner.results[0]):
+                return False
+        elif name != "simt.ptr_load":
+            return False
+    return True
+
+
 def _escapes(arg: ir.Value) -> bool:
-    return any(use.owner.name in _POINTER_ESCAPES for use in arg.uses)
+    return any(use.owner.name in _POINTER_ESCAPES and not _only_read_through(use.owner.results[0])
+               for use in arg.uses)
 
 
 def mark_coherent_reads(gpu_module: ir.Operation) -> None:
