@@ -410,6 +410,31 @@ def field_offsets(t: Tuple | Struct) -> list[int]:
     return offsets
 
 
+def element_layout(t: Ty) -> dict[str, Any]:
+    """What the runtime needs to know of a buffer element that is a struct, tuple or array (empty for a
+    scalar): its size and alignment and each scalar leaf's byte offset and type, e.g. for
+    `#[repr(C, align(16))] struct F3([f32; 3])` {"size": 16, "align": 16, "leaves": [[0, "f32"], [4, "f32"],
+    [8, "f32"]]}."""
+    if not is_aggregate(t):
+        return {}
+    size, align = layout(t)
+    return {"size": size, "align": align, "leaves": [[offset, name] for offset, name in _leaves(t, 0)]}
+
+
+def _leaves(t: Ty, base: int) -> list[tuple[int, str]]:
+    if isinstance(t, Array):
+        size = layout(t.elem)[0]
+        return [leaf for i in range(t.length) for leaf in _leaves(t.elem, base + i * size)]
+    if isinstance(t, (Tuple, Struct)):
+        return [leaf for part, offset in zip(_parts(t), field_offsets(t)) for leaf in _leaves(part, base + offset)]
+    if isinstance(t, Atomic):
+        return _leaves(t.value, base)
+    if isinstance(t, (Int, Float, Bool)) and not isinstance(t, Char):
+        return [(base, t.rust())]
+    # char, enums, pointers: by their bits
+    return [(base, f"u{layout(t)[0] * 8}")]
+
+
 def layout(t: Ty) -> tuple[int, int]:
     """(size, alignment) in bytes of a value of `t` in memory, as rustc lays out `#[repr(C)]`: fields in
     order at their alignment, the alignment the largest of the fields' and `#[repr(align(N))]`, the size
