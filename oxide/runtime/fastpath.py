@@ -56,8 +56,8 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
             element = element_of(p)
             env[f"D{i}"] = element.plain
             per, align = element.per_element, element.align
-            lines += [f"    if type(a{i}) is not DeviceBuffer or a{i}.dtype != D{i} or a{i}.size % {per} "
-                      f"or a{i}.ptr % {align}:", "        return None",
+            test = f"type(a{i}) is not DeviceBuffer or a{i}.dtype != D{i} or a{i}.size % {per} or a{i}.ptr % {align}"
+            lines += [f"    if {test}:", "        return None",
                       f"    p{i} = a{i}.ptr", f"    s{i} = a{i}.size // {per}", f"    e{i} = p{i} + a{i}.nbytes"]
         else:
             env[f"D{i}"] = SCALARS[p.elem].dtype

@@ -102,6 +102,8 @@ class KernelSpec:
         out = asdict(self)
         for p, spec in zip(out["params"], self.params):
             p["abi"] = spec.abi
+            if not p["layout"]:
+                del p["layout"]  # scalar elements: artifacts stay as they were before layouts existed
         return out
 
     @classmethod

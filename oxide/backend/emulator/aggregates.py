@@ -11,13 +11,13 @@ for the element's `!llvm.struct`/`!llvm.array` type, which the frontend makes th
 from __future__ import annotations
 
 import re
-from typing import Any, Union
+from typing import Any
 
 _SCALAR_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "f32": 4, "f64": 8}
 _TOKEN = re.compile(r"\s*(!llvm\.|struct<\(|array<|\)>|>|,|x\b|\d+|\w+)")
 
 # ("scalar", name) | ("array", count, element) | ("struct", [fields])
-Node = Union[tuple[str, str], tuple[str, int, Any], tuple[str, list[Any]]]
+Node = tuple[str, str] | tuple[str, int, Any] | tuple[str, list[Any]]
 
 
 def is_aggregate(type_text: str) -> bool:

@@ -15,8 +15,8 @@ from typing import Any
 
 from mlir import ir
 
-from oxide.backend.emulator import aggregates
 from oxide.backend.emulator import (  # noqa: F401 (rules)
+    aggregates,
     ops_arith,
     ops_control,
     ops_math,
