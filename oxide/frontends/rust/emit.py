@@ -391,7 +391,8 @@ class FunctionEmitter:
         ty = self.resolve_type(stmt.ty)
         if isinstance(ty, T.Shared):
             if stmt.name not in self.statics:
-                align = ty.align or max(_alignment(ty.elem), 4)
+                # At least the element's own alignment (an over-aligned struct's), as in Rust.
+                align = max(ty.align or 4, T.layout(ty.elem)[1])
                 # Named location: diagnostics about the array (races) can call it by its Rust name.
                 with ir.InsertionPoint.at_block_begin(self.entry), location(stmt.loc), \
                         ir.Location.name(stmt.name, childLoc=ir.Location.current):
@@ -486,17 +487,6 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
             T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun)
-
-
-def _alignment(ty: T.Ty) -> int:
-    """The natural alignment in bytes of a value of `ty` in memory (its largest scalar's size)."""
-    if isinstance(ty, T.Array):
-        return _alignment(ty.elem)
-    if isinstance(ty, (T.Tuple, T.Struct)):
-        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
-        return max(_alignment(p) for p in parts)
-    width = getattr(ty.mlir(), "width", 32)
-    return max(width // 8, 1)
 
 
 def _in_memory(ty: T.Ty) -> bool:

@@ -18,3 +18,10 @@
 // PTX: ld.global.nc.v4.{{[bf]}}32
 // PTX: st.global.v2.{{[bf]}}32
 // PTX: st.global.{{[bf]}}32 [{{%rd[0-9]+}}+8]
+// The shared array of F4 is 16-aligned, and its elements move as vectors too.
+// PTX-LABEL: .entry reverse4(
+// PTX: .shared .align 16 .b8 {{.*}}[4096];
+// PTX: ld.global.nc.v4.{{[bf]}}32
+// PTX: st.shared.v4.{{[bf]}}32
+// PTX: ld.shared.v4.{{[bf]}}32
+// PTX: st.global.v4.{{[bf]}}32
