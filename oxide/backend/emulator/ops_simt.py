@@ -204,7 +204,9 @@ def emit_ref_ptr(em: KernelEmitter, op: Any) -> None:
 @rule("simt.slice_from_ptr")
 def emit_slice_from_ptr(em: KernelEmitter, op: Any) -> None:
     ptr, count = em.args(op)
-    em.line(f"{em.result(op)} = _mem.slice_from_ptr(c, {ptr}, {count}, {em.loc(op)})")
+    element = _pointee(op.operands[0].type)
+    unit = _scalars(element, op)[1] if aggregates.is_aggregate(element) else 1
+    em.line(f"{em.result(op)} = _mem.slice_from_ptr(c, {ptr}, {count}, {em.loc(op)}, {unit})")
 
 
 # Shared memory ----------------------------------------------------------------------------------------

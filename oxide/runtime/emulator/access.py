@@ -104,8 +104,9 @@ def ptr_store(c: Threads, mask: Any, ptr: Ptr, value: Any, loc: int) -> None:
     store(c, mask, ptr.buffer, ptr.offset, value, loc, checked=False)
 
 
-def slice_from_ptr(c: Threads, ptr: Ptr, count: Any, loc: int) -> Buffer:
-    """slice::from_raw_parts: the same start for every lane (per-lane slices are not emulated)."""
+def slice_from_ptr(c: Threads, ptr: Ptr, count: Any, loc: int, unit: int = 1) -> Buffer:
+    """slice::from_raw_parts: the same start for every lane (per-lane slices are not emulated); `unit` scalars
+    of the buffer per element (a slice of structs or arrays over a buffer of their scalars)."""
     start, count = np.unique(ptr.offset), np.unique(count)
     if start.size != 1 or count.size != 1:
         from oxide.runtime.emulator.errors import UnsupportedOperation
@@ -113,10 +114,10 @@ def slice_from_ptr(c: Threads, ptr: Ptr, count: Any, loc: int) -> Buffer:
         raise UnsupportedOperation(f"slice::from_raw_parts with a different pointer or length per thread at "
                                    f"{c.launch.loc(loc)}")
     first, n = int(start[0]), int(count[0])
-    if first < 0 or first + n > len(ptr.buffer):
+    if first < 0 or first + n * unit > len(ptr.buffer):
         c.fail(OutOfBounds, f"slice::from_raw_parts of {n} elements at offset {first} exceeds {ptr.buffer.what} "
                f"({len(ptr.buffer)} elements)", c.full, loc)
-    return ptr.buffer.view(first, n)
+    return ptr.buffer.view(first, n, unit)
 
 
 def get_mut(c: Threads, buffer: Buffer, witness: Witness) -> tuple[Any, Ptr]:

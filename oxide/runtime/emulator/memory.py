@@ -44,13 +44,14 @@ class Buffer:
         """The element count of the kernel's view (`s.len()`)."""
         return len(self) // self.unit
 
-    def view(self, start: int, length: int) -> Buffer:
-        """The elements [start, start + length) as a buffer of their own (slice::from_raw_parts)."""
+    def view(self, start: int, length: int, unit: int = 1) -> Buffer:
+        """`length` elements of `unit` scalars each from scalar `start`, as a buffer of their own
+        (slice::from_raw_parts; `unit` > 1 views scalars as structs or arrays, as vector::as_vectors does)."""
         if self.block_size is not None:
             raise UnsupportedOperation("slice::from_raw_parts over shared memory")
         if self.unit != 1:
             raise UnsupportedOperation("slice::from_raw_parts over a buffer of structs or arrays")
-        return Buffer(self.array[start:start + length], self.what, self.tracker, self.base + start)
+        return Buffer(self.array[start:start + length * unit], self.what, self.tracker, self.base + start, unit=unit)
 
     def cast(self, dtype: np.dtype) -> Buffer:
         """The same memory read as `dtype` (same element size only, so that race records stay aligned)."""
