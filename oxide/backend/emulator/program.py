@@ -2,8 +2,8 @@
 emulator program, which oxide.runtime.emulator.launch runs with numpy alone.
 
 The program holds one Python function per kernel, `LOCS` (the Rust source locations its errors and race
-reports name) and `KERNELS` (per entry name: the function, and per parameter its kind, element type and scalars per element). A
-tile kernel's function runs one tile block (tile_emitter.py); its entry also holds `tile` ({"warps": N}),
+reports name) and `KERNELS` (per entry name: the function, and per parameter its kind and element type, plus
+the scalars per element of a buffer of structs or arrays). A tile kernel's function runs one tile block (tile_emitter.py); its entry also holds `tile` ({"warps": N}),
 the marker the runtime launches it by, and its parameters are (kind, element type, shape). The text is
 deterministic for a given module.
 """
@@ -49,17 +49,17 @@ from oxide.runtime.emulator import warp as _w
 '''
 
 
-def _parameter(type_: Any, func: Any) -> tuple[str, str, int]:
-    """(kind, numpy dtype, scalars per element) of a kernel parameter: kind "scalar", "buffer" or
-    "buffer_2d" (runtime 2-D index); a buffer of structs or arrays is held as its scalars (aggregates.py)."""
+def _parameter(type_: Any, func: Any) -> tuple[Any, ...]:
+    """(kind, numpy dtype) of a kernel parameter, kind "scalar", "buffer" or "buffer_2d" (runtime 2-D index);
+    a buffer of structs or arrays, held as its scalars (aggregates.py), adds how many scalars one element is."""
     text = str(type_)
     match = re.fullmatch(r'!simt\.(slice|slice_mut|disjoint|ptr)<(.*)>', text)
     if match is None:
-        return "scalar", numpy_dtype(type_, func), 1
+        return "scalar", numpy_dtype(type_, func)
     element, _, rest = _split_last(match.group(2))
     kind = "buffer_2d" if match.group(1) == "disjoint" and '"runtime_2d"' in rest else "buffer"
     if not aggregates.is_aggregate(element):
-        return kind, numpy_dtype(element, func), 1
+        return kind, numpy_dtype(element, func)
     try:
         scalar = aggregates.scalar_of(element)
     except ValueError as exc:

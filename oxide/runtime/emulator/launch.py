@@ -119,13 +119,13 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
     state = Launch(entry, namespace["LOCS"], grid3, block3, int(dynamic_shared), check_races)
     trackers: dict[Any, RaceTracker] = {}
     values = []
-    for k, ((kind, dtype_name, unit), value) in enumerate(zip(params, args)):
+    for k, ((kind, dtype_name, *unit), value) in enumerate(zip(params, args)):
         where = f"kernel parameter {k} of `{entry}`"
         dtype = np.dtype(dtype_name)
         if kind == "scalar":
             values.append(_scalar(value, dtype, where))
         else:
-            values.append(_buffer(value, dtype, kind == "buffer_2d", where, trackers, check_races, unit))
+            values.append(_buffer(value, dtype, kind == "buffer_2d", where, trackers, check_races, *unit))
     state.global_trackers = list(trackers.values())
     gx, gy, gz = grid3
     blocks = np.stack(np.meshgrid(np.arange(gx), np.arange(gy), np.arange(gz), indexing="ij"), -1)
