@@ -80,3 +80,20 @@ pub fn k(input: &[u32], mut out: DisjointSlice<f32>) {
 """
     with pytest.raises(OxideError, match=r"`vector::as_vectors::<F32x4>` takes a `&\[f32\]`, not `&\[u32\]`"):
         oxide.compile(src, "k.rs")
+
+
+def test_tuple_struct_constructor_builds_a_vector_stored_whole():
+    src = """use cuda_device::vector::F32x4;
+use cuda_device::{kernel, thread, DisjointSlice};
+#[kernel]
+pub fn k(mut out: DisjointSlice<F32x4>) {
+    let idx = thread::index_1d();
+    let i = idx.get() as f32;
+    if let Some(o) = out.get_mut(idx) { *o = F32x4([i, i + 1.0, i + 2.0, i + 3.0]); }
+}
+"""
+    module = oxide.compile(src, "k.rs")
+    assert "st.global.v4" in module.ptx["sm_90"]
+    out = np.zeros(64, np.float32)
+    launch(module.emulator, "k", (1,), (16,), [out])
+    assert np.array_equal(out.reshape(16, 4), np.arange(16, dtype=np.float32)[:, None] + np.arange(4))

@@ -4,7 +4,7 @@
 slice's start is not aligned to V, else the slice of its `len() / lanes` whole vectors (a tail of fewer than
 `lanes` scalars is not in the view). Whole-vector reads and writes through the view are 64- or 128-bit
 accesses (places.py states their alignment). A vector value has `x()`, `y()`, `z()`, `w()`, `to_array()` and
-the field `.0`, and is built with `V::new([..])`.
+the field `.0`, and is built with `V::new([..])` or `V([..])`.
 """
 
 from __future__ import annotations
@@ -91,12 +91,14 @@ def _requested(em: Any, generics: list[Any], expected: T.Ty | None, loc: Any) ->
     return ty
 
 
-@device_fn("new")
+@device_fn("new", *VECTORS)
 def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
          loc: Any) -> Val | None:
-    if len(segs) < 2 or segs[-2] not in VECTORS or len(args) != 1:
+    """`F32x4::new([..])` and the tuple-struct constructor `F32x4([..])`."""
+    name = segs[-1] if segs[-1] in VECTORS else segs[-2] if len(segs) >= 2 and segs[-1] == "new" else None
+    if name not in VECTORS or len(args) != 1:
         return None
-    vector = VECTORS[segs[-2]]
+    vector = VECTORS[name]
     value = em.coerce(em.expr(args[0], vector.lanes), vector.lanes, args[0].loc)
     return Val(vector, [em.owned(value)])
 
