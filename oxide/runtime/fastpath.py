@@ -51,18 +51,19 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
             else:
                 lines += [f"    if type(a{i}) is not bool:", "        return None"]
             packed.append(f"a{i}")
-        elif p.layout:
-            # A buffer of structs/arrays held as a flat DeviceBuffer of their one scalar type.
-            element = element_of(p)
-            env[f"D{i}"] = element.plain
-            per, align = element.per_element, element.align
-            test = f"type(a{i}) is not DeviceBuffer or a{i}.dtype != D{i} or a{i}.size % {per} or a{i}.ptr % {align}"
-            lines += [f"    if {test}:", "        return None",
-                      f"    p{i} = a{i}.ptr", f"    s{i} = a{i}.size // {per}", f"    e{i} = p{i} + a{i}.nbytes"]
         else:
-            env[f"D{i}"] = SCALARS[p.elem].dtype
-            lines += [f"    if type(a{i}) is not DeviceBuffer or a{i}.dtype != D{i}:", "        return None",
-                      f"    p{i} = a{i}.ptr", f"    s{i} = a{i}.size", f"    e{i} = p{i} + a{i}.nbytes"]
+            if p.layout:
+                # A buffer of structs/arrays held as a flat DeviceBuffer of their one scalar type.
+                element = element_of(p)
+                env[f"D{i}"] = element.plain
+                per, align = element.per_element, element.align
+                lines += [f"    if type(a{i}) is not DeviceBuffer or a{i}.dtype != D{i} or a{i}.size % {per} "
+                          f"or a{i}.ptr % {align}:", "        return None", f"    s{i} = a{i}.size // {per}"]
+            else:
+                env[f"D{i}"] = SCALARS[p.elem].dtype
+                lines += [f"    if type(a{i}) is not DeviceBuffer or a{i}.dtype != D{i}:", "        return None",
+                          f"    s{i} = a{i}.size"]
+            lines += [f"    p{i} = a{i}.ptr", f"    e{i} = p{i} + a{i}.nbytes"]
             packed += [f"p{i}", f"s{i}"]
             buffers.append((i, p.mutable))
             values.append(f"{p.name + '.len()'!r}: s{i}")

@@ -13,8 +13,10 @@ import pytest
 import oxide
 from oxide.runtime import KernelArgumentError, LaunchConfig1D
 from oxide.runtime.kernel import Kernel
+from oxide.runtime.module import load
 from oxide.runtime.signature import KernelSpec
 from tests.unit.runtime.conftest import FakeGpuArray, RecordingExecutor
+from tests.unit.runtime.test_gpu_path import fake  # noqa: F401 (the fake-driver fixture)
 
 VECADD4 = """use cuda_device::{kernel, launch_contract, thread, DisjointSlice};
 
@@ -99,3 +101,28 @@ def test_emulated_vecadd4_matches_numpy_for_flat_and_structured_arrays(module):
     out = np.zeros(500, f4)
     module.vecadd4(a.view(f4), b.view(f4), out, config=CFG)
     assert np.array_equal(out.view(np.float32), a + b)
+
+
+@pytest.fixture(scope="module")
+def artifact(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = Path(tmp_path_factory.mktemp("vec-artifact"))
+    (out / "vecadd4.rs").write_text(VECADD4)
+    oxide.build(out / "vecadd4.rs", out_dir=out / "vecadd4", chips=["sm_90"])
+    return out / "vecadd4"
+
+
+def test_fake_gpu_launch_of_device_buffers_and_structured_host_arrays(fake, artifact):
+    module = load(artifact, target="gpu")
+    kernel = module.vecadd4
+    prepared = kernel.prepare(CFG)
+    assert prepared.fast is not None
+    a, b, c = (module.to_device(np.ones(1024, np.float32)) for _ in range(3))
+    prepared(a, b, c)                                # flat float32 DeviceBuffers: the specialised function
+    kernel._launch(prepared, (a, b, c), None)        # the general path
+    assert fake.launches[0] == fake.launches[1]
+    assert fake.launches[0]["params"] == [a.ptr, 256, b.ptr, 256, c.ptr, 256]
+    f4 = np.dtype([("v", np.float32, (4,))])
+    kernel(np.zeros(100, f4), np.zeros(100, f4), np.zeros(100, f4), config=CFG)  # copied to the device
+    assert fake.launches[-1]["params"][1::2] == [100, 100, 100]
+    with pytest.raises(KernelArgumentError, match="not a multiple of 16"):
+        prepared(a[1:257], b[:256], c[:256])       # a view 4 bytes in: the general path refuses it
