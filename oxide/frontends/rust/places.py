@@ -130,7 +130,8 @@ def _parts_of(place: Place, known: Known) -> list[tuple[str, Known]]:
 
 
 def load_place(em: Any, place: Place, known: Known | bool = True) -> Val:
-    """The value stored at a place (a copy: arrays are read into a local array)."""
+    """The value stored at a place (a copy: arrays are read into a local array). `known` is the alignment
+    context of a part of an over-aligned aggregate; callers leave it out (it follows from the place's type)."""
     known = _known(place.ty) if known is True else known
     ty = place.ty
     if isinstance(ty, T.Array):
@@ -152,7 +153,7 @@ def load_place(em: Any, place: Place, known: Known | bool = True) -> Val:
 
 
 def store_place(em: Any, place: Place, value: Val, known: Known | bool = True) -> None:
-    """Write a whole value to a place, one scalar store per leaf."""
+    """Write a whole value to a place, one scalar store per leaf (`known` as for load_place)."""
     known = _known(place.ty) if known is True else known
     ty = place.ty
     if isinstance(ty, T.Array):
