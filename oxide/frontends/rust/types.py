@@ -237,6 +237,11 @@ class Struct(Ty):
     def rust(self) -> str:
         return self.name
 
+    @property
+    def indexed(self) -> bool:
+        """Whether `v[i]` of a value reads element i of its one array field (cuda_device's vector types)."""
+        return False
+
 
 @dataclass(frozen=True)
 class Enum(Ty):

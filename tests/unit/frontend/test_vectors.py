@@ -97,3 +97,25 @@ pub fn k(mut out: DisjointSlice<F32x4>) {
     out = np.zeros(64, np.float32)
     launch(module.emulator, "k", (1,), (16,), [out])
     assert np.array_equal(out.reshape(16, 4), np.arange(16, dtype=np.float32)[:, None] + np.arange(4))
+
+
+def test_indexing_a_vector_reads_its_lanes():
+    src = """use cuda_device::vector::{self, F32x4};
+use cuda_device::{kernel, thread, DisjointSlice};
+#[kernel]
+pub fn k(input: &[f32], mut out: DisjointSlice<f32>) {
+    let idx = thread::index_1d();
+    let i = idx.get();
+    if let Some(o) = out.get_mut(idx) {
+        if let Some(v) = vector::as_vectors::<F32x4>(input) {
+            let q = v[i / 4];
+            *o = q[i % 4] + v[i / 4][3 - i % 4] * 100.0;
+        }
+    }
+}
+"""
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    launch(oxide.compile(src, "k.rs").emulator, "k", (1,), (64,), [x, out])
+    quads = x.reshape(16, 4)
+    assert np.array_equal(out, (quads + 100 * quads[:, ::-1]).reshape(-1))

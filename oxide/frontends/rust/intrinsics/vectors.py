@@ -3,8 +3,8 @@
 `vector::as_vectors::<V>(s)` / `as_vectors_mut::<V>(s)` of a scalar slice as a slice of V: `None` when the
 slice's start is not aligned to V, else the slice of its `len() / lanes` whole vectors (a tail of fewer than
 `lanes` scalars is not in the view). Whole-vector reads and writes through the view are 64- or 128-bit
-accesses (places.py states their alignment). A vector value has `x()`, `y()`, `z()`, `w()`, `to_array()` and
-the field `.0`, and is built with `V::new([..])` or `V([..])`.
+accesses (places.py states their alignment). A vector value has `x()`, `y()`, `z()`, `w()`, `to_array()`,
+`v[i]` (bounds-checked) and the field `.0`, and is built with `V::new([..])` or `V([..])`.
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ class VectorTy(T.Struct):
 
     def rust(self) -> str:
         return self.name
+
+    @property
+    def indexed(self) -> bool:
+        return True
 
     @property
     def lanes(self) -> T.Array:
