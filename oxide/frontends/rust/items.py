@@ -33,7 +33,7 @@ class Crate:
     source: Source
     functions: dict[str, tuple[Any, list[Attribute]]] = field(default_factory=dict)
     structs: dict[str, Any] = field(default_factory=dict)
-    struct_attrs: dict[Any, list[Attribute]] = field(default_factory=dict)
+    item_attrs: dict[Any, list[Attribute]] = field(default_factory=dict)  # of structs and enums
     enums: dict[str, Any] = field(default_factory=dict)
     consts: dict[str, Any] = field(default_factory=dict)
     impls: dict[str, list[Any]] = field(default_factory=dict)
@@ -91,7 +91,7 @@ class Crate:
         if node is None:
             return None
         if node not in self._built:
-            self._built[node] = build_struct(self.builder(), node, self.struct_attrs.get(node, []))
+            self._built[node] = build_struct(self.builder(), node, self.item_attrs.get(node, []))
         return self._built[node]
 
     def enum(self, name: str) -> ast.EnumDef | None:
@@ -99,7 +99,7 @@ class Crate:
         if node is None:
             return None
         if node not in self._built:
-            self._built[node] = build_enum(self.builder(), node)
+            self._built[node] = build_enum(self.builder(), node, self.item_attrs.get(node, []))
         return self._built[node]
 
     def const(self, name: str) -> ast.ConstDef | None:
@@ -146,9 +146,10 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
                 _collect_items(crate, body.named_children)
         elif node.type == "struct_item":
             crate.structs[text(node.child_by_field_name("name"))] = node
-            crate.struct_attrs[node] = attrs
+            crate.item_attrs[node] = attrs
         elif node.type == "enum_item":
             crate.enums[text(node.child_by_field_name("name"))] = node
+            crate.item_attrs[node] = attrs
         elif node.type in ("const_item", "static_item"):
             crate.consts[text(node.child_by_field_name("name"))] = node
         elif node.type == "impl_item":
@@ -349,7 +350,10 @@ def _top_level(args: str) -> list[str]:
     return [key if not value else f"{key}={value}" for key, value in _fields(args)]
 
 
-def build_enum(b: Builder, node: Any) -> ast.EnumDef:
+_INT_REPRS = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "isize", "usize")
+
+
+def build_enum(b: Builder, node: Any, attrs: list[Attribute]) -> ast.EnumDef:
     variants: list[tuple[str, int | None]] = []
     fields: dict[str, list[Any]] = {}
     for v in node.child_by_field_name("body").named_children:
@@ -363,4 +367,5 @@ def build_enum(b: Builder, node: Any) -> ast.EnumDef:
             fields[name] = [b.type_(t) for t in body.named_children if t.type not in ("visibility_modifier",)]
         value = v.child_by_field_name("value")
         variants.append((name, b.literal_value(value) if value is not None else None))
-    return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants, fields)
+    reprs = [part for attr in attrs if attr.name == "repr" for part in _top_level(attr.args) if part in _INT_REPRS]
+    return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants, fields, reprs[-1] if reprs else "")

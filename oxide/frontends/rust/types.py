@@ -245,10 +245,12 @@ class Struct(Ty):
 
 @dataclass(frozen=True)
 class Enum(Ty):
-    """A fieldless enum, represented by its discriminant (i32)."""
+    """A fieldless enum, represented by its discriminant (i32); `repr` is its `#[repr(..)]` integer type, if
+    any (in memory oxide lays enums out as 32-bit values, so only "", "i32" and "u32" may live there)."""
 
     name: str
     variants: tuple[tuple[str, int], ...]
+    repr: str = ""
 
     def mlir(self) -> ir.Type:
         return ir.IntegerType.get_signless(32)
