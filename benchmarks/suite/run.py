@@ -210,21 +210,24 @@ def _torch() -> Any:
 
 # --- the cases --------------------------------------------------------------------------------------------
 
-def case_vecadd(suite: Suite, case: Case, triad: bool = False) -> None:
+def case_vecadd(suite: Suite, case: Case, triad: bool = False, vector: bool = False) -> None:
+    """vecadd/triad over 2^28 floats: one float per thread, or (`vector`) one 16-byte F4/float4 per thread in
+    n/4 threads, the kernels' lengths then counting F4s."""
     n = suite.size(1 << 28, 1 << 22)
     a, b = _rand(suite, n), _rand(suite, n)
     s = np.float32(1.75)
     da, db = Buffer(a), Buffer(b)
     o1, o2 = Buffer.empty(n, np.float32), Buffer.empty(n, np.float32)
-    grid, block = ((n + 255) // 256, 1, 1), (256, 1, 1)
-    name = "triad" if triad else "vecadd"
+    length = n // 4 if vector else n
+    grid, block = ((length + 255) // 256, 1, 1), (256, 1, 1)
+    name = ("triad" if triad else "vecadd") + ("4" if vector else "")
     if triad:
-        ours = Launcher(suite.ours_fn(name), grid, block, [da, n, db, n, s, o1, n])
-        peer = Launcher(suite.peer_fn(name), grid, block, [da, db, s, o2, n])
+        ours = Launcher(suite.ours_fn(name), grid, block, [da, length, db, length, s, o1, length])
+        peer = Launcher(suite.peer_fn(name), grid, block, [da, db, s, o2, length])
         expected = a.astype(np.float64) + np.float64(s) * b
     else:
-        ours = Launcher(suite.ours_fn(name), grid, block, [da, n, db, n, o1, n])
-        peer = Launcher(suite.peer_fn(name), grid, block, [da, db, o2, n])
+        ours = Launcher(suite.ours_fn(name), grid, block, [da, length, db, length, o1, length])
+        peer = Launcher(suite.peer_fn(name), grid, block, [da, db, o2, length])
         expected = a.astype(np.float64) + b
     case.bytes_moved, case.flops = 12.0 * n, (2.0 if triad else 1.0) * n
     torch = _torch()
@@ -369,6 +372,8 @@ def case_softmax(suite: Suite, case: Case) -> None:
 CASES: list[tuple[str, Callable[[Suite, Case], None]]] = [
     ("vecadd", case_vecadd),
     ("triad", lambda s, c: case_vecadd(s, c, triad=True)),
+    ("vecadd4", lambda s, c: case_vecadd(s, c, vector=True)),
+    ("triad4", lambda s, c: case_vecadd(s, c, triad=True, vector=True)),
     ("reduce", case_reduce),
     ("transpose", case_transpose),
     ("histogram (uniform)", lambda s, c: case_histogram(s, c, skewed=False)),

@@ -2,7 +2,8 @@
 
 The general launch path (Binder, check_overlaps, check_requires) loops over parameters and builds objects
 per launch. For a prepared configuration, `specialise` generates one straight-line Python function that does
-the same checks for the common exact types only (DeviceBuffer of the right dtype, int/float/bool scalars,
+the same checks for the common exact types only (DeviceBuffer of the right dtype, or of a struct element's
+one scalar type, int/float/bool scalars,
 a Stream of the kernel's device or None), packs the parameters and calls cuLaunchKernel. Any argument it does
 not recognise returns None, and the caller takes the general path, which raises the precise error. So the
 fast path never accepts what the general path rejects, and it never reports an error itself, except the
@@ -15,6 +16,7 @@ from typing import Any, Callable
 
 from oxide.runtime.contract import check_requires
 from oxide.runtime.driver import raise_for
+from oxide.runtime.elements import element_of
 from oxide.runtime.memory import DeviceBuffer
 from oxide.runtime.scalars import SCALARS
 from oxide.runtime.stream import Stream
@@ -25,7 +27,8 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
     or None when this kernel's signature has a parameter the fast path does not cover."""
     spec, fn = kernel.spec, kernel.function
     params = spec.params
-    if any(p.kind in ("struct", "ptr") or p.space == "runtime_2d" for p in params):
+    if any(p.kind in ("struct", "ptr") or p.space == "runtime_2d" or (p.layout and element_of(p).plain is None)
+           for p in params):
         return None
     env: dict[str, Any] = {"DeviceBuffer": DeviceBuffer, "Stream": Stream, "DEVICE": kernel.device,
                            "NAME": spec.name, "PACK": fn.packer.pack_into, "BLOCK": fn.block,
@@ -49,9 +52,18 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
                 lines += [f"    if type(a{i}) is not bool:", "        return None"]
             packed.append(f"a{i}")
         else:
-            env[f"D{i}"] = SCALARS[p.elem].dtype
-            lines += [f"    if type(a{i}) is not DeviceBuffer or a{i}.dtype != D{i}:", "        return None",
-                      f"    p{i} = a{i}.ptr", f"    s{i} = a{i}.size", f"    e{i} = p{i} + a{i}.nbytes"]
+            if p.layout:
+                # A buffer of structs/arrays held as a flat DeviceBuffer of their one scalar type.
+                element = element_of(p)
+                env[f"D{i}"] = element.plain
+                per, align = element.per_element, element.align
+                lines += [f"    if type(a{i}) is not DeviceBuffer or a{i}.dtype != D{i} or a{i}.size % {per} "
+                          f"or a{i}.ptr % {align}:", "        return None", f"    s{i} = a{i}.size // {per}"]
+            else:
+                env[f"D{i}"] = SCALARS[p.elem].dtype
+                lines += [f"    if type(a{i}) is not DeviceBuffer or a{i}.dtype != D{i}:", "        return None",
+                          f"    s{i} = a{i}.size"]
+            lines += [f"    p{i} = a{i}.ptr", f"    e{i} = p{i} + a{i}.nbytes"]
             packed += [f"p{i}", f"s{i}"]
             buffers.append((i, p.mutable))
             values.append(f"{p.name + '.len()'!r}: s{i}")

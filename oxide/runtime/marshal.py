@@ -7,7 +7,8 @@ a `Bound`: the buffers (for the overlap check), the `requires` values (`n`, `x.l
 Buffers: on the GPU, DeviceBuffer, anything with `__cuda_array_interface__` or CUDA DLPack (zero-copy), or a
 numpy array (copied in, and out again if the kernel may write it; only for synchronous launches). On the
 emulator: numpy arrays (used in place) and EmulatedBuffer. A `DisjointSlice<T, Runtime2DIndex>` takes a 2-D
-array (its row width is the second extent) or `RowWidth(buffer, width)`.
+array (its row width is the second extent) or `RowWidth(buffer, width)`. Buffers of structs or arrays take
+the arrays oxide.runtime.elements describes, at an address aligned to the element.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from oxide.runtime.elements import Element, element_of
 from oxide.runtime.errors import HostArrayError, KernelArgumentError, OverlapError
 from oxide.runtime.memory import ArrayView, DeviceBuffer, EmulatedBuffer, device_view
 from oxide.runtime.scalars import SCALARS, SIGNLESS, convert
@@ -57,6 +59,13 @@ class Bound:
 def _describe(value: Any) -> str:
     dtype = getattr(value, "dtype", None)
     return f"an array of {dtype}" if dtype is not None else f"a {type(value).__name__}"
+
+
+def _allocation_start(array: np.ndarray) -> int:
+    """The address of the numpy allocation an array views (its outermost base array)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return int(array.__array_interface__["data"][0])
 
 
 def check_overlaps(kernel: str, buffers: list[BufferArg]) -> None:
@@ -128,8 +137,9 @@ class Binder:
         return scalar
 
     def _buffer_converter(self, p: ParamSpec) -> Callable[[Any, Bound, bool], None]:
-        dtype, name, mutable, key = SCALARS[p.elem].dtype, p.name, p.mutable, f"{p.name}.len()"
-        fast_path = self.gpu and p.kind != "ptr" and p.space != "runtime_2d"
+        dtype, name, mutable, key = element_of(p).plain, p.name, p.mutable, f"{p.name}.len()"
+        # Buffers of structs/arrays take the checked path (element count, alignment).
+        fast_path = self.gpu and p.kind != "ptr" and p.space != "runtime_2d" and not p.layout
 
         def buffer(value: Any, bound: Bound, allow_host: bool) -> None:
             if fast_path and type(value) is DeviceBuffer and value.dtype == dtype:
@@ -162,7 +172,7 @@ class Binder:
                 except KernelArgumentError as exc:
                     return f"`{p.name}`: {exc}"
                 dtype = getattr(view, "dtype", None)
-                if dtype is None or dtype != SCALARS[p.elem].dtype:
+                if dtype is None or element_of(p).count(np.dtype(dtype), int(getattr(view, "size", 0))) is None:
                     return f"`{p.name}: {p.rust_type}` does not take {_describe(value)}"
         return None
 
@@ -229,11 +239,10 @@ class Binder:
             if p.mutable and not array.flags.writeable:
                 raise self._fail(p, "the kernel writes this argument, but the array is read-only")
             view = ArrayView(int(array.__array_interface__["data"][0]), array.dtype, array.size, array.shape)
-        if view.dtype != np.dtype(SCALARS[p.elem].dtype):
-            raise self._fail(p, f"expected elements of {p.elem} ({SCALARS[p.elem].dtype}), got an array of "
-                                f"{view.dtype}; hint: convert it with .astype(np.{SCALARS[p.elem].dtype})")
+        element = element_of(p)
+        count = self._element_count(p, element, view, array)
         bound.buffers.append(BufferArg(p.name, view.ptr, view.nbytes, p.mutable))
-        bound.values[f"{p.name}.len()"] = view.size
+        bound.values[f"{p.name}.len()"] = count
         if p.space == "runtime_2d":
             if width is None:
                 if len(view.shape) != 2:
@@ -245,12 +254,31 @@ class Binder:
         if self.gpu:
             bound.abi.append(view.ptr)
             if p.kind != "ptr":
-                bound.abi.append(view.size)
+                bound.abi.append(count)
             if p.space == "runtime_2d":
                 bound.abi.append(width)
         else:
             flat = array.reshape(-1)
             bound.abi.append((flat, width) if p.space == "runtime_2d" else flat)
+
+    def _element_count(self, p: ParamSpec, element: Element, view: ArrayView, array: np.ndarray | None) -> int:
+        """How many elements of `p` the array holds; KernelArgumentError if it cannot hold them or its
+        address is not aligned to the element (checked on the emulator too, relative to the numpy
+        allocation, so that a misaligned view fails the same way on both)."""
+        count = element.count(np.dtype(view.dtype), view.size)
+        if count is None:
+            if not p.layout:
+                raise self._fail(p, f"expected elements of {p.elem} ({element.plain}), got an array of "
+                                    f"{view.dtype}; hint: convert it with .astype(np.{element.plain})")
+            raise self._fail(p, f"expected {element.describe()}; got {view.size} values of {view.dtype}")
+        if element.align > 1:
+            address = view.ptr if array is None else view.ptr - _allocation_start(array)
+            if address % element.align:
+                raise self._fail(p, f"the buffer's address 0x{view.ptr:x} is not a multiple of {element.align}, "
+                                    f"the alignment of {p.elem}; pass an array that starts at an aligned "
+                                    "address (a fresh allocation, or a view at an offset that is a multiple of "
+                                    f"{element.align} bytes)")
+        return count
 
     def _gpu_view(self, p: ParamSpec, value: Any) -> ArrayView | None:
         if isinstance(value, EmulatedBuffer):

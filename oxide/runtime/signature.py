@@ -12,6 +12,10 @@ Kinds and their PTX ABI (one entry per PTX parameter):
 - `scalar`   u32, f32, bool, ...    -> the scalar
 - `struct`   a Copy struct/tuple    -> one scalar per field, in order
 
+A buffer (slice, DisjointSlice, pointer) whose element is a struct, tuple or array records the element's
+`layout`: {"size": bytes, "align": bytes, "leaves": [[offset, scalar], ...]} (see oxide.runtime.elements);
+a scalar element's layout is empty.
+
 Tile kernels (KernelSpec.tile = {"warps": N}; the block is 32 * N threads):
 - `tile_out` `&mut Tensor<E, {[S..]}>` -> u64 pointer, r x i64 shape, r x i64 strides (elements); `shape` is
                                          the tile shape S, one output tile per tile block
@@ -53,6 +57,7 @@ class ParamSpec:
     fields: list[str] = field(default_factory=list)  # struct: the scalar type of each flattened field
     signless_fields: bool = False  # struct fields known only by their MLIR type (sign unknown)
     shape: list[int] = field(default_factory=list)  # tile_out: the tile shape; tile_in: static dims, -1 dynamic
+    layout: dict[str, Any] = field(default_factory=dict)  # a buffer's struct/array element: size, align, leaves
 
     @property
     def is_tensor(self) -> bool:
@@ -97,6 +102,8 @@ class KernelSpec:
         out = asdict(self)
         for p, spec in zip(out["params"], self.params):
             p["abi"] = spec.abi
+            if not p["layout"]:
+                del p["layout"]  # scalar elements: artifacts stay as they were before layouts existed
         return out
 
     @classmethod
@@ -108,8 +115,16 @@ class KernelSpec:
                    list(data.get("launch_bounds") or []), dict(tile) if tile is not None else None)
 
 
-def param_spec(name: str, rust_type: str, mlir_types: list[str]) -> ParamSpec:
-    """The runtime's view of one parameter, from its Rust type and the simt/MLIR types it lowers to."""
+def param_spec(name: str, rust_type: str, mlir_types: list[str], elem_layout: dict[str, Any] | None = None) -> ParamSpec:
+    """The runtime's view of one parameter, from its Rust type, the simt/MLIR types it lowers to and, for a
+    buffer of structs or arrays, the element's layout."""
+    spec = _param_spec(name, rust_type, mlir_types)
+    if spec.is_buffer and elem_layout:
+        spec.layout = dict(elem_layout)
+    return spec
+
+
+def _param_spec(name: str, rust_type: str, mlir_types: list[str]) -> ParamSpec:
     rust = rust_type.strip()
     if mlir_types and (t := _TILE_VIEW.fullmatch(mlir_types[0].strip())):
         return _tensor_spec(name, rust, t)

@@ -15,6 +15,33 @@ extern "C" __global__ void triad(const float* __restrict__ b, const float* __res
     if (i < n) a[i] = b[i] + s * c[i];
 }
 
+// One float4 per thread (n4 = floats / 4): 128-bit loads (ld.global.nc.v4.f32) and stores (st.global.v4.f32).
+extern "C" __global__ void vecadd4(const float4* __restrict__ a, const float4* __restrict__ b,
+                                   float4* __restrict__ c, size_t n4) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n4) {
+        float4 x = a[i], y = b[i], r;
+        r.x = x.x + y.x;
+        r.y = x.y + y.y;
+        r.z = x.z + y.z;
+        r.w = x.w + y.w;
+        c[i] = r;
+    }
+}
+
+extern "C" __global__ void triad4(const float4* __restrict__ b, const float4* __restrict__ c, float s,
+                                  float4* __restrict__ a, size_t n4) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n4) {
+        float4 x = b[i], y = c[i], r;
+        r.x = x.x + s * y.x;
+        r.y = x.y + s * y.y;
+        r.z = x.z + s * y.z;
+        r.w = x.w + s * y.w;
+        a[i] = r;
+    }
+}
+
 extern "C" __global__ void reduce_sum(const float* __restrict__ x, size_t n, float* out) {
     __shared__ float warp_sums[8];
     unsigned t = threadIdx.x;

@@ -8,6 +8,7 @@ from typing import Any
 
 from mlir import ir
 
+from oxide.backend.emulator import aggregates
 from oxide.backend.emulator.emitter import (
     EmitError,
     KernelEmitter,
@@ -146,15 +147,47 @@ def emit_slice_ptr(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.Ptr({em.args(op)[0]}, np.int64(0))")
 
 
+def _pointee(type_: Any) -> str:
+    """The element type of a `!simt.ptr<T, AS>` as written (T may be an LLVM struct or array)."""
+    return str(type_)[len("!simt.ptr<"):].rsplit(",", 1)[0].strip()
+
+
+def _scalars(element: str, op: Any) -> tuple[str, int]:
+    """(the scalar type, how many of it) an aggregate element is held as in emulated memory."""
+    try:
+        scalar = aggregates.scalar_of(element)
+    except ValueError as exc:
+        raise EmitError(str(exc), op) from None
+    return scalar, aggregates.units(element, scalar)
+
+
 @rule("simt.ptr_offset")
 def emit_ptr_offset(em: KernelEmitter, op: Any) -> None:
     ptr, count = em.args(op)
-    em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer, {ptr}.offset + {count}.astype(np.int64))")
+    element = _pointee(op.operands[0].type)
+    # Offsets count the buffer's scalars: a step over a struct or array element is that many of them.
+    step = _scalars(element, op)[1] if aggregates.is_aggregate(element) else 1
+    scaled = f"{count}.astype(np.int64)" + (f" * {step}" if step != 1 else "")
+    em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer, {ptr}.offset + {scaled})")
+
+
+@rule("simt.field_ptr")
+def emit_field_ptr(em: KernelEmitter, op: Any) -> None:
+    (ptr,) = em.args(op)
+    struct = _pointee(op.operands[0].type)
+    scalar, _ = _scalars(struct, op)
+    units = aggregates.field_units(struct, ir.IntegerAttr(op.attributes["field"]).value, scalar)
+    em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer, {ptr}.offset + {units})" if units else
+            f"{em.result(op)} = {ptr}")
 
 
 @rule("simt.ptr_cast")
 def emit_ptr_cast(em: KernelEmitter, op: Any) -> None:
     (ptr,) = em.args(op)
+    if aggregates.is_aggregate(_pointee(op.results[0].type)):
+        # To a struct or array: the buffer stays as it is held, the scalars of the aggregate.
+        em.line(f"{em.result(op)} = {ptr}")
+        return
     if _vector_width(op.results[0].type) is not None:
         # A pointer to vectors of the same scalars: the emulator keeps its offset in scalar elements, so only
         # loads and stores through it (not ptr_offset) are emulated.
@@ -172,7 +205,9 @@ def emit_ref_ptr(em: KernelEmitter, op: Any) -> None:
 @rule("simt.slice_from_ptr")
 def emit_slice_from_ptr(em: KernelEmitter, op: Any) -> None:
     ptr, count = em.args(op)
-    em.line(f"{em.result(op)} = _mem.slice_from_ptr(c, {ptr}, {count}, {em.loc(op)})")
+    element = _pointee(op.operands[0].type)
+    unit = _scalars(element, op)[1] if aggregates.is_aggregate(element) else 1
+    em.line(f"{em.result(op)} = _mem.slice_from_ptr(c, {ptr}, {count}, {em.loc(op)}, {unit})")
 
 
 # Shared memory ----------------------------------------------------------------------------------------

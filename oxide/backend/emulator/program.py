@@ -2,9 +2,10 @@
 emulator program, which oxide.runtime.emulator.launch runs with numpy alone.
 
 The program holds one Python function per kernel, `LOCS` (the Rust source locations its errors and race
-reports name) and `KERNELS` (per entry name: the function, and the parameter kinds and element types). The text is deterministic for a given module.
-A tile kernel's function runs one tile block (tile_emitter.py); its entry also holds `tile` ({"warps": N}),
-the marker the runtime launches it by, and its parameters are (kind, element type, shape).
+reports name) and `KERNELS` (per entry name: the function, and per parameter its kind and element type, plus
+the scalars per element of a buffer of structs or arrays). A tile kernel's function runs one tile block (tile_emitter.py); its entry also holds `tile` ({"warps": N}),
+the marker the runtime launches it by, and its parameters are (kind, element type, shape). The text is
+deterministic for a given module.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from mlir import ir
 
 from oxide.backend.emulator import (  # noqa: F401 (rules)
+    aggregates,
     ops_arith,
     ops_control,
     ops_math,
@@ -46,14 +48,36 @@ from oxide.runtime.emulator import warp as _w
 _TILE_IMPORT = "from oxide.runtime.emulator import tile as _t\n"
 
 
-def _parameter(type_: Any, func: Any) -> tuple[str, str]:
-    """(kind, numpy dtype) of a kernel parameter: "scalar", "buffer" or "buffer_2d" (runtime 2-D index)."""
+def _parameter(type_: Any, func: Any) -> tuple[Any, ...]:
+    """(kind, numpy dtype) of a kernel parameter, kind "scalar", "buffer" or "buffer_2d" (runtime 2-D index);
+    a buffer of structs or arrays, held as its scalars (aggregates.py), adds how many scalars one element is."""
     text = str(type_)
-    match = re.fullmatch(r'!simt\.(slice|slice_mut|disjoint|ptr)<(\w+)(?:, (.*))?>', text)
+    match = re.fullmatch(r'!simt\.(slice|slice_mut|disjoint|ptr)<(.*)>', text)
     if match is None:
         return "scalar", numpy_dtype(type_, func)
-    kind = "buffer_2d" if match.group(1) == "disjoint" and '"runtime_2d"' in (match.group(3) or "") else "buffer"
-    return kind, numpy_dtype(match.group(2), func)
+    element, _, rest = _split_last(match.group(2))
+    kind = "buffer_2d" if match.group(1) == "disjoint" and '"runtime_2d"' in rest else "buffer"
+    if not aggregates.is_aggregate(element):
+        return kind, numpy_dtype(element, func)
+    try:
+        scalar = aggregates.scalar_of(element)
+    except ValueError as exc:
+        raise EmitError(str(exc), func) from None
+    return kind, numpy_dtype(scalar, func), aggregates.units(element, scalar)
+
+
+def _split_last(text: str) -> tuple[str, str, str]:
+    """`T, rest` at the last top-level comma (T may hold commas inside <> or ()); (text, "", "") if none."""
+    depth = 0
+    for k in range(len(text) - 1, -1, -1):
+        ch = text[k]
+        if ch in ">)":
+            depth += 1
+        elif ch in "<(":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return text[:k].strip(), ",", text[k + 1:]
+    return text.strip(), "", ""
 
 
 def _kernels(module: Any) -> list[Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from mlir.dialects import llvm
 
 from oxide.dialects.simt.dialect import DIALECT
@@ -210,13 +212,35 @@ class PtrOffsetOp(Op):
 _PL_T = TypeVar("T")
 
 
+# A discardable attribute on ptr_load/ptr_store: the access's alignment in bytes where it is more than the
+# natural alignment of the value type, e.g. the first f32 of a `#[repr(align(16))]` struct. The frontend
+# reads and writes aggregates leaf by leaf; from these alignments LLVM merges the leaves of an over-aligned
+# aggregate into vector accesses (`ld.global.nc.v4`, `st.global.v4` for a 16-byte-aligned `[f32; 4]`).
+ALIGN_ATTR = "simt.align"
+
+
+def _check_access_align(op: Op, value_type: Any) -> None:
+    if ALIGN_ATTR not in op.operation.attributes:
+        return
+    align = python_value(op.operation.attributes[ALIGN_ATTR])
+    if isinstance(align, bool) or not isinstance(align, int) or align <= 0 or align & (align - 1):
+        raise VerifyError(f"{ALIGN_ATTR} must be a power-of-two integer, got {op.operation.attributes[ALIGN_ATTR]}")
+    width = getattr(value_type, "width", None)
+    if isinstance(width, int) and align < width // 8:
+        raise VerifyError(f"{ALIGN_ATTR} = {align} is below the natural alignment of {value_type} ({width // 8})")
+
+
 @DIALECT.op
 class PtrLoadOp(Op):
-    """`*p` / `p.read()`: read through a raw pointer (unsafe)."""
+    """`*p` / `p.read()`: read through a raw pointer (unsafe); `simt.align` (optional) states a larger
+    alignment of the address than the value type's."""
 
     mnemonic = "ptr_load"
     ptr = Operand(Parametric(PtrType, _PL_T, AnyType()))
     result = Result(_PL_T)
+
+    def verify_(self) -> None:
+        _check_access_align(self, self.result.type)
 
 
 _PS_T = TypeVar("T")
@@ -224,11 +248,15 @@ _PS_T = TypeVar("T")
 
 @DIALECT.op
 class PtrStoreOp(Op):
-    """`*p = v` / `p.write(v)`: write through a raw pointer (unsafe)."""
+    """`*p = v` / `p.write(v)`: write through a raw pointer (unsafe); `simt.align` (optional) as for
+    ptr_load."""
 
     mnemonic = "ptr_store"
     ptr = Operand(Parametric(PtrType, _PS_T, AnyType()))
     value = Operand(_PS_T)
+
+    def verify_(self) -> None:
+        _check_access_align(self, self.value.type)
 
 
 _VL_T = TypeVar("T")

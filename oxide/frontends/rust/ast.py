@@ -458,6 +458,7 @@ class StructDef:
     name: str
     generics: list[Generic]
     fields: list[tuple[str, Any]]
+    align: int = 0  # `#[repr(align(N))]`: N; 0 for the natural alignment
 
 
 @dataclass
@@ -468,6 +469,7 @@ class EnumDef:
     name: str
     variants: list[tuple[str, Optional[int]]]
     fields: dict[str, list[Any]] = field(default_factory=dict)
+    repr: str = ""  # `#[repr(u8)]` & co: the integer type named, "" when none
 
 
 @dataclass

@@ -38,6 +38,7 @@ class KernelParam:
     name: str
     rust_type: str
     mlir_types: list[str]
+    elem_layout: dict[str, Any] = field(default_factory=dict)  # buffers of structs/arrays: T.element_layout
 
 
 @dataclass
@@ -205,7 +206,8 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
     except BaseException:
         func.operation.erase()
         raise
-    params = [KernelParam(_param_name(p), str(ty), [str(t.mlir()) for t in _param_parts(ty, p.loc)])
+    params = [KernelParam(_param_name(p), str(ty), [str(t.mlir()) for t in _param_parts(ty, p.loc)],
+                          T.element_layout(ty.elem) if isinstance(ty, (T.Slice, T.Disjoint, T.Ptr)) else {})
               for p, ty in zip(fn.params, param_types)]
     return KernelInfo(fn.name, entry, params, fn.attrs.get("launch_contract", {}), bounds)
 

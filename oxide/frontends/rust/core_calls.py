@@ -31,9 +31,7 @@ def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, arg
         ptr_ty = T.Ptr(expected.elem, name == "null_mut", 0)  # the generic null pointer
         return Val(ptr_ty, simt.IntToPtrOp.build(zero, results=[ptr_ty.mlir()]))
     if name in ("size_of", "align_of") and qualifier == "mem" and len(func.generics) == 1 and not args:
-        from oxide.frontends.rust.places import layout
-
-        size, align = layout(em.resolve_type(func.generics[0]))
+        size, align = T.layout(em.resolve_type(func.generics[0]))
         return Val(T.USIZE, _const(T.USIZE, size if name == "size_of" else align))
     if name == "from" and qualifier in T.PRIMITIVES and type(T.PRIMITIVES[qualifier]) in (T.Int, T.Float, T._Usize, T._Isize) \
             and len(args) == 1:  # `char::from` (only from u8) is the intrinsics' (char_fns)

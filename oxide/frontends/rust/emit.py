@@ -148,6 +148,12 @@ class FunctionEmitter:
         """The element type of a slice, DisjointSlice, SharedArray or raw pointer: scalars, atomics, and
         arrays, tuples and structs built from scalars (laid out in memory as `T.mem` says)."""
         elem = self.resolve_type(t)
+        narrow = _narrow_enum(elem)
+        if narrow is not None:
+            raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements: enum `{narrow.name}` is "
+                                               f"`#[repr({narrow.repr})]`, but oxide stores enums in memory as 32-bit "
+                                               "values, which is not rustc's layout; use `#[repr(i32)]`, "
+                                               "`#[repr(u32)]` or no repr for enums in memory")
         if not isinstance(elem, T.Atomic) and not _in_memory(elem):
             raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements is not supported in device code "
                                                "(elements must be integers, floats, bools, fieldless enums, or "
@@ -221,7 +227,7 @@ class FunctionEmitter:
         for (name, ty), (_, written) in zip(fields, struct.fields):
             safety.check_stored(ty, getattr(written, "loc", struct.loc), f"a struct field (`{struct.name}.{name}`)")
         suffix = "<" + ", ".join(a.rust() for a in args) + ">" if args else ""
-        return T.Struct(struct.name + suffix, fields)
+        return T.Struct(struct.name + suffix, fields, struct.align)
 
     def enum_type(self, enum: ast.EnumDef) -> T.Enum | T.DataEnum:
         variants, next_value = [], 0
@@ -230,10 +236,10 @@ class FunctionEmitter:
             variants.append((name, next_value))
             next_value += 1
         if not enum.fields:
-            return T.Enum(enum.name, tuple(variants))
+            return T.Enum(enum.name, tuple(variants), enum.repr)
         payloads = tuple((f"#{name}", T.Tuple(tuple(self.resolve_type(t) for t in enum.fields.get(name, []))))
                          for name, _ in variants)
-        return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, tuple(variants))
+        return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, discriminants=tuple(variants))
 
     # Statements ----------------------------------------------------------------------------------------
     def block(self, block: ast.Block, expected: T.Ty | None = None) -> Val:
@@ -391,7 +397,8 @@ class FunctionEmitter:
         ty = self.resolve_type(stmt.ty)
         if isinstance(ty, T.Shared):
             if stmt.name not in self.statics:
-                align = ty.align or max(_alignment(ty.elem), 4)
+                # At least the element's own alignment (an over-aligned struct's), as in Rust.
+                align = max(ty.align or 4, T.layout(ty.elem)[1])
                 # Named location: diagnostics about the array (races) can call it by its Rust name.
                 with ir.InsertionPoint.at_block_begin(self.entry), location(stmt.loc), \
                         ir.Location.name(stmt.name, childLoc=ir.Location.current):
@@ -488,15 +495,16 @@ _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Cl
             T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun)
 
 
-def _alignment(ty: T.Ty) -> int:
-    """The natural alignment in bytes of a value of `ty` in memory (its largest scalar's size)."""
+def _narrow_enum(ty: T.Ty) -> T.Enum | None:
+    """A fieldless enum in `ty` (in memory) whose repr is not 32 bits wide, else None."""
+    if isinstance(ty, T.Enum):
+        return ty if ty.repr not in ("", "i32", "u32") else None
     if isinstance(ty, T.Array):
-        return _alignment(ty.elem)
-    if isinstance(ty, (T.Tuple, T.Struct)):
+        return _narrow_enum(ty.elem)
+    if isinstance(ty, (T.Tuple, T.Struct)) and not isinstance(ty, T.DataEnum):
         parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
-        return max(_alignment(p) for p in parts)
-    width = getattr(ty.mlir(), "width", 32)
-    return max(width // 8, 1)
+        return next((found for found in map(_narrow_enum, parts) if found is not None), None)
+    return None
 
 
 def _in_memory(ty: T.Ty) -> bool:

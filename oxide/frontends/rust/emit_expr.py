@@ -421,6 +421,8 @@ def index_on_value(self, base: Val, e: ast.Index) -> Val:
         i = index_value(self, e.index)
         self.check_array_bounds(i, ty.length)
         return element_at(ArrayView(base.v.storage, base.v.prefix + (i,)), ty.elem)
+    if isinstance(ty, T.Struct) and ty.indexed:
+        return index_on_value(self, base.v[0], e)
     if isinstance(ty, T.Ptr):
         raise err(e.loc, "a raw pointer cannot be indexed; use `unsafe { *p.add(i) }`")
     if isinstance(ty, T.Disjoint):

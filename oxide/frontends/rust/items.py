@@ -33,6 +33,7 @@ class Crate:
     source: Source
     functions: dict[str, tuple[Any, list[Attribute]]] = field(default_factory=dict)
     structs: dict[str, Any] = field(default_factory=dict)
+    item_attrs: dict[Any, list[Attribute]] = field(default_factory=dict)  # of structs and enums
     enums: dict[str, Any] = field(default_factory=dict)
     consts: dict[str, Any] = field(default_factory=dict)
     impls: dict[str, list[Any]] = field(default_factory=dict)
@@ -90,7 +91,7 @@ class Crate:
         if node is None:
             return None
         if node not in self._built:
-            self._built[node] = build_struct(self.builder(), node)
+            self._built[node] = build_struct(self.builder(), node, self.item_attrs.get(node, []))
         return self._built[node]
 
     def enum(self, name: str) -> ast.EnumDef | None:
@@ -98,7 +99,7 @@ class Crate:
         if node is None:
             return None
         if node not in self._built:
-            self._built[node] = build_enum(self.builder(), node)
+            self._built[node] = build_enum(self.builder(), node, self.item_attrs.get(node, []))
         return self._built[node]
 
     def const(self, name: str) -> ast.ConstDef | None:
@@ -145,8 +146,10 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
                 _collect_items(crate, body.named_children)
         elif node.type == "struct_item":
             crate.structs[text(node.child_by_field_name("name"))] = node
+            crate.item_attrs[node] = attrs
         elif node.type == "enum_item":
             crate.enums[text(node.child_by_field_name("name"))] = node
+            crate.item_attrs[node] = attrs
         elif node.type in ("const_item", "static_item"):
             crate.consts[text(node.child_by_field_name("name"))] = node
         elif node.type == "impl_item":
@@ -285,13 +288,14 @@ def _fields(args: str) -> list[tuple[str, str]]:
     return parts
 
 
-def build_struct(b: Builder, node: Any) -> ast.StructDef:
+def build_struct(b: Builder, node: Any, attrs: list[Attribute]) -> ast.StructDef:
     name = text(node.child_by_field_name("name"))
     generics = _generics(b, node.child_by_field_name("type_parameters"))
     body = node.child_by_field_name("body")
     fields: list[tuple[str, Any]] = []
+    align, transparent = _struct_repr(b, name, attrs)
     if body is None:
-        return ast.StructDef(b.loc(node), name, generics, fields)
+        return ast.StructDef(b.loc(node), name, generics, fields, align)
     if body.type == "field_declaration_list":
         for f in body.named_children:
             if f.type == "field_declaration":
@@ -299,10 +303,57 @@ def build_struct(b: Builder, node: Any) -> ast.StructDef:
     else:  # tuple struct
         for i, t in enumerate(c for c in body.named_children if c.type not in ("visibility_modifier",)):
             fields.append((str(i), b.type_(t)))
-    return ast.StructDef(b.loc(node), name, generics, fields)
+    if transparent is not None and len(fields) != 1:
+        raise OxideError(f"`#[repr(transparent)]` on `{name}`, which has {len(fields)} fields: oxide supports it "
+                         "on structs of exactly one field (whose layout it then has); remove the attribute or "
+                         "the other fields", b.loc(transparent.node))
+    return ast.StructDef(b.loc(node), name, generics, fields, align)
 
 
-def build_enum(b: Builder, node: Any) -> ast.EnumDef:
+_REPR_ALIGN = re.compile(r"align\s*\(\s*([0-9_]+)\s*\)")
+
+
+def _struct_repr(b: Builder, name: str, attrs: list[Attribute]) -> tuple[int, Attribute | None]:
+    """The `#[repr(..)]` attributes of a struct: its `align(N)` (0 when none) and the `transparent` one.
+
+    Fields are always laid out in declaration order at their alignment (C layout), so `C` and `Rust` need
+    nothing; a repr that would change the layout in a way oxide does not model is refused, never ignored."""
+    align, transparent = 0, None
+    for attr in attrs:
+        if attr.name != "repr":
+            continue
+        for part in _top_level(attr.args):
+            if part in ("C", "Rust"):
+                continue
+            if part == "transparent":
+                transparent = attr
+                continue
+            match = _REPR_ALIGN.fullmatch(part)
+            if match is not None:
+                n = int(match.group(1).replace("_", ""))
+                if n < 1 or n & (n - 1) or n > 1 << 29:
+                    raise OxideError(f"`#[repr(align({n}))]` on `{name}`: the alignment must be a power of two "
+                                     "from 1 to 2^29", b.loc(attr.node))
+                align = max(align, n)  # several align reprs: the largest wins, as in rustc
+                continue
+            if part.startswith("packed"):
+                raise OxideError(f"`#[repr({part})]` on `{name}`: packed structs are not supported (their fields "
+                                 "would be misaligned for the GPU's loads and stores); remove `packed` and lay "
+                                 "the fields out yourself, e.g. order them by decreasing size", b.loc(attr.node))
+            raise OxideError(f"`#[repr({part})]` on struct `{name}` is not supported; oxide knows `C`, `Rust`, "
+                             "`align(N)` and `transparent` (on one-field structs)", b.loc(attr.node))
+    return align, transparent
+
+
+def _top_level(args: str) -> list[str]:
+    """`C, align(16)` split at top-level commas, stripped."""
+    return [key if not value else f"{key}={value}" for key, value in _fields(args)]
+
+
+_INT_REPRS = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "isize", "usize")
+
+
+def build_enum(b: Builder, node: Any, attrs: list[Attribute]) -> ast.EnumDef:
     variants: list[tuple[str, int | None]] = []
     fields: dict[str, list[Any]] = {}
     for v in node.child_by_field_name("body").named_children:
@@ -316,4 +367,5 @@ def build_enum(b: Builder, node: Any) -> ast.EnumDef:
             fields[name] = [b.type_(t) for t in body.named_children if t.type not in ("visibility_modifier",)]
         value = v.child_by_field_name("value")
         variants.append((name, b.literal_value(value) if value is not None else None))
-    return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants, fields)
+    reprs = [part for attr in attrs if attr.name == "repr" for part in _top_level(attr.args) if part in _INT_REPRS]
+    return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants, fields, reprs[-1] if reprs else "")

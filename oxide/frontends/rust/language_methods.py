@@ -131,14 +131,12 @@ def _pointer_method(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
     if name in ("offset_from", "offset_from_unsigned", "byte_offset_from", "byte_offset_from_unsigned") \
             and len(e.args) == 1:
         # (self - origin) in elements; both point into the same allocation (the caller's promise).
-        from oxide.frontends.rust.places import layout
-
         em.require_unsafe(e.loc, f"`{name}`")
         origin = em.expr(e.args[0])
         if not isinstance(origin.ty, T.Ptr) or origin.ty.elem != ty.elem:
             raise err(e.args[0].loc, f"`{name}` takes a pointer of the same type, not `{origin.ty}`")
         bytes_ = arith.subi(simt.PtrToIntOp.build(recv.v), simt.PtrToIntOp.build(origin.v))
-        size = 1 if name.startswith("byte_") else layout(ty.elem)[0]
+        size = 1 if name.startswith("byte_") else T.layout(ty.elem)[0]
         result_ty = T.USIZE if name.endswith("_unsigned") else T.ISIZE
         divide = arith.divui if name.endswith("_unsigned") else arith.divsi
         return Val(result_ty, divide(bytes_, arith.constant(_i64(), ir.IntegerAttr.get(_i64(), size))))

@@ -4,7 +4,9 @@ type is an aggregate, the pointee of a raw pointer, what `get_mut` yields, and t
 A `Place` is an address (`!simt.ptr<T.mem(ty), space>`) and the Rust type stored there. Projections never
 read memory: `place[i]` of an array is `ptr_cast` to the element plus `ptr_offset`, `place.f` of a struct
 or tuple is `simt.field_ptr`. Reading or writing a whole aggregate goes leaf by leaf (arrays in a loop), so
-each scalar is one load or store at its natural alignment and writing one field never touches another.
+each scalar is one load or store and writing one field never touches another. Leaves are accessed at their
+natural alignment, except in an over-aligned aggregate (`#[repr(align(16))]`), read or written whole
+unrolled with each leaf's alignment stated (`simt.align`), from which LLVM merges them into vector accesses.
 """
 
 from __future__ import annotations
@@ -29,32 +31,6 @@ class Place:
     ty: T.Ty
     mutable: bool
     space: int
-
-
-def layout(ty: T.Ty) -> tuple[int, int]:
-    """(size, alignment) in bytes of a value of `ty` in memory, as `T.mem` lays it out (C rules: fields in
-    order at their natural alignment, the size rounded up to the alignment)."""
-    if isinstance(ty, T.Array):
-        size, align = layout(ty.elem)
-        return size * ty.length, align
-    if isinstance(ty, (T.Tuple, T.Struct)):
-        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
-        offset, align = 0, 1
-        for part in parts:
-            size, part_align = layout(part)
-            offset = -(-offset // part_align) * part_align + size
-            align = max(align, part_align)
-        return -(-offset // align) * align, align
-    if isinstance(ty, T.Bool):
-        return 1, 1
-    if isinstance(ty, (T.Ptr, T.PlaceRef, T.ElemRef)):
-        return 8, 8
-    if isinstance(ty, T.Atomic):
-        return layout(ty.value)
-    if isinstance(ty, T.Unit):
-        return 0, 1
-    width = ty.mlir().width // 8
-    return width, width
 
 
 def _ptr_type(ty: T.Ty, space: int) -> ir.Type:
@@ -104,7 +80,8 @@ def field_place(place: Place, name: str, loc: Any) -> Place:
     if found is None:
         raise err(loc, f"no field `{name}` on type `{ty}`")
     position, field_ty = found
-    ptr = simt.FieldPtrOp.build(place.ptr, field=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), position),
+    field = T.mem_field_index(ty, position)
+    ptr = simt.FieldPtrOp.build(place.ptr, field=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), field),
                                 results=[_ptr_type(field_ty, place.space)])
     return Place(ptr, field_ty, place.mutable, place.space)
 
@@ -113,33 +90,92 @@ def _field_names(ty: T.Ty) -> list[str]:
     return [str(i) for i in range(len(ty.elems))] if isinstance(ty, T.Tuple) else [n for n, _ in ty.fields]
 
 
-def load_place(em: Any, place: Place) -> Val:
-    """The value stored at a place (a copy: arrays are read into a local array)."""
+# An over-aligned aggregate read or written whole is unrolled up to this many leaves, each access with the
+# alignment its offset has; larger ones go through loops at the leaves' natural alignment.
+_UNROLL_LEAVES = 64
+
+# (alignment of the aggregate's address, byte offset of the current part in it), or None: natural alignment
+Known = tuple[int, int] | None
+
+
+def _known(ty: T.Ty) -> Known:
+    align = T.layout(ty)[1]
+    return (align, 0) if align > T.natural_align(ty) and _leaves(ty) <= _UNROLL_LEAVES else None
+
+
+def _leaves(ty: T.Ty) -> int:
+    if isinstance(ty, T.Array):
+        return ty.length * _leaves(ty.elem)
+    if isinstance(ty, (T.Tuple, T.Struct)):
+        return sum(_leaves(p) for p in (ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]))
+    return 1
+
+
+def _leaf_access(op: Any, ty: T.Ty, known: Known) -> None:
+    """State the alignment of a leaf access where its offset in an over-aligned aggregate gives more than the
+    natural one (offset 0 of a 16-aligned struct: 16; offset 8: 8)."""
+    if known is None:
+        return
+    align, offset = known
+    if offset:
+        align = min(align, offset & -offset)
+    if align > T.layout(ty)[1]:
+        op.attributes[simt.ALIGN_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), align)
+
+
+def _parts_of(place: Place, known: Known) -> list[tuple[str, Known]]:
+    offsets = T.field_offsets(place.ty)
+    return [(name, None if known is None else (known[0], known[1] + offset))
+            for name, offset in zip(_field_names(place.ty), offsets)]
+
+
+def load_place(em: Any, place: Place, known: Known | bool = True) -> Val:
+    """The value stored at a place (a copy: arrays are read into a local array). `known` is the alignment
+    context of a part of an over-aligned aggregate; callers leave it out (it follows from the place's type)."""
+    known = _known(place.ty) if known is True else known
     ty = place.ty
     if isinstance(ty, T.Array):
         with ir.InsertionPoint.at_block_begin(em.entry):
             cell = new_cell(ty)
         copy = load_cell(cell)
-        _for_each(ty.length, lambda i: store_element(
-            load_place(em, _unchecked_element(place, i)), ArrayView(copy.v.storage, copy.v.prefix + (i,)), ty.elem))
+
+        def element(i: ir.Value, at: Known) -> None:
+            store_element(load_place(em, _unchecked_element(place, i), at),
+                          ArrayView(copy.v.storage, copy.v.prefix + (i,)), ty.elem)
+
+        _each_element(ty, known, element)
         return copy
     if isinstance(ty, (T.Tuple, T.Struct)):
-        return Val(ty, [load_place(em, field_place(place, n, None)) for n in _field_names(ty)])
-    return Val(ty, simt.PtrLoadOp.build(place.ptr))
+        return Val(ty, [load_place(em, field_place(place, n, None), at) for n, at in _parts_of(place, known)])
+    load = simt.PtrLoadOp.build(place.ptr)
+    _leaf_access(load.owner, ty, known)
+    return Val(ty, load)
 
 
-def store_place(em: Any, place: Place, value: Val) -> None:
-    """Write a whole value to a place, one scalar store per leaf."""
+def store_place(em: Any, place: Place, value: Val, known: Known | bool = True) -> None:
+    """Write a whole value to a place, one scalar store per leaf (`known` as for load_place)."""
+    known = _known(place.ty) if known is True else known
     ty = place.ty
     if isinstance(ty, T.Array):
         view: ArrayView = value.v
-        _for_each(ty.length, lambda i: store_place(
-            em, _unchecked_element(place, i), element_at(ArrayView(view.storage, view.prefix + (i,)), ty.elem)))
+        _each_element(ty, known, lambda i, at: store_place(
+            em, _unchecked_element(place, i), element_at(ArrayView(view.storage, view.prefix + (i,)), ty.elem), at))
     elif isinstance(ty, (T.Tuple, T.Struct)):
-        for name, part in zip(_field_names(ty), value.v):
-            store_place(em, field_place(place, name, None), part)
+        for (name, at), part in zip(_parts_of(place, known), value.v):
+            store_place(em, field_place(place, name, None), part, at)
     else:
-        simt.PtrStoreOp.build(place.ptr, value.v)
+        store = simt.PtrStoreOp.build(place.ptr, value.v)
+        _leaf_access(store, ty, known)
+
+
+def _each_element(ty: T.Array, known: Known, body: Any) -> None:
+    """body(i, known alignment of element i) for each element: unrolled where the alignment is known."""
+    if known is None:
+        _for_each(ty.length, lambda i: body(i, None))
+        return
+    size = T.layout(ty.elem)[0]
+    for i in range(ty.length):
+        body(index(i), (known[0], known[1] + i * size))
 
 
 def slice_of_array(place: Place, mutable: bool) -> Val:

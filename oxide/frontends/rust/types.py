@@ -222,8 +222,11 @@ class ResultTy(Ty):
 
 @dataclass(frozen=True)
 class Struct(Ty):
+    """A struct (or the fields of another Copy aggregate); `align` is its `#[repr(align(N))]` (0: natural)."""
+
     name: str
     fields: tuple[tuple[str, Ty], ...]
+    align: int = 0
 
     def field(self, name: str) -> tuple[int, Ty] | None:
         for i, (field_name, ty) in enumerate(self.fields):
@@ -234,13 +237,20 @@ class Struct(Ty):
     def rust(self) -> str:
         return self.name
 
+    @property
+    def indexed(self) -> bool:
+        """Whether `v[i]` of a value reads element i of its one array field (cuda_device's vector types)."""
+        return False
+
 
 @dataclass(frozen=True)
 class Enum(Ty):
-    """A fieldless enum, represented by its discriminant (i32)."""
+    """A fieldless enum, represented by its discriminant (i32); `repr` is its `#[repr(..)]` integer type, if
+    any (in memory oxide lays enums out as 32-bit values, so only "", "i32" and "u32" may live there)."""
 
     name: str
     variants: tuple[tuple[str, int], ...]
+    repr: str = ""
 
     def mlir(self) -> ir.Type:
         return ir.IntegerType.get_signless(32)
@@ -346,16 +356,114 @@ def is_aggregate(t: Any) -> bool:
 def mem(t: Ty) -> ir.Type:
     """The MLIR type of a value of `t` stored in memory (an element of a slice, DisjointSlice, shared array
     or pointee). Aggregates are LLVM aggregates: `[T; N]` is `!llvm.array<N x T>`, tuples and structs are
-    `!llvm.struct<(...)>` with their fields in declaration order, each at its natural alignment (C
-    layout; the host lays its buffers out the same way, e.g. a numpy structured dtype with align=True)."""
+    `!llvm.struct<(...)>` with their fields in declaration order at the offsets `layout` gives (C layout;
+    the host lays its buffers out the same way, e.g. a numpy structured dtype with align=True). Where an
+    over-aligned field (`#[repr(align(N))]`) or an over-aligned struct's size puts bytes that LLVM's own
+    layout would not, they are explicit `!llvm.array<k x i8>` padding fields."""
     if isinstance(t, Array):
         return ir.Type.parse(f"!llvm.array<{t.length} x {mem(t.elem)}>")
     if isinstance(t, (Tuple, Struct)):
-        parts = t.elems if isinstance(t, Tuple) else [f for _, f in t.fields]
-        return ir.Type.parse("!llvm.struct<(" + ", ".join(str(mem(p)) for p in parts) + ")>")
+        return ir.Type.parse("!llvm.struct<(" + ", ".join(_struct_body(t)[0]) + ")>")
     if isinstance(t, Unit):
         return ir.Type.parse("!llvm.struct<()>")  # `*const ()`: a pointer to nothing, zero bytes
     return t.mlir()
+
+
+def mem_field_index(t: Tuple | Struct, position: int) -> int:
+    """The index in `mem(t)`'s `!llvm.struct` of field `position` (padding fields shift the later ones)."""
+    return _struct_body(t)[1][position]
+
+
+def _parts(t: Tuple | Struct) -> list[Ty]:
+    return list(t.elems) if isinstance(t, Tuple) else [f for _, f in t.fields]
+
+
+def _struct_body(t: Tuple | Struct) -> tuple[list[str], list[int]]:
+    """The LLVM field types of `mem(t)` and where each Rust field is among them."""
+    body: list[str] = []
+    positions: list[int] = []
+    end = 0
+    for part, offset in zip(_parts(t), field_offsets(t)):
+        # LLVM places a field at its own (natural) alignment; pad up to the Rust offset where that differs.
+        if -(-end // natural_align(part)) * natural_align(part) != offset:
+            body.append(f"!llvm.array<{offset - end} x i8>")
+        positions.append(len(body))
+        body.append(str(mem(part)))
+        end = offset + layout(part)[0]
+    size = layout(t)[0]
+    natural = max((natural_align(p) for p in _parts(t)), default=1)
+    if -(-end // natural) * natural != size:
+        body.append(f"!llvm.array<{size - end} x i8>")
+    return body, positions
+
+
+def natural_align(t: Ty) -> int:
+    """The alignment LLVM gives `mem(t)`: the largest of its scalars' (padding fields are bytes); less than
+    `layout(t)`'s where `t` holds an over-aligned struct."""
+    if isinstance(t, Array):
+        return natural_align(t.elem)
+    if isinstance(t, (Tuple, Struct)):
+        return max((natural_align(p) for p in _parts(t)), default=1)
+    return layout(t)[1]
+
+
+def field_offsets(t: Tuple | Struct) -> list[int]:
+    """The byte offset of each field of `t` in memory: in order, each rounded up to its alignment."""
+    offsets, end = [], 0
+    for part in _parts(t):
+        size, align = layout(part)
+        offsets.append(-(-end // align) * align)
+        end = offsets[-1] + size
+    return offsets
+
+
+def element_layout(t: Ty) -> dict[str, Any]:
+    """What the runtime needs to know of a buffer element that is a struct, tuple or array (empty for a
+    scalar): its size and alignment and each scalar leaf's byte offset and type, e.g. for
+    `#[repr(C, align(16))] struct F3([f32; 3])` {"size": 16, "align": 16, "leaves": [[0, "f32"], [4, "f32"],
+    [8, "f32"]]}."""
+    if not is_aggregate(t):
+        return {}
+    size, align = layout(t)
+    return {"size": size, "align": align, "leaves": [[offset, name] for offset, name in _leaves(t, 0)]}
+
+
+def _leaves(t: Ty, base: int) -> list[tuple[int, str]]:
+    if isinstance(t, Array):
+        size = layout(t.elem)[0]
+        return [leaf for i in range(t.length) for leaf in _leaves(t.elem, base + i * size)]
+    if isinstance(t, (Tuple, Struct)):
+        return [leaf for part, offset in zip(_parts(t), field_offsets(t)) for leaf in _leaves(part, base + offset)]
+    if isinstance(t, Atomic):
+        return _leaves(t.value, base)
+    if isinstance(t, (Int, Float, Bool)) and not isinstance(t, Char):
+        return [(base, t.rust())]
+    # char, enums, pointers: by their bits
+    return [(base, f"u{layout(t)[0] * 8}")]
+
+
+def layout(t: Ty) -> tuple[int, int]:
+    """(size, alignment) in bytes of a value of `t` in memory, as rustc lays out `#[repr(C)]`: fields in
+    order at their alignment, the alignment the largest of the fields' and `#[repr(align(N))]`, the size
+    rounded up to the alignment."""
+    if isinstance(t, Array):
+        size, align = layout(t.elem)
+        return size * t.length, align
+    if isinstance(t, (Tuple, Struct)):
+        parts = _parts(t)
+        align = max([layout(p)[1] for p in parts] + [t.align if isinstance(t, Struct) else 1, 1])
+        end = field_offsets(t)[-1] + layout(parts[-1])[0] if parts else 0
+        return -(-end // align) * align, align
+    if isinstance(t, Bool):
+        return 1, 1
+    if isinstance(t, (Ptr, PlaceRef, ElemRef)):
+        return 8, 8
+    if isinstance(t, Atomic):
+        return layout(t.value)
+    if isinstance(t, Unit):
+        return 0, 1
+    width = t.mlir().width // 8
+    return width, width
 
 
 def space_rust(space: str) -> str:

@@ -17,11 +17,12 @@ from oxide.runtime.emulator.threads import Threads
 
 
 def length(buffer: Buffer) -> np.int64:
-    return np.int64(len(buffer))
+    return np.int64(buffer.elements)
 
 
-def _check(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int, what: str) -> None:
-    n = len(buffer)
+def _check(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int, what: str, n: int | None = None) -> None:
+    """Fail the lanes of `mask` whose index is not below `n` (by default the buffer's scalar count)."""
+    n = len(buffer) if n is None else n
     if isinstance(index, np.ndarray):
         bad = index.astype(np.int64, copy=False).view(np.uint64) >= n  # a negative index reads as a huge one
         if mask is not c.full:
@@ -91,8 +92,8 @@ def vector_store(c: Threads, mask: Any, buffer: Buffer, index: Any, value: Any, 
 
 def elem_ptr(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int) -> Ptr:
     """&s[i], bounds-checked (one past the end is out of bounds too, as Rust's indexing says)."""
-    _check(c, mask, buffer, index, loc, "an")
-    return Ptr(buffer, index)
+    _check(c, mask, buffer, index, loc, "an", buffer.elements)
+    return Ptr(buffer, index * buffer.unit if buffer.unit != 1 else index)
 
 
 def ptr_load(c: Threads, mask: Any, ptr: Ptr, loc: int) -> Any:
@@ -103,8 +104,9 @@ def ptr_store(c: Threads, mask: Any, ptr: Ptr, value: Any, loc: int) -> None:
     store(c, mask, ptr.buffer, ptr.offset, value, loc, checked=False)
 
 
-def slice_from_ptr(c: Threads, ptr: Ptr, count: Any, loc: int) -> Buffer:
-    """slice::from_raw_parts: the same start for every lane (per-lane slices are not emulated)."""
+def slice_from_ptr(c: Threads, ptr: Ptr, count: Any, loc: int, unit: int = 1) -> Buffer:
+    """slice::from_raw_parts: the same start for every lane (per-lane slices are not emulated); `unit` scalars
+    of the buffer per element (a slice of structs or arrays over a buffer of their scalars)."""
     start, count = np.unique(ptr.offset), np.unique(count)
     if start.size != 1 or count.size != 1:
         from oxide.runtime.emulator.errors import UnsupportedOperation
@@ -112,15 +114,15 @@ def slice_from_ptr(c: Threads, ptr: Ptr, count: Any, loc: int) -> Buffer:
         raise UnsupportedOperation(f"slice::from_raw_parts with a different pointer or length per thread at "
                                    f"{c.launch.loc(loc)}")
     first, n = int(start[0]), int(count[0])
-    if first < 0 or first + n > len(ptr.buffer):
+    if first < 0 or first + n * unit > len(ptr.buffer):
         c.fail(OutOfBounds, f"slice::from_raw_parts of {n} elements at offset {first} exceeds {ptr.buffer.what} "
                f"({len(ptr.buffer)} elements)", c.full, loc)
-    return ptr.buffer.view(first, n)
+    return ptr.buffer.view(first, n, unit)
 
 
 def get_mut(c: Threads, buffer: Buffer, witness: Witness) -> tuple[Any, Ptr]:
     """DisjointSlice::get_mut: (ok, reference); ok = the witness is valid and its element is in bounds."""
-    n = len(buffer)
+    n = buffer.elements
     if witness.row is not None:
         width = np.int64(buffer.width)
         flat = witness.row * width + witness.col
@@ -128,7 +130,7 @@ def get_mut(c: Threads, buffer: Buffer, witness: Witness) -> tuple[Any, Ptr]:
     else:
         flat = witness.value
         ok = witness.valid & (flat < n)
-    return ok, Ptr(buffer, flat)
+    return ok, Ptr(buffer, flat * buffer.unit if buffer.unit != 1 else flat)
 
 
 # Thread index witnesses -------------------------------------------------------------------------------

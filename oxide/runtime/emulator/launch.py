@@ -60,7 +60,9 @@ def _scalar(value: Any, dtype: np.dtype, where: str) -> Any:
 
 
 def _buffer(value: Any, dtype: np.dtype, runtime_2d: bool, where: str, trackers: dict[Any, RaceTracker],
-            check_races: bool) -> Buffer:
+            check_races: bool, unit: int = 1) -> Buffer:
+    """A buffer argument; `unit` > 1 for elements that are structs or arrays held as `unit` scalars each (a
+    structured array of records of that size is viewed as its scalars)."""
     width = None
     if runtime_2d:
         if isinstance(value, tuple) and len(value) == 2:
@@ -74,6 +76,10 @@ def _buffer(value: Any, dtype: np.dtype, runtime_2d: bool, where: str, trackers:
         raise LaunchError(f"{where} is a buffer of {dtype}: pass a numpy array, got {type(value).__name__}")
     if not value.flags.c_contiguous:
         raise LaunchError(f"{where} must be a C-contiguous numpy array (the kernel writes it in place)")
+    if unit > 1 and value.dtype.names is not None and value.dtype.itemsize == unit * dtype.itemsize:
+        value = value.view(dtype)
+    if unit > 1 and value.size % unit:
+        raise LaunchError(f"{where} holds elements of {unit} {dtype} values each, got {value.size} values")
     if value.dtype != dtype:
         if value.dtype.itemsize == dtype.itemsize and value.dtype.kind in "iub" and dtype.kind in "iub":
             value = value.view(dtype)  # signless integers: u32 data in an i32 buffer is the same bits
@@ -86,7 +92,7 @@ def _buffer(value: Any, dtype: np.dtype, runtime_2d: bool, where: str, trackers:
         tracker = trackers.get(key)
         if tracker is None:
             tracker = trackers[key] = RaceTracker(flat.size, where)
-    return Buffer(flat, where, tracker, width=None if width is None else int(width))
+    return Buffer(flat, where, tracker, width=None if width is None else int(width), unit=unit)
 
 
 def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[Any],
@@ -113,13 +119,13 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
     state = Launch(entry, namespace["LOCS"], grid3, block3, int(dynamic_shared), check_races)
     trackers: dict[Any, RaceTracker] = {}
     values = []
-    for k, ((kind, dtype_name), value) in enumerate(zip(params, args)):
+    for k, ((kind, dtype_name, *unit), value) in enumerate(zip(params, args)):
         where = f"kernel parameter {k} of `{entry}`"
         dtype = np.dtype(dtype_name)
         if kind == "scalar":
             values.append(_scalar(value, dtype, where))
         else:
-            values.append(_buffer(value, dtype, kind == "buffer_2d", where, trackers, check_races))
+            values.append(_buffer(value, dtype, kind == "buffer_2d", where, trackers, check_races, *unit))
     state.global_trackers = list(trackers.values())
     gx, gy, gz = grid3
     blocks = np.stack(np.meshgrid(np.arange(gx), np.arange(gy), np.arange(gz), indexing="ij"), -1)

@@ -21,7 +21,8 @@ from oxide.runtime.emulator.races import RaceTracker
 class Buffer:
     """Memory a kernel addresses: `array` (1-D), what to call it in messages, the race tracker of its
     allocation (None when races are not checked), `base` (this view's first element in the tracker's
-    numbering) and the row width of a runtime 2-D DisjointSlice.
+    numbering), the row width of a runtime 2-D DisjointSlice, and `unit`: how many of the array's scalars one
+    element of the kernel's view spans (a struct or array element held as its scalars; 1 otherwise).
 
     Shared memory holds one instance per block of the batch, `block_size` elements each; a lane's index is
     relative to its block's instance, which starts at its `lane_base` (None: one block, at 0)."""
@@ -33,15 +34,24 @@ class Buffer:
     width: int | None = None
     block_size: int | None = None
     lane_base: Any = None
+    unit: int = 1
 
     def __len__(self) -> int:
         return self.block_size if self.block_size is not None else len(self.array)
 
-    def view(self, start: int, length: int) -> Buffer:
-        """The elements [start, start + length) as a buffer of their own (slice::from_raw_parts)."""
+    @property
+    def elements(self) -> int:
+        """The element count of the kernel's view (`s.len()`)."""
+        return len(self) // self.unit
+
+    def view(self, start: int, length: int, unit: int = 1) -> Buffer:
+        """`length` elements of `unit` scalars each from scalar `start`, as a buffer of their own
+        (slice::from_raw_parts; `unit` > 1 views scalars as structs or arrays, as vector::as_vectors does)."""
         if self.block_size is not None:
             raise UnsupportedOperation("slice::from_raw_parts over shared memory")
-        return Buffer(self.array[start:start + length], self.what, self.tracker, self.base + start)
+        if self.unit != 1:
+            raise UnsupportedOperation("slice::from_raw_parts over a buffer of structs or arrays")
+        return Buffer(self.array[start:start + length * unit], self.what, self.tracker, self.base + start, unit=unit)
 
     def cast(self, dtype: np.dtype) -> Buffer:
         """The same memory read as `dtype` (same element size only, so that race records stay aligned)."""
@@ -53,7 +63,7 @@ class Buffer:
                                        "reinterprets memory only between types of the same size)")
         if self.block_size is not None:
             raise UnsupportedOperation("a pointer cast of shared memory to another element type")
-        return Buffer(self.array.view(dtype), self.what, self.tracker, self.base, self.width)
+        return Buffer(self.array.view(dtype), self.what, self.tracker, self.base, self.width, unit=self.unit)
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """cuda_device types beyond the core set: the mbarrier object `Barrier` (a u64 in shared memory, declared
 as `static mut BAR: Barrier = Barrier::UNINIT`), the TMA `TmaDescriptor`, `ConstantMemory<T>`
-(constant_memory.py), `CuSimd<T, N>` (cusimd.py), `MaybeUninit<T>` and uninhabited types (maybe_uninit.py)."""
+(constant_memory.py), `CuSimd<T, N>` (cusimd.py), the `vector` types (vectors.py), `MaybeUninit<T>` and uninhabited types (maybe_uninit.py)."""
 
 from __future__ import annotations
 
@@ -43,5 +43,6 @@ def device_type(em: Any, t: ast.PathTy) -> T.Ty | None:
     from oxide.frontends.rust.intrinsics.constant_memory import constant_memory_type
     from oxide.frontends.rust.intrinsics.cusimd import cusimd_type
     from oxide.frontends.rust.intrinsics.maybe_uninit import uninhabited_type
+    from oxide.frontends.rust.intrinsics.vectors import vector_type
 
-    return constant_memory_type(em, t) or cusimd_type(em, t) or uninhabited_type(em, t)
+    return constant_memory_type(em, t) or cusimd_type(em, t) or vector_type(t) or uninhabited_type(em, t)

@@ -42,14 +42,38 @@ def lower_kernel_metadata(gpu_module: ir.Operation) -> None:
 
 
 # Ops that turn a slice element into a raw pointer: through it the buffer may be written (atomics on a
-# `&[DeviceAtomicU32]`), so such a slice is not read-only memory for the kernel's lifetime.
+# `&[DeviceAtomicU32]`), so such a slice is not read-only memory for the kernel's lifetime, unless the
+# pointer is only read through: an element of a slice of structs read in place (`a[i].x`), a view of the
+# slice (`vector::as_vectors`, `slice::from_raw_parts(s.as_ptr(), n)`) that is only read, and alignment tests
+# of its address.
 _POINTER_ESCAPES = ("simt.elem_ptr", "simt.slice_ptr")
+_ADDRESS_STEPS = ("simt.field_ptr", "simt.ptr_cast", "simt.ptr_offset", "simt.slice_from_ptr", "simt.elem_ptr",
+                  "simt.slice_ptr")
+_READS = ("simt.ptr_load", "simt.load", "simt.load_unchecked", "simt.vector_load", "simt.len")
+_ALIGNMENT_TESTS = ("arith.andi", "arith.remui")
 _SLICE_READS = ("simt.load", "simt.load_unchecked", "simt.vector_load")
 COHERENT_MARKER = "oxide.coherent"
 
 
+def _only_read_through(value: ir.Value) -> bool:
+    """Whether every use of a pointer or slice derived from a read-only slice, followed through address
+    arithmetic and views, only reads memory (or tests the address's alignment)."""
+    for use in value.uses:
+        name = use.owner.name
+        if name in _ADDRESS_STEPS:
+            if not _only_read_through(use.owner.results[0]):
+                return False
+        elif name == "simt.ptr_to_int":
+            if not all(u.owner.name in _ALIGNMENT_TESTS for u in use.owner.results[0].uses):
+                return False
+        elif name not in _READS:
+            return False
+    return True
+
+
 def _escapes(arg: ir.Value) -> bool:
-    return any(use.owner.name in _POINTER_ESCAPES for use in arg.uses)
+    return any(use.owner.name in _POINTER_ESCAPES and not _only_read_through(use.owner.results[0])
+               for use in arg.uses)
 
 
 def mark_coherent_reads(gpu_module: ir.Operation) -> None:

@@ -136,16 +136,22 @@ def lower_ptr_offset(ctx: LoweringContext, op: ops.PtrOffsetOp) -> list:
     return [ctx.gep(ctx.parts(op.ptr)[0], op.offset, element_type(op.ptr.type))]
 
 
+def _stated_alignment(op: Any) -> dict[str, int]:
+    """The `alignment` flag of an access that states more than its natural alignment (`simt.align`)."""
+    attrs = op.operation.attributes
+    return {"alignment": python_value(attrs[ops.ALIGN_ATTR])} if ops.ALIGN_ATTR in attrs else {}
+
+
 @lowering(ops.PtrLoadOp, ops.VolatileLoadOp)
 def lower_ptr_load(ctx: LoweringContext, op: ops.PtrLoadOp) -> ir.Value:
     volatile = isinstance(op, ops.VolatileLoadOp) or None
-    return ctx.load(op.result.type, ctx.parts(op.ptr)[0], volatile_=volatile)
+    return ctx.load(op.result.type, ctx.parts(op.ptr)[0], volatile_=volatile, **_stated_alignment(op))
 
 
 @lowering(ops.PtrStoreOp, ops.VolatileStoreOp)
 def lower_ptr_store(ctx: LoweringContext, op: ops.PtrStoreOp) -> None:
     volatile = isinstance(op, ops.VolatileStoreOp) or None
-    ctx.store(op.value, ctx.parts(op.ptr)[0], volatile_=volatile)
+    ctx.store(op.value, ctx.parts(op.ptr)[0], volatile_=volatile, **_stated_alignment(op))
 
 
 @lowering(ops.PtrCastOp)

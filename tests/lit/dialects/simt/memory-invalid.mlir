@@ -231,3 +231,19 @@ func.func @from_generic_goes_to_global_or_shared(%p: !simt.ptr<f32, 0>) {
   %q = "simt.from_generic"(%p) : (!simt.ptr<f32, 0>) -> !simt.ptr<f32, 5>
   return
 }
+
+// -----
+
+func.func @stated_alignment_is_a_power_of_two(%p: !simt.ptr<f32, 1>) {
+  // expected-error@+1 {{simt.align must be a power-of-two integer, got 12 : i64}}
+  %v = "simt.ptr_load"(%p) {simt.align = 12 : i64} : (!simt.ptr<f32, 1>) -> f32
+  return
+}
+
+// -----
+
+func.func @stated_alignment_is_at_least_the_natural_one(%p: !simt.ptr<f64, 1>, %v: f64) {
+  // expected-error@+1 {{simt.align = 4 is below the natural alignment of f64 (8)}}
+  "simt.ptr_store"(%p, %v) {simt.align = 4 : i64} : (!simt.ptr<f64, 1>, f64) -> ()
+  return
+}
