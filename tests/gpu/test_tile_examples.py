@@ -92,6 +92,15 @@ def test_gemm_matches_torch(torch, m, n, k):
     torch.testing.assert_close(c.double(), expected, rtol=1e-3, atol=1e-3 * k ** 0.5)
 
 
+@pytest.mark.parametrize("n, bins", [(1000, 64), (1 << 22, 256)])
+def test_histogram_atomics_match_numpy(torch, n, bins):
+    x = torch.randint(0, bins, (n,), device="cuda", dtype=torch.int32)
+    counts = torch.zeros(bins, device="cuda", dtype=torch.int32)
+    _gpu("histogram").histogram[(n + 255) // 256](counts, x, n)
+    torch.cuda.synchronize()
+    assert torch.equal(counts, torch.bincount(x, minlength=bins).to(torch.int32))
+
+
 def test_gpu_equals_emulator_on_small_inputs(cuda):
     """Each example on the GPU and on the emulator, from the same artifact and inputs."""
     x, y = RNG.standard_normal(3000).astype(np.float32), RNG.standard_normal(3000).astype(np.float32)
@@ -117,7 +126,7 @@ def test_gpu_equals_emulator_on_small_inputs(cuda):
         np.testing.assert_allclose(got["gpu"], got["cpu"], rtol=2e-5, atol=2e-5, err_msg=stem)
 
 
-@pytest.mark.parametrize("stem", ["vecadd", "softmax", "layernorm", "rmsnorm", "gemm"])
+@pytest.mark.parametrize("stem", ["vecadd", "softmax", "layernorm", "rmsnorm", "gemm", "histogram"])
 def test_example_program_passes_on_the_gpu(cuda, stem):
     """examples/tile/<stem>.py, as a user runs it (through the artifact cache the GPU run carries)."""
     result = subprocess.run([sys.executable, str(ROOT / "examples" / "tile" / f"{stem}.py")], capture_output=True,

@@ -169,3 +169,4 @@ def named_elem(em: "Emitter", e: Any, expected: Any) -> Scalar | None:
 
 # The catalogue: each module registers its operations when imported.
 from oxide.frontends.tile import ops_compute, ops_memory, ops_shape  # noqa: E402,F401
+from oxide.frontends.tile import ops_atomic  # noqa: E402,F401  (after ops_shape: it wraps its methods)

@@ -15,6 +15,10 @@
 // RUN: %if ptxas %{ ptxas -arch=sm_90 %t.softmax.ptx -o %t.2.cubin %}
 // RUN: %if ptxas %{ ptxas -arch=sm_90 %t.layernorm.ptx -o %t.3.cubin %}
 // RUN: %if ptxas %{ ptxas -arch=sm_90 %t.rmsnorm.ptx -o %t.4.cubin %}
+// RUN: %oxide-opt %examples/tile/histogram.rs | FileCheck %s --check-prefix=HIST
+// RUN: %oxide-opt %examples/tile/histogram.rs --emit=ptx > %t.histogram.ptx
+// RUN: FileCheck %s --check-prefix=HISTPTX < %t.histogram.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90 %t.histogram.ptx -o %t.5.cubin %}
 
 // TILE: gpu.func @add_1024(%{{.*}}: !tile.view_mut<f32, array<i64: 1024>>, %{{.*}}: !tile.view<f32, array<i64: -1>>
 // TILE-SAME: tile.warps = 4 : i32
@@ -39,3 +43,9 @@
 // RMS: arith.mulf {{.*}} : tensor<4x1024xf32>
 // RMS: "tile.reduce"{{.*}}kind = "sum"
 // RMS: "tile.store_own"
+
+// HIST: gpu.func @histogram(%{{.*}}: !tile.ptr<i32>, %{{.*}}: !tile.view<i32, array<i64: -1>>, %{{.*}}: i32)
+// HIST: "tile.atomic_rmw"{{.*}}{kind = "add"}
+
+// HISTPTX: .visible .entry histogram(
+// HISTPTX: atom.relaxed.gpu.global.add.u32

@@ -78,6 +78,14 @@ def test_gemm(m, n, k):
     np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-3)
 
 
+@pytest.mark.parametrize("n", [1, 256, 5000])
+def test_histogram_with_pointer_tile_atomics(n):
+    x = RNG.integers(0, 64, n).astype(np.int32)
+    counts = np.zeros(64, np.int32)
+    _module("histogram").histogram[(n + 255) // 256](counts, x, n)
+    np.testing.assert_array_equal(counts, np.bincount(x, minlength=64))
+
+
 def test_wrong_partition_tile_shape_is_refused():
     z = np.zeros(100, np.float32)
     with pytest.raises(KernelArgumentError, match=r"writes tiles of shape \(1024,\), but the partition has tile shape \(512,\)"):
