@@ -5,6 +5,8 @@
 // RUN: %oxide-opt %examples/tile/gemm.rs --instantiate gemm=128,128,32 --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: %oxide-opt %examples/tile/gemm.rs --instantiate gemm=128,128,32 --emit=ptx > %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
+// RUN: %oxide-opt %examples/tile/softmax.rs --instantiate softmax=4,1024 | FileCheck %s --check-prefix=SMTILE
+// RUN: %oxide-opt %examples/tile/gemm.rs --instantiate gemm=128,128,64 | FileCheck %s --check-prefix=GEMMTILE
 // RUN: %oxide-opt %examples/tile/layernorm.rs --instantiate layernorm=4,1024 | FileCheck %s --check-prefix=LN
 // RUN: %oxide-opt %examples/tile/rmsnorm.rs --instantiate rmsnorm=4,1024 | FileCheck %s --check-prefix=RMS
 // RUN: %oxide-opt %examples/tile/vecadd.rs --instantiate 'add=[1024]' --emit=ptx > %t.vecadd.ptx
@@ -49,3 +51,22 @@
 
 // HISTPTX: .visible .entry histogram(
 // HISTPTX: atom.relaxed.gpu.global.add.u32
+
+// SMTILE: gpu.func @softmax_4_1024(%{{.*}}: !tile.view_mut<f32, array<i64: 4, 1024>>, %{{.*}}: !tile.view<f32, array<i64: -1, -1>>)
+// SMTILE: "tile.load"{{.*}} -> tensor<4x1024xf32>
+// SMTILE: arith.select
+// SMTILE: "tile.reduce"{{.*}}kind = "max"{{.*}} -> tensor<4xf32>
+// SMTILE: "tile.broadcast"{{.*}} -> tensor<4x1024xf32>
+// SMTILE: math.exp {{.*}} : tensor<4x1024xf32>
+// SMTILE: "tile.reduce"{{.*}}kind = "sum"
+// SMTILE: arith.divf {{.*}} : tensor<4x1024xf32>
+// SMTILE: "tile.store_own"
+
+// GEMMTILE: gpu.func @gemm_128_128_64(%{{.*}}: !tile.view_mut<f32, array<i64: 128, 128>>, %{{.*}}: !tile.view<bf16, array<i64: -1, -1>>
+// GEMMTILE: arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+// GEMMTILE: scf.for {{.*}} -> (tensor<128x128xf32>)
+// GEMMTILE: "tile.load"{{.*}} -> tensor<128x64xbf16>
+// GEMMTILE: "tile.load"{{.*}} -> tensor<64x128xbf16>
+// GEMMTILE: "tile.mma"{{.*}} : (tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+// GEMMTILE: scf.yield
+// GEMMTILE: "tile.store_own"
