@@ -26,6 +26,10 @@ CASES = {
     "gemm.rs": ({"gemm": [["64", "64", "32"], ["128", "128", "32"]]}, ["gemm_64_64_32", "gemm_128_128_32"],
                 [r"scf.for .* -> \(tensor<64x64xf32>\)", r'"tile.load".* -> tensor<64x32xbf16>',
                  r'"tile.mma".* -> tensor<64x64xf32>', r'"tile.store_own"']),
+    "histogram.rs": ({}, ["histogram"],
+                     [r'"tile.load".* -> tensor<256xi32>', r'"tile.iota"', r"arith.cmpi slt",
+                      r'"tile.broadcast".* -> tensor<256xi64>', r"arith.addi .* : tensor<256xi64>",
+                      r'"tile.atomic_rmw".*kind = "add"']),
 }
 
 
