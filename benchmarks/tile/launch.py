@@ -1,6 +1,7 @@
 """Host cost of a tile-kernel launch: microseconds per `mod.add[grid, stream](partition, x, y)` of the tile
-vecadd on torch tensors (partition, element type, grid and overlap checks included), back to back on one
-stream without synchronising, against Triton's launch of its vecadd and torch's `torch.add(out=)`.
+vecadd on torch tensors (partition, element type, grid and overlap checks included) and per call of a launch
+prepared once, back to back on one stream without synchronising, against Triton's launch of its vecadd and
+torch's `torch.add(out=)`.
 
     python benchmarks/tile/launch.py [--launches 20000] [--repeat 7]
 """
@@ -53,8 +54,10 @@ def main() -> None:
     mod = load(HERE.parents[1] / "tests" / "fixtures" / "tile" / "vecadd.oxide.json", target="gpu")
     stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
     part = oxide.tile.partition(z, (1024,))
+    prepared = mod.add.prepare(part, x, y, stream=stream)
     rows = {
         "oxide `mod.add[grid, stream](partition, x, y)`": lambda: mod.add[part.grid, stream](part, x, y),
+        "oxide prepared: `p = mod.add.prepare(partition, x, y, stream=s)`, then `p()`": prepared,
         "Triton `_vecadd[grid](x, y, z, n, BLOCK=1024)`": lambda: peers.run_vecadd(x, y, zt, 1024),
         "torch `torch.add(x, y, out=z)`": lambda: torch.add(x, y, out=zt),
     }

@@ -68,9 +68,28 @@ class TileKernel:
         grid, stream = key if with_stream else (key, None)
         return _TileConfigured(self, _grid3(grid), stream)
 
+    def prepare(self, *args: Any, grid: Any = None, stream: Any = None) -> "PreparedTileLaunch":
+        """Check a launch once (arguments, partitions, grid, overlaps) and return a callable that repeats it on
+        the same arrays with no checks: the arguments must be device arrays (a host array's copy would go stale)
+        and must stay alive and unchanged in shape while the prepared launch is used."""
+        bound = self._checked(args, None if grid is None else _grid3(grid), allow_host=False)
+        return PreparedTileLaunch(self, bound, self._stream_handle(stream))
+
     def _launch(self, args: Sequence[Any], grid: tuple[int, int, int] | None, stream: Any) -> None:
+        bound = self._checked(args, grid, allow_host=stream is None)
+        if self.executor.target != "gpu":
+            self.executor.launch_tile(self.spec, bound.grid, bound.abi)
+            return
+        self._enqueue(bound, self._stream_handle(stream))
+        if stream is None:
+            self.executor.synchronize(self.spec.name)
+            for host, device in bound.copy_back:
+                host[...] = device.get()
+
+    def _checked(self, args: Sequence[Any], grid: tuple[int, int, int] | None, allow_host: bool) -> Any:
+        """The bound arguments of a launch after every launch check."""
         name = self.spec.name
-        bound = self.binder.bind(args, stream is None)
+        bound = self.binder.bind(args, allow_host)
         if bound.grid is None:
             if grid is None:
                 raise KernelArgumentError(f"kernel `{name}` has no output partition to take its grid from: launch "
@@ -87,24 +106,39 @@ class TileKernel:
                                           "device limit")
         if len(bound.buffers) > 1:
             check_overlaps(name, bound.buffers)
-        if self.executor.target != "gpu":
-            self.executor.launch_tile(self.spec, bound.grid, bound.abi)
-            return
-        handle = stream
+        return bound
+
+    def _stream_handle(self, stream: Any) -> Any:
         if type(stream) is Stream:
             if stream.device is not self.device:
-                raise LaunchContractError(name, "stream", f"a stream of device {self.device.ordinal}",
+                raise LaunchContractError(self.spec.name, "stream", f"a stream of device {self.device.ordinal}",
                                           f"a stream of device {stream.device.ordinal}")
-            handle = stream.handle
-            stream.last_kernel = name
+            stream.last_kernel = self.spec.name
+            return stream.handle
+        return stream
+
+    def _enqueue(self, bound: Any, handle: Any) -> None:
         self.executor.launch(self.function, LaunchConfig(bound.grid, self.block, 0, 3), bound.abi, handle)
-        if stream is None:
-            self.executor.synchronize(name)
-            for host, device in bound.copy_back:
-                host[...] = device.get()
 
     def __repr__(self) -> str:
         return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"
+
+
+class PreparedTileLaunch:
+    """A tile launch checked once by `kernel.prepare(...)`: calling it enqueues the kernel again on the same
+    arrays and stream, without checks (on the emulator it runs the kernel again)."""
+
+    def __init__(self, kernel: TileKernel, bound: Any, stream: Any):
+        self.kernel, self.bound, self.stream = kernel, bound, stream
+
+    def __call__(self) -> None:
+        if self.kernel.executor.target != "gpu":
+            self.kernel.executor.launch_tile(self.kernel.spec, self.bound.grid, self.bound.abi)
+            return
+        self.kernel._enqueue(self.bound, self.stream)
+
+    def __repr__(self) -> str:
+        return f"<prepared launch of {self.kernel.spec.entry}, grid {self.bound.grid}>"
 
 
 class _TileConfigured:
@@ -136,6 +170,10 @@ class TileKernelGroup:
 
     def __call__(self, *args: Any, stream: Any = None) -> None:
         self.select(args)(*args, stream=stream)
+
+    def prepare(self, *args: Any, grid: Any = None, stream: Any = None) -> PreparedTileLaunch:
+        """`prepare` of the first instance whose signature accepts `args`."""
+        return self.select(args).prepare(*args, grid=grid, stream=stream)
 
     def __getitem__(self, key: Any) -> _GroupConfigured:
         return _GroupConfigured(self, key)

@@ -232,9 +232,10 @@ class TileBinder:
 
     def _host_to_device(self, p: ParamSpec, value: np.ndarray, allow_host: bool, bound: TileBound) -> int:
         if not allow_host:
-            raise self._fail(p, "a host (numpy) array cannot be used by a stream-ordered launch; hint: copy it to "
-                                "the GPU first with `oxide.runtime.to_device(array)` (or `module.to_device`), or "
-                                "launch without `stream=` to have it copied in and out", HostArrayError)
+            raise self._fail(p, "a host (numpy) array cannot be used by a stream-ordered launch (nor a prepared "
+                                "one); hint: copy it to the GPU first with `oxide.runtime.to_device(array)` (or "
+                                "`module.to_device`), or launch without `stream=` to have it copied in and out",
+                             HostArrayError)
         device = DeviceBuffer.from_host(np.ascontiguousarray(value))
         bound.temporaries.append(device)  # alive until the launch has completed
         if p.mutable:

@@ -101,6 +101,25 @@ def test_histogram_atomics_match_numpy(torch, n, bins):
     assert torch.equal(counts, torch.bincount(x, minlength=bins).to(torch.int32))
 
 
+def test_prepared_launch_on_a_stream(torch):
+    from cuda.bindings import driver
+
+    x, y = torch.randn(5000, device="cuda"), torch.randn(5000, device="cuda")
+    z = torch.zeros(5000, device="cuda")
+    stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
+    launch = _gpu("vecadd").add.prepare(oxide.tile.partition(z, (1024,)), x, y, stream=stream)
+    launch()
+    torch.cuda.synchronize()
+    assert torch.equal(z, x + y)
+    x.add_(1.0)
+    launch()
+    torch.cuda.synchronize()
+    assert torch.equal(z, x + y)
+    with pytest.raises(Exception, match="host"):
+        _gpu("vecadd").add.prepare(oxide.tile.partition(np.zeros(10, np.float32), (1024,)),
+                                   np.zeros(10, np.float32), np.zeros(10, np.float32))
+
+
 def test_gpu_equals_emulator_on_small_inputs(cuda):
     """Each example on the GPU and on the emulator, from the same artifact and inputs."""
     x, y = RNG.standard_normal(3000).astype(np.float32), RNG.standard_normal(3000).astype(np.float32)

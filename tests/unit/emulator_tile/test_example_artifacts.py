@@ -90,3 +90,26 @@ def test_wrong_partition_tile_shape_is_refused():
     z = np.zeros(100, np.float32)
     with pytest.raises(KernelArgumentError, match=r"writes tiles of shape \(1024,\), but the partition has tile shape \(512,\)"):
         _module("vecadd").add(oxide.tile.partition(z, (512,)), z.copy(), z.copy())
+
+
+def test_prepared_launch_repeats_on_the_same_arrays():
+    x, y = RNG.standard_normal(3000).astype(np.float32), RNG.standard_normal(3000).astype(np.float32)
+    z = np.zeros(3000, np.float32)
+    launch = _module("vecadd").add.prepare(oxide.tile.partition(z, (1024,)), x, y)
+    launch()
+    np.testing.assert_array_equal(z, x + y)
+    x += 1.0
+    launch()
+    np.testing.assert_array_equal(z, x + y)
+
+
+def test_prepare_checks_once_like_a_launch():
+    z = np.zeros(100, np.float32)
+    with pytest.raises(KernelArgumentError, match="writes tiles of shape"):
+        _module("vecadd").add.prepare(oxide.tile.partition(z, (512,)), z.copy(), z.copy())
+    counts = np.zeros(64, np.int32)
+    with pytest.raises(KernelArgumentError, match="no output partition"):
+        _module("histogram").histogram.prepare(counts, np.zeros(10, np.int32), 10)
+    launch = _module("histogram").histogram.prepare(counts, np.zeros(10, np.int32), 10, grid=1)
+    launch()
+    assert counts[0] == 10
