@@ -23,7 +23,7 @@ from oxide.runtime.contract import check_requires, parse_requires, prepare
 from oxide.runtime.errors import KernelArgumentError, LaunchContractError, UncontractedLaunchError
 from oxide.runtime.fastpath import specialise
 from oxide.runtime.gpu import GpuExecutor
-from oxide.runtime.marshal import Binder, check_overlaps
+from oxide.runtime.marshal import Binder, check_overlaps, select_instance
 from oxide.runtime.signature import KernelSpec
 from oxide.runtime.stream import Stream
 
@@ -212,14 +212,7 @@ class KernelGroup:
 
     def select(self, args: Sequence[Any]) -> Kernel:
         """The first instance whose signature accepts `args`."""
-        reasons = []
-        for kernel in self.instances:
-            reason = kernel.binder.mismatch(args)
-            if reason is None:
-                return kernel
-            reasons.append(f"  {kernel.spec.entry}: {reason}")
-        raise KernelArgumentError(f"no instance of generic kernel `{self.name}` fits these arguments:\n"
-                                  + "\n".join(reasons))
+        return select_instance(self.name, self.instances, args)
 
     def __call__(self, *args: Any, config: LaunchConfig, stream: Any = None) -> None:
         self.select(args)(*args, config=config, stream=stream)

@@ -296,3 +296,15 @@ class Binder:
             raise self._fail(p, "the array is not C-contiguous; pass np.ascontiguousarray(array) (and copy the "
                                 "result back if the kernel writes it)")
         return value
+
+
+def select_instance(name: str, instances: Sequence[Any], args: Sequence[Any]) -> Any:
+    """The first instance of generic kernel `name` whose binder accepts `args`; else an error listing why each
+    instance refused them."""
+    reasons = []
+    for kernel in instances:
+        reason = kernel.binder.mismatch(args)
+        if reason is None:
+            return kernel
+        reasons.append(f"  {kernel.spec.entry}: {reason}")
+    raise KernelArgumentError(f"no instance of generic kernel `{name}` fits these arguments:\n" + "\n".join(reasons))

@@ -20,7 +20,7 @@ import numpy as np
 
 from oxide.runtime.config import LaunchConfig
 from oxide.runtime.errors import KernelArgumentError, LaunchContractError
-from oxide.runtime.marshal import check_overlaps
+from oxide.runtime.marshal import check_overlaps, select_instance
 from oxide.runtime.signature import KernelSpec
 from oxide.runtime.stream import Stream
 from oxide.runtime.tile_marshal import TileBinder
@@ -159,14 +159,7 @@ class TileKernelGroup:
 
     def select(self, args: Sequence[Any]) -> TileKernel:
         """The first instance whose signature accepts `args`."""
-        reasons = []
-        for kernel in self.instances:
-            reason = kernel.binder.mismatch(args)
-            if reason is None:
-                return kernel
-            reasons.append(f"  {kernel.spec.entry}: {reason}")
-        raise KernelArgumentError(f"no instance of generic kernel `{self.name}` fits these arguments:\n"
-                                  + "\n".join(reasons))
+        return select_instance(self.name, self.instances, args)
 
     def __call__(self, *args: Any, stream: Any = None) -> None:
         self.select(args)(*args, stream=stream)

@@ -95,6 +95,19 @@ def _buffer(value: Any, dtype: np.dtype, runtime_2d: bool, where: str, trackers:
     return Buffer(flat, where, tracker, width=None if width is None else int(width), unit=unit)
 
 
+def kernel_meta(program: str, entry: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An emulator program's namespace and the KERNELS entry of its kernel `entry` (LaunchError when there is
+    none, UnsupportedOperation when the emulator cannot run it)."""
+    namespace = load_program(program)
+    kernels = namespace["KERNELS"]
+    if entry not in kernels:
+        raise LaunchError(f"no kernel `{entry}` in this program (kernels: {', '.join(sorted(kernels))})")
+    meta = kernels[entry]
+    if "unsupported" in meta:
+        raise UnsupportedOperation(f"kernel `{entry}` cannot run on the emulator:\n{meta['unsupported']}")
+    return namespace, meta
+
+
 def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[Any],
            dynamic_shared: int = 0, *, shuffle_blocks: bool | int = False, check_races: bool = True,
            blocks_per_batch: int | None = None) -> None:
@@ -103,13 +116,7 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
     `shuffle_blocks` runs the blocks in a random order (an int seeds it); `check_races` reports data races;
     `blocks_per_batch` sets how many blocks run together in one vector (by default about 65536 threads).
     """
-    namespace = load_program(program)
-    kernels = namespace["KERNELS"]
-    if entry not in kernels:
-        raise LaunchError(f"no kernel `{entry}` in this program (kernels: {', '.join(sorted(kernels))})")
-    meta = kernels[entry]
-    if "unsupported" in meta:
-        raise UnsupportedOperation(f"kernel `{entry}` cannot run on the emulator:\n{meta['unsupported']}")
+    namespace, meta = kernel_meta(program, entry)
     if "tile" in meta:
         raise LaunchError(f"kernel `{entry}` is a tile kernel: launch it with oxide.runtime.emulator.launch_tile")
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from oxide.runtime.emulator.errors import LaunchError, UnsupportedOperation
-from oxide.runtime.emulator.launch import _dims, _scalar, load_program
+from oxide.runtime.emulator.errors import LaunchError
+from oxide.runtime.emulator.launch import _dims, _scalar, kernel_meta
 from oxide.runtime.emulator.tile import COMPUTE, STORAGE, Block, Pointer
 
 
@@ -56,13 +56,7 @@ def launch_tile(program: str, entry: str, grid: Sequence[int] | int, args: Seque
 
     `shuffle_blocks` runs the blocks in a random order (an int seeds it): only atomics can tell the orders apart.
     """
-    namespace = load_program(program)
-    kernels = namespace["KERNELS"]
-    if entry not in kernels:
-        raise LaunchError(f"no kernel `{entry}` in this program (kernels: {', '.join(sorted(kernels))})")
-    meta = kernels[entry]
-    if "unsupported" in meta:
-        raise UnsupportedOperation(f"kernel `{entry}` cannot run on the emulator:\n{meta['unsupported']}")
+    namespace, meta = kernel_meta(program, entry)
     if "tile" not in meta:
         raise LaunchError(f"kernel `{entry}` is a SIMT kernel: launch it with oxide.runtime.emulator.launch")
     params = meta["params"]
