@@ -63,6 +63,17 @@ class FrontendResult:
     timings: dict[str, float]
 
 
+def new_kernel_module() -> tuple[ir.Module, Any]:
+    """An empty `builtin.module` marked `gpu.container_module` holding one empty `gpu.module @kernels`, which
+    the frontends fill with kernels (in the current context and location)."""
+    owner = ir.Module.create()
+    owner.operation.attributes["gpu.container_module"] = ir.UnitAttr.get()
+    with ir.InsertionPoint(owner.body):
+        module = gpu.GPUModuleOp(GPU_MODULE)
+        module.bodyRegion.blocks.append()
+    return owner, module
+
+
 def compile_rust(text: str, name: str, context: ir.Context, instances: dict[str, list[list[str]]] | None = None) -> FrontendResult:
     """Compile Rust source into simt IR (in `context`); raise OxideError with located diagnostics."""
     timings: dict[str, float] = {}
@@ -76,11 +87,7 @@ def compile_rust(text: str, name: str, context: ir.Context, instances: dict[str,
         raise OxideError(f"no `#[kernel]` function in {name}")
     start = time.perf_counter()
     with context, ir.Location.file(name, 1, 1):
-        owner = ir.Module.create()
-        owner.operation.attributes["gpu.container_module"] = ir.UnitAttr.get()
-        with ir.InsertionPoint(owner.body):
-            module = gpu.GPUModuleOp(GPU_MODULE)
-            module.bodyRegion.blocks.append()
+        owner, module = new_kernel_module()
         kernels: list[KernelInfo] = []
         skipped: list[str] = []
         for kernel_name in crate.kernels:

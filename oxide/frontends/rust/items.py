@@ -255,7 +255,7 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
             out["launch_bounds"] = [int(v.replace("_", ""), 0) if v[0].isdigit() else ast.PathExpr(b.loc(attr.node), v.split("::"))
                                     for v in pieces]
         elif attr.name == "launch_contract":
-            out["launch_contract"] = contract.parse(_fields(attr.args), b.loc(attr.node))
+            out["launch_contract"] = contract.parse(attribute_fields(attr.args), b.loc(attr.node))
             out["launch_contract_loc"] = b.loc(attr.node)
         elif attr.name == "cluster_launch":
             try:
@@ -270,8 +270,9 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
     return out
 
 
-def _fields(args: str) -> list[tuple[str, str]]:
-    """`a = 1, b = (x, y), requires = (f(a, b) >= 1, c)` split at top-level commas into (key, value)."""
+def attribute_fields(args: str) -> list[tuple[str, str]]:
+    """An attribute's arguments, `a = 1, b = (x, y), requires = (f(a, b) >= 1, c)`, split at top-level commas into
+    (key, value) pairs ("" for a bare flag); the tile frontend reads `#[cutile::entry(..)]` with it too."""
     parts, depth, current = [], 0, ""
     for ch in args + ",":
         if ch in "([{":
@@ -347,7 +348,7 @@ def _struct_repr(b: Builder, name: str, attrs: list[Attribute]) -> tuple[int, At
 
 def _top_level(args: str) -> list[str]:
     """`C, align(16)` split at top-level commas, stripped."""
-    return [key if not value else f"{key}={value}" for key, value in _fields(args)]
+    return [key if not value else f"{key}={value}" for key, value in attribute_fields(args)]
 
 
 _INT_REPRS = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "isize", "usize")

@@ -18,7 +18,7 @@ from mlir.dialects import gpu
 
 from oxide.dialects.tile.types import MAX_OUTPUT_RANK
 from oxide.frontends.rust import ast
-from oxide.frontends.rust.compile import GPU_MODULE, FrontendResult, KernelInfo, KernelParam, entry_name
+from oxide.frontends.rust.compile import FrontendResult, KernelInfo, KernelParam, entry_name, new_kernel_module
 from oxide.frontends.rust.emit_support import err, location
 from oxide.frontends.rust.parser import Source, parse
 from oxide.frontends.tile.emit import Emitter
@@ -44,11 +44,7 @@ def compile_tile(text: str, name: str, context: ir.Context,
         raise OxideError(f"no `#[cutile::entry]` function inside a `#[cutile::module]` in {name}")
     start = time.perf_counter()
     with context, ir.Location.file(name, 1, 1):
-        owner = ir.Module.create()
-        owner.operation.attributes["gpu.container_module"] = ir.UnitAttr.get()
-        with ir.InsertionPoint(owner.body):
-            module = gpu.GPUModuleOp(GPU_MODULE)
-            module.bodyRegion.blocks.append()
+        owner, module = new_kernel_module()
         kernels: list[KernelInfo] = []
         skipped: list[str] = []
         for kernel_name in crate.entries:

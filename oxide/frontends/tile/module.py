@@ -15,7 +15,7 @@ from typing import Any
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.frontends.rust import ast
 from oxide.frontends.rust.build import Builder, text
-from oxide.frontends.rust.items import build_function
+from oxide.frontends.rust.items import attribute_fields, build_function
 from oxide.frontends.rust.parser import Source
 from oxide.ir.diagnostics import OxideError, SourceLoc
 
@@ -147,14 +147,14 @@ def _entry_options(source: Source, attr_node: Any, fn_node: Any) -> EntryOptions
     loc = source.loc(attr_node)
     options = EntryOptions()
     args = text(tree)[1:-1] if tree is not None else ""
-    for key, value in _fields(args):
+    for key, value in attribute_fields(args):
         if key not in _ENTRY_KEYS:
             raise OxideError(f"unknown #[cutile::entry] option `{key}`; known: {', '.join(_ENTRY_KEYS)}", loc)
         if key == "optimization_hints":
             warps = _warps(value, loc)
             if warps is not None:
                 options.warps = warps
-    unchecked = any(key == "unchecked_accesses" and value in ("", "true") for key, value in _fields(args))
+    unchecked = any(key == "unchecked_accesses" and value in ("", "true") for key, value in attribute_fields(args))
     unsafe = any(c.type == "function_modifiers" and "unsafe" in text(c) for c in fn_node.children)
     if unchecked and not unsafe:
         raise OxideError("`unchecked_accesses` turns off the safety checks, so the kernel must be an `unsafe fn`; "
@@ -167,10 +167,10 @@ def _warps(value: str, loc: SourceLoc) -> int | None:
     if not (value.startswith("(") and value.endswith(")")):
         raise OxideError("optimization_hints takes `(sm_XX = (key = value, ...), ...)`", loc)
     warps = None
-    for arch, hints in _fields(value[1:-1]):
+    for arch, hints in attribute_fields(value[1:-1]):
         if not re.fullmatch(r"sm_\d+[a-z]?", arch) or not (hints.startswith("(") and hints.endswith(")")):
             raise OxideError(f"optimization_hints: expected `sm_XX = (key = value, ...)`, got `{arch}`", loc)
-        for key, number in _fields(hints[1:-1]):
+        for key, number in attribute_fields(hints[1:-1]):
             if key not in _HINT_KEYS:
                 raise OxideError(f"unknown optimization hint `{key}`; known: {', '.join(_HINT_KEYS)}", loc)
             if not re.fullmatch(r"\d+", number):
@@ -180,21 +180,3 @@ def _warps(value: str, loc: SourceLoc) -> int | None:
                 if warps < 1 or warps > 32 or warps & (warps - 1):
                     raise OxideError(f"num_worker_warps_per_cta must be a power of two from 1 to 32, got {warps}", loc)
     return warps
-
-
-def _fields(args: str) -> list[tuple[str, str]]:
-    """`a = 1, b, c = (x = 1, y)` split at top-level commas into (key, value) pairs ("" for a bare flag)."""
-    parts, depth, current = [], 0, ""
-    for ch in args + ",":
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            if current.strip():
-                key, _, value = current.partition("=")
-                parts.append((key.strip(), value.strip()))
-            current = ""
-        else:
-            current += ch
-    return parts
