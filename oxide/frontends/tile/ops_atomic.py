@@ -13,6 +13,7 @@ kernels are `unsafe`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from oxide.dialects import tile
 from oxide.frontends.rust.emit_support import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.ops import METHODS, arg_loc, check_arity, check_shape, function, method, tile_arg
+from oxide.frontends.tile.ops_shape import check_broadcast
 from oxide.frontends.tile.types import BOOL, SCALARS, MarkerT, PtrT, Scalar, TileT, TupleT, V, rust_name
 
 if TYPE_CHECKING:
@@ -55,8 +57,8 @@ class TokenT:
         return "Token"
 
 
-def _pointer_tile(v: V, offsets: ir.Value, shape: list[int]) -> V:
-    base = v.parts[0]
+def _pointer_tile(base: V, offsets: ir.Value, shape: list[int]) -> V:
+    """The pointer tile `base + offsets` (base: the `*mut E` parameter)."""
     ty = PointerTileT(base.ty.elem, tuple(shape))
     return V(ty, None, None, [base, V(TileT(I64, tuple(shape)), offsets)])
 
@@ -74,7 +76,7 @@ def _pointer_to_tile(em: "Emitter", e: Any, args: list[V], expected: Any, name: 
         raise err(arg_loc(e, 0), f"`pointer_to_tile` takes a `*mut T` parameter, found `{rust_name(args[0].ty)}`")
     zero = arith.constant(tile.tile_type([], I64.mlir()), ir.DenseElementsAttr.get_splat(
         tile.tile_type([], I64.mlir()), ir.IntegerAttr.get(I64.mlir(), 0)))
-    return _pointer_tile(V(PointerTileT(args[0].ty.elem, ()), None, None, [args[0]]), zero, [])
+    return _pointer_tile(args[0], zero, [])
 
 
 def _broadcast_pointer(em: "Emitter", e: Any, pt: V, shape: list[int]) -> V:
@@ -82,25 +84,17 @@ def _broadcast_pointer(em: "Emitter", e: Any, pt: V, shape: list[int]) -> V:
     src = list(pt.ty.shape)
     if src == shape:
         return pt
-    if len(src) > len(shape) or any(s not in (1, d) for s, d in zip(reversed(src), reversed(shape))):
-        raise err(e.loc, f"cannot broadcast a pointer tile of shape {src} to {shape}: dimensions align at the right "
-                         f"and each must be 1 or equal")
+    check_broadcast(e, "a pointer tile", src, shape)
     offsets = tile.BroadcastOp.build(pt.parts[1].value, results=[tile.tile_type(shape, I64.mlir())])
-    return _pointer_tile(pt, offsets, shape)
+    return _pointer_tile(pt.parts[0], offsets, shape)
 
 
 def _reshape_pointer(em: "Emitter", e: Any, pt: V, shape: list[int]) -> V:
     check_shape(e, shape, 1)
-    count = 1
-    for d in pt.ty.shape:
-        count *= d
-    target = 1
-    for d in shape:
-        target *= d
-    if count != target:
+    if math.prod(pt.ty.shape) != math.prod(shape):
         raise err(e.loc, f"cannot reshape a pointer tile of shape {list(pt.ty.shape)} to {shape}")
     offsets = tile.ReshapeOp.build(pt.parts[1].value, results=[tile.tile_type(shape, I64.mlir())])
-    return _pointer_tile(pt, offsets, shape)
+    return _pointer_tile(pt.parts[0], offsets, shape)
 
 
 def _offset_pointer(em: "Emitter", e: Any, pt: V, amount: V, i: int) -> V:
@@ -119,7 +113,7 @@ def _offset_pointer(em: "Emitter", e: Any, pt: V, amount: V, i: int) -> V:
             raise err(arg_loc(e, i), f"a pointer offset is an integer, found `{rust_name(amount.ty)}`")
         scalar = vals.convert(scalar, I64, arg_loc(e, i)) if scalar.ty != I64 else scalar
         wide = tile.SplatOp.build(scalar.value, results=[tile.tile_type(shape, I64.mlir())])
-    return _pointer_tile(pt, arith.addi(pt.parts[1].value, wide), shape)
+    return _pointer_tile(pt.parts[0], arith.addi(pt.parts[1].value, wide), shape)
 
 
 def _widen(value: ir.Value, elem: Scalar, shape: list[int]) -> ir.Value:

@@ -71,6 +71,13 @@ def _broadcast_fn(em: "Emitter", e: Any, args: list[V], expected: Any, name: str
     return _broadcast(em, e, args[0], em.shape_arg(args[1], arg_loc(e, 1)), expected)
 
 
+def check_broadcast(e: Any, what: str, src: list[int], shape: list[int]) -> None:
+    """Numpy's rule: shapes align at the right, each source dimension 1 or equal; a located error otherwise."""
+    if len(src) > len(shape) or any(s not in (1, d) for s, d in zip(reversed(src), reversed(shape))):
+        raise err(e.loc, f"cannot broadcast {what} of shape {src} to {shape}: dimensions align at the right and each "
+                         f"must be 1 or equal (reshape first, e.g. `t.reshape(const_shape![{src[0]}, 1])`)")
+
+
 def _broadcast(em: "Emitter", e: Any, v: V, shape: list[int], expected: Any) -> V:
     if not isinstance(v.ty, TileT):
         return _splat(e, v, shape, expected, 0)
@@ -78,9 +85,7 @@ def _broadcast(em: "Emitter", e: Any, v: V, shape: list[int], expected: Any) -> 
     src = list(v.ty.shape)
     if src == shape:
         return v
-    if len(src) > len(shape) or any(s not in (1, d) for s, d in zip(reversed(src), reversed(shape))):
-        raise err(e.loc, f"cannot broadcast a tile of shape {src} to {shape}: dimensions align at the right and each "
-                         f"must be 1 or equal (reshape first, e.g. `t.reshape(const_shape![{src[0]}, 1])`)")
+    check_broadcast(e, "a tile", src, shape)
     ty = TileT(v.ty.elem, tuple(shape))
     return V(ty, tile.BroadcastOp.build(v.value, results=[ty.mlir()]))
 
