@@ -61,10 +61,9 @@ def shuffle_xor(ctx: TileLowering, value: ir.Value, lane_mask: int) -> ir.Value:
     return arith.bitcast(t, narrow) if text in _FLOAT else narrow
 
 
-def _partner_through_shared(ctx: TileLowering, values: dict[int, ir.Value], thread_bit: int) -> dict[int, ir.Value]:
-    """For the given registers, the value the thread `tid ^ (1 << thread_bit)` (another warp) holds in the
-    same register, through shared memory: slot r * threads + tid, so a warp writes and reads consecutive
-    words (no bank conflicts) and the scratch holds only the values exchanged."""
+def _publish(ctx: TileLowering, values: dict[int, ir.Value]) -> tuple[ir.Type, int, ir.Value]:
+    """Write this thread's `values` to the shared scratch, register r at slot r * threads + tid (a warp writes
+    consecutive words: no bank conflicts), then barrier; (element type, threads, scratch base)."""
     elem = next(iter(values.values())).type
     threads = 32 * ctx.warps
     base = ctx.scratch(elem, len(values) * threads)
@@ -72,6 +71,13 @@ def _partner_through_shared(ctx: TileLowering, values: dict[int, ir.Value], thre
     for r, value in enumerate(values.values()):
         ctx.scratch_store(base, arith.addi(ctx.tid, ctx.i32(r * threads)) if r else ctx.tid, value)
     ctx.barrier()
+    return elem, threads, base
+
+
+def _partner_through_shared(ctx: TileLowering, values: dict[int, ir.Value], thread_bit: int) -> dict[int, ir.Value]:
+    """For the given registers, the value the thread `tid ^ (1 << thread_bit)` (another warp) holds in the
+    same register, through shared memory (the scratch holds only the values exchanged)."""
+    elem, threads, base = _publish(ctx, values)
     partner = arith.xori(ctx.tid, ctx.i32(1 << thread_bit))
     return {j: ctx.scratch_load(base, arith.addi(partner, ctx.i32(r * threads)) if r else partner, elem)
             for r, j in enumerate(values)}
@@ -83,13 +89,7 @@ def _total_across_warps(ctx: TileLowering, values: dict[int, ir.Value], thread_b
     of the thread id, lowest coordinate bit first), in one shared-memory round: each thread writes its values at
     slot r * threads + tid, then reads all the warps' and combines them in coordinate order, so that every
     thread computes the same total."""
-    elem = next(iter(values.values())).type
-    threads = 32 * ctx.warps
-    base = ctx.scratch(elem, len(values) * threads)
-    ctx.scratch_begin()
-    for r, value in enumerate(values.values()):
-        ctx.scratch_store(base, arith.addi(ctx.tid, ctx.i32(r * threads)) if r else ctx.tid, value)
-    ctx.barrier()
+    elem, threads, base = _publish(ctx, values)
     others = arith.andi(ctx.tid, ctx.i32(~sum(1 << b for b in thread_bits)))
     sources = []
     for a in range(1 << len(thread_bits)):
