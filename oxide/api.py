@@ -71,6 +71,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     A source with a `#[cutile::module]` is tile kernels (the Tile track, frontends/tile); any other source is
     SIMT kernels (frontends/rust). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels."""
     from oxide.backend import Target, compile_to_ptx
+    from oxide.backend.ptx import tile_kernel_warps
     from oxide.frontends import compile_source
     from oxide.ir.context import make_context
 
@@ -81,7 +82,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     result = compile_source(source, name, context, instances)
     timings.update(result.timings)
     frontend_ir = str(result.module)
-    tile = _tile_kernels(result.module)
+    tile = {entry: {"warps": warps} for entry, warps in tile_kernel_warps(result.module).items()}  # before lowering
     # A source whose kernels are all generic and not instantiated yet has nothing to emulate.
     emulator = _emulator_program(result.module, timings) if result.kernels else None
     start = time.perf_counter()
@@ -93,21 +94,6 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
         warnings.warn(OxideWarning(diagnostic.render({name: source})), stacklevel=2)
     return CompiledModule(name, {chip: "\n".join(ptx.values())}, result.kernels, frontend_ir, result.skipped_generic,
                           timings, emulator, list(found), tile)
-
-
-def _tile_kernels(module: Any) -> dict[str, dict[str, Any]]:
-    """{entry: {"warps": N}} for each tile kernel (a gpu.func carrying `tile.warps`), read before lowering."""
-    from mlir import ir
-
-    found: dict[str, dict[str, Any]] = {}
-    for op in module.body.operations:
-        if op.operation.name != "gpu.module":
-            continue
-        for func in op.regions[0].blocks[0].operations:
-            attrs = func.operation.attributes
-            if func.operation.name == "gpu.func" and "tile.warps" in attrs:
-                found[ir.StringAttr(attrs["sym_name"]).value] = {"warps": ir.IntegerAttr(attrs["tile.warps"]).value}
-    return found
 
 
 def _emulator_program(module: Any, timings: dict[str, float]) -> str | None:

@@ -26,7 +26,7 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
     if not any(op.operation.name == "gpu.module" for op in module.body.operations):
         raise OxideError("nothing to compile: the input has no gpu.module")
     # Tile kernels first become simt kernels; simt-to-llvm then lowers both kinds alike.
-    tile = f"tile-to-simt{{chip={target.chip}}}," if _has_tile_kernels(module) else ""
+    tile = f"tile-to-simt{{chip={target.chip}}}," if tile_kernel_warps(module) else ""
     pipeline = (f"{tile}simt-to-llvm{{chip={target.chip}}},oxide-attach-target{{chip={target.chip} "
                 f"features={target.features} opt-level={target.opt_level}}},gpu-module-to-binary{{format={fmt}}}")
     try:
@@ -41,11 +41,13 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
     return out
 
 
-def _has_tile_kernels(module: Any) -> bool:
-    """Whether a gpu.module holds a tile kernel (a gpu.func marked `tile.warps`)."""
-    return any(func.operation.name == "gpu.func" and "tile.warps" in func.operation.attributes
-               for op in module.body.operations if op.operation.name == "gpu.module"
-               for func in op.regions[0].blocks[0].operations)
+def tile_kernel_warps(module: Any) -> dict[str, int]:
+    """{kernel name: warps} for each tile kernel of the module (a gpu.func marked `tile.warps`)."""
+    return {ir.StringAttr(func.operation.attributes["sym_name"]).value:
+            ir.IntegerAttr(func.operation.attributes["tile.warps"]).value
+            for op in module.body.operations if op.operation.name == "gpu.module"
+            for func in op.regions[0].blocks[0].operations
+            if func.operation.name == "gpu.func" and "tile.warps" in func.operation.attributes}
 
 
 def compile_to_ptx(module: Any, target: Target = Target(), rename: Mapping[str, str] | None = None) -> dict[str, str]:
