@@ -9,11 +9,8 @@ torch's `torch.add(out=)`.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
-from typing import Any, Callable
 
 import torch
 from cuda.bindings import driver
@@ -27,20 +24,8 @@ from oxide.runtime.module import load  # noqa: E402
 
 import triton_peers as peers  # noqa: E402
 
-
-def per_launch_us(launch: Callable[[], Any], launches: int, repeat: int) -> float:
-    """Median over `repeat` runs of microseconds per launch of `launches` back-to-back launches."""
-    for _ in range(200):
-        launch()
-    torch.cuda.synchronize()
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(launches):
-            launch()
-        runs.append((time.perf_counter() - start) / launches * 1e6)
-        torch.cuda.synchronize()
-    return statistics.median(runs)
+sys.path.insert(0, str(HERE.parent / "launch"))
+from bench import timed  # noqa: E402  (the SIMT launch benchmark's timing: the same method for both)
 
 
 def main() -> None:
@@ -64,7 +49,7 @@ def main() -> None:
     print(f"GPU: {torch.cuda.get_device_name()}; {args.launches} launches x {args.repeat}, median\n")
     print("| launcher | µs per launch |\n|---|---:|")
     for label, fn in rows.items():
-        print(f"| {label} | {per_launch_us(fn, args.launches, args.repeat):.2f} |")
+        print(f"| {label} | {timed(fn, torch.cuda.synchronize, args.launches, args.repeat):.2f} |")
 
 
 if __name__ == "__main__":
