@@ -75,6 +75,28 @@ pub unsafe fn k(x: &[f32], n: usize, out: &mut [f32]) {
 }
 """
 
+GUARDED = """
+#[kernel]
+pub unsafe fn k(x: &[f32], n: usize, limit: usize, out: &mut [f32]) {
+    let mut s = 0.0f32;
+    for j in 0..n {
+        if j < limit {
+            s += x[j];
+        }
+    }
+    out[0] = s;
+}
+"""
+
+PRODUCT = """
+#[kernel]
+pub unsafe fn k(x: &[f32], a: usize, b: usize, n: usize, out: &mut [f32]) {
+    for j in 0..n {
+        out[j] = x[j * a + b];
+    }
+}
+"""
+
 
 @lru_cache(maxsize=None)
 def _compiled(src: str, versioned: bool):
@@ -86,9 +108,13 @@ def _compiled(src: str, versioned: bool):
     return result
 
 
-def _outcome(src: str, versioned: bool, args: list, block: int = 0):
-    func = next(op for op in _compiled(src, versioned).module.body.operations[0].regions[0].blocks[0].operations
+def _kernel(src: str, versioned: bool):
+    return next(op for op in _compiled(src, versioned).module.body.operations[0].regions[0].blocks[0].operations
                 if op.operation.name == "gpu.func")
+
+
+def _outcome(src: str, versioned: bool, args: list, block: int = 0):
+    func = _kernel(src, versioned)
     args = [list(a) if isinstance(a, list) else a for a in args]
     try:
         Strict(block=block).run(func, args)
@@ -101,6 +127,19 @@ def test_loops_are_versioned():
     text = str(_compiled(STRIDED, True).module)
     assert text.count("simt.load_unchecked") == 2 and text.count("simt.store_unchecked") == 1
     assert text.count("scf.while") == 2 and text.count("scf.for") == 2  # fast and checked copies
+
+
+def test_loop_with_break_is_versioned():
+    # `break` puts the counter's advance under an scf.if: it still advances by the step or not at all.
+    text = str(_compiled(BREAKING, True).module)
+    assert text.count("simt.load_unchecked") == 2 and text.count("scf.while") == 2
+
+
+def test_checked_copy_ends_in_a_merge_fence():
+    loop_if = next(op for op in _kernel(GUARDED, True).regions[0].blocks[0].operations
+                   if op.operation.name == "scf.if" and len(op.regions[1].blocks))
+    *_, fence, end = loop_if.regions[1].blocks[0].operations
+    assert fence.operation.name == "simt.inline_ptx" and end.operation.name == "scf.yield"
 
 
 def test_in_bounds_takes_the_unchecked_loop():
@@ -144,3 +183,31 @@ def test_versioned_kernels_assemble(chip, tmp_path):
     if shutil.which("ptxas"):
         (tmp_path / "k.ptx").write_text(ptx)
         subprocess.run(["ptxas", f"-arch={chip}", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.o")], check=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 20), st.integers(0, 30), st.integers(0, 30))
+def test_guarded_loop_matches_the_original(length, n, limit):
+    # n past the slice fails the check; the guard then keeps the checked copy in bounds, and it runs to its end.
+    args = [[float(i + 1) for i in range(length)], n, limit, [0.0]]
+    assert _outcome(GUARDED, True, args) == _outcome(GUARDED, False, args)
+
+
+def test_guarded_loop_past_the_slice_runs_the_checked_copy():
+    Strict.unchecked = 0
+    assert _outcome(GUARDED, True, [[1.0, 2.0, 3.0], 10, 3, [0.0]]) == [6.0]
+    assert Strict.unchecked == 0
+
+
+@pytest.mark.parametrize("a, n", [(2**63, 3), (2**62, 5), (2**33 + 1, 2)])
+def test_wrapping_product_takes_the_checked_copy(a, n):
+    # The largest index (n - 1) * a wraps to a small number (or is huge): the check must not pass. A fast copy
+    # taken wrongly would read x[a] unchecked, which Strict reports instead of the original's trap.
+    assert _outcome(PRODUCT, True, [[1.0] * 4, a, 0, n, [0.0] * n]) == "trap"
+
+
+def test_small_product_takes_the_unchecked_copy():
+    Strict.unchecked = 0
+    args = [[float(i) for i in range(16)], 4, 1, 4, [0.0] * 4]
+    assert _outcome(PRODUCT, True, args) == _outcome(PRODUCT, False, args) == [1.0, 5.0, 9.0, 13.0]
+    assert Strict.unchecked == 8

@@ -17,7 +17,13 @@ The fast version runs only when every index the loop could form is in bounds, wh
 takes (early exits and guards only make it touch fewer), so no check it drops could have failed. Loops are
 recognised in the two shapes the frontend emits: `scf.for` (counter = induction variable) and `scf.while`
 whose condition requires `j < n` for a counter kept in a local (`memref.alloca`) that the body advances by
-`j = j + s` exactly once, at its top level; accesses use the counter as read before that advance.
+`j = j + s` at most once per iteration (at its top level, or under the `scf.if`s of a `break`/`continue`);
+accesses use the counter as read before that advance.
+
+The check is cheap because every thread runs it before its first access: a product is accepted when both
+factors are below 2^32 (so it cannot wrap), not by computing its high word; a loop whose index products
+have a factor of 2^32 or more takes the checked copy. The checked copy ends in an instruction LLVM cannot merge (`_merge_fence`), so
+the two copies stay apart and the fast one keeps its guarded accesses predicated.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from mlir.dialects import arith, memref, scf
 from oxide.analysis.kernel_walk import lowered_from_tile
 from oxide.analysis.nested import nested_ops
 from oxide.dialects import simt
+from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import register_pass
 
@@ -140,11 +147,20 @@ def _while_counter(loop: Any) -> Counter | None:
 
 def _advance(loop: Any, after: Any, local: ir.Value) -> tuple[set[Any], ir.Value] | None:
     """(the loads of `local` that read the counter before its advance, the step) when the loop body stores to
-    `local` exactly once, at its top level, as `local = local + step`; None otherwise."""
+    `local` exactly once, as `local = local + step`, at its top level or under `scf.if`s only (where `break`
+    and `continue` put it); None otherwise. Each iteration then advances the counter by `step` once or not at
+    all, and starts with `j < n`, so the counter only takes the values j0 + k * step below n."""
     stores = [op for op in nested_ops(loop) if op.name == "memref.store" and op.operands[1] == local]
-    if len(stores) != 1 or stores[0].operation.parent != loop.operation or stores[0].operation.block != after:
+    if len(stores) != 1:
         return None
     store = stores[0]
+    top = store.operation  # the store, or the scf.if around it that sits in the loop's body
+    while top.parent != loop.operation:
+        if top.parent.name != "scf.if":
+            return None  # in an inner loop, the counter could advance many times in one iteration
+        top = top.parent
+    if top.block != after:
+        return None  # in the condition region
     add = store.operands[0].owner
     if isinstance(add, ir.Block) or add.name != "arith.addi":
         return None
@@ -155,11 +171,12 @@ def _advance(loop: Any, after: Any, local: ir.Value) -> tuple[set[Any], ir.Value
             break
     else:
         return None
+    # With no loop between them and the store, the loads the program-order walk meets first run before it.
     values: set[Any] = set()
     for op in after.operations:
-        if op == store:
-            break
         for inner in [op, *nested_ops(op)]:
+            if inner == store:
+                return values, step
             if inner.name == "memref.load" and inner.operands[0] == local:
                 values.add(inner.results[0])
     return values, step
@@ -240,9 +257,9 @@ def _fast_condition(loop: Any, counter: Counter, accesses: list[Access]) -> ir.V
     ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.uge, arith.addi(last, step), last))
     for access in accesses:
         # The largest index: the terms plus coefficient * last, computed exactly (any wrap-around fails `ok`).
-        ok, index = _product(ok, [last, *access.coefficient], loop, zero)
+        ok, index = _product(ok, [last, *access.coefficient], loop)
         for term in access.terms:
-            ok, value = _product(ok, list(term), loop, zero)
+            ok, value = _product(ok, list(term), loop)
             total = arith.addi(value, index)
             ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.uge, total, index))
             index = total
@@ -251,13 +268,30 @@ def _fast_condition(loop: Any, counter: Counter, accesses: list[Access]) -> ir.V
     return arith.ori(idle, ok)
 
 
-def _product(ok: ir.Value, factors: list[ir.Value], loop: Any, zero: ir.Value) -> tuple[ir.Value, ir.Value]:
-    """(ok and the product does not wrap, the product) of invariant values, as i64 (`zero` is i64 0)."""
+def _product(ok: ir.Value, factors: list[ir.Value], loop: Any) -> tuple[ir.Value, ir.Value]:
+    """(ok and the product does not wrap, the product) of invariant values, as i64.
+
+    A product of two operands below 2^32 cannot wrap, so that is what is checked: two instructions, where the
+    exact test (the high word of a 64-bit product) is a chain of 64-bit multiplies that every thread runs
+    before its first access. Larger operands only take the checked copy of the loop."""
     result = _i64(_before_loop(factors[0], loop))
     for factor in factors[1:]:
-        result, high = arith.mului_extended(result, _i64(_before_loop(factor, loop)))
-        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.eq, high, zero))
+        limit = arith.constant(result.type, 1 << 32)
+        factor = _i64(_before_loop(factor, loop))
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.ult, arith.ori(result, factor), limit))
+        result = arith.muli(result, factor)
     return ok, result
+
+
+def _merge_fence() -> None:
+    """An instruction LLVM cannot merge or move (inline PTX; a comment in the output), ending the checked copy.
+
+    Without it, the two copies end alike (the last iteration's guarded access, then the join), and LLVM's
+    SimplifyCFG sinks those common instructions into one block that both copies branch to. The fast copy then
+    reaches its last access through a branch, so ptxas can no longer predicate it with the others: it waits
+    for the earlier loads before issuing it (transpose: two memory latencies per tile instead of one).
+    """
+    build_inline_ptx([], "// end of the bounds-checked copy of a versioned loop", "", [])
 
 
 def _version(loop: Any, counter: Counter, accesses: list[Access]) -> None:
@@ -269,6 +303,8 @@ def _version(loop: Any, counter: Counter, accesses: list[Access]) -> None:
     with ir.InsertionPoint(branch.else_block), loop.location:
         slow_yield = scf.YieldOp(list(loop.results))
     loop.operation.move_before(slow_yield)
+    with ir.InsertionPoint(slow_yield), loop.location:
+        _merge_fence()
     with ir.InsertionPoint(branch.then_block), loop.location:
         clone = loop.operation.clone()
         scf.YieldOp(list(clone.results))

@@ -15,8 +15,28 @@
 // CHECK:        scf.while
 // CHECK:          "simt.load"(%arg0, %{{.*}})
 // CHECK:      }
+// The checked copy ends in inline PTX (a comment), which LLVM can neither merge nor move, so the two copies
+// keep their own last iterations.
+// CHECK:        "simt.inline_ptx"() {asm = "// end of the bounds-checked copy of a versioned loop"
+// CHECK-NEXT: }
 // The store after the loop is not in a loop: it keeps its check.
 // CHECK:      "simt.store"(%arg2
+
+// The largest index of x[r * cols + c] is last_r * cols + c: the product is accepted when both of its
+// factors are below 2^32 (it cannot wrap then), the sum when it does not wrap, the index when below len.
+// CHECK-LABEL: gpu.func @column_sum
+// CHECK:      %[[LAST:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+// CHECK:      %[[LIMIT:.*]] = arith.constant 4294967296 : i64
+// CHECK:      %[[BOTH:.*]] = arith.ori %[[LAST]], %arg2 : i64
+// CHECK:      arith.cmpi ult, %[[BOTH]], %[[LIMIT]] : i64
+// CHECK:      %[[PRODUCT:.*]] = arith.muli %[[LAST]], %arg2 : i64
+// CHECK:      %[[INDEX:.*]] = arith.addi %{{.*}}, %[[PRODUCT]] : i64
+// CHECK:      arith.cmpi uge, %[[INDEX]], %[[PRODUCT]] : i64
+// CHECK:      %[[LEN:.*]] = "simt.len"(%arg0)
+// CHECK:      scf.if
+// CHECK:        "simt.load_unchecked"(%arg0
+// CHECK:      } else {
+// CHECK:        "simt.load"(%arg0
 
 // PTX: .entry row_sum
 // PTX: trap

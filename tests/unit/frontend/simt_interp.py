@@ -273,6 +273,11 @@ class Interpreter:
         if not _defined(ins[0], "an assertion"):
             raise Trap()
 
+    def op_simt_inline_ptx(self, op: Any, ins: list[Any]) -> None:
+        asm = op.attributes["asm"].value
+        if not asm.lstrip().startswith("//"):
+            raise NotImplementedError(f"inline PTX {asm!r}")  # only PTX comments have no effect to model
+
     def op_simt_len(self, op: Any, ins: list[Any]) -> int:
         return len(ins[0])
 

@@ -9,11 +9,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from oxide.runtime import driver as driver_module
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.contract import DeviceLimits, FunctionLimits
 from oxide.runtime.emulated import EMULATED_LIMITS
 from oxide.runtime.kernel import Kernel
 from oxide.runtime.signature import KernelSpec
+from tests.unit.runtime.fake_driver import FakeDriver
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "rust"
@@ -91,6 +93,20 @@ class FakeGpuArray:
     def __init__(self, ptr: int, n: int, dtype: Any = np.float32, shape: tuple[int, ...] | None = None):
         self.__cuda_array_interface__ = {"data": (ptr, False), "shape": shape or (n,),
                                          "typestr": np.dtype(dtype).str, "strides": None, "version": 3}
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Install the fake as cuda.bindings.driver for the runtime."""
+    import cuda.bindings
+
+    fake = FakeDriver()
+    monkeypatch.setattr(cuda.bindings, "driver", fake, raising=False)
+    monkeypatch.setitem(__import__("sys").modules, "cuda.bindings.driver", fake)
+    driver_module.gpu_status.cache_clear()
+    monkeypatch.setattr(driver_module.Device, "_instances", {})
+    yield fake
+    driver_module.gpu_status.cache_clear()
 
 
 @pytest.fixture(scope="session")

@@ -7,23 +7,8 @@ import numpy as np
 import pytest
 
 from oxide.runtime import CudaError, KernelFaultError, LaunchConfig1D
-from oxide.runtime import driver as driver_module
 from oxide.runtime.module import load
-from tests.unit.runtime.fake_driver import CUresult, FakeDriver
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    """Install the fake as cuda.bindings.driver for the runtime."""
-    import cuda.bindings
-
-    fake = FakeDriver()
-    monkeypatch.setattr(cuda.bindings, "driver", fake, raising=False)
-    monkeypatch.setitem(__import__("sys").modules, "cuda.bindings.driver", fake)
-    driver_module.gpu_status.cache_clear()
-    monkeypatch.setattr(driver_module.Device, "_instances", {})
-    yield fake
-    driver_module.gpu_status.cache_clear()
+from tests.unit.runtime.fake_driver import CUresult
 
 
 def test_parameters_reach_the_driver_as_the_ptx_declares_them(fake, artifact_dir):

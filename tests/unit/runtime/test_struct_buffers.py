@@ -16,7 +16,6 @@ from oxide.runtime.kernel import Kernel
 from oxide.runtime.module import load
 from oxide.runtime.signature import KernelSpec
 from tests.unit.runtime.conftest import FakeGpuArray, RecordingExecutor
-from tests.unit.runtime.test_gpu_path import fake  # noqa: F401 (the fake-driver fixture)
 
 VECADD4 = """use cuda_device::{kernel, launch_contract, thread, DisjointSlice};
 

@@ -11,3 +11,13 @@ pub unsafe fn row_sum(x: &[f32], cols: usize, out: &mut [f32]) {
     }
     out[thread::blockIdx_x() as usize] = s;
 }
+
+#[kernel]
+pub unsafe fn column_sum(x: &[f32], rows: usize, cols: usize, out: &mut [f32]) {
+    let c = thread::threadIdx_x() as usize;
+    let mut s = 0.0f32;
+    for r in 0..rows {
+        s += x[r * cols + c];
+    }
+    out[c] = s;
+}
