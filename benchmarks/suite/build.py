@@ -12,6 +12,7 @@ machine with the working tree. Compile times per kernel, written to build/compil
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -22,6 +23,20 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parents[1] / "examples" / "rust"
 SHARED_EXAMPLES = ("transpose.rs",)  # an example kernel timed as it is (its nvcc peer is in kernels/peers.cu)
+
+
+def _nvcc_ms(peer: Path) -> float | None:
+    """Median of 3 `nvcc -O3 -arch=sm_90 -cubin` builds of a peer, each a fresh process as on the command line
+    (None where nvcc is not installed)."""
+    if shutil.which("nvcc") is None:
+        return None
+    runs = []
+    with tempfile.TemporaryDirectory() as out:
+        for _ in range(3):
+            start = time.perf_counter()
+            subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-cubin", "-o", f"{out}/peer.cubin", str(peer)], check=True)
+            runs.append(time.perf_counter() - start)
+    return 1e3 * statistics.median(runs)
 
 
 def main() -> None:
@@ -49,7 +64,8 @@ def main() -> None:
                 start = time.perf_counter()
                 oxide.build(source, chips=["sm_90"])
                 cached.append(time.perf_counter() - start)
-            times[source.stem] = {"cold_ms": 1e3 * statistics.median(cold), "cached_ms": 1e3 * statistics.median(cached)}
+            times[source.stem] = {"cold_ms": 1e3 * statistics.median(cold), "cached_ms": 1e3 * statistics.median(cached),
+                                  "nvcc_ms": _nvcc_ms(HERE / "kernels" / "peers" / f"{source.stem}.cu")}
             print(f"{source.stem:10} cold {times[source.stem]['cold_ms']:7.1f} ms   cached {times[source.stem]['cached_ms']:6.2f} ms")
     probe = ("import time; t = time.perf_counter(); import oxide; "
              f"oxide.compile(open({str(HERE / 'kernels' / 'vecadd.rs')!r}).read(), 'vecadd.rs', 'sm_90'); "

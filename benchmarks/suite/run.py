@@ -2,8 +2,9 @@
 references (torch/cuBLAS) for headroom, in one run.
 
 Runs on the GPU machine, which needs only numpy, cuda-python and (for the references) torch: oxide's kernels
-come as PTX built beforehand by `build.py` (benchmarks/suite/build/), the peers are built here with
-`nvcc -O3 -arch=sm_90 -cubin`. Both are launched the same way (cuLaunchKernel, same grid and block), each
+come as PTX built beforehand by `build.py` (benchmarks/suite/build/), the peers (kernels/peers/<name>.cu, one
+file per oxide kernel) are built here with `nvcc -O3 -arch=sm_90 -cubin`, and NVRTC's compile time of each is
+measured here (build.py measures oxide's and nvcc's on the development machine). Both are launched the same way (cuLaunchKernel, same grid and block), each
 launch timed with its own pair of CUDA events, median of `--runs` after warm-up, random inputs (never zeros)
 larger than L2, results checked against numpy. Ceilings measured in the same run: device-to-device copy
 bandwidth and cuBLAS FP32 SGEMM. Writes results.json and RESULTS.md into --out.
@@ -123,15 +124,18 @@ class Suite:
         self.context = check(cu.cuDevicePrimaryCtxRetain(self.device))
         check(cu.cuCtxSetCurrent(self.context))
         self.rng = np.random.default_rng(7)
-        self.peers = self._load_cubin(self._build_peers())
-        self.ours: dict[str, Any] = {}
+        self.peers: dict[str, Any] = {}
+        self.peer_compile: dict[str, dict[str, float]] = {}
+        for source in sorted((HERE / "kernels" / "peers").glob("*.cu")):
+            self.peers[source.stem] = self._load_cubin(self._build_peer(source))
 
-    def _build_peers(self) -> Path:
-        cubin = self.out / "peers.cubin"
-        start = time.perf_counter()
-        subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-cubin", "-o", str(cubin), str(HERE / "kernels" / "peers.cu")],
-                       check=True)
-        self.nvcc_seconds = time.perf_counter() - start
+    def _build_peer(self, source: Path) -> Path:
+        """Build one peer with nvcc; record NVRTC's compile of it to PTX (median of 3: the process's first
+        NVRTC call also loads the library). nvcc's compile time is build.py's, on the machine oxide's is from."""
+        cubin = self.out / f"{source.stem}.cubin"
+        subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-cubin", "-o", str(cubin), str(source)], check=True)
+        nvrtc = [nvrtc_seconds(source) for _ in range(3)]
+        self.peer_compile[source.stem] = {"nvrtc_s": statistics.median(nvrtc) if None not in nvrtc else None}
         return cubin
 
     def _load_cubin(self, path: Path) -> Any:
@@ -144,8 +148,9 @@ class Suite:
             self.ours[name] = check(cu.cuModuleLoadData(ptx))
         return check(cu.cuModuleGetFunction(self.ours[name], (entry or name).encode()))
 
-    def peer_fn(self, name: str) -> Any:
-        return check(cu.cuModuleGetFunction(self.peers, name.encode()))
+    def peer_fn(self, name: str, entry: str | None = None) -> Any:
+        """nvcc's kernel `entry` (default `name`) from kernels/peers/<name>.cu."""
+        return check(cu.cuModuleGetFunction(self.peers[name], (entry or name).encode()))
 
     def size(self, full: int, quick: int) -> int:
         return quick if self.quick else full
@@ -240,14 +245,17 @@ def case_vecadd(suite: Suite, case: Case, triad: bool = False, vector: bool = Fa
     case.result["n"] = n
 
 
-def case_reduce(suite: Suite, case: Case) -> None:
+def case_reduce(suite: Suite, case: Case, vector: bool = False) -> None:
+    """Sum of 2^28 floats by 132 x 8 blocks: one float per loop iteration, or (`vector`) one F4/float4."""
     n = suite.size(1 << 28, 1 << 22)
     x = _rand(suite, n)
     dx = Buffer(x)
     o1, o2 = Buffer.empty(1, np.float32), Buffer.empty(1, np.float32)
     grid, block = (132 * 8, 1, 1), (256, 1, 1)
-    ours = Launcher(suite.ours_fn("reduce", "reduce_sum"), grid, block, [dx, n, o1, 1])
-    peer = Launcher(suite.peer_fn("reduce_sum"), grid, block, [dx, n, o2])
+    name, length = ("reduce4", n // 4) if vector else ("reduce", n)
+    entry = "reduce_sum4" if vector else "reduce_sum"
+    ours = Launcher(suite.ours_fn(name, entry), grid, block, [dx, length, o1, 1])
+    peer = Launcher(suite.peer_fn(name, entry), grid, block, [dx, length, o2])
     case.bytes_moved, case.flops = 4.0 * n, float(n)
     expected = np.array([x.astype(np.float64).sum()])
     torch = _torch()
@@ -348,14 +356,17 @@ def case_sgemm(suite: Suite, case: Case) -> None:
     case.result["n"] = n
 
 
-def case_softmax(suite: Suite, case: Case) -> None:
+def case_softmax(suite: Suite, case: Case, vector: bool = False) -> None:
+    """Row softmax of 16384 x 4096 floats, a block per row: one float per access, or (`vector`) one F4/float4,
+    the kernels' lengths then counting F4s."""
     rows, cols = suite.size(16384, 1024), 4096
     x = (_rand(suite, (rows, cols)) * np.float32(4)).astype(np.float32)
     dx = Buffer(x)
     o1, o2 = Buffer.empty((rows, cols), np.float32), Buffer.empty((rows, cols), np.float32)
     grid, block = (rows, 1, 1), (256, 1, 1)
-    ours = Launcher(suite.ours_fn("softmax"), grid, block, [dx, rows * cols, cols, o1, rows * cols])
-    peer = Launcher(suite.peer_fn("softmax"), grid, block, [dx, cols, o2])
+    name, width = ("softmax4", cols // 4) if vector else ("softmax", cols)
+    ours = Launcher(suite.ours_fn(name), grid, block, [dx, rows * width, width, o1, rows * width])
+    peer = Launcher(suite.peer_fn(name), grid, block, [dx, width, o2])
     case.bytes_moved, case.flops = 8.0 * rows * cols, 0.0
     x64 = x.astype(np.float64)
     e = np.exp(x64 - x64.max(axis=1, keepdims=True))
@@ -375,12 +386,14 @@ CASES: list[tuple[str, Callable[[Suite, Case], None]]] = [
     ("vecadd4", lambda s, c: case_vecadd(s, c, vector=True)),
     ("triad4", lambda s, c: case_vecadd(s, c, triad=True, vector=True)),
     ("reduce", case_reduce),
+    ("reduce4", lambda s, c: case_reduce(s, c, vector=True)),
     ("transpose", case_transpose),
     ("histogram (uniform)", lambda s, c: case_histogram(s, c, skewed=False)),
     ("histogram (skewed)", lambda s, c: case_histogram(s, c, skewed=True)),
     ("stencil", case_stencil),
     ("sgemm", case_sgemm),
     ("softmax", case_softmax),
+    ("softmax4", lambda s, c: case_softmax(s, c, vector=True)),
 ]
 
 
@@ -395,15 +408,14 @@ def copy_bandwidth(runs: int) -> float:
     return 2 * nbytes / ms / 1e6
 
 
-def nvrtc_seconds() -> float | None:
-    """Seconds NVRTC takes to compile peers.cu to PTX for sm_90 (None when NVRTC is unavailable)."""
+def nvrtc_seconds(source: Path) -> float | None:
+    """Seconds NVRTC takes to compile `source` to PTX for sm_90 (None when NVRTC is unavailable)."""
     try:
         from cuda.bindings import nvrtc
     except ImportError:
         return None
-    source = (HERE / "kernels" / "peers.cu").read_bytes()
     start = time.perf_counter()
-    program = check_nvrtc(nvrtc, nvrtc.nvrtcCreateProgram(source, b"peers.cu", 0, [], []))
+    program = check_nvrtc(nvrtc, nvrtc.nvrtcCreateProgram(source.read_bytes(), source.name.encode(), 0, [], []))
     check_nvrtc(nvrtc, nvrtc.nvrtcCompileProgram(program, 1, [b"--gpu-architecture=sm_90"]))
     return time.perf_counter() - start
 
@@ -467,7 +479,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     suite = Suite(args.out, args.runs, args.quick, args.build)
     results: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "gpu": gpu_facts(),
-                               "runs": args.runs, "quick": args.quick, "nvcc_build_s": suite.nvcc_seconds,
+                               "runs": args.runs, "quick": args.quick, "peer_compile": suite.peer_compile,
                                "copy_gbs": copy_bandwidth(args.runs), "cases": {}}
     torch = _torch()
     if torch is not None:
@@ -485,7 +497,6 @@ def main() -> None:
             case.result["error"] = f"{type(exc).__name__}: {exc}"
         results["cases"][name] = case.result
         print(name, json.dumps(case.result), flush=True)
-    results["nvrtc_s"] = nvrtc_seconds()
     results["triton_vecadd_compile_s"] = triton_vecadd_compile_seconds()
     build_times = args.build / "compile_times.json"
     if build_times.exists():
