@@ -128,6 +128,7 @@ class Suite:
         self.peer_compile: dict[str, dict[str, float]] = {}
         for source in sorted((HERE / "kernels" / "peers").glob("*.cu")):
             self.peers[source.stem] = self._load_cubin(self._build_peer(source))
+        self.ours: dict[str, Any] = {}
 
     def _build_peer(self, source: Path) -> Path:
         """Build one peer with nvcc; record NVRTC's compile of it to PTX (median of 3: the process's first
