@@ -469,7 +469,7 @@ class EnumDef:
     name: str
     variants: list[tuple[str, Optional[int]]]
     fields: dict[str, list[Any]] = field(default_factory=dict)
-    repr: str = ""  # `#[repr(u8)]` & co: the integer type named, "" when none
+    repr: str = ""  # `#[repr(u8)]` & co: the integer type named, "C" for `#[repr(C)]`, "" when none
 
 
 @dataclass

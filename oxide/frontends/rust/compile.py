@@ -154,6 +154,9 @@ def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
         return [p for _ in range(ty.length) for p in _param_parts(ty.elem, loc)]
     if isinstance(ty, T.ElemRef):
         raise err(loc, "a `&mut T` kernel parameter is not supported; pass a slice or a DisjointSlice")
+    if isinstance(ty, T.Enum):
+        raise err(loc, f"a kernel parameter of enum type `{ty}` is not supported; pass its discriminant as "
+                       f"`{ty.storage}` and `match` on it, or a `&[{ty}]` buffer")
     raise err(loc, f"a kernel parameter of type `{ty}` is not supported")
 
 

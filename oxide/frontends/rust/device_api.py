@@ -90,7 +90,7 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
                 return data_variant(em, ty, segs[-1], [], e.loc)
             for name, value in ty.variants:
                 if name == segs[-1]:
-                    return Val(ty, _const(T.PRIMITIVES["i32"], value))
+                    return Val(ty, _const(ty.storage, value))
             raise err(e.loc, f"no variant `{segs[-1]}` in enum `{segs[-2]}`")
         if segs[-2] == "Option" and segs[-1] == "None" and isinstance(expected, T.OptionTy):
             return none_of(expected)

@@ -148,12 +148,6 @@ class FunctionEmitter:
         """The element type of a slice, DisjointSlice, SharedArray or raw pointer: scalars, atomics, and
         arrays, tuples and structs built from scalars (laid out in memory as `T.mem` says)."""
         elem = self.resolve_type(t)
-        narrow = _narrow_enum(elem)
-        if narrow is not None:
-            raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements: enum `{narrow.name}` is "
-                                               f"`#[repr({narrow.repr})]`, but oxide stores enums in memory as 32-bit "
-                                               "values, which is not rustc's layout; use `#[repr(i32)]`, "
-                                               "`#[repr(u32)]` or no repr for enums in memory")
         if not isinstance(elem, T.Atomic) and not _in_memory(elem):
             raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements is not supported in device code "
                                                "(elements must be integers, floats, bools, fieldless enums, or "
@@ -236,7 +230,14 @@ class FunctionEmitter:
             variants.append((name, next_value))
             next_value += 1
         if not enum.fields:
-            return T.Enum(enum.name, tuple(variants), enum.repr)
+            ty = T.Enum(enum.name, tuple(variants), enum.repr)
+            try:
+                ty.storage
+            except ValueError:
+                values = [value for _, value in variants]
+                raise err(enum.loc, f"enum `{enum.name}`: its discriminants ({min(values)} to {max(values)}) fit no "
+                                    "integer type of 64 bits or less")
+            return ty
         payloads = tuple((f"#{name}", T.Tuple(tuple(self.resolve_type(t) for t in enum.fields.get(name, []))))
                          for name, _ in variants)
         return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, discriminants=tuple(variants))
@@ -493,18 +494,6 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
             T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun)
-
-
-def _narrow_enum(ty: T.Ty) -> T.Enum | None:
-    """A fieldless enum in `ty` (in memory) whose repr is not 32 bits wide, else None."""
-    if isinstance(ty, T.Enum):
-        return ty if ty.repr not in ("", "i32", "u32") else None
-    if isinstance(ty, T.Array):
-        return _narrow_enum(ty.elem)
-    if isinstance(ty, (T.Tuple, T.Struct)) and not isinstance(ty, T.DataEnum):
-        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
-        return next((found for found in map(_narrow_enum, parts) if found is not None), None)
-    return None
 
 
 def _in_memory(ty: T.Ty) -> bool:

@@ -188,7 +188,7 @@ def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
             pred = getattr(arith.CmpFPredicate, _CMP_FLOAT[op].upper())
             return Val(T.BOOL, arith.cmpf(pred, a.v, b.v))
         if isinstance(ty, (T.Int, T.Bool, T.Enum)):
-            signed = isinstance(ty, T.Int) and ty.signed
+            signed = _signed(ty)
             pred = getattr(arith.CmpIPredicate, _CMP_INT[op][0 if signed else 1])
             return Val(T.BOOL, arith.cmpi(pred, a.v, b.v))
         if isinstance(ty, T.Ptr):  # raw pointers compare by address
@@ -313,10 +313,17 @@ def deref_value(self, v: Val, e: ast.Unary) -> Val:
     return v  # `*x` of a by-value `&T`
 
 
+def _signed(ty: T.Ty) -> bool:
+    """Whether an integer, bool or enum compares and extends as signed (an enum as its discriminant type)."""
+    if isinstance(ty, T.Enum):
+        ty = ty.storage
+    return isinstance(ty, T.Int) and ty.signed
+
+
 def cast_int(v: ir.Value, src: T.Ty, dst: T.Int) -> ir.Value:
     """Integer (or bool/enum) to integer, as `as` does: truncate, or extend by the source's signedness."""
     src_bits = 1 if isinstance(src, T.Bool) else src.mlir().width
-    signed = isinstance(src, T.Int) and src.signed
+    signed = _signed(src)
     if src_bits == dst.bits:
         return v
     if src_bits > dst.bits:
@@ -801,7 +808,7 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
         if isinstance(value.ty, T.Enum):
             for variant, discriminant in value.ty.variants:
                 if variant == name:
-                    d = arith.constant(ir.IntegerType.get_signless(32), ir.IntegerAttr.get(ir.IntegerType.get_signless(32), discriminant))
+                    d = arith.constant(value.ty.mlir(), ir.IntegerAttr.get(value.ty.mlir(), discriminant))
                     return arith.cmpi(arith.CmpIPredicate.eq, value.v, d), []
         raise err(pattern.loc, f"the pattern `{'::'.join(pattern.path)}` cannot match a value of type `{value.ty}`")
     if isinstance(pattern, ast.LitPat):

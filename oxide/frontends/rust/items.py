@@ -368,5 +368,8 @@ def build_enum(b: Builder, node: Any, attrs: list[Attribute]) -> ast.EnumDef:
             fields[name] = [b.type_(t) for t in body.named_children if t.type not in ("visibility_modifier",)]
         value = v.child_by_field_name("value")
         variants.append((name, b.literal_value(value) if value is not None else None))
-    reprs = [part for attr in attrs if attr.name == "repr" for part in _top_level(attr.args) if part in _INT_REPRS]
+    # `#[repr(C)]` counts only without an integer repr: `#[repr(C, u8)]` is a u8.
+    reprs = [part for attr in attrs if attr.name == "repr" for part in _top_level(attr.args)
+             if part in _INT_REPRS or part == "C"]
+    reprs = [r for r in reprs if r != "C"] or reprs
     return ast.EnumDef(b.loc(node), text(node.child_by_field_name("name")), variants, fields, reprs[-1] if reprs else "")

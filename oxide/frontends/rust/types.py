@@ -245,15 +245,31 @@ class Struct(Ty):
 
 @dataclass(frozen=True)
 class Enum(Ty):
-    """A fieldless enum, represented by its discriminant (i32); `repr` is its `#[repr(..)]` integer type, if
-    any (in memory oxide lays enums out as 32-bit values, so only "", "i32" and "u32" may live there)."""
+    """A fieldless enum, represented by its discriminant in the integer rustc stores it as (`storage`), in
+    registers and in memory alike; `repr` is its `#[repr(..)]` integer type, "C", or "" for none."""
 
     name: str
     variants: tuple[tuple[str, int], ...]
     repr: str = ""
 
+    @property
+    def storage(self) -> Int:
+        """rustc's discriminant type: the repr's integer; for `#[repr(C)]` C's int (i32, wider if a value needs
+        it); with no repr the smallest integer that holds every discriminant, signed only if one is negative."""
+        if self.repr and self.repr != "C":
+            return PRIMITIVES[self.repr]
+        values = [value for _, value in self.variants] or [0]
+        low, high = min(values), max(values)
+        signed = low < 0 or self.repr == "C"  # C's int is signed
+        for bits in ((32, 64) if self.repr == "C" else (8, 16, 32, 64)):
+            if signed and -(1 << (bits - 1)) <= low and high < 1 << (bits - 1):
+                return PRIMITIVES[f"i{bits}"]
+            if not signed and high < 1 << bits:
+                return PRIMITIVES[f"u{bits}"]
+        raise ValueError(f"enum {self.name}: discriminants {low}..={high} fit no integer")
+
     def mlir(self) -> ir.Type:
-        return ir.IntegerType.get_signless(32)
+        return self.storage.mlir()
 
     def rust(self) -> str:
         return self.name
@@ -422,7 +438,7 @@ def element_layout(t: Ty) -> dict[str, Any]:
     scalar): its size and alignment and each scalar leaf's byte offset and type, e.g. for
     `#[repr(C, align(16))] struct F3([f32; 3])` {"size": 16, "align": 16, "leaves": [[0, "f32"], [4, "f32"],
     [8, "f32"]]}."""
-    if not is_aggregate(t):
+    if not is_aggregate(t) and not isinstance(t, Enum):  # an enum element is its discriminant integer
         return {}
     size, align = layout(t)
     return {"size": size, "align": align, "leaves": [[offset, name] for offset, name in _leaves(t, 0)]}
@@ -438,7 +454,9 @@ def _leaves(t: Ty, base: int) -> list[tuple[int, str]]:
         return _leaves(t.value, base)
     if isinstance(t, (Int, Float, Bool)) and not isinstance(t, Char):
         return [(base, t.rust())]
-    # char, enums, pointers: by their bits
+    if isinstance(t, Enum):
+        return [(base, t.storage.rust())]
+    # char, pointers: by their bits
     return [(base, f"u{layout(t)[0] * 8}")]
 
 
