@@ -63,7 +63,7 @@ class SimtToPtx(NamedPipeline):
     opt_level: int = 3
 
     def expand(self) -> str:
-        return (f"oxide-verify,oxide-verify-aliasing,oxide-version-bounds-checks,oxide-widen-bounds-checks,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM},"
+        return (f"oxide-verify,oxide-verify-aliasing,oxide-version-bounds-checks,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM},"
                 f"oxide-attach-target{{chip={self.chip} opt-level={self.opt_level}}},gpu-module-to-binary{{format=isa}}")
 
 
@@ -76,7 +76,7 @@ class SimtToLlvm(NamedPipeline):
     chip: str = "sm_90"
 
     def expand(self) -> str:
-        return f"oxide-verify,oxide-verify-aliasing,oxide-version-bounds-checks,oxide-widen-bounds-checks,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM}"
+        return f"oxide-verify,oxide-verify-aliasing,oxide-version-bounds-checks,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM}"
 
 
 @register_pipeline

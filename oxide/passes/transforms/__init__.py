@@ -4,4 +4,3 @@ from oxide.passes.transforms import tile_prefetch  # noqa: F401
 from oxide.passes.transforms import verify  # noqa: F401
 from oxide.passes.transforms import verify_aliasing  # noqa: F401
 from oxide.passes.transforms import version_bounds_checks  # noqa: F401
-from oxide.passes.transforms import widen_bounds_checks  # noqa: F401

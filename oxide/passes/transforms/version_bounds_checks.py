@@ -40,7 +40,6 @@ from oxide.dialects import simt
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import register_pass
-from oxide.passes.transforms.recompute import computable, recompute
 
 _CHECKED = {"simt.load": simt.LoadUncheckedOp, "simt.store": simt.StoreUncheckedOp}
 _CASTS = ("arith.index_cast", "arith.index_castui", "arith.extui")
@@ -77,16 +76,31 @@ def _defined_outside(value: ir.Value, loop: Any) -> bool:
     return True
 
 
+# Integer ops that are safe to compute before the loop whatever their operands (no division: by zero it is
+# undefined, and the loop might never have divided).
+_PURE = {"arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.shli", "arith.andi", "arith.ori",
+         "arith.xori", "arith.extui", "arith.extsi", "arith.trunci", "arith.index_cast", "arith.index_castui"}
+
+
 def _invariant(value: ir.Value, loop: Any) -> bool:
     """The same on every iteration: defined before the loop, or computed in it by pure integer ops from such
     values (the frontend recomputes `row * n` inside loop bodies)."""
-    return computable(value, lambda v: _defined_outside(v, loop))
+    if _defined_outside(value, loop):
+        return True
+    owner = value.owner
+    return (not isinstance(owner, ir.Block) and owner.name in _PURE
+            and all(_invariant(operand, loop) for operand in owner.operands))
 
 
 def _before_loop(value: ir.Value, loop: Any) -> ir.Value:
     """An invariant value usable before the loop (at the current insertion point): ops of it computed inside
     the loop are made again here."""
-    return recompute(value, lambda v: _defined_outside(v, loop))
+    if _defined_outside(value, loop):
+        return value
+    owner = value.owner
+    operands = [_before_loop(operand, loop) for operand in owner.operands]
+    attributes = {name: owner.attributes[name] for name in owner.attributes}
+    return ir.Operation.create(owner.name, results=[value.type], operands=operands, attributes=attributes).result
 
 
 def _strip(value: ir.Value) -> ir.Value:
