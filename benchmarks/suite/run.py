@@ -273,14 +273,17 @@ def case_reduce(suite: Suite, case: Case, vector: bool = False) -> None:
     case.result["n"] = n
 
 
-def case_transpose(suite: Suite, case: Case) -> None:
+def case_transpose(suite: Suite, case: Case, tile: int = 32) -> None:
+    """Transpose of 8192^2 floats by 32 x 8 threads per tile: 32 x 32 tiles (examples/rust/transpose.rs), or
+    64 x 64 (transpose64, 16 elements per thread)."""
     n = suite.size(8192, 2048)
     x = _rand(suite, (n, n))
     dx = Buffer(x)
     o1, o2 = Buffer.empty((n, n), np.float32), Buffer.empty((n, n), np.float32)
-    grid, block = (n // 32, n // 32, 1), (32, 8, 1)
-    ours = Launcher(suite.ours_fn("transpose"), grid, block, [dx, n * n, o1, n * n, n, n])
-    peer = Launcher(suite.peer_fn("transpose"), grid, block, [dx, o2, n, n])
+    grid, block = (n // tile, n // tile, 1), (32, 8, 1)
+    name = "transpose" if tile == 32 else f"transpose{tile}"
+    ours = Launcher(suite.ours_fn(name), grid, block, [dx, n * n, o1, n * n, n, n])
+    peer = Launcher(suite.peer_fn(name), grid, block, [dx, o2, n, n])
     case.bytes_moved, case.flops = 8.0 * n * n, 0.0
     torch = _torch()
     reference = None
@@ -389,6 +392,7 @@ CASES: list[tuple[str, Callable[[Suite, Case], None]]] = [
     ("reduce", case_reduce),
     ("reduce4", lambda s, c: case_reduce(s, c, vector=True)),
     ("transpose", case_transpose),
+    ("transpose64", lambda s, c: case_transpose(s, c, tile=64)),
     ("histogram (uniform)", lambda s, c: case_histogram(s, c, skewed=False)),
     ("histogram (skewed)", lambda s, c: case_histogram(s, c, skewed=True)),
     ("stencil", case_stencil),

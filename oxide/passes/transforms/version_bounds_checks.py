@@ -57,12 +57,13 @@ class Counter:
 
 @dataclass
 class Access:
-    """A checked access `slice[sum(terms) + coefficient * j]`, by its position in the loop walk."""
+    """A checked access `slice[sum(terms) + sum(coefficient * counter)]`, by its position in the loop walk:
+    `linear` pairs a counter (its index in the loop's counter list) with its coefficient."""
 
     position: int
     slice: ir.Value
     terms: list[tuple]
-    coefficient: tuple
+    linear: list[tuple[int, tuple]]
 
 
 def _defined_outside(value: ir.Value, loop: Any) -> bool:
@@ -187,15 +188,19 @@ def _for_counter(loop: Any) -> Counter:
     return Counter({loop.regions[0].blocks[0].arguments[0]}, lambda: lower, step, upper)
 
 
-Product = tuple  # invariant values whose product is one term (or the counter's coefficient); () is 1
+Product = tuple  # invariant values whose product is one term (or a counter's coefficient); () is 1
+Form = tuple  # (terms: list[Product], linear: list[(counter, Product)]): sum(terms) + sum(coefficient * counter)
 
 
-def _affine_in(value: ir.Value, counter: Counter, loop: Any) -> tuple[list[Product], Product] | None:
-    """`value` as (invariant terms, coefficient) of `sum(terms) + coefficient * j`, each term and the
-    coefficient a product of invariant values; None when it is not of that form (the counter must appear)."""
+def _affine(value: ir.Value, counters: list[Counter], loop: Any) -> Form | None:
+    """`value` as invariant terms plus counters times invariant coefficients, each term and coefficient a
+    product of invariant values; None when it is not of that form. An invariant value is one term."""
     value = _strip(value)
-    if value in counter.values:
-        return [], ()
+    for k, counter in enumerate(counters):
+        if value in counter.values:
+            return [], [(k, ())]
+    if _invariant(value, loop):
+        return [(value,)], []
     owner = value.owner
     if isinstance(owner, ir.Block):
         return None
@@ -203,28 +208,38 @@ def _affine_in(value: ir.Value, counter: Counter, loop: Any) -> tuple[list[Produ
         a, b = owner.operands
         for varying, factor in ((a, b), (b, a)):
             if _invariant(factor, loop):
-                inner = _affine_in(varying, counter, loop)
+                inner = _affine(varying, counters, loop)
                 if inner is not None:
                     # (sum + c * j) * f = sum * f + (c * f) * j, exactly when nothing wraps (checked at run time)
-                    return [(*term, factor) for term in inner[0]], (*inner[1], factor)
+                    return [(*t, factor) for t in inner[0]], [(k, (*c, factor)) for k, c in inner[1]]
         return None
     if owner.name == "arith.addi":
-        a, b = owner.operands
-        for varying, fixed in ((a, b), (b, a)):
-            if _invariant(fixed, loop):
-                inner = _affine_in(varying, counter, loop)
-                if inner is not None:
-                    return [(fixed,), *inner[0]], inner[1]
-        return None
+        left, right = (_affine(operand, counters, loop) for operand in owner.operands)
+        if left is None or right is None:
+            return None
+        return left[0] + right[0], left[1] + right[1]
     return None
 
 
-def _accesses(loop: Any, counter: Counter) -> list[Access]:
+def _inner_counters(loop: Any) -> list[Counter]:
+    """The counters of the `scf.for` loops nested in `loop` whose bounds and step are the same on every
+    iteration of `loop`: an access in them reads between their first and last values whenever it runs."""
+    counters = []
+    for op in nested_ops(loop):
+        if op.name == "scf.for" and all(_invariant(v, loop) for v in list(op.operands)[:3]):
+            lower = list(op.operands)[0]
+            counter = _for_counter(op)
+            counter.first = lambda lower=lower: _before_loop(lower, loop)
+            counters.append(counter)
+    return counters
+
+
+def _accesses(loop: Any, counters: list[Counter]) -> list[Access]:
     found = []
     for position, op in enumerate(nested_ops(loop)):
         if op.name in _CHECKED and _defined_outside(op.operands[0], loop):
-            form = _affine_in(op.operands[1], counter, loop)
-            if form is not None:
+            form = _affine(op.operands[1], counters, loop)
+            if form is not None and form[1]:  # a counter must appear: invariant accesses keep their check
                 found.append(Access(position, op.operands[0], *form))
     return found
 
@@ -238,28 +253,39 @@ def _i64(value: ir.Value) -> ir.Value:
     return value
 
 
-def _fast_condition(loop: Any, counter: Counter, accesses: list[Access]) -> ir.Value:
+def _fast_condition(loop: Any, counters: list[Counter], accesses: list[Access]) -> ir.Value:
     """True when the loop cannot run, or when every index each access could form is in bounds."""
     i64 = ir.IntegerType.get_signless(64)
     one, zero = arith.constant(i64, 1), arith.constant(i64, 0)
-    first = _i64(counter.first())
-    step, bound = _i64(_before_loop(counter.step, loop)), _i64(_before_loop(counter.bound, loop))
-    idle = arith.cmpi(arith.CmpIPredicate.uge, first, bound)
-    positive = arith.cmpi(arith.CmpIPredicate.ugt, step, zero)
-    divisor = arith.select(positive, step, one)
-    span = arith.subi(arith.subi(bound, one), first)
-    last = arith.addi(first, arith.muli(arith.divui(span, divisor), divisor))
-    # The counter must not wrap past the bound (it would start over below it, at indices not checked here),
-    # and signed and unsigned order must agree (scf.for compares signed).
-    ok = positive
-    for value in (first, bound, arith.addi(last, step)):
-        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sge, value, zero))
-    ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.uge, arith.addi(last, step), last))
+    used = sorted({0} | {k for access in accesses for k, _ in access.linear})
+    ok, last, idle = None, {}, None
+    for k in used:
+        counter = counters[k]
+        first = _i64(counter.first())
+        step, bound = _i64(_before_loop(counter.step, loop)), _i64(_before_loop(counter.bound, loop))
+        if k == 0:
+            idle = arith.cmpi(arith.CmpIPredicate.uge, first, bound)
+        positive = arith.cmpi(arith.CmpIPredicate.ugt, step, zero)
+        divisor = arith.select(positive, step, one)
+        span = arith.subi(arith.subi(bound, one), first)
+        last[k] = arith.addi(first, arith.muli(arith.divui(span, divisor), divisor))
+        # The counter must not wrap past the bound (it would start over below it, at indices not checked
+        # here), and signed and unsigned order must agree (scf.for compares signed). An inner loop that may
+        # not run at all fails this (its `last` is below its first): its loop nest then runs checked.
+        ok = positive if ok is None else arith.andi(ok, positive)
+        for value in (first, bound, arith.addi(last[k], step)):
+            ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sge, value, zero))
+        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.uge, arith.addi(last[k], step), last[k]))
     for access in accesses:
-        # The largest index: the terms plus coefficient * last, computed exactly (any wrap-around fails `ok`).
-        ok, index = _product(ok, [last, *access.coefficient], loop)
-        for term in access.terms:
-            ok, value = _product(ok, list(term), loop)
+        # The largest index: the terms plus each coefficient times its counter's last value, computed
+        # exactly (any wrap-around fails `ok`); every part is non-negative, so no smaller index is larger.
+        index = None
+        parts = [[last[k], *coefficient] for k, coefficient in access.linear] + [list(t) for t in access.terms]
+        for factors in parts:
+            ok, value = _product(ok, factors, loop)
+            if index is None:
+                index = value
+                continue
             total = arith.addi(value, index)
             ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.uge, total, index))
             index = total
@@ -294,9 +320,10 @@ def _merge_fence() -> None:
     build_inline_ptx([], "// end of the bounds-checked copy of a versioned loop", "", [])
 
 
-def _version(loop: Any, counter: Counter, accesses: list[Access]) -> None:
+def _version(loop: Any, counters: list[Counter], accesses: list[Access]) -> Any:
+    """Version `loop`; return the fast (unchecked) copy."""
     with ir.InsertionPoint(loop), loop.location:
-        fast = _fast_condition(loop, counter, accesses)
+        fast = _fast_condition(loop, counters, accesses)
         branch = scf.IfOp(fast, [r.type for r in loop.results], has_else=True)
     for old, new in zip(loop.results, branch.results):
         old.replace_all_uses_with(new)
@@ -319,19 +346,34 @@ def _version(loop: Any, counter: Counter, accesses: list[Access]) -> None:
             else:
                 unchecked.build(*op.operands)
         op.erase()
+    return clone
 
 
-def _enclosing_function(op: Any) -> Any:
-    """The function (gpu.func or func.func) an op is nested in."""
-    parent = op.parent
-    while parent is not None and parent.name not in ("gpu.func", "func.func"):
-        parent = parent.parent
-    return parent
+def _outer_loops(op: Any) -> list[Any]:
+    """The scf.for and scf.while loops in `op` that are not inside another loop in `op`, in program order."""
+    found = []
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                if inner.operation.name in ("scf.for", "scf.while"):
+                    found.append(inner)
+                else:
+                    found.extend(_outer_loops(inner))
+    return found
 
 
-def _loops(root: Any) -> list[Any]:
-    """scf.for and scf.while loops, innermost first (versioning an outer loop copies the inner ones as done)."""
-    return [op for op in reversed(list(nested_ops(root))) if op.name in ("scf.for", "scf.while")]
+def _version_nest(op: Any) -> None:
+    """Version the loops in `op`, outermost first: a loop's check covers the accesses of the `for` loops in it
+    too (a transpose's 2-D tile loops become one unchecked nest, which LLVM unrolls whole). Then the loops
+    inside each copy are versioned for the accesses left checked (those the outer check could not cover)."""
+    for loop in _outer_loops(op):
+        counter = _for_counter(loop) if loop.operation.name == "scf.for" else _while_counter(loop)
+        if counter is not None:
+            counters = [counter, *_inner_counters(loop)]
+            accesses = _accesses(loop, counters)
+            if accesses:
+                _version_nest(_version(loop, counters, accesses))
+        _version_nest(loop)
 
 
 @register_pass
@@ -342,13 +384,7 @@ class VersionBoundsChecks(OxidePass):
     name = "oxide-version-bounds-checks"
 
     def run(self, module: ir.Operation) -> None:
-        for loop in _loops(module):
-            if lowered_from_tile(_enclosing_function(loop)):
-                # A lowered tile kernel accesses memory through raw pointers under its own masks: no slice checks.
-                continue
-            counter = _for_counter(loop) if loop.name == "scf.for" else _while_counter(loop)
-            if counter is None:
-                continue
-            accesses = _accesses(loop, counter)
-            if accesses:
-                _version(loop, counter, accesses)
+        for function in nested_ops(module):
+            # A lowered tile kernel accesses memory through raw pointers under its own masks: no slice checks.
+            if function.operation.name in ("gpu.func", "func.func") and not lowered_from_tile(function):
+                _version_nest(function)
