@@ -97,6 +97,20 @@ pub unsafe fn k(x: &[f32], a: usize, b: usize, n: usize, out: &mut [f32]) {
 }
 """
 
+NEST = """
+#[kernel]
+pub unsafe fn k(x: &[f32], rows: usize, cols: usize, w: usize, out: &mut [f32]) {
+    let b = thread::blockIdx_x() as usize;
+    for r in 0..rows {
+        for c in (0..cols).step_by(2) {
+            if c < w {
+                out[r * w + c] = x[(b + r) * w + c + 1];
+            }
+        }
+    }
+}
+"""
+
 
 @lru_cache(maxsize=None)
 def _compiled(src: str, versioned: bool):
@@ -211,3 +225,28 @@ def test_small_product_takes_the_unchecked_copy():
     args = [[float(i) for i in range(16)], 4, 1, 4, [0.0] * 4]
     assert _outcome(PRODUCT, True, args) == _outcome(PRODUCT, False, args) == [1.0, 5.0, 9.0, 13.0]
     assert Strict.unchecked == 8
+
+
+def test_loop_nest_is_versioned_once_from_the_outside():
+    text = str(_compiled(NEST, True).module)
+    # One check before the outer loop covers both accesses for both counters, so the fast copy is the whole
+    # nest unchecked (2 loops). In the checked copy (the original nest) the inner loop is then versioned on
+    # its own, r being fixed there: the outer loop, and the inner loop's fast and checked copies (3 loops).
+    assert text.count("simt.load_unchecked") == 2 and text.count("simt.store_unchecked") == 2
+    assert text.count("scf.for") == 5
+    fast = text.index("scf.for")
+    assert text.index("scf.for", fast + 1) < text.index("simt.load_unchecked") < text.index("} else {")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 30), st.integers(0, 5), st.integers(0, 7), st.integers(0, 6), st.integers(0, 2))
+def test_loop_nest_matches_the_original(length, rows, cols, w, block):
+    args = [[float(i % 5) for i in range(length)], rows, cols, w, [0.0] * 48]
+    assert _outcome(NEST, True, args, block) == _outcome(NEST, False, args, block)
+
+
+def test_in_bounds_nest_takes_the_unchecked_copy():
+    Strict.unchecked = 0
+    args = [[float(i) for i in range(40)], 3, 6, 6, [0.0] * 18]
+    assert _outcome(NEST, True, args, 1) == _outcome(NEST, False, args, 1)
+    assert Strict.unchecked == 2 * 3 * 3  # a load and a store for each (r, c) with c in 0, 2, 4

@@ -80,7 +80,9 @@ def _defined_outside(value: ir.Value, loop: Any) -> bool:
 # Integer ops that are safe to compute before the loop whatever their operands (no division: by zero it is
 # undefined, and the loop might never have divided).
 _PURE = {"arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.shli", "arith.andi", "arith.ori",
-         "arith.xori", "arith.extui", "arith.extsi", "arith.trunci", "arith.index_cast", "arith.index_castui"}
+         "arith.xori", "arith.extui", "arith.extsi", "arith.trunci", "arith.index_cast", "arith.index_castui",
+         # a thread's coordinates, which `let c = thread::threadIdx_x() + i` reads again in a loop body
+         "simt.thread_id", "simt.block_id", "simt.block_dim", "simt.grid_dim"}
 
 
 def _invariant(value: ir.Value, loop: Any) -> bool:

@@ -40,3 +40,22 @@
 
 // PTX: .entry row_sum
 // PTX: trap
+
+// A loop nest is versioned from the outside: the check before the outer loop covers x[(r0 + j) * cols + c]
+// for the largest j and the largest i of the inner loop (c = threadIdx.x + i, recomputed before the nest), so
+// the fast copy is the whole nest unchecked. In the checked copy the inner loop is versioned on its own.
+// CHECK-LABEL: gpu.func @tile_copy
+// CHECK:      "simt.thread_id"
+// CHECK:      "simt.len"(%arg0)
+// CHECK:      "simt.len"(%arg2)
+// CHECK:      scf.if %{{.*}} {
+// CHECK-NEXT:   scf.for %[[J:.*]] =
+// CHECK:          scf.for %[[I:.*]] =
+// CHECK:            "simt.load_unchecked"(%arg0
+// CHECK-NEXT:       "simt.store_unchecked"(%arg2
+// CHECK:      } else {
+// CHECK-NEXT:   scf.for
+// CHECK:              "simt.load_unchecked"(%arg0
+// CHECK:          } else {
+// CHECK-NEXT:       scf.for
+// CHECK:              "simt.load"(%arg0

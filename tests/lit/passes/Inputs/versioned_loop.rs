@@ -21,3 +21,14 @@ pub unsafe fn column_sum(x: &[f32], rows: usize, cols: usize, out: &mut [f32]) {
     }
     out[c] = s;
 }
+
+#[kernel]
+pub unsafe fn tile_copy(x: &[f32], cols: usize, out: &mut [f32]) {
+    let r0 = thread::blockIdx_x() as usize * 4;
+    for j in 0..4 {
+        for i in (0..64).step_by(32) {
+            let c = thread::threadIdx_x() as usize + i;
+            out[(r0 + j) * cols + c] = x[(r0 + j) * cols + c];
+        }
+    }
+}
