@@ -27,6 +27,7 @@ class AttachTarget(OxidePass):
     """Attach the NVVM target to every gpu.module, linking libdevice only when the code calls it."""
 
     name = "oxide-attach-target"
+    verify_after = False  # it only sets the gpu.modules' targets: no oxide op to verify again
     chip: str = "sm_90"
     features: str = ""
     opt_level: int = 3
@@ -101,4 +102,6 @@ class TileToPtx(NamedPipeline):
     opt_level: int = 3
 
     def expand(self) -> str:
-        return f"{TileToSimt(self.chip).expand()},{SimtToPtx(self.chip, self.opt_level).expand()}"
+        # convert-tile-to-simt verifies its output, so simt-to-ptx's leading oxide-verify would repeat it.
+        simt = SimtToPtx(self.chip, self.opt_level).expand().removeprefix("oxide-verify,")
+        return f"{TileToSimt(self.chip).expand()},{simt}"

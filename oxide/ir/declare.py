@@ -232,13 +232,16 @@ class _Parametric:
     @classmethod
     def parameters_of(cls, value: Any) -> list[Any]:
         """The parameters of an instance, as ir.Type or ir.Attribute values."""
-        spelled = str(value)
-        if not cls.isinstance(value):
-            raise TypeError(f"{spelled} is not a {cls.mnemonic_ref()}")
-        if spelled == cls.mnemonic_ref():
+        spelled, ref = str(value), cls.mnemonic_ref()  # printed once: lowerings ask this for every value
+        if spelled == ref:
             return []
+        if not spelled.startswith(ref + "<"):
+            raise TypeError(f"{spelled} is not a {ref}")
         out = []
-        for part in _split_params(spelled[len(cls.mnemonic_ref()) + 1 : -1]):
+        for part in _split_params(spelled[len(ref) + 1 : -1]):
+            if part[0] in "\"#0123456789-":  # a string, attribute or number: never a type
+                out.append(ir.Attribute.parse(part))
+                continue
             try:
                 out.append(ir.Type.parse(part))
             except Exception:  # not a type: a parameter may be any attribute

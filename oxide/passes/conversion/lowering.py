@@ -264,12 +264,18 @@ def _replace(ctx: LoweringContext, op: ir.Operation, new: Any) -> None:
 def leftover_uses(ruleset: RuleSet, root: ir.Operation) -> list[tuple[ir.Location, str]]:
     """Ops outside the dialect that still take or yield converted types: nothing can lower them."""
     problems: list[tuple[ir.Location, str]] = []
+    converted: dict[ir.Type, bool] = {}  # a kernel has thousands of values and a few types
+
+    def is_converted(t: ir.Type) -> bool:
+        if t not in converted:
+            converted[t] = _is_converted(ruleset, t)
+        return converted[t]
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         if op.name == "builtin.unrealized_conversion_cast" and PARTS_MARKER in op.attributes:
             return ir.WalkResult.ADVANCE
         for value in [*op.operands, *op.results]:
-            if _is_converted(ruleset, value.type):
+            if is_converted(value.type):
                 problems.append((op.location, f"'{op.name}' cannot take or produce a value of type {value.type}; "
                                               "only simt ops may use it"))
                 break

@@ -386,7 +386,18 @@ class VersionBoundsChecks(OxidePass):
     name = "oxide-version-bounds-checks"
 
     def run(self, module: ir.Operation) -> None:
-        for function in nested_ops(module):
+        for function in _functions(module):
             # A lowered tile kernel accesses memory through raw pointers under its own masks: no slice checks.
-            if function.operation.name in ("gpu.func", "func.func") and not lowered_from_tile(function):
+            if not lowered_from_tile(function):
                 _version_nest(function)
+
+
+def _functions(module: ir.Operation) -> list[Any]:
+    """The functions of the module and of its gpu.modules (a shallow walk: their bodies can be large)."""
+    found = []
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name == "gpu.module":
+            found += [f for f in op.regions[0].blocks[0].operations if f.operation.name in ("gpu.func", "func.func")]
+        elif op.operation.name == "func.func":
+            found.append(op)
+    return found
