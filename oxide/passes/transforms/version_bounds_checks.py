@@ -20,10 +20,16 @@ whose condition requires `j < n` for a counter kept in a local (`memref.alloca`)
 `j = j + s` at most once per iteration (at its top level, or under the `scf.if`s of a `break`/`continue`);
 accesses use the counter as read before that advance.
 
+Nests are versioned outermost first, and a loop's check also covers the accesses in the `scf.for` loops
+inside it whose bounds and step do not change from one of its iterations to the next: an index is then a
+sum of invariant terms and of counters times invariant coefficients, largest at every counter's last value.
+The fast copy of a 2-D tile loop nest is then unchecked as a whole, which LLVM unrolls like nvcc's; the loops
+inside each copy are versioned afterwards for whatever the outer check could not cover.
+
 The check is cheap because every thread runs it before its first access: a product is accepted when both
 factors are below 2^32 (so it cannot wrap), not by computing its high word; a loop whose index products
-have a factor of 2^32 or more takes the checked copy. The checked copy ends in an instruction LLVM cannot merge (`_merge_fence`), so
-the two copies stay apart and the fast one keeps its guarded accesses predicated.
+have a factor of 2^32 or more takes the checked copy. The checked copy ends in an instruction LLVM cannot
+merge (`_merge_fence`), so the two copies stay apart and the fast one keeps its guarded accesses predicated.
 """
 
 from __future__ import annotations
