@@ -105,6 +105,8 @@ class FunctionEmitter:
             enum = self.crate.enum(t.name)
             if enum is not None:
                 return self.enum_type(enum)
+            if t.name == "Ordering":
+                return T.ORDERING  # core::cmp::Ordering (a user's own `Ordering` item was found above)
             from oxide.frontends.rust.intrinsics.device_types import device_type
 
             device = device_type(self, t)

@@ -1311,7 +1311,7 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
     if ty is None:
         # Generic struct: infer its parameters from the field values; fields whose declared type names no
         # parameter give their type to literals (`offset: 1` of an `offset: u32` field).
-        from oxide.frontends.rust.device_api import _mentions
+        from oxide.frontends.rust.device_api import _mentions, unify_generics
 
         declared = dict(struct.fields)
         generic_names = {g.name for g in struct.generics}
@@ -1320,8 +1320,8 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
                   for n, x in e.fields}
         bindings: dict[str, T.Ty] = {}
         for field_name, field_ty in struct.fields:
-            if isinstance(field_ty, ast.PathTy) and field_ty.name in {g.name for g in struct.generics} and field_name in values:
-                bindings[field_ty.name] = values[field_name].ty
+            if field_name in values:  # `pieces: [lhs, ..]` of a `pieces: [T; 4]` field binds `T` too
+                unify_generics(self, field_ty, values[field_name].ty, generic_names, bindings)
         ty = self.struct_type(struct, [bindings.get(g.name, T.F32) for g in struct.generics])
         parts = []
         for field_name, field_ty in ty.fields:

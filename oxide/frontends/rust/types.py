@@ -524,6 +524,8 @@ PRIMITIVES: dict[str, Ty] = {
     # expands into 64-bit operations.
     "f16": Float(16), "i128": Int(128, True), "u128": Int(128, False), "char": Char(32, False),
 }
+# `core::cmp::Ordering`: `#[repr(i8)]` with the declared discriminants -1, 0, 1 (so `Less as i32` is -1).
+ORDERING = Enum("Ordering", (("Less", -1), ("Equal", 0), ("Greater", 1)), "i8")
 ATOMICS = {f"{scope.capitalize()}Atomic{name}": (scope, PRIMITIVES[name.lower()])
            for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F16", "F32", "F64")}
 # core::sync::atomic types compile at system scope, as in cuda-oxide.
