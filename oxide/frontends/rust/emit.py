@@ -451,12 +451,15 @@ class FunctionEmitter:
                 return value
         if isinstance(value.ty, T.FnItem) and isinstance(ty, T.FnPtr):
             return value  # the function item itself: calls through it are inlined
-        if isinstance(value.ty, (T.PlaceRef, T.ElemRef)):
-            from oxide.frontends.rust.emit_places import unsize
+        if isinstance(value.ty, (T.PlaceRef, T.ElemRef, T.Shared)):
+            from oxide.frontends.rust.emit_places import unsize, unsize_snapshot
 
             as_slice = unsize(value, ty)
             if as_slice is not None:
                 return as_slice  # `let s: &mut [f32] = row;` of an array in memory
+            as_slice = unsize_snapshot(self, value, ty, loc)
+            if as_slice is not None:
+                return as_slice  # `sum(&TILE[0])`, `sum(&TILE)`: a shared array read where `&[T]` is expected
             if isinstance(value.ty, T.PlaceRef) and ty == value.ty.elem:
                 return value  # `let row: &[f32; N] = &TILE[0];`: stays a reference to the memory it reads
             if isinstance(ty, T.ElemRef) and ty.elem == value.ty.elem \
