@@ -137,8 +137,12 @@ class FunctionEmitter:
         if isinstance(t, ast.TupleTy):
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
-            if isinstance(self.resolve_type(t.inner), T.Unit):
+            pointee = self.resolve_type(t.inner)
+            if isinstance(pointee, T.Unit):
                 return T.Ptr(T.UNIT, t.mutable, 1)  # `*const ()`: an address only, never read through
+            if isinstance(pointee, T.Shared):
+                # `*mut SharedArray<T, N>`: a pointer to the array, in shared memory (places.shared_pointer).
+                return T.Ptr(T.Array(pointee.elem, pointee.length), t.mutable, 3)
             return T.Ptr(self.scalar_element(t.inner, "a raw pointer"), t.mutable, 1)
         if isinstance(t, ast.FnPtrTy):
             return T.FnPtr()
@@ -432,6 +436,10 @@ class FunctionEmitter:
             return value
         if isinstance(value.ty, T.LocalRef) and isinstance(ty, T.ElemRef) and value.ty.elem == ty.elem:
             return value  # `&mut local` passed where `&mut T` is expected: the local's storage, in place
+        if isinstance(value.ty, T.Shared) and isinstance(ty, T.Ptr) and ty.elem == T.Array(value.ty.elem, value.ty.length):
+            from oxide.frontends.rust.places import shared_pointer
+
+            return shared_pointer(value, ty.mutable)  # `&raw mut TILE` passed as a `*mut SharedArray<T, N>`
         if isinstance(value.ty, T.Ptr) and isinstance(ty, T.Ptr) and value.ty.elem == ty.elem \
                 and (value.ty.mutable or not ty.mutable):
             # A pointer keeps the address space it points into; `*mut T` also passes as `*const T`.

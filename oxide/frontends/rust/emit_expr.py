@@ -112,6 +112,10 @@ def placeholder(ty: T.Ty) -> Val:
     if isinstance(ty, (T.Tuple, T.Struct)):
         parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
         return Val(ty, [placeholder(p) for p in parts])
+    if isinstance(ty, T.Ptr):
+        generic = T.Ptr(ty.elem, ty.mutable, 0)
+        null = simt.IntToPtrOp.build(arith.constant(ir.IntegerType.get_signless(64), 0), results=[generic.mlir()])
+        return Val(ty, null if ty.space == 0 else simt.FromGenericOp.build(null, results=[ty.mlir()]))
     raise TypeError(f"no placeholder for {ty}")
 
 

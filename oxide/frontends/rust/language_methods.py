@@ -93,6 +93,11 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
         pieces = slice_method(em, recv, e)
         if pieces is not None:
             return pieces, recv
+    if isinstance(ty, T.Shared) and name in ("addr", "expose_provenance", "is_null", "cast", "cast_mut", "cast_const"):
+        from oxide.frontends.rust.places import shared_pointer
+
+        recv = shared_pointer(recv)  # `(&raw mut TILE).addr()`: the `*mut SharedArray<T, N>`'s methods
+        ty = recv.ty
     if isinstance(ty, T.Ptr):
         return _pointer_method(em, recv, e), recv
     return None, recv
