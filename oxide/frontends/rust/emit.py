@@ -506,7 +506,7 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
-            T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun)
+            T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun, T.GridRuns)
 
 
 def _in_memory(ty: T.Ty) -> bool:

@@ -1050,7 +1050,11 @@ def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
 
 def e_While(self, e: ast.While, expected: T.Ty | None) -> Val:
     if isinstance(e.cond, ast.LetCond):
-        raise err(e.loc, "`while let` is not supported in device code; use `loop` with `if let ... else { break }`")
+        # `while let P = v { body }` is `loop { if let P = v { body } else { break } }`: `v` is evaluated
+        # anew each iteration and `continue` re-tests it.
+        stop = ast.Block(e.loc, [], ast.Break(e.loc, e.label))
+        return self.expr(ast.Loop(e.loc, ast.Block(e.loc, [], ast.If(e.loc, e.cond, e.body, stop)), e.label),
+                         expected)
     frame = _loop_frame(self, e.label, e.body)
     self.frames.append(frame)
     try:

@@ -41,11 +41,13 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
     dereferenced when it is a reference to a scalar in memory)."""
     ty = recv.ty
     name = e.name
-    if isinstance(ty, (T.Disjoint, T.ThreadRun, T.ElemRef)):
-        from oxide.frontends.rust.views import disjoint_view, run_method, slot_method
+    if isinstance(ty, (T.Disjoint, T.ThreadRun, T.ElemRef, T.GridRuns)):
+        from oxide.frontends.rust.views import disjoint_view, grid_runs_method, run_method, slot_method
 
         if isinstance(ty, T.ThreadRun):
             return run_method(em, recv, e), recv
+        if isinstance(ty, T.GridRuns):
+            return grid_runs_method(em, recv, e), recv
         viewed = disjoint_view(em, recv, e) if isinstance(ty, T.Disjoint) else slot_method(em, recv, e)
         if viewed is not None:
             return viewed, recv

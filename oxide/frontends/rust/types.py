@@ -124,6 +124,18 @@ class ThreadRun(Ty):
 
 
 @dataclass(frozen=True)
+class GridRuns(Ty):
+    """`grid_stride_runs32(idx)` of a `DisjointSlice<T, LinearTiles<N>>`: the runs t, t + P, t + 2P, ... of
+    thread t (P = gridDim.x * blockDim.x), handed out one at a time by `next_run()`."""
+
+    elem: Ty
+    count: int
+
+    def rust(self) -> str:
+        return f"GridStrideRuns32<{self.elem.rust()}, {self.count}>"
+
+
+@dataclass(frozen=True)
 class ThreadIndex(Ty):
     space: str
 
