@@ -218,8 +218,9 @@ def unsize_snapshot(em: Any, value: Val, ty: T.Ty, loc: Any) -> Val | None:
             or place.ty.elem != ty.elem:
         return None
     if ty.mutable:
-        raise err(loc, f"a `&mut [{ty.elem.rust()}]` of an array in shared memory is not supported in device code "
-                       "(slices address global memory); index the shared array itself, or take `&[T]`")
+        memory = "constant memory (read-only)" if place.space == 4 else "shared memory"
+        raise err(loc, f"a `&mut [{ty.elem.rust()}]` of an array in {memory} is not supported in device code "
+                       "(slices address global memory); index the array itself, or take `&[T]`")
     from oxide.frontends.rust.local_slices import borrow_array
 
     return borrow_array(load_place(em, place), ty)
