@@ -140,6 +140,10 @@ class FunctionEmitter:
             pointee = self.resolve_type(t.inner)
             if isinstance(pointee, T.Unit):
                 return T.Ptr(T.UNIT, t.mutable, 1)  # `*const ()`: an address only, never read through
+            if isinstance(t.inner, ast.PtrTy) and not t.mutable:
+                # `*const *const T`: only a local array of pointers has one (local_pointers.py); it is never
+                # read through memory.
+                return T.Ptr(pointee, False, 1)
             if isinstance(pointee, T.Shared):
                 # `*mut SharedArray<T, N>`: a pointer to the array, in shared memory (places.shared_pointer).
                 return T.Ptr(T.Array(pointee.elem, pointee.length), t.mutable, 3)
@@ -436,6 +440,8 @@ class FunctionEmitter:
             return value
         if isinstance(value.ty, T.LocalRef) and isinstance(ty, T.ElemRef) and value.ty.elem == ty.elem:
             return value  # `&mut local` passed where `&mut T` is expected: the local's storage, in place
+        if isinstance(value.ty, T.LocalPtr) and isinstance(ty, T.Ptr) and not ty.mutable and value.ty.elem == ty.elem:
+            return value  # `arr.as_ptr()` passed as a `*const T`: still the position in the local array
         if isinstance(value.ty, T.Shared) and isinstance(ty, T.Ptr) and ty.elem == T.Array(value.ty.elem, value.ty.length):
             from oxide.frontends.rust.places import shared_pointer
 

@@ -311,6 +311,10 @@ def deref_value(self, v: Val, e: ast.Unary) -> Val:
         return load_cell(v.v)
     if isinstance(v.ty, T.ElemRef):
         return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
+    if isinstance(v.ty, T.LocalPtr):
+        from oxide.frontends.rust import local_pointers
+
+        return local_pointers.read(self, v, e.loc)
     if isinstance(v.ty, T.Ptr):
         self.require_unsafe(e.loc, "dereferencing a raw pointer")
         return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place

@@ -74,6 +74,9 @@ def deref_place(em: Any, ref: Val, loc: Any) -> Place | None:
         return place
     if isinstance(ref.ty, T.Ptr) and not isinstance(ref.ty.elem, T.Atomic):
         em.require_unsafe(loc, "dereferencing a raw pointer")
+        if isinstance(ref.ty.elem, T.Ptr):
+            raise err(loc, "reading a pointer from memory (`*p` of a `*const *const T`) is not supported in device "
+                           "code; only a pointer into a local array of pointers (`slots.as_ptr()`) can be read")
         return pointer_place(ref)
     return None
 

@@ -1,6 +1,6 @@
 """Method calls that are language features rather than GPU API, tried before the device API's methods:
 iterator reductions and `MaybeUninit` (decided from the call's shape, before the receiver is evaluated);
-check-once views and their slots, arrays in memory and local arrays (`len`, `map`, `as_slice`), slices
+check-once views and their slots, arrays in memory and local arrays (`len`, `map`, `as_slice`, `as_ptr`), slices
 made from slices, `cast_unsigned` / `cast_signed`, and auto-dereferencing a reference into memory."""
 
 from __future__ import annotations
@@ -63,6 +63,14 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
         target = (T.USIZE if name == "cast_unsigned" else T.ISIZE) if pointer_sized \
             else T.Int(ty.bits, name == "cast_signed")
         return Val(target, recv.v), recv
+    if isinstance(ty, T.Array) and not e.args and name == "as_ptr":
+        from oxide.frontends.rust.local_pointers import array_pointer
+
+        return array_pointer(recv), recv
+    if isinstance(ty, T.LocalPtr):
+        from oxide.frontends.rust import local_pointers
+
+        return local_pointers.method(em, recv, e), recv
     if isinstance(ty, T.Array) and not e.args and name in ("as_slice", "len", "is_empty"):
         if name == "as_slice":
             from oxide.frontends.rust.local_slices import borrow_array

@@ -94,6 +94,17 @@ class LocalSlice(Ty):
 
 
 @dataclass(frozen=True)
+class LocalPtr(Ty):
+    """`*const T` from `arr.as_ptr()` of a local array: a position in the array's registers, not an address
+    (local_pointers.py)."""
+
+    elem: Ty
+
+    def rust(self) -> str:
+        return f"*const {self.elem.rust()}"
+
+
+@dataclass(frozen=True)
 class Disjoint(Ty):
     """`DisjointSlice<T, Space>`; space as in the simt dialect ("1d", "2d:S", "runtime_2d", "warp")."""
 
