@@ -442,7 +442,8 @@ class FunctionEmitter:
             return value  # `&mut local` passed where `&mut T` is expected: the local's storage, in place
         if isinstance(value.ty, T.LocalPtr) and isinstance(ty, T.Ptr) and not ty.mutable and value.ty.elem == ty.elem:
             return value  # `arr.as_ptr()` passed as a `*const T`: still the position in the local array
-        if isinstance(value.ty, T.Shared) and isinstance(ty, T.Ptr) and ty.elem == T.Array(value.ty.elem, value.ty.length):
+        if isinstance(value.ty, T.Shared) and isinstance(ty, T.Ptr) \
+                and ty.elem == T.Array(value.ty.elem, value.ty.length):
             from oxide.frontends.rust.places import shared_pointer
 
             return shared_pointer(value, ty.mutable)  # `&raw mut TILE` passed as a `*mut SharedArray<T, N>`

@@ -82,7 +82,8 @@ def _grid_runs(em: Any, recv: Val, thread: ir.Value, valid: ir.Value, count: int
     with ir.InsertionPoint.at_block_begin(em.entry):
         cell = new_cell(T.PRIMITIVES["u64"])
     store_cell(cell, Val(T.PRIMITIVES["u64"], thread))
-    threads = arith.muli(simt.GridDimOp.build(dim=simt.DimAttr.get("x")), simt.BlockDimOp.build(dim=simt.DimAttr.get("x")))
+    x = simt.DimAttr.get("x")
+    threads = arith.muli(simt.GridDimOp.build(dim=x), simt.BlockDimOp.build(dim=x))
     period = arith.extui(i64, threads)
     ty = T.GridRuns(recv.ty.elem, count)
     return Val(ty, (recv, cell, period, valid))

@@ -12,8 +12,8 @@ from mlir.dialects import arith
 
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
-from oxide.frontends.rust.emit_support import int_attr
 from oxide.frontends.rust.emit_expr import referent
+from oxide.frontends.rust.emit_support import int_attr
 from oxide.frontends.rust.intrinsics.registry import device_method
 from oxide.frontends.rust.values import OptionVal, Val
 
@@ -39,7 +39,8 @@ def _other(em: Any, recv: Val, args: list[ast.Expr]) -> Val:
 def _cmp(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
          expected: T.Ty | None) -> Val | None:
     ty = recv.ty
-    if len(args) != 1 or not (isinstance(ty, (T.Int, T.Bool, T.Enum)) or (isinstance(ty, T.Float) and name == "partial_cmp")):
+    comparable = isinstance(ty, (T.Int, T.Bool, T.Enum)) or (isinstance(ty, T.Float) and name == "partial_cmp")
+    if len(args) != 1 or not comparable:
         return None
     other = _other(em, recv, args).v
     if isinstance(ty, T.Float):
