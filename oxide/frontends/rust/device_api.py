@@ -78,6 +78,9 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
         ty = T.PRIMITIVES[segs[-3]] if len(segs) >= 3 and segs[-3] in ("f32", "f64") else \
             expected if isinstance(expected, T.Float) else T.F32
         return Val(ty, _const(ty, _MATH_CONSTS[segs[-1]]))
+    if len(segs) >= 2 and segs[-2] == "Ordering" and em.crate.enum("Ordering") is None \
+            and segs[-1] in dict(T.ORDERING.variants):
+        return Val(T.ORDERING, _const(T.ORDERING.storage, dict(T.ORDERING.variants)[segs[-1]]))  # core::cmp
     if len(segs) == 2 and segs[0] == "AtomicOrdering" or (len(segs) >= 2 and segs[-2] == "Ordering"):
         return Val(T.UNIT, ("ordering", segs[-1]))
     if len(segs) >= 2:
@@ -449,31 +452,8 @@ def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val]
     for g, given in zip(fn.generics, explicit or []):
         bindings[g.name] = em.const_arg(given) if g.const_ty is not None else em.resolve_type(given)
 
-    def unify(t: Any, actual: T.Ty) -> None:
-        if isinstance(t, ast.PathTy) and t.name in names and t.name not in bindings:
-            bindings[t.name] = actual
-        elif isinstance(t, ast.RefTy) and isinstance(t.inner, ast.SliceTy) and isinstance(actual, T.Slice):
-            unify(t.inner.elem, actual.elem)
-        elif isinstance(t, ast.RefTy) and isinstance(actual, (T.ElemRef, T.LocalRef, T.PlaceRef)):
-            unify(t.inner, actual.elem)
-        elif isinstance(t, ast.PtrTy) and isinstance(actual, T.Ptr):
-            unify(t.inner, actual.elem)
-        elif isinstance(t, ast.RefTy):
-            unify(t.inner, actual)
-        elif isinstance(t, ast.ArrayTy) and isinstance(actual, T.Array):
-            unify(t.elem, actual.elem)
-            if isinstance(t.length, ast.PathExpr) and t.length.segments[0] in names:
-                bindings.setdefault(t.length.segments[0], actual.length)
-        elif isinstance(t, ast.PathTy) and t.name == "DisjointSlice" and isinstance(actual, T.Disjoint) and t.args:
-            unify(t.args[0], actual.elem)
-        elif isinstance(t, ast.PathTy) and t.args and isinstance(actual, T.Struct):
-            struct = em.crate.struct(t.name)
-            if struct is not None:
-                for (_, field_t), (_, field_actual) in zip(struct.fields, actual.fields):
-                    unify(_substitute(field_t, {g.name: a for g, a in zip(struct.generics, t.args)}), field_actual)
-
     for p, a in zip(params, args):
-        unify(p.ty, a.ty)
+        unify_generics(em, p.ty, a.ty, names, bindings)
     # A type parameter named only by the return type (`fn apply<F: FnOnce(T) -> R, R>(f: F) -> R`) is what
     # the body yields; inline_call binds it from the body's value.
     in_params = {n.name for p in params for n in walk(p.ty) if isinstance(n, ast.PathTy)}
@@ -483,6 +463,33 @@ def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val]
         raise err(loc, f"cannot infer the generic parameter `{missing[0]}` of `{fn.name}`; "
                        f"write it: `{fn.name}::<...>(...)`")
     return bindings
+
+
+def unify_generics(em: Any, t: Any, actual: T.Ty, names: list[str] | set[str], bindings: dict[str, Any]) -> None:
+    """Bind the type parameters `names` that the declared type `t` mentions from the type `actual` of a value
+    written where `t` is declared (first binding wins)."""
+    if isinstance(t, ast.PathTy) and t.name in names and t.name not in bindings:
+        bindings[t.name] = actual
+    elif isinstance(t, ast.RefTy) and isinstance(t.inner, ast.SliceTy) and isinstance(actual, T.Slice):
+        unify_generics(em, t.inner.elem, actual.elem, names, bindings)
+    elif isinstance(t, ast.RefTy) and isinstance(actual, (T.ElemRef, T.LocalRef, T.PlaceRef)):
+        unify_generics(em, t.inner, actual.elem, names, bindings)
+    elif isinstance(t, ast.PtrTy) and isinstance(actual, T.Ptr):
+        unify_generics(em, t.inner, actual.elem, names, bindings)
+    elif isinstance(t, ast.RefTy):
+        unify_generics(em, t.inner, actual, names, bindings)
+    elif isinstance(t, ast.ArrayTy) and isinstance(actual, T.Array):
+        unify_generics(em, t.elem, actual.elem, names, bindings)
+        if isinstance(t.length, ast.PathExpr) and t.length.segments[0] in names:
+            bindings.setdefault(t.length.segments[0], actual.length)
+    elif isinstance(t, ast.PathTy) and t.name == "DisjointSlice" and isinstance(actual, T.Disjoint) and t.args:
+        unify_generics(em, t.args[0], actual.elem, names, bindings)
+    elif isinstance(t, ast.PathTy) and t.args and isinstance(actual, T.Struct):
+        struct = em.crate.struct(t.name)
+        if struct is not None:
+            for (_, field_t), (_, field_actual) in zip(struct.fields, actual.fields):
+                declared = _substitute(field_t, {g.name: a for g, a in zip(struct.generics, t.args)})
+                unify_generics(em, declared, field_actual, names, bindings)
 
 
 def _is_const(fn: ast.Function, name: str) -> bool:

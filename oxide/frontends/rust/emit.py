@@ -105,6 +105,8 @@ class FunctionEmitter:
             enum = self.crate.enum(t.name)
             if enum is not None:
                 return self.enum_type(enum)
+            if t.name == "Ordering":
+                return T.ORDERING  # core::cmp::Ordering (a user's own `Ordering` item was found above)
             from oxide.frontends.rust.intrinsics.device_types import device_type
 
             device = device_type(self, t)
@@ -135,8 +137,16 @@ class FunctionEmitter:
         if isinstance(t, ast.TupleTy):
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
-            if isinstance(self.resolve_type(t.inner), T.Unit):
+            pointee = self.resolve_type(t.inner)
+            if isinstance(pointee, T.Unit):
                 return T.Ptr(T.UNIT, t.mutable, 1)  # `*const ()`: an address only, never read through
+            if isinstance(t.inner, ast.PtrTy) and not t.mutable:
+                # `*const *const T`: only a local array of pointers has one (local_pointers.py); it is never
+                # read through memory.
+                return T.Ptr(pointee, False, 1)
+            if isinstance(pointee, T.Shared):
+                # `*mut SharedArray<T, N>`: a pointer to the array, in shared memory (places.shared_pointer).
+                return T.Ptr(T.Array(pointee.elem, pointee.length), t.mutable, 3)
             return T.Ptr(self.scalar_element(t.inner, "a raw pointer"), t.mutable, 1)
         if isinstance(t, ast.FnPtrTy):
             return T.FnPtr()
@@ -430,6 +440,13 @@ class FunctionEmitter:
             return value
         if isinstance(value.ty, T.LocalRef) and isinstance(ty, T.ElemRef) and value.ty.elem == ty.elem:
             return value  # `&mut local` passed where `&mut T` is expected: the local's storage, in place
+        if isinstance(value.ty, T.LocalPtr) and isinstance(ty, T.Ptr) and not ty.mutable and value.ty.elem == ty.elem:
+            return value  # `arr.as_ptr()` passed as a `*const T`: still the position in the local array
+        if isinstance(value.ty, T.Shared) and isinstance(ty, T.Ptr) \
+                and ty.elem == T.Array(value.ty.elem, value.ty.length):
+            from oxide.frontends.rust.places import shared_pointer
+
+            return shared_pointer(value, ty.mutable)  # `&raw mut TILE` passed as a `*mut SharedArray<T, N>`
         if isinstance(value.ty, T.Ptr) and isinstance(ty, T.Ptr) and value.ty.elem == ty.elem \
                 and (value.ty.mutable or not ty.mutable):
             # A pointer keeps the address space it points into; `*mut T` also passes as `*const T`.
@@ -449,12 +466,15 @@ class FunctionEmitter:
                 return value
         if isinstance(value.ty, T.FnItem) and isinstance(ty, T.FnPtr):
             return value  # the function item itself: calls through it are inlined
-        if isinstance(value.ty, (T.PlaceRef, T.ElemRef)):
-            from oxide.frontends.rust.emit_places import unsize
+        if isinstance(value.ty, (T.PlaceRef, T.ElemRef, T.Shared)):
+            from oxide.frontends.rust.emit_places import unsize, unsize_snapshot
 
             as_slice = unsize(value, ty)
             if as_slice is not None:
                 return as_slice  # `let s: &mut [f32] = row;` of an array in memory
+            as_slice = unsize_snapshot(self, value, ty, loc)
+            if as_slice is not None:
+                return as_slice  # `sum(&TILE[0])`, `sum(&TILE)`: a shared array read where `&[T]` is expected
             if isinstance(value.ty, T.PlaceRef) and ty == value.ty.elem:
                 return value  # `let row: &[f32; N] = &TILE[0];`: stays a reference to the memory it reads
             if isinstance(ty, T.ElemRef) and ty.elem == value.ty.elem \
@@ -493,7 +513,7 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
-            T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun)
+            T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun, T.GridRuns)
 
 
 def _in_memory(ty: T.Ty) -> bool:

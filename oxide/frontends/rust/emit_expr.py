@@ -112,6 +112,10 @@ def placeholder(ty: T.Ty) -> Val:
     if isinstance(ty, (T.Tuple, T.Struct)):
         parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
         return Val(ty, [placeholder(p) for p in parts])
+    if isinstance(ty, T.Ptr):
+        generic = T.Ptr(ty.elem, ty.mutable, 0)
+        null = simt.IntToPtrOp.build(arith.constant(ir.IntegerType.get_signless(64), 0), results=[generic.mlir()])
+        return Val(ty, null if ty.space == 0 else simt.FromGenericOp.build(null, results=[ty.mlir()]))
     raise TypeError(f"no placeholder for {ty}")
 
 
@@ -307,6 +311,10 @@ def deref_value(self, v: Val, e: ast.Unary) -> Val:
         return load_cell(v.v)
     if isinstance(v.ty, T.ElemRef):
         return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
+    if isinstance(v.ty, T.LocalPtr):
+        from oxide.frontends.rust import local_pointers
+
+        return local_pointers.read(self, v, e.loc)
     if isinstance(v.ty, T.Ptr):
         self.require_unsafe(e.loc, "dereferencing a raw pointer")
         return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
@@ -1046,7 +1054,11 @@ def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
 
 def e_While(self, e: ast.While, expected: T.Ty | None) -> Val:
     if isinstance(e.cond, ast.LetCond):
-        raise err(e.loc, "`while let` is not supported in device code; use `loop` with `if let ... else { break }`")
+        # `while let P = v { body }` is `loop { if let P = v { body } else { break } }`: `v` is evaluated
+        # anew each iteration and `continue` re-tests it.
+        stop = ast.Block(e.loc, [], ast.Break(e.loc, e.label))
+        return self.expr(ast.Loop(e.loc, ast.Block(e.loc, [], ast.If(e.loc, e.cond, e.body, stop)), e.label),
+                         expected)
     frame = _loop_frame(self, e.label, e.body)
     self.frames.append(frame)
     try:
@@ -1311,7 +1323,7 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
     if ty is None:
         # Generic struct: infer its parameters from the field values; fields whose declared type names no
         # parameter give their type to literals (`offset: 1` of an `offset: u32` field).
-        from oxide.frontends.rust.device_api import _mentions
+        from oxide.frontends.rust.device_api import _mentions, unify_generics
 
         declared = dict(struct.fields)
         generic_names = {g.name for g in struct.generics}
@@ -1320,8 +1332,8 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
                   for n, x in e.fields}
         bindings: dict[str, T.Ty] = {}
         for field_name, field_ty in struct.fields:
-            if isinstance(field_ty, ast.PathTy) and field_ty.name in {g.name for g in struct.generics} and field_name in values:
-                bindings[field_ty.name] = values[field_name].ty
+            if field_name in values:  # `pieces: [lhs, ..]` of a `pieces: [T; 4]` field binds `T` too
+                unify_generics(self, field_ty, values[field_name].ty, generic_names, bindings)
         ty = self.struct_type(struct, [bindings.get(g.name, T.F32) for g in struct.generics])
         parts = []
         for field_name, field_ty in ty.fields:

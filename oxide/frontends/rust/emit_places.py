@@ -74,6 +74,9 @@ def deref_place(em: Any, ref: Val, loc: Any) -> Place | None:
         return place
     if isinstance(ref.ty, T.Ptr) and not isinstance(ref.ty.elem, T.Atomic):
         em.require_unsafe(loc, "dereferencing a raw pointer")
+        if isinstance(ref.ty.elem, T.Ptr):
+            raise err(loc, "reading a pointer from memory (`*p` of a `*const *const T`) is not supported in device "
+                           "code; only a pointer into a local array of pointers (`slots.as_ptr()`) can be read")
         return pointer_place(ref)
     return None
 
@@ -197,3 +200,30 @@ def unsize(value: Val, ty: T.Ty) -> Val | None:
     if place.ty.elem != ty.elem or (ty.mutable and not place.mutable):
         return None
     return slice_of_array(place, ty.mutable)
+
+
+def unsize_snapshot(em: Any, value: Val, ty: T.Ty, loc: Any) -> Val | None:
+    """A shared array (`&TILE`), or a reference to an array in shared or constant memory (`&TILE[r]`), used where
+    `&[T]` is expected. Slices address
+    global memory only, so the array is read once into a local array and the slice is a window on that copy:
+    the same values, since nothing may write the array while a shared borrow of it lives (in Rust a write
+    from another thread meanwhile is a data race). `&mut [T]` of such an array is rejected: writes through
+    it must reach the memory."""
+    if isinstance(value.ty, T.Shared):
+        # `&TILE` of a whole `SharedArray<T, N>`: the array at its base address.
+        array = T.Array(value.ty.elem, value.ty.length)
+        base = simt.SharedPtrOp.build(value.v, results=[T.Ptr(value.ty.elem, True, 3).mlir()])
+        place: Place | None = Place(simt.PtrCastOp.build(base, results=[T.Ptr(array, True, 3).mlir()]), array,
+                                    True, 3)
+    else:
+        place = reference_place(value)
+    if place is None or not isinstance(ty, T.Slice) or not isinstance(place.ty, T.Array) or place.space == 1 \
+            or place.ty.elem != ty.elem:
+        return None
+    if ty.mutable:
+        memory = "constant memory (read-only)" if place.space == 4 else "shared memory"
+        raise err(loc, f"a `&mut [{ty.elem.rust()}]` of an array in {memory} is not supported in device code "
+                       "(slices address global memory); index the array itself, or take `&[T]`")
+    from oxide.frontends.rust.local_slices import borrow_array
+
+    return borrow_array(load_place(em, place), ty)

@@ -1,6 +1,6 @@
 """Method calls that are language features rather than GPU API, tried before the device API's methods:
 iterator reductions and `MaybeUninit` (decided from the call's shape, before the receiver is evaluated);
-check-once views and their slots, arrays in memory and local arrays (`len`, `map`, `as_slice`), slices
+check-once views and their slots, arrays in memory and local arrays (`len`, `map`, `as_slice`, `as_ptr`), slices
 made from slices, `cast_unsigned` / `cast_signed`, and auto-dereferencing a reference into memory."""
 
 from __future__ import annotations
@@ -41,11 +41,13 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
     dereferenced when it is a reference to a scalar in memory)."""
     ty = recv.ty
     name = e.name
-    if isinstance(ty, (T.Disjoint, T.ThreadRun, T.ElemRef)):
-        from oxide.frontends.rust.views import disjoint_view, run_method, slot_method
+    if isinstance(ty, (T.Disjoint, T.ThreadRun, T.ElemRef, T.GridRuns)):
+        from oxide.frontends.rust.views import disjoint_view, grid_runs_method, run_method, slot_method
 
         if isinstance(ty, T.ThreadRun):
             return run_method(em, recv, e), recv
+        if isinstance(ty, T.GridRuns):
+            return grid_runs_method(em, recv, e), recv
         viewed = disjoint_view(em, recv, e) if isinstance(ty, T.Disjoint) else slot_method(em, recv, e)
         if viewed is not None:
             return viewed, recv
@@ -61,6 +63,14 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
         target = (T.USIZE if name == "cast_unsigned" else T.ISIZE) if pointer_sized \
             else T.Int(ty.bits, name == "cast_signed")
         return Val(target, recv.v), recv
+    if isinstance(ty, T.Array) and not e.args and name == "as_ptr":
+        from oxide.frontends.rust.local_pointers import array_pointer
+
+        return array_pointer(recv), recv
+    if isinstance(ty, T.LocalPtr):
+        from oxide.frontends.rust import local_pointers
+
+        return local_pointers.method(em, recv, e), recv
     if isinstance(ty, T.Array) and not e.args and name in ("as_slice", "len", "is_empty"):
         if name == "as_slice":
             from oxide.frontends.rust.local_slices import borrow_array
@@ -93,6 +103,11 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
         pieces = slice_method(em, recv, e)
         if pieces is not None:
             return pieces, recv
+    if isinstance(ty, T.Shared) and name in ("addr", "expose_provenance", "is_null", "cast", "cast_mut", "cast_const"):
+        from oxide.frontends.rust.places import shared_pointer
+
+        recv = shared_pointer(recv)  # `(&raw mut TILE).addr()`: the `*mut SharedArray<T, N>`'s methods
+        ty = recv.ty
     if isinstance(ty, T.Ptr):
         return _pointer_method(em, recv, e), recv
     return None, recv

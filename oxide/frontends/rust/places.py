@@ -49,6 +49,16 @@ def reference_place(value: Val) -> Place | None:
     return None
 
 
+def shared_pointer(value: Val, mutable: bool = True) -> Val:
+    """A shared array handle (`&raw mut X` of `static mut X: SharedArray<T, N>`) as the raw pointer
+    `*mut SharedArray<T, N>`: a pointer to `[T; N]` in shared memory, which integer casts, `addr`, `is_null`,
+    `ptr::eq`, struct fields and function parameters carry like any pointer."""
+    shared: T.Shared = value.ty
+    ptr = T.Ptr(T.Array(shared.elem, shared.length), mutable, 3)
+    base = simt.SharedPtrOp.build(value.v, results=[T.Ptr(shared.elem, True, 3).mlir()])
+    return Val(ptr, simt.PtrCastOp.build(base, results=[ptr.mlir()]))
+
+
 def pointer_place(value: Val) -> Place:
     """What a raw pointer points to (the caller has checked for `unsafe`)."""
     ty = value.ty

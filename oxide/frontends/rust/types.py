@@ -94,6 +94,17 @@ class LocalSlice(Ty):
 
 
 @dataclass(frozen=True)
+class LocalPtr(Ty):
+    """`*const T` from `arr.as_ptr()` of a local array: a position in the array's registers, not an address
+    (local_pointers.py)."""
+
+    elem: Ty
+
+    def rust(self) -> str:
+        return f"*const {self.elem.rust()}"
+
+
+@dataclass(frozen=True)
 class Disjoint(Ty):
     """`DisjointSlice<T, Space>`; space as in the simt dialect ("1d", "2d:S", "runtime_2d", "warp")."""
 
@@ -121,6 +132,18 @@ class ThreadRun(Ty):
 
     def rust(self) -> str:
         return f"{'StaticViewMut32' if self.whole else 'ThreadRunMut32'}<{self.elem.rust()}, {self.count}>"
+
+
+@dataclass(frozen=True)
+class GridRuns(Ty):
+    """`grid_stride_runs32(idx)` of a `DisjointSlice<T, LinearTiles<N>>`: the runs t, t + P, t + 2P, ... of
+    thread t (P = gridDim.x * blockDim.x), handed out one at a time by `next_run()`."""
+
+    elem: Ty
+    count: int
+
+    def rust(self) -> str:
+        return f"GridStrideRuns32<{self.elem.rust()}, {self.count}>"
 
 
 @dataclass(frozen=True)
@@ -524,6 +547,8 @@ PRIMITIVES: dict[str, Ty] = {
     # expands into 64-bit operations.
     "f16": Float(16), "i128": Int(128, True), "u128": Int(128, False), "char": Char(32, False),
 }
+# `core::cmp::Ordering`: `#[repr(i8)]` with the declared discriminants -1, 0, 1 (so `Less as i32` is -1).
+ORDERING = Enum("Ordering", (("Less", -1), ("Equal", 0), ("Greater", 1)), "i8")
 ATOMICS = {f"{scope.capitalize()}Atomic{name}": (scope, PRIMITIVES[name.lower()])
            for scope in ("device", "block", "system") for name in ("U32", "I32", "U64", "I64", "F16", "F32", "F64")}
 # core::sync::atomic types compile at system scope, as in cuda-oxide.

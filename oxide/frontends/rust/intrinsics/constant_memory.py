@@ -1,5 +1,6 @@
 """cuda_device's constant memory: `#[constant] static X: ConstantMemory<T> = ConstantMemory::UNINIT;` at module
-level, read in kernels with `X.get()` (by value). T is a scalar or an array of scalars. The host writes the
+level, read in kernels with `X.get()` (by value) or `X.get_ref()` (a reference: `X.get_ref()[i]` reads one
+element where it lies, not a copy of the array). T is a scalar or an array of scalars. The host writes the
 variable (by its name, `X`) before launching; each one becomes an `llvm.mlir.global` in address space 4 of the
 gpu.module (PTX `.const`), declared the first time a kernel reads it."""
 
@@ -88,3 +89,17 @@ def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any
         memref.store(simt.PtrLoadOp.build(simt.PtrOffsetOp.build(recv.v, i)), cell.leaves, [i])
         scf.YieldOp([])
     return load_cell(cell)
+
+
+@device_method("get_ref")
+def _get_ref(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+             expected: T.Ty | None) -> Val | None:
+    """`X.get_ref()`: `&T` of the variable; an array is a reference into constant memory (indexing it reads
+    just that element), a scalar is read (a `&T` of a Copy value is its value here)."""
+    if not isinstance(recv.ty, ConstantMemoryTy) or args:
+        return None
+    value = recv.ty.value
+    if not isinstance(value, T.Array):
+        return Val(value, simt.PtrLoadOp.build(recv.v))
+    array = T.Ptr(value, False, _CONSTANT_SPACE)
+    return Val(T.PlaceRef(value, False, _CONSTANT_SPACE), simt.PtrCastOp.build(recv.v, results=[array.mlir()]))

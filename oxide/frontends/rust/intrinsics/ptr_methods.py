@@ -1,6 +1,6 @@
 """Raw-pointer and handle methods beyond device_api.py's core set: `cast()` with its target from context (the
-other pointer methods are language_methods.py's), `row_width` of a runtime 2-D DisjointSlice, and
-`ptr::null()`."""
+other pointer methods are language_methods.py's), `row_width` of a runtime 2-D DisjointSlice, `ptr::null()`,
+`ptr::eq(a, b)`, and `SharedArray::as_raw_mut_ptr(p)` / `as_raw_ptr(p)` of a `*mut SharedArray<T, N>`."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import err
 from oxide.frontends.rust.intrinsics.registry import device_fn, device_method
+from oxide.frontends.rust.places import shared_pointer
 from oxide.frontends.rust.values import Val
 
 
@@ -66,3 +67,41 @@ def _null(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], e
     ptr = T.Ptr(elem, segs[-1] == "null_mut", 0)
     zero = arith.constant(ir.IntegerType.get_signless(64), 0)
     return Val(ptr, simt.IntToPtrOp.build(zero, results=[ptr.mlir()]))
+
+
+def _as_pointer(em: Any, a: ast.Expr) -> Val:
+    value = em.expr(a)
+    if isinstance(value.ty, T.Shared):
+        return shared_pointer(value)  # `&raw mut TILE`
+    if not isinstance(value.ty, T.Ptr):
+        raise err(a.loc, f"expected a raw pointer, found `{value.ty}`")
+    return value
+
+
+@device_fn("eq")
+def _ptr_eq(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+            loc: Any) -> Val | None:
+    """`ptr::eq(a, b)`: whether two pointers hold the same address (compared as generic addresses, so a
+    shared pointer equals the generic pointer made from its address)."""
+    if len(segs) < 2 or segs[-2] != "ptr" or len(args) != 2:
+        return None
+    a, b = (_as_pointer(em, x) for x in args)
+    if a.ty.elem != b.ty.elem:
+        raise err(loc, f"`ptr::eq` takes two pointers of one type, not `{a.ty}` and `{b.ty}`")
+    same = arith.cmpi(arith.CmpIPredicate.eq, simt.PtrToIntOp.build(a.v), simt.PtrToIntOp.build(b.v))
+    return Val(T.BOOL, same)
+
+
+@device_fn("as_raw_mut_ptr", "as_raw_ptr")
+def _shared_raw_ptr(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                    loc: Any) -> Val | None:
+    """`SharedArray::as_raw_mut_ptr(p)` (unsafe): the pointer to element 0 of the shared array `p` points to,
+    made without a `&mut` of the array (threads then write disjoint elements through it)."""
+    if len(segs) < 2 or segs[-2] != "SharedArray" or len(args) != 1:
+        return None
+    em.require_unsafe(loc, f"`SharedArray::{segs[-1]}`")
+    array = _as_pointer(em, args[0])
+    if not isinstance(array.ty.elem, T.Array):
+        raise err(args[0].loc, f"`SharedArray::{segs[-1]}` takes a `*mut SharedArray<T, N>`, not `{array.ty}`")
+    ptr = T.Ptr(array.ty.elem.elem, segs[-1] == "as_raw_mut_ptr", array.ty.space)
+    return Val(ptr, simt.PtrCastOp.build(array.v, results=[ptr.mlir()]))
