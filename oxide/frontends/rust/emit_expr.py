@@ -1281,9 +1281,15 @@ def e_ArrayLit(self, e: ast.ArrayLit, expected: T.Ty | None) -> Val:
     else:
         values = [self.expr(e.elems[0], elem_hint)] if e.elems else []
         values += [self.coerce(self.expr(x, values[0].ty), values[0].ty, x.loc) for x in e.elems[1:]]
-    if not values:
-        raise err(e.loc, "empty arrays are not supported")
-    elem = values[0].ty
+    if e.repeat is not None:
+        elem = first.ty  # `[x; 0]` still evaluates x (Rust drops it): its type is the element type
+    elif values:
+        elem = values[0].ty
+    elif elem_hint is not None:
+        elem = elem_hint
+    else:
+        raise err(e.loc, "cannot infer the element type of an empty array; give it a type, "
+                         "as in `let a: [u32; 0] = [];`")
     ty = T.Array(elem, len(values))
     try:
         with ir.InsertionPoint.at_block_begin(self.entry):
