@@ -1,0 +1,75 @@
+"""`macro_rules!` at item level: arms chosen by their literal tokens and nested groups, `$x:ident` /
+`$e:expr` / `$t:ty` bindings, an `expr` staying one operand (`$e * 2` of `1 + 2` is 6, as in Rust), a
+const table built by a `while` loop in a macro-made const, and errors in expanded code located in the
+macro definition. (Repetitions and non-matching invocations are rejected: rejections/macro_rules_*.rs.)"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import oxide
+from oxide.ir.diagnostics import OxideError
+from oxide.runtime.emulator import launch
+
+_SRC = """use cuda_device::{kernel, thread, DisjointSlice};
+macro_rules! table {
+    ($n:expr, $name:ident, $t:ty) => {
+        const $name: [$t; $n] = {
+            let mut t = [0 as $t; $n];
+            let mut i = 0;
+            while i < $n {
+                t[i] = (i * i) as $t;
+                i += 1;
+            }
+            t
+        };
+    };
+}
+macro_rules! pick {
+    (double $f:ident = $e:expr) => { fn $f(x: u32) -> u32 { x * $e * 2 } };
+    (plus [$f:ident] $e:expr) => { fn $f(x: u32) -> u32 { x + $e } };
+}
+const N: usize = 8;
+table!(N, SQUARES, u32);
+pick!(double twice_sum = 1 + 2);
+pick!(plus [add_nine] 4 + 5);
+mod inner {
+    pub fn via_crate(x: u32) -> u32 { x + 100 }
+    macro_rules! forward { ($f:ident) => { pub fn $f(x: u32) -> u32 { $crate::inner::via_crate(x) } }; }
+    forward!(hundred);
+}
+#[kernel]
+pub fn k(mut out: DisjointSlice<u32>) {
+    let idx = thread::index_1d();
+    let i = idx.get();
+    if let Some(o) = out.get_mut(idx) {
+        *o = SQUARES[i % N] + twice_sum(i as u32) * 1000 + add_nine(0) * 100000 + inner::hundred(0) * 10000000;
+    }
+}
+"""
+
+
+def test_item_macros_expand_with_rust_semantics():
+    out = np.zeros(10, np.uint32)
+    launch(oxide.compile(_SRC, "k.rs").emulator, "k", (1,), (10,), [out])
+    i = np.arange(10, dtype=np.uint32)
+    np.testing.assert_array_equal(out, (i % 8) ** 2 + i * 6 * 1000 + 9 * 100000 + 100 * 10000000)
+
+
+def test_an_error_in_expanded_code_points_into_the_macro_definition():
+    src = _SRC.replace("t[i] = (i * i) as $t;", "t[i] = (i * i) as $t + undefined_name;")
+    with pytest.raises(OxideError) as caught:
+        oxide.compile(src, "k.rs")
+    loc = caught.value.diagnostics[0].loc
+    assert (loc.line, "undefined_name" in str(caught.value)) == (8, True)
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
+def test_macro_rules_ptx_assembles(tmp_path):
+    path = tmp_path / "k.ptx"
+    path.write_text(oxide.compile(_SRC, "k.rs").ptx["sm_90"])
+    subprocess.run(["ptxas", "-arch=sm_90", str(path), "-o", str(tmp_path / "k.cubin")], check=True)
