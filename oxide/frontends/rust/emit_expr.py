@@ -11,7 +11,7 @@ from oxide.dialects import simt
 from oxide.frontends.rust import ast, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
-from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, walk
+from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, unknown_type, walk
 from oxide.frontends.rust.values import (
     ArrayView, Cell, OptionVal, Val, element_at, element_cell, flag_cell, load_cell, new_cell, pointer_at, set_flag,
     store_cell, store_element, zero_value,
@@ -1311,7 +1311,7 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
     name = e.name[-1]
     struct = self.crate.struct(name)
     if struct is None:
-        raise err(e.loc, f"cannot find struct `{name}` in this scope")
+        raise unknown_type(self.crate, e.loc, name, "struct")
     ty = self.struct_type(struct, []) if not struct.generics else None
     given = dict(e.fields)
     if ty is None:

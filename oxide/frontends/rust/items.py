@@ -36,6 +36,7 @@ class Crate:
     structs: dict[str, Any] = field(default_factory=dict)
     item_attrs: dict[Any, list[Attribute]] = field(default_factory=dict)  # of structs and enums
     enums: dict[str, Any] = field(default_factory=dict)
+    unions: dict[str, Any] = field(default_factory=dict)  # only to name them in the error (unsupported)
     consts: dict[str, Any] = field(default_factory=dict)
     impls: dict[str, list[Any]] = field(default_factory=dict)
     kernels: list[str] = field(default_factory=list)
@@ -170,6 +171,8 @@ def _collect_items(crate: Crate, nodes: list[Any], source: Source, depth: int = 
         elif node.type == "struct_item":
             crate.structs[text(node.child_by_field_name("name"))] = node
             crate.item_attrs[node] = attrs
+        elif node.type == "union_item":
+            crate.unions[text(node.child_by_field_name("name"))] = node
         elif node.type == "enum_item":
             crate.enums[text(node.child_by_field_name("name"))] = node
             crate.item_attrs[node] = attrs

@@ -4,6 +4,6 @@ macro_rules! sum {
 }
 sum!(1, 2, 3);
 #[kernel]
-pub fn k(out: &mut [u32]) {
+pub unsafe fn k(out: &mut [u32]) {
     out[0] = S;
 }
