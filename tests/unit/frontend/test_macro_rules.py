@@ -1,7 +1,8 @@
 """`macro_rules!` at item level: arms chosen by their literal tokens and nested groups, `$x:ident` /
 `$e:expr` / `$t:ty` bindings, an `expr` staying one operand (`$e * 2` of `1 + 2` is 6, as in Rust), a
-const table built by a `while` loop in a macro-made const, and errors in expanded code located in the
-macro definition. (Repetitions and non-matching invocations are rejected: rejections/macro_rules_*.rs.)"""
+const table built by a `while` loop in a macro-made const, repetitions (`*` with and without a separator,
+`+`, `?`, nested), and errors in expanded code located in the macro definition. (Invocations that match
+no arm, and repeated metavariables used outside a repetition, are rejected: rejections/macro_rules_*.rs.)"""
 
 from __future__ import annotations
 
@@ -66,6 +67,43 @@ def test_an_error_in_expanded_code_points_into_the_macro_definition():
         oxide.compile(src, "k.rs")
     loc = caught.value.diagnostics[0].loc
     assert (loc.line, "undefined_name" in str(caught.value)) == (8, True)
+
+
+_REPEAT = """use cuda_device::{kernel, thread, DisjointSlice};
+macro_rules! scaled {
+    ($($name:ident = $k:expr;)*) => { $( fn $name(x: u32) -> u32 { x * $k } )* };
+}
+macro_rules! table {
+    ($name:ident: $($row:ident [$($v:literal)*])*) => {
+        const $name: [[u32; 3]; 2] = [$([$($v),*]),*];
+        $(const $row: u32 = 0 $(+ $v)*;)*
+    };
+}
+macro_rules! total_const {
+    ($name:ident, $($x:expr),+ $(,)?) => { const $name: u32 = 0 $(+ $x)+; };
+}
+scaled! { triple = 3; tenfold = 2 * 5; }
+table!(GRID: ROW0 [1 2 3] ROW1 [4 5 6]);
+total_const!(TOTAL, 1, 2 + 3, 4,);
+#[kernel]
+pub fn k(mut out: DisjointSlice<u32>) {
+    let idx = thread::index_1d();
+    let i = idx.get();
+    if let Some(o) = out.get_mut(idx) {
+        *o = triple(i as u32) + tenfold(1) * 100 + GRID[i % 2][i % 3] * 1000 + ROW0 * 10000 + ROW1 * 100000
+            + TOTAL * 1000000;
+    }
+}
+"""
+
+
+def test_repetitions_expand_once_per_match():
+    out = np.zeros(6, np.uint32)
+    launch(oxide.compile(_REPEAT, "k.rs").emulator, "k", (1,), (6,), [out])
+    i = np.arange(6)
+    grid = np.array([[1, 2, 3], [4, 5, 6]])
+    np.testing.assert_array_equal(out, 3 * i + 10 * 100 + grid[i % 2, i % 3] * 1000 + 6 * 10000 + 15 * 100000
+                                  + 10 * 1000000)
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
