@@ -8,6 +8,8 @@ token (expr, ty, ...) takes the tokens up to the next literal token of the match
 separator), or to the end; an `expr` is transcribed in parentheses, so it stays one operand as in Rust.
 Matching does not backtrack: an arm that would need it (a fragment followed by a repetition that could
 start with the same tokens) does not match, and an invocation that matches no arm is a located error.
+Expansion is textual, without Rust's hygiene, so an argument naming something the macro itself binds
+(`let i`, `for i`, a parameter or field `i:`) is refused instead of being silently captured.
 
 The expansion keeps the transcriber's line layout (arguments are written on one line), so a diagnostic
 in expanded code points into the macro definition, as rustc's do (after a repetition whose body spans
@@ -16,6 +18,7 @@ several lines, the lines below it are shifted).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,6 +219,45 @@ def _transcribe(d: MacroDef, transcriber: Any, bindings: Bindings) -> str:
                    transcriber.children[-1].start_byte, bindings)
 
 
+_IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+_KEYWORDS = {"mut", "ref", "in", "let", "for", "_"}
+
+
+def _leaves(node: Any) -> list[Any]:
+    """The transcriber's own tokens (metavariables are the caller's, not the macro's)."""
+    if node.child_count == 0 or node.type == "metavariable":
+        return [node] if node.type != "metavariable" else []
+    return [leaf for child in node.children for leaf in _leaves(child)]
+
+
+def _macro_binders(transcriber: Any) -> set[str]:
+    """Names the transcriber itself binds: `let` and `for` patterns and `name:` (parameters, fields)."""
+    leaves = _leaves(transcriber)
+    names: set[str] = set()
+    for k, leaf in enumerate(leaves):
+        word = text(leaf)
+        if word in ("let", "for"):
+            end = ("=", ";") if word == "let" else ("in",)
+            j = k + 1
+            while j < len(leaves) and text(leaves[j]) not in end:
+                if leaves[j].type == "identifier" and text(leaves[j]) not in _KEYWORDS:
+                    names.add(text(leaves[j]))
+                j += 1
+        elif leaf.type == "identifier" and k + 1 < len(leaves) and text(leaves[k + 1]) == ":":
+            names.add(word)
+    return names
+
+
+def _caller_names(value: Any) -> set[str]:
+    """The identifiers in the arguments: `value` is the bindings, one binding (fragment, text), or the
+    list of a repetition's bindings."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return set().union(*(_caller_names(one) for one in value))
+    return set(_IDENT.findall(value[1]))
+
+
 def expand(d: MacroDef, invocation: Any, invocation_source: Source) -> Source:
     """The items of `name!(...)` as a Source whose positions map into the macro's transcriber."""
     group = next(c for c in invocation.children if c.type == "token_tree")
@@ -223,6 +265,13 @@ def expand(d: MacroDef, invocation: Any, invocation_source: Source) -> Source:
         bindings: Bindings = {}
         tokens = _inner(group)
         if _match(d, _inner(matcher), tokens, 0, bindings, invocation_source.data, None) == len(tokens):
+            # Rust's macros are hygienic: a name in an argument never means the macro's own local of that
+            # name. Text expansion is not, so a clash is refused rather than silently captured.
+            captured = sorted(_macro_binders(transcriber) & _caller_names(bindings))
+            if captured:
+                raise OxideError(f"`{captured[0]}` in the arguments of `{d.name}!` would be captured by the macro's "
+                                 f"own `{captured[0]}` (oxide expands macros without hygiene); rename one of them",
+                                 invocation_source.loc(invocation))
             expanded = _transcribe(d, transcriber, bindings)
             at = d.source.loc(transcriber)  # the opening delimiter; the text starts one column later
             return Source(d.source.name, expanded, (at.line, at.col + 1, 0))

@@ -2,7 +2,8 @@
 `$e:expr` / `$t:ty` bindings, an `expr` staying one operand (`$e * 2` of `1 + 2` is 6, as in Rust), a
 const table built by a `while` loop in a macro-made const, repetitions (`*` with and without a separator,
 `+`, `?`, nested), and errors in expanded code located in the macro definition. (Invocations that match
-no arm, and repeated metavariables used outside a repetition, are rejected: rejections/macro_rules_*.rs.)"""
+no arm, repeated metavariables used outside a repetition, and arguments the expansion would capture
+without hygiene are rejected: rejections/macro_rules_*.rs.)"""
 
 from __future__ import annotations
 
