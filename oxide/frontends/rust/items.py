@@ -48,7 +48,7 @@ class Crate:
 
     def builder(self, item: Any) -> Builder:
         """A builder for the syntax of `item` (a top-level or impl item node)."""
-        return Builder(self.sources.get(item, self.source))
+        return Builder(self.sources.get(item, self.source), self.macros)
 
     def function(self, name: str) -> ast.Function | None:
         """The AST of a free function (kernel, device function or helper), or None."""

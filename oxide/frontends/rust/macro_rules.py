@@ -1,5 +1,6 @@
-"""Declarative macros (`macro_rules!`) invoked at item level: match an invocation against the macro's arms
-and transcribe the first arm that matches into Rust source, which the caller parses as items.
+"""Declarative macros (`macro_rules!`): match an invocation against the macro's arms and transcribe the
+first arm that matches into Rust source, which the caller parses: as items (items.py, for an invocation
+at item level) or as a block (build.py, in expression or statement position).
 
 Supported: arms whose matcher is literal tokens, nested delimited groups, `$name:fragment` bindings
 (ident, expr, ty, path, pat, literal, lifetime, tt, block, item, stmt, vis) and repetitions

@@ -1,4 +1,4 @@
-"""`macro_rules!` at item level: arms chosen by their literal tokens and nested groups, `$x:ident` /
+"""`macro_rules!` at item level and in expression/statement position (expanded as a block): arms chosen by their literal tokens and nested groups, `$x:ident` /
 `$e:expr` / `$t:ty` bindings, an `expr` staying one operand (`$e * 2` of `1 + 2` is 6, as in Rust), a
 const table built by a `while` loop in a macro-made const, repetitions (`*` with and without a separator,
 `+`, `?`, nested), and errors in expanded code located in the macro definition. (Invocations that match
@@ -107,8 +107,41 @@ def test_repetitions_expand_once_per_match():
                                   + 10 * 1000000)
 
 
+_EXPR = """use cuda_device::{kernel, thread, DisjointSlice};
+macro_rules! square { ($e:expr) => {{ let v = $e; v * v }}; }
+macro_rules! sum { ($($x:expr),+ $(,)?) => { 0 $(+ $x)+ }; }
+macro_rules! bump { ($t:ident, $by:expr) => { $t += $by; }; }
+#[kernel]
+pub fn k(mut out: DisjointSlice<u32>) {
+    let idx = thread::index_1d();
+    let i = idx.get() as u32;
+    let v = 100u32;
+    let mut acc = square!(i + 1);
+    bump!(acc, sum!(1, 2, 3,));
+    if let Some(o) = out.get_mut(idx) {
+        *o = acc + v;
+    }
+}
+"""
+
+
+def test_expression_and_statement_macros_expand_as_blocks():
+    out = np.zeros(4, np.uint32)
+    launch(oxide.compile(_EXPR, "k.rs").emulator, "k", (1,), (4,), [out])
+    # The macro's own `let v` stays inside its block: the kernel's `v` is still 100 afterwards.
+    np.testing.assert_array_equal(out, (np.arange(4) + 1) ** 2 + 6 + 100)
+
+
+def test_an_argument_the_expansion_would_capture_is_refused():
+    src = _EXPR.replace("square!(i + 1)", "square!(i + v)")
+    with pytest.raises(OxideError, match="would be captured by the macro's own `v`") as caught:
+        oxide.compile(src, "k.rs")
+    assert caught.value.diagnostics[0].loc.line == 10
+
+
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
 def test_macro_rules_ptx_assembles(tmp_path):
-    path = tmp_path / "k.ptx"
-    path.write_text(oxide.compile(_SRC, "k.rs").ptx["sm_90"])
-    subprocess.run(["ptxas", "-arch=sm_90", str(path), "-o", str(tmp_path / "k.cubin")], check=True)
+    for n, src in enumerate((_SRC, _REPEAT, _EXPR)):
+        path = tmp_path / f"k{n}.ptx"
+        path.write_text(oxide.compile(src, "k.rs").ptx["sm_90"])
+        subprocess.run(["ptxas", "-arch=sm_90", str(path), "-o", str(tmp_path / f"k{n}.cubin")], check=True)
