@@ -17,8 +17,8 @@ def ast_summary(text: str, name: str) -> str:
     source = Source(name, text)
     crate = collect(source, parse(source).root_node)
     lines = []
-    for fn_name, (_, attrs) in crate.functions.items():
-        parsed = parse_attributes(crate.builder(), attrs)
+    for fn_name, (node, attrs) in crate.functions.items():
+        parsed = parse_attributes(crate.builder(node), attrs)
         role = "kernel" if fn_name in crate.kernels else ("device fn" if parsed.get("device") else "fn")
         extras = ", ".join(f"{k} = {v}" for k, v in parsed.items() if k not in ("kernel", "device"))
         lines.append(f"{role} {fn_name}" + (f"  [{extras}]" if extras else ""))

@@ -122,8 +122,14 @@ def emit_assert(em: KernelEmitter, op: Any) -> None:
     em.line(f"_d.assert_(c, {em.mask}, {em.args(op)[0]}, {_string(op, 'message')!r}, {em.loc(op)})")
 
 
-@rule("gpu.printf")
+@rule("gpu.printf", "simt.printf")
 def emit_printf(em: KernelEmitter, op: Any) -> None:
     fmt = ir.StringAttr(op.attributes["format"]).value
-    args = "".join(f", {a}" for a in em.args(op))
-    em.line(f"_d.printf(c, {em.mask}, {fmt!r}, {em.loc(op)}{args})")
+    names = em.args(op)
+    if op.name == "simt.printf":
+        # simt.printf groups its operands by type; `order` gives the format order back.
+        groups = {kind: iter([n for n, v in zip(names, op.operands) if str(v.type) == t])
+                  for kind, t in (("i", "i32"), ("l", "i64"), ("d", "f64"))}
+        names = [next(groups[kind]) for kind in _string(op, "order")]
+    call = f"_d.printf(c, {em.mask}, {fmt!r}, {em.loc(op)}{''.join(f', {a}' for a in names)})"
+    em.line(f"{em.result(op)} = {call}" if op.name == "simt.printf" else call)

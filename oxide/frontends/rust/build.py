@@ -29,10 +29,13 @@ def text(node: Any) -> str:
 
 
 class Builder:
-    """Builds AST nodes for one Source (the file, or a macro's re-parsed arguments)."""
+    """Builds AST nodes for one Source (the file, a macro's re-parsed arguments, or a `macro_rules!`
+    expansion); `macros` are the file's `macro_rules!` definitions by name."""
 
-    def __init__(self, source: Source):
+    def __init__(self, source: Source, macros: dict[str, Any] | None = None, depth: int = 0):
         self.source = source
+        self.macros = macros or {}
+        self.depth = depth  # how many user macro expansions this source is nested in
 
     def loc(self, node: Any):
         return self.source.loc(node)
@@ -441,9 +444,27 @@ class Builder:
     def x_macro_invocation(self, node: Any) -> ast.Expr:
         name = text(node.child_by_field_name("macro")).split("::")[-1]
         tree = next(c for c in node.children if c.type == "token_tree")
+        if name in self.macros:
+            return self.user_macro(node, name)
         if name == "ptx_asm":
             return ast.MacroCall(self.loc(node), name, self.macro_args(tree, _asm_operands_as_calls))
         return ast.MacroCall(self.loc(node), name, self.macro_args(tree) if name in _EXPR_MACROS else [])
+
+    def user_macro(self, node: Any, name: str) -> ast.Expr:
+        """A `macro_rules!` macro in expression or statement position: its expansion as a block (the
+        macro's own `let`s stay inside it, as Rust's hygiene keeps them)."""
+        from oxide.frontends.rust.macro_rules import MAX_DEPTH, expand
+
+        if self.depth >= MAX_DEPTH:
+            raise OxideError(f"`{name}!` expands recursively more than {MAX_DEPTH} levels deep", self.loc(node))
+        expanded = expand(self.macros[name], node, self.source)
+        prefix = "fn __m(){{"
+        line, col, _ = expanded.origin
+        sub = Source(expanded.name, prefix + expanded.text + "\n}}", (line, col, len(prefix)))
+        block = parse(sub).root_node.named_children[0].child_by_field_name("body").named_children[0]
+        if block.type == "expression_statement":
+            block = block.named_children[0]
+        return Builder(sub, self.macros, self.depth + 1).x_block(block)
 
     def macro_args(self, tree: Any, rewrite: Callable[[str], str] | None = None) -> list[ast.Expr]:
         """Re-parse a macro's token tree as call arguments, keeping file positions (`rewrite` turns a
@@ -458,7 +479,7 @@ class Builder:
         sub = Source(self.source.name, prefix + inner + ";}", origin)
         tree_root = parse(sub).root_node
         call = tree_root.named_children[0].child_by_field_name("body").named_children[0].named_children[0]
-        return [Builder(sub).expr(a) for a in call.child_by_field_name("arguments").named_children]
+        return [Builder(sub, self.macros, self.depth).expr(a) for a in call.child_by_field_name("arguments").named_children]
 
     def x_closure_expression(self, node: Any) -> ast.Expr:
         params: list[ast.Param] = []

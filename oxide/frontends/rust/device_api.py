@@ -7,7 +7,7 @@ import math as pymath
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith, gpu, math as mmath, memref, scf
+from mlir.dialects import arith, math as mmath, memref, scf
 
 from oxide.dialects import simt
 from oxide.dialects.simt.printf import rust_format_to_c
@@ -988,8 +988,12 @@ def macro(em: Any, e: ast.MacroCall, expected: T.Ty | None) -> Val:
             fmt = rust_format_to_c(e.args[0].value, [_printf_type(v.ty) for v in values])
         except ValueError as exc:
             raise err(e.args[0].loc, f"invalid format string: {exc}") from None
-        gpu.printf(fmt, *[_widen(v) for v in values])
-        return Val(T.UNIT, None)
+        # The value of `gpu_printf!(...)` is vprintf's i32: the argument count, negative on an error.
+        widened = [_widen(v) for v in values]
+        order = "".join({"i32": "i", "i64": "l", "f64": "d"}[str(w.type)] for w in widened)
+        groups = [[w for w, kind in zip(widened, order) if kind == k] for k in "ild"]
+        count = simt.PrintfOp.build(*groups, format=fmt, order=order, results=[I32()])
+        return Val(T.PRIMITIVES["i32"], count)
     if name in ("assert", "gpu_assert", "assert_eq", "assert_ne"):
         if name in ("assert_eq", "assert_ne"):
             a, b = em.expr(e.args[0]), None
@@ -1038,7 +1042,7 @@ def _printf_type(ty: T.Ty) -> str:
 
 
 def _widen(v: Val) -> ir.Value:
-    """C varargs promotion: bool/i8/i16 -> i32 (f32 -> f64 is gpu.printf's own)."""
+    """C varargs promotion: bool/i8/i16 -> i32, f16/f32 -> f64."""
     if isinstance(v.ty, T.Bool):
         return arith.extui(I32(), v.v)
     if isinstance(v.ty, T.Int) and v.ty.bits < 32:

@@ -18,7 +18,7 @@ from oxide.dialects import simt
 from oxide.frontends.rust import ast, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.items import Crate
-from oxide.frontends.rust.emit_support import Frame, Scope, err, i1, location, may_jump
+from oxide.frontends.rust.emit_support import Frame, Scope, err, i1, location, may_jump, unknown_type
 from oxide.frontends.rust.emit_support import walk as _walk
 from oxide.frontends.rust.values import Cell, Val, load_cell, new_cell, read_flag, store_cell
 from oxide.ir.diagnostics import SourceLoc
@@ -120,7 +120,7 @@ class FunctionEmitter:
                     return self.resolve_type(assoc)
             if t.name in ("Vec", "Box", "String", "HashMap", "Rc", "Arc"):
                 raise err(t.loc, f"heap allocation (`{t.name}`) is not supported in device code")
-            raise err(t.loc, f"cannot find type `{t.name}` in this scope")
+            raise unknown_type(self.crate, t.loc, t.name)
         if isinstance(t, ast.RefTy):
             if isinstance(t.inner, ast.SliceTy):
                 return T.Slice(self.scalar_element(t.inner.elem, "a slice"), t.mutable)

@@ -11,7 +11,7 @@ from oxide.dialects import simt
 from oxide.frontends.rust import ast, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
-from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, walk
+from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, unknown_type, walk
 from oxide.frontends.rust.values import (
     ArrayView, Cell, OptionVal, Val, element_at, element_cell, flag_cell, load_cell, new_cell, pointer_at, set_flag,
     store_cell, store_element, zero_value,
@@ -1293,9 +1293,15 @@ def e_ArrayLit(self, e: ast.ArrayLit, expected: T.Ty | None) -> Val:
     else:
         values = [self.expr(e.elems[0], elem_hint)] if e.elems else []
         values += [self.coerce(self.expr(x, values[0].ty), values[0].ty, x.loc) for x in e.elems[1:]]
-    if not values:
-        raise err(e.loc, "empty arrays are not supported")
-    elem = values[0].ty
+    if e.repeat is not None:
+        elem = first.ty  # `[x; 0]` still evaluates x (Rust drops it): its type is the element type
+    elif values:
+        elem = values[0].ty
+    elif elem_hint is not None:
+        elem = elem_hint
+    else:
+        raise err(e.loc, "cannot infer the element type of an empty array; give it a type, "
+                         "as in `let a: [u32; 0] = [];`")
     ty = T.Array(elem, len(values))
     try:
         with ir.InsertionPoint.at_block_begin(self.entry):
@@ -1317,7 +1323,7 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
     name = e.name[-1]
     struct = self.crate.struct(name)
     if struct is None:
-        raise err(e.loc, f"cannot find struct `{name}` in this scope")
+        raise unknown_type(self.crate, e.loc, name, "struct")
     ty = self.struct_type(struct, []) if not struct.generics else None
     given = dict(e.fields)
     if ty is None:

@@ -18,6 +18,18 @@ def err(loc: SourceLoc | None, message: str) -> OxideError:
     return OxideError(message, loc)
 
 
+def unknown_type(crate: Any, loc: SourceLoc | None, name: str, what: str = "type") -> OxideError:
+    """`cannot find <what> <name>`, or why a name the file does declare (a union) or a core type with a
+    niche (`NonZeroU32`) cannot be used in device code."""
+    if name in crate.unions:
+        return err(loc, f"unions are not supported in device code (`{name}` is a union); use a struct and "
+                        "explicit bit conversions (`f32::from_bits`, `u32::from_ne_bytes`, `x.to_ne_bytes()`)")
+    if name.startswith("NonZero"):
+        return err(loc, f"`{name}` (an integer whose zero is the niche of `Option<{name}>`) is not supported in "
+                        "device code; use the plain integer type and test for zero")
+    return err(loc, f"cannot find {what} `{name}` in this scope")
+
+
 @dataclass
 class Frame:
     """A loop (or an inlined function body) that jumps can leave."""

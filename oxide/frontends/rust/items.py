@@ -13,7 +13,8 @@ from typing import Any
 
 from oxide.frontends.rust import ast, contract
 from oxide.frontends.rust.build import Builder, text
-from oxide.frontends.rust.parser import Source
+from oxide.frontends.rust.macro_rules import MAX_DEPTH, MacroDef, expand
+from oxide.frontends.rust.parser import Source, parse
 from oxide.ir.diagnostics import OxideError
 
 
@@ -35,14 +36,19 @@ class Crate:
     structs: dict[str, Any] = field(default_factory=dict)
     item_attrs: dict[Any, list[Attribute]] = field(default_factory=dict)  # of structs and enums
     enums: dict[str, Any] = field(default_factory=dict)
+    unions: dict[str, Any] = field(default_factory=dict)  # only to name them in the error (unsupported)
     consts: dict[str, Any] = field(default_factory=dict)
     impls: dict[str, list[Any]] = field(default_factory=dict)
     kernels: list[str] = field(default_factory=list)
     modules: set[str] = field(default_factory=set)
+    macros: dict[str, MacroDef] = field(default_factory=dict)
+    # The Source of each item a `macro_rules!` invocation expanded to (other items are in `source`).
+    sources: dict[Any, Source] = field(default_factory=dict)
     _built: dict[Any, Any] = field(default_factory=dict)
 
-    def builder(self) -> Builder:
-        return Builder(self.source)
+    def builder(self, item: Any) -> Builder:
+        """A builder for the syntax of `item` (a top-level or impl item node)."""
+        return Builder(self.sources.get(item, self.source), self.macros)
 
     def function(self, name: str) -> ast.Function | None:
         """The AST of a free function (kernel, device function or helper), or None."""
@@ -51,7 +57,7 @@ class Crate:
             return None
         node, attrs = entry
         if node not in self._built:
-            self._built[node] = build_function(self.builder(), node, attrs)
+            self._built[node] = build_function(self.builder(node), node, attrs)
         return self._built[node]
 
     def method(self, type_name: str, name: str) -> ast.Function | None:
@@ -61,7 +67,7 @@ class Crate:
             for child in body.named_children:
                 if child.type == "function_item" and text(child.child_by_field_name("name")) == name:
                     if child not in self._built:
-                        self._built[child] = build_function(self.builder(), child, [])
+                        self._built[child] = build_function(self.builder(impl), child, [])
                     return self._built[child]
         return None
 
@@ -72,7 +78,7 @@ class Crate:
                 if child.type == "const_item" and text(child.child_by_field_name("name")) == name \
                         and child.child_by_field_name("value") is not None:
                     if child not in self._built:
-                        b = self.builder()
+                        b = self.builder(impl)
                         self._built[child] = ast.ConstDef(b.loc(child), name, b.type_(child.child_by_field_name("type")),
                                                           b.expr(child.child_by_field_name("value")))
                     return self._built[child]
@@ -83,7 +89,7 @@ class Crate:
         for impl in self.impls.get(type_name, []):
             for child in impl.child_by_field_name("body").named_children:
                 if child.type == "type_item" and text(child.child_by_field_name("name")) == name:
-                    return self.builder().type_(child.child_by_field_name("type"))
+                    return self.builder(impl).type_(child.child_by_field_name("type"))
         return None
 
     def struct(self, name: str) -> ast.StructDef | None:
@@ -91,7 +97,7 @@ class Crate:
         if node is None:
             return None
         if node not in self._built:
-            self._built[node] = build_struct(self.builder(), node, self.item_attrs.get(node, []))
+            self._built[node] = build_struct(self.builder(node), node, self.item_attrs.get(node, []))
         return self._built[node]
 
     def enum(self, name: str) -> ast.EnumDef | None:
@@ -99,7 +105,7 @@ class Crate:
         if node is None:
             return None
         if node not in self._built:
-            self._built[node] = build_enum(self.builder(), node, self.item_attrs.get(node, []))
+            self._built[node] = build_enum(self.builder(node), node, self.item_attrs.get(node, []))
         return self._built[node]
 
     def const(self, name: str) -> ast.ConstDef | None:
@@ -107,7 +113,7 @@ class Crate:
         if node is None:
             return None
         if node not in self._built:
-            b = self.builder()
+            b = self.builder(node)
             self._built[node] = ast.ConstDef(b.loc(node), name, b.type_(node.child_by_field_name("type")),
                                              b.expr(node.child_by_field_name("value")))
         return self._built[node]
@@ -116,13 +122,31 @@ class Crate:
 def collect(source: Source, root: Any) -> Crate:
     """Index every item of the file."""
     crate = Crate(source)
-    _collect_items(crate, root.named_children)
+    _collect_items(crate, root.named_children, source)
     return crate
 
 
-def _collect_items(crate: Crate, nodes: list[Any]) -> None:
+def _collect_items(crate: Crate, nodes: list[Any], source: Source, depth: int = 0) -> None:
     pending: list[Attribute] = []
     for node in nodes:
+        if source is not crate.source and node.type != "attribute_item":
+            crate.sources[node] = source
+        if node.type == "macro_definition":
+            name = text(node.child_by_field_name("name"))
+            crate.macros[name] = MacroDef(name, source, node)
+            continue
+        invocation = node.named_children[0] if node.type == "expression_statement" and node.named_children \
+            else node
+        if invocation.type == "macro_invocation":
+            name = text(invocation.child_by_field_name("macro")).split("::")[-1]
+            if name in crate.macros:  # other item macros are host ones (or unknown): nothing for the device
+                if depth >= MAX_DEPTH:
+                    raise OxideError(f"`{name}!` expands recursively more than {MAX_DEPTH} levels deep",
+                                     source.loc(invocation))
+                expanded = expand(crate.macros[name], invocation, source)
+                _collect_items(crate, parse(expanded).root_node.named_children, expanded, depth + 1)
+            pending = []
+            continue
         if node.type == "attribute_item":
             attr = node.named_children[0]
             name = text(attr.named_children[0]) if attr.named_children else text(attr)
@@ -138,15 +162,17 @@ def _collect_items(crate: Crate, nodes: list[Any]) -> None:
             body = node.child_by_field_name("body")
             if body is not None:
                 # Items declared inside a function body (in any nested block) share the crate's namespace here.
-                _collect_items(crate, _local_items(body))
+                _collect_items(crate, _local_items(body), source, depth)
         elif node.type == "mod_item":
             crate.modules.add(text(node.child_by_field_name("name")))
             body = node.child_by_field_name("body")
             if body is not None:
-                _collect_items(crate, body.named_children)
+                _collect_items(crate, body.named_children, source, depth)
         elif node.type == "struct_item":
             crate.structs[text(node.child_by_field_name("name"))] = node
             crate.item_attrs[node] = attrs
+        elif node.type == "union_item":
+            crate.unions[text(node.child_by_field_name("name"))] = node
         elif node.type == "enum_item":
             crate.enums[text(node.child_by_field_name("name"))] = node
             crate.item_attrs[node] = attrs

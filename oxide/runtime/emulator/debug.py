@@ -63,8 +63,9 @@ def _python_value(conv: str, value: Any) -> Any:
     return int(value)
 
 
-def printf(c: Threads, mask: Any, fmt: str, loc: int, *args: Any) -> None:
-    """One formatted line per executing thread, in lane order, written to sys.stdout."""
+def printf(c: Threads, mask: Any, fmt: str, loc: int, *args: Any) -> np.int32:
+    """One formatted line per executing thread, in lane order, written to sys.stdout; vprintf's return
+    value, the argument count."""
     python_fmt, conversions = _python_format(fmt)
     columns = [c.broadcast(a) for a in args]
     out = []
@@ -72,3 +73,4 @@ def printf(c: Threads, mask: Any, fmt: str, loc: int, *args: Any) -> None:
         values = tuple(_python_value(conv, col[lane]) for conv, col in zip(conversions, columns))
         out.append(python_fmt % values)
     sys.stdout.write("".join(out))
+    return np.int32(len(args))

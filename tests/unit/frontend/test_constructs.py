@@ -483,7 +483,7 @@ def test_unsuffixed_integer_literal_takes_its_later_type():
 # Macros -----------------------------------------------------------------------------------------------------
 def test_gpu_printf_translates_placeholders():
     text = ir(kernel("x: f32, n: u32", 'gpu_printf!("x={} n={:#x} {:.2}\\n", x, n, x);'))
-    assert 'gpu.printf "x=%g n=0x%x %.2f\\0A"' in text
+    assert 'format = "x=%g n=0x%x %.2f\\0A"' in text and 'order = "did"' in text
     assert "arith.extf %arg0 : f32 to f64" in text  # C varargs promotion
 
 
