@@ -86,6 +86,11 @@ def emit_len(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.length({em.args(op)[0]})")
 
 
+@rule("simt.row_width")
+def emit_row_width(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = {np_type(op.results[0].type, op)}({em.args(op)[0]}.width)")
+
+
 @rule("simt.load", "simt.load_unchecked", "simt.shared_load")
 def emit_load(em: KernelEmitter, op: Any) -> None:
     buffer, index = em.args(op)

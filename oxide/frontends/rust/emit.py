@@ -15,7 +15,7 @@ from mlir import ir
 from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
-from oxide.frontends.rust import ast, safety
+from oxide.frontends.rust import ast, branch_results, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.items import Crate
 from oxide.frontends.rust.emit_support import Frame, Scope, err, i1, location, may_jump
@@ -277,10 +277,17 @@ class FunctionEmitter:
         with ir.InsertionPoint(branch.then_block):
             value = self._statements(stmts, tail, expected)
             value_ty = value.ty
-            with ir.InsertionPoint.at_block_begin(self.entry_block()):
-                result = new_cell(value.ty)
-            store_cell(result, value)
+            if not branch_results.yields_in_registers(value.ty):
+                try:
+                    with ir.InsertionPoint.at_block_begin(self.entry_block()):
+                        result = new_cell(value.ty)
+                except TypeError:
+                    raise err(tail.loc, f"a block that may return early and then yields a `{value.ty}` is not "
+                                        "supported in device code; compute the value after the block") from None
+                store_cell(result, value)
             scf.YieldOp([])
+        if branch_results.yields_in_registers(value_ty):
+            return branch_results.with_results(branch, value_ty, {0: value})
         return load_cell(result) if result is not None else Val(value_ty or T.UNIT, None)
 
     def entry_block(self) -> ir.Block:

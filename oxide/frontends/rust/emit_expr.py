@@ -8,7 +8,7 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf
 
 from oxide.dialects import simt
-from oxide.frontends.rust import ast, safety
+from oxide.frontends.rust import ast, branch_results, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, walk
@@ -112,6 +112,8 @@ def placeholder(ty: T.Ty) -> Val:
     if isinstance(ty, (T.Tuple, T.Struct)):
         parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
         return Val(ty, [placeholder(p) for p in parts])
+    if isinstance(ty, T.ThreadIndex):
+        return Val(ty, branch_results.placeholder_leaves(ty)[0])
     raise TypeError(f"no placeholder for {ty}")
 
 
@@ -667,12 +669,14 @@ def _same_pointer_type(a: T.Ty, b: T.Ty) -> bool:
 def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     """scf.if whose branches produce values; the value goes through a cell (a memref LLVM promotes).
     Addresses (pointers, references into memory) go through an integer cell, or, when one branch diverges
-    and the other yields an address computed before the `if`, are that address.
+    and the other yields an address computed before the `if`, are that address. A value holding a thread
+    index witness, which has no memory form, becomes results of the scf.if (branch_results.py).
     `else_fn(hint)` gets the then-branch's type, so an unsuffixed literal there takes it."""
     probe: dict[str, Any] = {}
     branch = scf.IfOp(cond, has_else=True)
     result_cell: Cell | None = None
     yielded: dict[int, Val] = {}
+    in_registers: dict[int, Val] = {}
     for side, (block, fn) in enumerate(((branch.then_block, then_fn), (branch.else_block, else_fn))):
         with ir.InsertionPoint(block):
             value = fn() if fn is then_fn else fn(probe.get("ty"))
@@ -689,9 +693,11 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
                         raise err(loc, "choosing a function at run time (an indirect call through a function "
                                        "pointer) is not supported in device code; call each function in its branch")
                     raise err(loc, f"`if` and `else` have incompatible types: `{probe['ty']}` and `{value.ty}`")
-                if isinstance(value.ty, (T.Ptr, T.ElemRef, T.PlaceRef, T.FnItem)):
+                if branch_results.yields_in_registers(value.ty):
+                    in_registers[side] = value
+                elif isinstance(value.ty, (T.Ptr, T.ElemRef, T.PlaceRef, T.FnItem)):
                     yielded[side] = value
-                if not isinstance(value.ty, T.FnItem):  # the same function either way: nothing to carry
+                if side not in in_registers and not isinstance(value.ty, T.FnItem):  # FnItem: nothing to carry
                     if side in yielded:
                         value = address_value(value)
                     if result_cell is None:
@@ -703,6 +709,8 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
                                            "code; compute the value after the branch") from None
                     store_cell(result_cell, value)
             scf.YieldOp([])
+    if in_registers:
+        return branch_results.with_results(branch, probe["ty"], in_registers)
     if yielded and isinstance(probe["ty"], T.FnItem):
         return next(iter(yielded.values()))
     if yielded:
