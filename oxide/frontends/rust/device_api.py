@@ -302,11 +302,18 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         p = em.expr(args[0])
         if not isinstance(p.ty, T.Ptr):
             raise err(args[0].loc, f"`{name}` takes a raw pointer, not `{p.ty}`")
+        length = index_value(em, args[1])
+        if p.ty.space != 1:
+            if segs[-2] == "DisjointSlice":
+                raise err(args[0].loc, "a DisjointSlice is built from a pointer into global memory; this one points "
+                                       f"into {'shared' if p.ty.space == 3 else 'generic'} memory")
+            from oxide.frontends.rust.ptr_slices import from_pointer
+
+            return from_pointer(p, length, name.endswith("_mut"))  # shared or generic memory
         if segs[-2] == "DisjointSlice":
             result_ty: T.Ty = T.Disjoint(p.ty.elem, "1d")
         else:
             result_ty = T.Slice(p.ty.elem, name.endswith("_mut"))
-        length = index_value(em, args[1])
         return Val(result_ty, simt.SliceFromPtrOp.build(p.v, length, results=[result_ty.mlir()]))
     if name in ("copy_nonoverlapping", "copy") and len(segs) >= 2 and segs[-2] == "ptr" and len(args) == 3:
         em.require_unsafe(loc, f"`ptr::{name}`")

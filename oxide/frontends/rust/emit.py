@@ -452,8 +452,9 @@ class FunctionEmitter:
             window = borrow_array(value, ty)
             if window is not None:
                 return window  # `&arr` / `&mut arr` of a local array where `&[T]` is expected
-            if isinstance(value.ty, T.LocalSlice) and value.ty.elem == ty.elem and (value.ty.mutable or not ty.mutable):
-                return value
+            if isinstance(value.ty, (T.LocalSlice, T.PtrSlice)) and value.ty.elem == ty.elem \
+                    and (value.ty.mutable or not ty.mutable):
+                return value  # a slice of registers or of shared/generic memory passed to a `&[T]` parameter
         if isinstance(value.ty, T.FnItem) and isinstance(ty, T.FnPtr):
             return value  # the function item itself: calls through it are inlined
         if isinstance(value.ty, (T.PlaceRef, T.ElemRef)):
@@ -500,7 +501,7 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
-            T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun)
+            T.PlaceRef, T.FnItem, T.LocalSlice, T.PtrSlice, T.ThreadRun)
 
 
 def _in_memory(ty: T.Ty) -> bool:

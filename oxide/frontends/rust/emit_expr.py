@@ -295,7 +295,7 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
         else:
             handle = self.expr(e.operand, expected if e.op == "&" else None)
         if e.op == "&" or isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic, T.PlaceRef,
-                                                 T.FnItem, T.Closure, T.LocalSlice)):
+                                                 T.FnItem, T.Closure, T.LocalSlice, T.PtrSlice)):
             return handle  # `&x` of a Copy value is the value; `&mut` of a handle is a reborrow of its memory
         raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
                          "in device code")

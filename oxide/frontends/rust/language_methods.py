@@ -82,12 +82,18 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
         place = reference_place(recv)
         recv = load_place(em, place) if place is not None else Val(ty.elem, simt.RefLoadOp.build(recv.v))
         ty = recv.ty
-    if isinstance(ty, T.LocalSlice) and name in ("len", "is_empty") and not e.args:
+    if isinstance(ty, T.PtrSlice) and name in ("as_ptr", "as_mut_ptr") and not e.args:
+        from oxide.frontends.rust.ptr_slices import as_ptr
+
+        if name == "as_mut_ptr" and not ty.mutable:
+            raise err(e.loc, "`as_mut_ptr` needs a `&mut [T]`")
+        return as_ptr(recv, name == "as_mut_ptr"), recv
+    if isinstance(ty, (T.LocalSlice, T.PtrSlice)) and name in ("len", "is_empty") and not e.args:
         from oxide.frontends.rust.local_slices import length
 
         n = length(recv)
         return (n if name == "len" else Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, n.v, _usize(0)))), recv
-    if isinstance(ty, (T.Slice, T.ElemRef, T.PlaceRef, T.LocalSlice)):
+    if isinstance(ty, (T.Slice, T.ElemRef, T.PlaceRef, T.LocalSlice, T.PtrSlice)):
         from oxide.frontends.rust.emit_slices import slice_method
 
         pieces = slice_method(em, recv, e)

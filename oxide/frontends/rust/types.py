@@ -94,6 +94,19 @@ class LocalSlice(Ty):
 
 
 @dataclass(frozen=True)
+class PtrSlice(Ty):
+    """`&[T]` / `&mut [T]` of shared or generic memory (`slice::from_raw_parts` of such a pointer): a pointer in
+    its address space and a length, kept in the frontend (the simt slice types address global memory)."""
+
+    elem: Ty
+    mutable: bool
+    space: int
+
+    def rust(self) -> str:
+        return f"&{'mut ' if self.mutable else ''}[{self.elem.rust()}]"
+
+
+@dataclass(frozen=True)
 class Disjoint(Ty):
     """`DisjointSlice<T, Space>`; space as in the simt dialect ("1d", "2d:S", "runtime_2d", "warp")."""
 
