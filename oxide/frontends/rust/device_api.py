@@ -220,6 +220,33 @@ def _mentions(t: Any, names: set[str]) -> bool:
     return any(isinstance(n, ast.PathTy) and n.name in names | {"Self"} for n in walk(t))
 
 
+def _disjoint_from_raw_parts(em: Any, p: Val, length: ir.Value, space_arg: ast.Expr | None, expected: T.Ty | None,
+                             loc: Any) -> Val:
+    """`DisjointSlice::from_raw_parts(p, len)` and `from_raw_parts_with_space(p, len, space)`: the index space is
+    the expected type's (`let s: DisjointSlice<T, Index2D<16>> = ...`, a parameter's), else what the space value
+    says: `()` for a 1-D slice, a `u32` row width for a runtime 2-D one."""
+    space_value = em.expr(space_arg, T.PRIMITIVES["u32"]) if space_arg is not None else None
+    if isinstance(expected, T.Disjoint):
+        space = expected.space
+    elif space_value is not None and not isinstance(space_value.ty, T.Unit):
+        space = "runtime_2d"
+    else:
+        space = "1d"
+    if space == "runtime_2d":
+        if space_value is None or isinstance(space_value.ty, T.Unit):
+            raise err(loc, "a runtime 2-D DisjointSlice needs its row width: "
+                           "`DisjointSlice::from_raw_parts_with_space(ptr, len, row_width)`")
+        width = em.coerce(space_value, T.PRIMITIVES["u32"], space_arg.loc)
+        flat = simt.SliceFromPtrOp.build(p.v, length, results=[T.Disjoint(p.ty.elem, "1d").mlir()])
+        result_ty = T.Disjoint(p.ty.elem, space)
+        return Val(result_ty, simt.WithRowWidthOp.build(flat, width.v, results=[result_ty.mlir()]))
+    if space_value is not None and not isinstance(space_value.ty, T.Unit):
+        raise err(space_arg.loc, f"a `DisjointSlice<_, {T.space_rust(space)}>` has no runtime layout: its space value "
+                                 f"is `()`, not `{space_value.ty}`")
+    result_ty = T.Disjoint(p.ty.elem, space)
+    return Val(result_ty, simt.SliceFromPtrOp.build(p.v, length, results=[result_ty.mlir()]))
+
+
 def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                  loc: Any) -> Val | None:
     name = segs[-1]
@@ -296,8 +323,9 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
     warp = _warp_call(em, name, args, loc)
     if warp is not None:
         return warp
-    if name in ("from_raw_parts", "from_raw_parts_mut") and len(segs) >= 2 and segs[-2] in ("slice", "DisjointSlice") \
-            and len(args) == 2:
+    if (name in ("from_raw_parts", "from_raw_parts_mut") and len(segs) >= 2 and segs[-2] in ("slice", "DisjointSlice")
+            and len(args) == 2) or (name == "from_raw_parts_with_space" and segs[-2:] == ["DisjointSlice", name]
+                                    and len(args) == 3):
         em.require_unsafe(loc, f"`{segs[-2]}::{name}`")
         p = em.expr(args[0])
         if not isinstance(p.ty, T.Ptr):
@@ -311,9 +339,8 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
 
             return from_pointer(p, length, name.endswith("_mut"))  # shared or generic memory
         if segs[-2] == "DisjointSlice":
-            result_ty: T.Ty = T.Disjoint(p.ty.elem, "1d")
-        else:
-            result_ty = T.Slice(p.ty.elem, name.endswith("_mut"))
+            return _disjoint_from_raw_parts(em, p, length, args[2] if len(args) == 3 else None, expected, loc)
+        result_ty = T.Slice(p.ty.elem, name.endswith("_mut"))
         return Val(result_ty, simt.SliceFromPtrOp.build(p.v, length, results=[result_ty.mlir()]))
     if name in ("copy_nonoverlapping", "copy") and len(segs) >= 2 and segs[-2] == "ptr" and len(args) == 3:
         em.require_unsafe(loc, f"`ptr::{name}`")
