@@ -1040,11 +1040,16 @@ def macro(em: Any, e: ast.MacroCall, expected: T.Ty | None) -> Val:
         simt.TrapOp.build()
         return Val(T.NEVER, None)
     if name in ("addr_of", "addr_of_mut") and len(e.args) == 1:
+        from oxide.frontends.rust.local_pointers import address_of_local
+
+        local = address_of_local(em, e.args[0], name == "addr_of_mut", e.loc)
+        if local is not None:
+            return local
         target = em.expr(e.args[0])
         if isinstance(target.ty, T.Shared):
             ptr = T.Ptr(target.ty.elem, name == "addr_of_mut", 3)
             return Val(ptr, simt.SharedPtrOp.build(target.v, results=[ptr.mlir()]))
-        raise err(e.args[0].loc, f"`{name}!` of a `{target.ty}` is not supported in device code (only of a SharedArray)")
+        raise err(e.args[0].loc, f"`{name}!` of a `{target.ty}` is not supported in device code (only of a SharedArray or a local)")
     if name in ("println", "print", "format", "write", "writeln", "eprintln", "dbg"):
         raise err(e.loc, f"`{name}!` (core::fmt) is not supported in device code; use `gpu_printf!`")
     if name in ("vec",):

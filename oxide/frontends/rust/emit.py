@@ -435,6 +435,9 @@ class FunctionEmitter:
             return value
         if isinstance(value.ty, T.ResultTy) and isinstance(ty, T.ResultTy) and value.ty.ok == ty.ok:
             return value
+        if isinstance(value.ty, T.LocalPtr) and isinstance(ty, T.Ptr) and value.ty.elem == ty.elem \
+                and (value.ty.mutable or not ty.mutable):
+            return Val(T.LocalPtr(ty.elem, ty.mutable), value.v)  # `let p: *const f32 = addr_of!(x);`
         if isinstance(value.ty, T.LocalRef) and isinstance(ty, T.ElemRef) and value.ty.elem == ty.elem:
             return value  # `&mut local` passed where `&mut T` is expected: the local's storage, in place
         if isinstance(value.ty, T.Ptr) and isinstance(ty, T.Ptr) and value.ty.elem == ty.elem \
@@ -500,7 +503,7 @@ def _unsuffixed_literal(e: Any) -> bool:
     return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 
-_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
+_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef, T.LocalPtr,
             T.PlaceRef, T.FnItem, T.LocalSlice, T.PtrSlice, T.ThreadRun)
 
 

@@ -196,6 +196,10 @@ def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
         if isinstance(ty, T.Ptr):  # raw pointers compare by address
             pred = getattr(arith.CmpIPredicate, _CMP_INT[op][1])
             return Val(T.BOOL, arith.cmpi(pred, simt.PtrToIntOp.build(a.v), simt.PtrToIntOp.build(b.v)))
+        if isinstance(ty, T.LocalPtr):
+            from oxide.frontends.rust.local_pointers import no_address
+
+            raise no_address(loc, "a comparison")
         raise err(loc, f"cannot compare values of type `{ty}`")
     if op in ("&", "|", "^") and isinstance(ty, T.Bool):
         return Val(T.BOOL, getattr(arith, _ARITH[op][0])(a.v, b.v))
@@ -307,6 +311,9 @@ def deref_value(self, v: Val, e: ast.Unary) -> Val:
     atomic cell, or a by-value `&T`."""
     if isinstance(v.ty, T.LocalRef):
         return load_cell(v.v)
+    if isinstance(v.ty, T.LocalPtr):
+        self.require_unsafe(e.loc, "dereferencing a raw pointer")
+        return load_cell(v.v)
     if isinstance(v.ty, T.ElemRef):
         return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
     if isinstance(v.ty, T.Ptr):
@@ -374,6 +381,10 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
 
 
 def _bad_cast(e: ast.Cast, s: T.Ty, dst: T.Ty) -> Val:
+    if isinstance(s, T.LocalPtr):
+        from oxide.frontends.rust.local_pointers import no_address
+
+        raise no_address(e.loc, f"a cast to `{dst}`")
     raise err(e.loc, f"non-primitive cast: `{s}` as `{dst}`")
 
 
@@ -553,6 +564,12 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
         if isinstance(ref.ty, T.LocalRef):
             store_cell(ref.v, rhs(ref.ty.elem))
             return
+        if isinstance(ref.ty, T.LocalPtr):
+            self.require_unsafe(target.loc, "writing through a raw pointer")
+            if not ref.ty.mutable:
+                raise err(target.loc, "cannot assign through a `*const` pointer")
+            store_cell(ref.v, rhs(ref.ty.elem))
+            return
         if isinstance(ref.ty, T.ElemRef):
             simt.RefStoreOp.build(ref.v, rhs(ref.ty.elem).v)
             return
@@ -621,14 +638,23 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
 
 
 def _local_cell(self, e: ast.Expr) -> Cell | None:
-    """The storage of `x`, `x.f`, `x.0.g` when x is a `let mut` local, else None."""
+    """The storage of `x`, `x.f`, `x.0.g` when x is a `let mut` local, else None; also of `(*p).f` when p is an
+    `addr_of_mut!` pointer to one (unsafe)."""
     path: list[str] = []
     while isinstance(e, ast.Field):
         path.append(e.name)
         e = e.base
+    through_pointer = isinstance(e, ast.Unary) and e.op == "*"
+    if through_pointer:
+        e = e.operand
     if not (isinstance(e, ast.PathExpr) and len(e.segments) == 1):
         return None
     cell = self.lookup(e.segments[0])
+    if through_pointer:
+        if not (isinstance(cell, Val) and isinstance(cell.ty, T.LocalPtr) and cell.ty.mutable):
+            return None
+        self.require_unsafe(e.loc, "dereferencing a raw pointer")
+        cell = cell.v
     if isinstance(cell, Val) and isinstance(cell.ty, T.LocalRef):
         cell = cell.v  # a `&mut local` binding: places through it are the local's
     if not isinstance(cell, Cell):

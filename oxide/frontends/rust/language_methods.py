@@ -41,6 +41,10 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
     dereferenced when it is a reference to a scalar in memory)."""
     ty = recv.ty
     name = e.name
+    if isinstance(ty, T.LocalPtr):
+        from oxide.frontends.rust.local_pointers import no_address
+
+        raise no_address(e.loc, f"`{name}`")
     if isinstance(ty, (T.Disjoint, T.ThreadRun, T.ElemRef)):
         from oxide.frontends.rust.views import disjoint_view, run_method, slot_method
 

@@ -332,6 +332,19 @@ class LocalRef(Ty):
 
 
 @dataclass(frozen=True)
+class LocalPtr(Ty):
+    """`addr_of!(x)` / `addr_of_mut!(x)` of a local (or of an element or field of one): a raw pointer to the
+    local's storage (a cell), dereferenced in place in unsafe code. Locals live in registers, so it has no
+    address: no arithmetic, casts or comparisons."""
+
+    elem: Ty
+    mutable: bool
+
+    def rust(self) -> str:
+        return f"*{'mut' if self.mutable else 'const'} {self.elem.rust()}"
+
+
+@dataclass(frozen=True)
 class Closure(Ty):
     """The type of one closure expression (each closure has its own, as in Rust)."""
 
