@@ -268,6 +268,14 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         return Val(T.ThreadIndex("1d"), simt.Index1DOp.build())
     if name in ("index_1d_u32",) :
         return Val(T.ThreadIndex("1d"), simt.Index1DU32Op.build())
+    if name == "coord_2d_u32":
+        # This thread's (row, col) as a ThreadCoord2D32: a runtime 2-D witness in the IR (valid when the launch
+        # is 2-D), which only the RowMajorTiles views take. As in cuda-oxide, only under a 2-D u32 contract.
+        contract = em.kernel.attrs.get("launch_contract") or {}
+        if contract.get("domain") != 2 or contract.get("coordinates") != "u32":
+            raise err(loc, "`thread::coord_2d_u32` needs the kernel's launch contract to state domain = 2 and "
+                           "coordinates = u32: `#[launch_contract(domain = 2, coordinates = u32)]`")
+        return Val(T.ThreadIndex("coord2d"), simt.Index2DRuntimeOp.build())
     if name == "index_2d":
         if len(generics) != 1:
             raise err(loc, "`thread::index_2d` needs the row stride: `thread::index_2d::<S>()`")
@@ -617,8 +625,10 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             return _usize(simt.IndexValueOp.build(recv.v))
         if name == "is_valid":
             return Val(T.BOOL, simt.IndexValidOp.build(recv.v))
-        if name in ("row", "col") and ty.space == "runtime_2d":
+        if name in ("row", "col") and ty.space in ("runtime_2d", "coord2d"):
             op = simt.IndexRowOp if name == "row" else simt.IndexColOp
+            if ty.space == "coord2d":  # 32-bit coordinates (the contract's `coordinates = u32`)
+                return _u32(arith.index_cast(ir.IntegerType.get_signless(32), op.build(recv.v)))
             return _usize(op.build(recv.v))
         if name == "in_bounds" and len(e.args) == 1:
             length = em.coerce(em.expr(e.args[0], T.USIZE), T.USIZE, e.args[0].loc)

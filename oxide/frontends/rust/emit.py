@@ -169,8 +169,14 @@ class FunctionEmitter:
                 if count <= 0:
                     raise err(t.loc, "`LinearTiles<N>` needs N >= 1")
                 return f"tiles:{count}"
+            if t.name in ("RowMajorTiles", "RuntimeRowMajorTiles") and len(t.args) == (3 if t.name == "RowMajorTiles" else 2):
+                dims = [self.const_arg(a) for a in t.args]
+                if min(dims) <= 0 or (len(dims) == 3 and dims[1] > dims[2]):
+                    raise err(t.loc, f"`{t.name}` needs tile rows and columns of at least 1"
+                                     + (" and no more columns than the row stride" if len(dims) == 3 else ""))
+                return f"{'rmtiles' if len(dims) == 3 else 'rttiles'}:{':'.join(map(str, dims))}"
         raise err(getattr(t, "loc", None), f"unknown index space `{getattr(t, 'name', t)}` (Index1D, Index2D<S>, Runtime2DIndex, WarpIndex, "
-                                              "LinearTiles<N>)")
+                                              "LinearTiles<N>, RowMajorTiles<R, C, S>, RuntimeRowMajorTiles<R, C>)")
 
     def const_arg(self, e: Any) -> int:
         """A compile-time integer: a literal, a const generic, a `const` item, or arithmetic on them."""
@@ -504,7 +510,7 @@ def _unsuffixed_literal(e: Any) -> bool:
 
 
 _HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef, T.LocalPtr,
-            T.PlaceRef, T.FnItem, T.LocalSlice, T.PtrSlice, T.ThreadRun)
+            T.PlaceRef, T.FnItem, T.LocalSlice, T.PtrSlice, T.ThreadRun, T.Tile2D)
 
 
 def _in_memory(ty: T.Ty) -> bool:

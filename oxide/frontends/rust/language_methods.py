@@ -45,6 +45,16 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
         from oxide.frontends.rust.local_pointers import no_address
 
         raise no_address(e.loc, f"`{name}`")
+    if isinstance(ty, T.Tile2D):
+        from oxide.frontends.rust.views_2d import tile_method
+
+        return tile_method(em, recv, e), recv
+    if isinstance(ty, T.Disjoint):
+        from oxide.frontends.rust.views_2d import tile_view
+
+        tile = tile_view(em, recv, e)
+        if tile is not None:
+            return tile, recv
     if isinstance(ty, (T.Disjoint, T.ThreadRun, T.ElemRef)):
         from oxide.frontends.rust.views import disjoint_view, run_method, slot_method
 
