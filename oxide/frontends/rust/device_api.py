@@ -770,6 +770,10 @@ def _option_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any
     if name == "map" and len(args) == 1:
         return _option_map(em, recv, args[0], loc)
     if name == "unwrap_or" and len(args) == 1:
+        from oxide.frontends.rust.intrinsics import matrix_views
+
+        if isinstance(opt.payload.ty, matrix_views.LineViewTy):
+            return matrix_views.unwrap_or(em, recv, args[0], loc)
         other = em.coerce(em.expr(args[0], opt.payload.ty), opt.payload.ty, args[0].loc)
         if isinstance(other.v, ir.Value):
             return Val(other.ty, arith.select(opt.is_some, opt.payload.v, other.v))

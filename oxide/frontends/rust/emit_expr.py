@@ -714,6 +714,10 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
                     # One `*const T` from two address spaces (a global pointer or `ptr::null()`): the result is
                     # the generic pointer (both branches yield their generic address).
                     probe["ty"] = T.Ptr(value.ty.elem, value.ty.mutable and probe["ty"].mutable, 0)
+                elif value.ty != probe["ty"] and _pointer_space_union(probe["ty"], value.ty) is not None:
+                    # `(p_global, n)` and `(ptr::null(), 0)`: an aggregate whose pointers come from two address
+                    # spaces; a cell keeps each pointer's generic address, read back as the generic pointer.
+                    probe["ty"] = _pointer_space_union(probe["ty"], value.ty)
                 elif value.ty != probe["ty"]:
                     if isinstance(value.ty, T.FnItem) and isinstance(probe["ty"], T.FnItem):
                         raise err(loc, "choosing a function at run time (an indirect call through a function "
@@ -746,7 +750,33 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
         return address_from(load_cell(result_cell), probe["ty"])
     if result_cell is None:
         return Val(T.UNIT, None)
-    return load_cell(result_cell)
+    return load_cell(_retyped(result_cell, probe["ty"]))
+
+
+def _pointer_space_union(a: T.Ty, b: T.Ty) -> T.Ty | None:
+    """The type of one aggregate value from two branches whose pointers may point into different address
+    spaces (those pointers become generic ones), or None when the types differ otherwise."""
+    if isinstance(a, T.Ptr) and isinstance(b, T.Ptr) and a.elem == b.elem:
+        return T.Ptr(a.elem, a.mutable and b.mutable, a.space if a.space == b.space else 0)
+    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.elems) == len(b.elems):
+        parts = [_pointer_space_union(x, y) for x, y in zip(a.elems, b.elems)]
+        return None if None in parts else T.Tuple(tuple(parts))
+    if isinstance(a, T.OptionTy) and isinstance(b, T.OptionTy):
+        inner = _pointer_space_union(a.inner, b.inner)
+        return None if inner is None else T.OptionTy(inner)
+    return a if a == b else None
+
+
+def _retyped(cell: Cell, ty: T.Ty) -> Cell:
+    """The same storage read as `ty` (a pointer cell holds an address whatever its address space)."""
+    if cell.ty == ty:
+        return cell
+    if isinstance(ty, T.Tuple):
+        return Cell(ty, [_retyped(c, t) for c, t in zip(cell.leaves, ty.elems)])
+    if isinstance(ty, T.OptionTy):
+        flag, payload = cell.leaves
+        return Cell(ty, (flag, _retyped(payload, ty.inner)))
+    return Cell(ty, cell.leaves, cell.prefix)
 
 
 def address_value(value: Val) -> Val:
@@ -1131,9 +1161,15 @@ def _element_loop(self, e: ast.For) -> Val | None:
     elif isinstance(it, (ast.Range, ast.MethodCall)):
         return None
     seq = self.expr(it)
-    if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)):
+    from oxide.frontends.rust.intrinsics import matrix_views
+
+    if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)) and not matrix_views.is_view(seq.ty):
         return None
-    if isinstance(seq.ty, T.LocalSlice):
+    if matrix_views.is_view(seq.ty):
+        if by_ref or enumerate_:
+            raise err(e.iter.loc, f"only `for x in view` / `view.iter()` is supported over a `{seq.ty}`")
+        length = matrix_views.loop_length(seq)
+    elif isinstance(seq.ty, T.LocalSlice):
         length = seq.v.length
     else:
         length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) else index(seq.ty.length)
@@ -1148,7 +1184,9 @@ def _element_loop(self, e: ast.For) -> Val | None:
         loop = scf.ForOp(index(0), length, index(1))
         with ir.InsertionPoint(loop.body):
             i = loop.induction_variable
-            if isinstance(seq.ty, T.LocalSlice):
+            if matrix_views.is_view(seq.ty):
+                element = matrix_views.loop_element(seq, i)
+            elif isinstance(seq.ty, T.LocalSlice):
                 from oxide.frontends.rust.local_slices import element_unchecked
 
                 if by_ref:
