@@ -56,7 +56,7 @@ def placeholder_leaves(ty: T.Ty) -> list[ir.Value]:
     if isinstance(ty, T.ThreadIndex):
         if ty.space == "1d":
             return [simt.Index1DOp.build()]
-        if ty.space == "runtime_2d":
+        if ty.space in ("runtime_2d", "coord2d"):
             return [simt.Index2DRuntimeOp.build()]
         if ty.space == "warp":
             return [simt.WarpIndexOp.build()]

@@ -83,3 +83,32 @@ def test_witnesses_in_tuples_options_and_diverging_arms():
 def test_witness_branches_assemble(tmp_path):
     assemble(_TWO_WIDTHS, tmp_path)
     assemble(_DIVERGING, tmp_path)
+
+
+_COORD = """use cuda_device::{kernel, thread, DisjointSlice, RowMajorTiles};
+#[kernel(launch_context = lc)]
+#[launch_contract(domain = 2, coordinates = u32)]
+pub fn k(flag: u32, mut m: DisjointSlice<f32, RowMajorTiles<1, 2, 4>>) {
+    let c = if flag > 0 { Some(thread::coord_2d_u32(lc)) } else { None };
+    let coord = match c {
+        Some(c) => c,
+        None => return,
+    };
+    if let Some(mut t) = m.tile_2d32(coord) {
+        t.at_const::<0, 1>().write(1.0);
+    }
+}
+"""
+
+
+def test_an_optional_thread_coordinate_through_branches():
+    program = oxide.compile(_COORD, "k.rs").emulator
+    for flag, expected in ((1, [0, 1, 0, 1] * 2), (0, [0] * 8)):
+        m = np.zeros((2, 4), np.float32)
+        launch(program, "k", (1, 1, 1), (2, 2, 1), [np.uint32(flag), m.reshape(-1)])
+        assert m.reshape(-1).tolist() == expected
+
+
+@needs_ptxas
+def test_an_optional_thread_coordinate_assembles(tmp_path):
+    assemble(_COORD, tmp_path)
