@@ -10,7 +10,8 @@ tuples and structs of those and of integers, floats, bools and fieldless enums.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from mlir import ir
 

@@ -19,6 +19,11 @@ from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import err
 from oxide.frontends.rust.values import Cell, Val, new_cell, store_cell
 
+# Bindings that hold handles to memory rather than a local value: `addr_of!` through them is not a pointer to a
+# local (a slice element, a shared array, ...).
+_NOT_LOCAL = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.PlaceRef, T.PtrSlice, T.Atomic, T.ThreadIndex,
+              T.Closure, T.FnItem)
+
 
 def _root(e: ast.Expr) -> ast.Expr:
     while isinstance(e, (ast.Field, ast.Index)):
@@ -65,11 +70,6 @@ def address_of_local(em: Any, operand: ast.Expr, mutable: bool, loc: Any) -> Val
     store_cell(copy, value)
     return Val(T.LocalPtr(value.ty, False), copy)
 
-
-# Bindings that hold handles to memory rather than a local value: `addr_of!` through them is not a pointer to a
-# local (a slice element, a shared array, ...).
-_NOT_LOCAL = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.PlaceRef, T.PtrSlice, T.Atomic, T.ThreadIndex,
-              T.Closure, T.FnItem)
 
 
 def no_address(loc: Any, what: str) -> Exception:

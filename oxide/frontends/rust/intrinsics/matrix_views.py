@@ -6,6 +6,8 @@ slice. A view is then read with no further bounds checks: `v.get(i)` (None past 
 `RowView32::empty()` / `ColView32::empty()` are views of no elements (`m.row(r, k).unwrap_or(RowView32::empty())`).
 
 A view is a frontend value: (pointer to its first element, element step, length), all i64 but the pointer.
+An `empty()` view has no pointer; it exists only as the default of `unwrap_or`, whose result keeps the
+optional view's pointer and a length of 0 when None.
 """
 
 from __future__ import annotations
@@ -70,14 +72,10 @@ def _i64(value: int) -> ir.Value:
     return arith.constant(i64, ir.IntegerAttr.get(i64, value))
 
 
-def _to_i64(v: Val) -> ir.Value:
-    if not isinstance(v.ty, T.Int) or v.ty.bits > 64:
-        raise TypeError(v.ty)
-    return arith.extui(ir.IntegerType.get_signless(64), v.v) if v.ty.bits < 64 else v.v
-
-
 def _u32(em: Any, e: ast.Expr) -> ir.Value:
-    return _to_i64(em.coerce(em.expr(e, T.PRIMITIVES["u32"]), T.PRIMITIVES["u32"], e.loc))
+    """A u32 argument, zero-extended to i64."""
+    value = em.coerce(em.expr(e, T.PRIMITIVES["u32"]), T.PRIMITIVES["u32"], e.loc)
+    return arith.extui(ir.IntegerType.get_signless(64), value.v)
 
 
 @device_fn("new")
@@ -110,7 +108,7 @@ def _empty(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], 
 def _line(recv: Val, column: bool, args: list[ast.Expr], em: Any) -> Val:
     ptr, length, stride = recv.v
     at, count = _u32(em, args[0]), _u32(em, args[1])
-    ult, ule = arith.CmpIPredicate.ult, arith.CmpIPredicate.ule
+    ult = arith.CmpIPredicate.ult
     # First element: (r, 0) at r*stride, or (0, c) at c; last: len-1 steps of 1 (row) or stride (column) on.
     # r, c, len and stride are below 2^32, so none of this wraps in 64 bits.
     first = at if column else arith.muli(at, stride)
@@ -185,8 +183,6 @@ def loop_element(seq: Val, i: ir.Value) -> Val:
     """The value `for` over a view binds at step i (an index): an element, or a pair of a zip."""
     i64 = arith.index_cast(ir.IntegerType.get_signless(64), i)
     if isinstance(seq.ty, LineViewTy):
-        if seq.v.ptr is None:
-            raise TypeError("an empty view has no elements")
         return element(seq, i64)
     left, right = seq.v
     parts = [element(left, i64), element(right, i64)]
