@@ -42,8 +42,10 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
     ty = recv.ty
     name = e.name
     if isinstance(ty, T.LocalPtr):
-        from oxide.frontends.rust.local_pointers import no_address
+        from oxide.frontends.rust.local_pointers import access, no_address
 
+        if name in ("read", "write"):
+            return access(em, recv, name, e.args, e.loc), recv
         raise no_address(e.loc, f"`{name}`")
     if isinstance(ty, T.Tile2D):
         from oxide.frontends.rust.views_2d import tile_method

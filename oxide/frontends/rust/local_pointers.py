@@ -1,7 +1,7 @@
 """Raw pointers to locals: `addr_of!(x)`, `addr_of_mut!(acc[k])`, `addr_of!(pair.0[i])`. A local lives in
 registers (a cell LLVM promotes), so the pointer is the cell itself (`T.LocalPtr`), read and written in place
-by `*p` in unsafe code, as a `&mut local` is. It has no address: arithmetic, casts to integers and other
-pointer types, and comparisons are refused.
+by `*p`, `p.read()` and `p.write(v)` in unsafe code, as a `&mut local` is. It has no address: arithmetic, casts
+to integers and other pointer types, and comparisons are refused.
 
 `addr_of_mut!` needs a `let mut` local (or an element or field of one). `addr_of!` of a local that is not
 `let mut` (a by-value `&T` binding included) points at a copy of the value: nothing can write that local, so
@@ -17,7 +17,7 @@ from mlir import ir
 from oxide.frontends.rust import ast
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_support import err
-from oxide.frontends.rust.values import Cell, Val, new_cell, store_cell
+from oxide.frontends.rust.values import Cell, Val, load_cell, new_cell, store_cell
 
 # Bindings that hold handles to memory rather than a local value: `addr_of!` through them is not a pointer to a
 # local (a slice element, a shared array, ...).
@@ -70,6 +70,19 @@ def address_of_local(em: Any, operand: ast.Expr, mutable: bool, loc: Any) -> Val
     store_cell(copy, value)
     return Val(T.LocalPtr(value.ty, False), copy)
 
+
+
+def access(em: Any, p: Val, name: str, args: list[ast.Expr], loc: Any) -> Val:
+    """`p.read()` / `p.write(v)` (unsafe): the local's value, or an assignment to it."""
+    em.require_unsafe(loc, f"`{name}` on a raw pointer")
+    if name == "read" and not args:
+        return load_cell(p.v)
+    if name == "write" and len(args) == 1:
+        if not p.ty.mutable:
+            raise err(loc, "cannot write through a `*const` pointer")
+        store_cell(p.v, em.coerce(em.expr(args[0], p.ty.elem), p.ty.elem, args[0].loc))
+        return Val(T.UNIT, None)
+    raise err(loc, f"`{name}` takes {'no arguments' if name == 'read' else 'one value'}")
 
 
 def no_address(loc: Any, what: str) -> Exception:

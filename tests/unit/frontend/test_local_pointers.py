@@ -31,6 +31,7 @@ pub fn k(input: &[f32], mut out: DisjointSlice<f32>) {
         *pm += 5.0;
         *pt = *pt * 10.0;
         (*whole)[0] += 100.0;
+        pt.write(pt.read() + 0.5);
     }
     let v = unsafe { *a + *b as f32 };
     if let Some(o) = out.get_mut(idx) {
@@ -49,7 +50,7 @@ def test_reads_and_writes_through_pointers_to_locals():
         j = i % 2
         acc = [x + 100.0, 0.0, 1.0]
         acc[j + 1] += 5.0
-        expected.append(((x, 2 * x, 3 * x)[j + 1] + 7) * 1000 + acc[0] + acc[1] * 10 + acc[2] * 100 + 20.0)
+        expected.append(((x, 2 * x, 3 * x)[j + 1] + 7) * 1000 + acc[0] + acc[1] * 10 + acc[2] * 100 + 20.5)
     assert out.tolist() == expected
 
 
