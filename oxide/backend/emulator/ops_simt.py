@@ -86,6 +86,17 @@ def emit_len(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.length({em.args(op)[0]})")
 
 
+@rule("simt.row_width")
+def emit_row_width(em: KernelEmitter, op: Any) -> None:
+    em.line(f"{em.result(op)} = {np_type(op.results[0].type, op)}({em.args(op)[0]}.width)")
+
+
+@rule("simt.with_row_width")
+def emit_with_row_width(em: KernelEmitter, op: Any) -> None:
+    buffer, width = em.args(op)
+    em.line(f"{em.result(op)} = _mem.with_row_width(c, {buffer}, {width}, {em.loc(op)})")
+
+
 @rule("simt.load", "simt.load_unchecked", "simt.shared_load")
 def emit_load(em: KernelEmitter, op: Any) -> None:
     buffer, index = em.args(op)

@@ -405,3 +405,18 @@ class RowWidthOp(Op):
     mnemonic = "row_width"
     slice = Operand(Parametric(DisjointType, AnyType(), Is('"runtime_2d"')))
     result = Result(Is("i32"))
+
+
+_WIDTH_T = TypeVar("T")
+
+
+@DIALECT.op
+class WithRowWidthOp(Op):
+    """`DisjointSlice::from_raw_parts_with_space(p, len, width)` of a runtime 2-D slice (unsafe): the elements of
+    a 1-D disjoint slice (built by slice_from_ptr), addressed by runtime 2-D witnesses with `width` elements per
+    row."""
+
+    mnemonic = "with_row_width"
+    slice = Operand(Parametric(DisjointType, _WIDTH_T, Is('"1d"')))
+    width = Operand(Is("i32"))
+    result = Result(Parametric(DisjointType, _WIDTH_T, Is('"runtime_2d"')))

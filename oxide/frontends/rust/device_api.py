@@ -223,6 +223,33 @@ def _mentions(t: Any, names: set[str]) -> bool:
     return any(isinstance(n, ast.PathTy) and n.name in names | {"Self"} for n in walk(t))
 
 
+def _disjoint_from_raw_parts(em: Any, p: Val, length: ir.Value, space_arg: ast.Expr | None, expected: T.Ty | None,
+                             loc: Any) -> Val:
+    """`DisjointSlice::from_raw_parts(p, len)` and `from_raw_parts_with_space(p, len, space)`: the index space is
+    the expected type's (`let s: DisjointSlice<T, Index2D<16>> = ...`, a parameter's), else what the space value
+    says: `()` for a 1-D slice, a `u32` row width for a runtime 2-D one."""
+    space_value = em.expr(space_arg, T.PRIMITIVES["u32"]) if space_arg is not None else None
+    if isinstance(expected, T.Disjoint):
+        space = expected.space
+    elif space_value is not None and not isinstance(space_value.ty, T.Unit):
+        space = "runtime_2d"
+    else:
+        space = "1d"
+    if space == "runtime_2d":
+        if space_value is None or isinstance(space_value.ty, T.Unit):
+            raise err(loc, "a runtime 2-D DisjointSlice needs its row width: "
+                           "`DisjointSlice::from_raw_parts_with_space(ptr, len, row_width)`")
+        width = em.coerce(space_value, T.PRIMITIVES["u32"], space_arg.loc)
+        flat = simt.SliceFromPtrOp.build(p.v, length, results=[T.Disjoint(p.ty.elem, "1d").mlir()])
+        result_ty = T.Disjoint(p.ty.elem, space)
+        return Val(result_ty, simt.WithRowWidthOp.build(flat, width.v, results=[result_ty.mlir()]))
+    if space_value is not None and not isinstance(space_value.ty, T.Unit):
+        raise err(space_arg.loc, f"a `DisjointSlice<_, {T.space_rust(space)}>` has no runtime layout: its space value "
+                                 f"is `()`, not `{space_value.ty}`")
+    result_ty = T.Disjoint(p.ty.elem, space)
+    return Val(result_ty, simt.SliceFromPtrOp.build(p.v, length, results=[result_ty.mlir()]))
+
+
 def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                  loc: Any) -> Val | None:
     name = segs[-1]
@@ -244,6 +271,14 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         return Val(T.ThreadIndex("1d"), simt.Index1DOp.build())
     if name in ("index_1d_u32",) :
         return Val(T.ThreadIndex("1d"), simt.Index1DU32Op.build())
+    if name == "coord_2d_u32":
+        # This thread's (row, col) as a ThreadCoord2D32: a runtime 2-D witness in the IR (valid when the launch
+        # is 2-D), which only the RowMajorTiles views take. As in cuda-oxide, only under a 2-D u32 contract.
+        contract = em.kernel.attrs.get("launch_contract") or {}
+        if contract.get("domain") != 2 or contract.get("coordinates") != "u32":
+            raise err(loc, "`thread::coord_2d_u32` needs the kernel's launch contract to state domain = 2 and "
+                           "coordinates = u32: `#[launch_contract(domain = 2, coordinates = u32)]`")
+        return Val(T.ThreadIndex("coord2d"), simt.Index2DRuntimeOp.build())
     if name == "index_2d":
         if len(generics) != 1:
             raise err(loc, "`thread::index_2d` needs the row stride: `thread::index_2d::<S>()`")
@@ -299,17 +334,24 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
     warp = _warp_call(em, name, args, loc)
     if warp is not None:
         return warp
-    if name in ("from_raw_parts", "from_raw_parts_mut") and len(segs) >= 2 and segs[-2] in ("slice", "DisjointSlice") \
-            and len(args) == 2:
+    if (name in ("from_raw_parts", "from_raw_parts_mut") and len(segs) >= 2 and segs[-2] in ("slice", "DisjointSlice")
+            and len(args) == 2) or (name == "from_raw_parts_with_space" and segs[-2:] == ["DisjointSlice", name]
+                                    and len(args) == 3):
         em.require_unsafe(loc, f"`{segs[-2]}::{name}`")
         p = em.expr(args[0])
         if not isinstance(p.ty, T.Ptr):
             raise err(args[0].loc, f"`{name}` takes a raw pointer, not `{p.ty}`")
-        if segs[-2] == "DisjointSlice":
-            result_ty: T.Ty = T.Disjoint(p.ty.elem, "1d")
-        else:
-            result_ty = T.Slice(p.ty.elem, name.endswith("_mut"))
         length = index_value(em, args[1])
+        if p.ty.space != 1:
+            if segs[-2] == "DisjointSlice":
+                raise err(args[0].loc, "a DisjointSlice is built from a pointer into global memory; this one points "
+                                       f"into {'shared' if p.ty.space == 3 else 'generic'} memory")
+            from oxide.frontends.rust.ptr_slices import from_pointer
+
+            return from_pointer(p, length, name.endswith("_mut"))  # shared or generic memory
+        if segs[-2] == "DisjointSlice":
+            return _disjoint_from_raw_parts(em, p, length, args[2] if len(args) == 3 else None, expected, loc)
+        result_ty = T.Slice(p.ty.elem, name.endswith("_mut"))
         return Val(result_ty, simt.SliceFromPtrOp.build(p.v, length, results=[result_ty.mlir()]))
     if name in ("copy_nonoverlapping", "copy") and len(segs) >= 2 and segs[-2] == "ptr" and len(args) == 3:
         em.require_unsafe(loc, f"`ptr::{name}`")
@@ -590,8 +632,10 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             return _usize(simt.IndexValueOp.build(recv.v))
         if name == "is_valid":
             return Val(T.BOOL, simt.IndexValidOp.build(recv.v))
-        if name in ("row", "col") and ty.space == "runtime_2d":
+        if name in ("row", "col") and ty.space in ("runtime_2d", "coord2d"):
             op = simt.IndexRowOp if name == "row" else simt.IndexColOp
+            if ty.space == "coord2d":  # 32-bit coordinates (the contract's `coordinates = u32`)
+                return _u32(arith.index_cast(ir.IntegerType.get_signless(32), op.build(recv.v)))
             return _usize(op.build(recv.v))
         if name == "in_bounds" and len(e.args) == 1:
             length = em.coerce(em.expr(e.args[0], T.USIZE), T.USIZE, e.args[0].loc)
@@ -733,6 +777,10 @@ def _option_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any
     if name == "map" and len(args) == 1:
         return _option_map(em, recv, args[0], loc)
     if name == "unwrap_or" and len(args) == 1:
+        from oxide.frontends.rust.intrinsics import matrix_views
+
+        if isinstance(opt.payload.ty, matrix_views.LineViewTy):
+            return matrix_views.unwrap_or(em, recv, args[0], loc)
         other = em.coerce(em.expr(args[0], opt.payload.ty), opt.payload.ty, args[0].loc)
         if isinstance(other.v, ir.Value):
             return Val(other.ty, arith.select(opt.is_some, opt.payload.v, other.v))
@@ -1017,11 +1065,16 @@ def macro(em: Any, e: ast.MacroCall, expected: T.Ty | None) -> Val:
         simt.TrapOp.build()
         return Val(T.NEVER, None)
     if name in ("addr_of", "addr_of_mut") and len(e.args) == 1:
+        from oxide.frontends.rust.cell_pointers import address_of_local
+
+        local = address_of_local(em, e.args[0], name == "addr_of_mut", e.loc)
+        if local is not None:
+            return local
         target = em.expr(e.args[0])
         if isinstance(target.ty, T.Shared):
             ptr = T.Ptr(target.ty.elem, name == "addr_of_mut", 3)
             return Val(ptr, simt.SharedPtrOp.build(target.v, results=[ptr.mlir()]))
-        raise err(e.args[0].loc, f"`{name}!` of a `{target.ty}` is not supported in device code (only of a SharedArray)")
+        raise err(e.args[0].loc, f"`{name}!` of a `{target.ty}` is not supported in device code (only of a SharedArray or a local)")
     if name in ("println", "print", "format", "write", "writeln", "eprintln", "dbg"):
         raise err(e.loc, f"`{name}!` (core::fmt) is not supported in device code; use `gpu_printf!`")
     if name in ("vec",):

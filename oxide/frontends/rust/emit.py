@@ -15,7 +15,7 @@ from mlir import ir
 from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
-from oxide.frontends.rust import ast, safety
+from oxide.frontends.rust import ast, branch_results, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.items import Crate
 from oxide.frontends.rust.emit_support import Frame, Scope, err, i1, location, may_jump, unknown_type
@@ -179,8 +179,14 @@ class FunctionEmitter:
                 if count <= 0:
                     raise err(t.loc, "`LinearTiles<N>` needs N >= 1")
                 return f"tiles:{count}"
+            if t.name in ("RowMajorTiles", "RuntimeRowMajorTiles") and len(t.args) == (3 if t.name == "RowMajorTiles" else 2):
+                dims = [self.const_arg(a) for a in t.args]
+                if min(dims) <= 0 or (len(dims) == 3 and dims[1] > dims[2]):
+                    raise err(t.loc, f"`{t.name}` needs tile rows and columns of at least 1"
+                                     + (" and no more columns than the row stride" if len(dims) == 3 else ""))
+                return f"{'rmtiles' if len(dims) == 3 else 'rttiles'}:{':'.join(map(str, dims))}"
         raise err(getattr(t, "loc", None), f"unknown index space `{getattr(t, 'name', t)}` (Index1D, Index2D<S>, Runtime2DIndex, WarpIndex, "
-                                              "LinearTiles<N>)")
+                                              "LinearTiles<N>, RowMajorTiles<R, C, S>, RuntimeRowMajorTiles<R, C>)")
 
     def const_arg(self, e: Any) -> int:
         """A compile-time integer: a literal, a const generic, a `const` item, or arithmetic on them."""
@@ -287,10 +293,17 @@ class FunctionEmitter:
         with ir.InsertionPoint(branch.then_block):
             value = self._statements(stmts, tail, expected)
             value_ty = value.ty
-            with ir.InsertionPoint.at_block_begin(self.entry_block()):
-                result = new_cell(value.ty)
-            store_cell(result, value)
+            if not branch_results.yields_in_registers(value.ty):
+                try:
+                    with ir.InsertionPoint.at_block_begin(self.entry_block()):
+                        result = new_cell(value.ty)
+                except TypeError:
+                    raise err(tail.loc, f"a block that may return early and then yields a `{value.ty}` is not "
+                                        "supported in device code; compute the value after the block") from None
+                store_cell(result, value)
             scf.YieldOp([])
+        if branch_results.yields_in_registers(value_ty):
+            return branch_results.with_results(branch, value_ty, {0: value})
         return load_cell(result) if result is not None else Val(value_ty or T.UNIT, None)
 
     def entry_block(self) -> ir.Block:
@@ -438,6 +451,9 @@ class FunctionEmitter:
             return value
         if isinstance(value.ty, T.ResultTy) and isinstance(ty, T.ResultTy) and value.ty.ok == ty.ok:
             return value
+        if isinstance(value.ty, T.CellPtr) and isinstance(ty, T.Ptr) and value.ty.elem == ty.elem \
+                and (value.ty.mutable or not ty.mutable):
+            return Val(T.CellPtr(ty.elem, ty.mutable), value.v)  # `let p: *const f32 = addr_of!(x);`
         if isinstance(value.ty, T.LocalRef) and isinstance(ty, T.ElemRef) and value.ty.elem == ty.elem:
             return value  # `&mut local` passed where `&mut T` is expected: the local's storage, in place
         if isinstance(value.ty, T.LocalPtr) and isinstance(ty, T.Ptr) and not ty.mutable and value.ty.elem == ty.elem:
@@ -462,8 +478,9 @@ class FunctionEmitter:
             window = borrow_array(value, ty)
             if window is not None:
                 return window  # `&arr` / `&mut arr` of a local array where `&[T]` is expected
-            if isinstance(value.ty, T.LocalSlice) and value.ty.elem == ty.elem and (value.ty.mutable or not ty.mutable):
-                return value
+            if isinstance(value.ty, (T.LocalSlice, T.PtrSlice)) and value.ty.elem == ty.elem \
+                    and (value.ty.mutable or not ty.mutable):
+                return value  # a slice of registers or of shared/generic memory passed to a `&[T]` parameter
         if isinstance(value.ty, T.FnItem) and isinstance(ty, T.FnPtr):
             return value  # the function item itself: calls through it are inlined
         if isinstance(value.ty, (T.PlaceRef, T.ElemRef, T.Shared)):
@@ -512,8 +529,8 @@ def _unsuffixed_literal(e: Any) -> bool:
     return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 
-_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef,
-            T.PlaceRef, T.FnItem, T.LocalSlice, T.ThreadRun, T.GridRuns)
+_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef, T.CellPtr,
+            T.PlaceRef, T.FnItem, T.LocalSlice, T.PtrSlice, T.ThreadRun, T.GridRuns, T.Tile2D)
 
 
 def _in_memory(ty: T.Ty) -> bool:

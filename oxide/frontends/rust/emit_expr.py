@@ -8,7 +8,7 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf
 
 from oxide.dialects import simt
-from oxide.frontends.rust import ast, safety
+from oxide.frontends.rust import ast, branch_results, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, unknown_type, walk
@@ -116,6 +116,8 @@ def placeholder(ty: T.Ty) -> Val:
         generic = T.Ptr(ty.elem, ty.mutable, 0)
         null = simt.IntToPtrOp.build(arith.constant(ir.IntegerType.get_signless(64), 0), results=[generic.mlir()])
         return Val(ty, null if ty.space == 0 else simt.FromGenericOp.build(null, results=[ty.mlir()]))
+    if isinstance(ty, T.ThreadIndex):
+        return Val(ty, branch_results.placeholder_leaves(ty)[0])
     raise TypeError(f"no placeholder for {ty}")
 
 
@@ -198,6 +200,10 @@ def binary_values(self, op: str, a: Val, b: Val, loc: Any) -> Val:
         if isinstance(ty, T.Ptr):  # raw pointers compare by address
             pred = getattr(arith.CmpIPredicate, _CMP_INT[op][1])
             return Val(T.BOOL, arith.cmpi(pred, simt.PtrToIntOp.build(a.v), simt.PtrToIntOp.build(b.v)))
+        if isinstance(ty, T.CellPtr):
+            from oxide.frontends.rust.cell_pointers import no_address
+
+            raise no_address(loc, "a comparison")
         raise err(loc, f"cannot compare values of type `{ty}`")
     if op in ("&", "|", "^") and isinstance(ty, T.Bool):
         return Val(T.BOOL, getattr(arith, _ARITH[op][0])(a.v, b.v))
@@ -297,7 +303,7 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
         else:
             handle = self.expr(e.operand, expected if e.op == "&" else None)
         if e.op == "&" or isinstance(handle.ty, (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.Atomic, T.PlaceRef,
-                                                 T.FnItem, T.Closure, T.LocalSlice)):
+                                                 T.FnItem, T.Closure, T.LocalSlice, T.PtrSlice)):
             return handle  # `&x` of a Copy value is the value; `&mut` of a handle is a reborrow of its memory
         raise err(e.loc, "taking `&mut` of anything but a `let mut` local (or a field of one) is not supported "
                          "in device code")
@@ -305,16 +311,20 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
 
 
 def deref_value(self, v: Val, e: ast.Unary) -> Val:
-    """`*v` when v is not a reference into memory: a local's storage, an element reference, a pointer to an
-    atomic cell, or a by-value `&T`."""
+    """`*v` when v is not a reference into memory: a local's storage (also through an `addr_of!` pointer), the
+    element a pointer into a local array is at, an element reference, a pointer to an atomic cell, or a by-value
+    `&T`."""
     if isinstance(v.ty, T.LocalRef):
         return load_cell(v.v)
-    if isinstance(v.ty, T.ElemRef):
-        return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
+    if isinstance(v.ty, T.CellPtr):
+        self.require_unsafe(e.loc, "dereferencing a raw pointer")
+        return load_cell(v.v)  # `addr_of!(x)`: the local's cell
     if isinstance(v.ty, T.LocalPtr):
         from oxide.frontends.rust import local_pointers
 
-        return local_pointers.read(self, v, e.loc)
+        return local_pointers.read(self, v, e.loc)  # `arr.as_ptr()`: the element at its position
+    if isinstance(v.ty, T.ElemRef):
+        return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
     if isinstance(v.ty, T.Ptr):
         self.require_unsafe(e.loc, "dereferencing a raw pointer")
         return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
@@ -380,6 +390,10 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
 
 
 def _bad_cast(e: ast.Cast, s: T.Ty, dst: T.Ty) -> Val:
+    if isinstance(s, T.CellPtr):
+        from oxide.frontends.rust.cell_pointers import no_address
+
+        raise no_address(e.loc, f"a cast to `{dst}`")
     raise err(e.loc, f"non-primitive cast: `{s}` as `{dst}`")
 
 
@@ -559,6 +573,12 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
         if isinstance(ref.ty, T.LocalRef):
             store_cell(ref.v, rhs(ref.ty.elem))
             return
+        if isinstance(ref.ty, T.CellPtr):
+            self.require_unsafe(target.loc, "writing through a raw pointer")
+            if not ref.ty.mutable:
+                raise err(target.loc, "cannot assign through a `*const` pointer")
+            store_cell(ref.v, rhs(ref.ty.elem))
+            return
         if isinstance(ref.ty, T.ElemRef):
             simt.RefStoreOp.build(ref.v, rhs(ref.ty.elem).v)
             return
@@ -627,14 +647,23 @@ def assign(self, target: ast.Expr, value: Val | None, value_expr: ast.Expr, loc:
 
 
 def _local_cell(self, e: ast.Expr) -> Cell | None:
-    """The storage of `x`, `x.f`, `x.0.g` when x is a `let mut` local, else None."""
+    """The storage of `x`, `x.f`, `x.0.g` when x is a `let mut` local, else None; also of `(*p).f` when p is an
+    `addr_of_mut!` pointer to one (unsafe)."""
     path: list[str] = []
     while isinstance(e, ast.Field):
         path.append(e.name)
         e = e.base
+    through_pointer = isinstance(e, ast.Unary) and e.op == "*"
+    if through_pointer:
+        e = e.operand
     if not (isinstance(e, ast.PathExpr) and len(e.segments) == 1):
         return None
     cell = self.lookup(e.segments[0])
+    if through_pointer:
+        if not (isinstance(cell, Val) and isinstance(cell.ty, T.CellPtr) and cell.ty.mutable):
+            return None
+        self.require_unsafe(e.loc, "dereferencing a raw pointer")
+        cell = cell.v
     if isinstance(cell, Val) and isinstance(cell.ty, T.LocalRef):
         cell = cell.v  # a `&mut local` binding: places through it are the local's
     if not isinstance(cell, Cell):
@@ -675,12 +704,14 @@ def _same_pointer_type(a: T.Ty, b: T.Ty) -> bool:
 def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
     """scf.if whose branches produce values; the value goes through a cell (a memref LLVM promotes).
     Addresses (pointers, references into memory) go through an integer cell, or, when one branch diverges
-    and the other yields an address computed before the `if`, are that address.
+    and the other yields an address computed before the `if`, are that address. A value holding a thread
+    index witness, which has no memory form, becomes results of the scf.if (branch_results.py).
     `else_fn(hint)` gets the then-branch's type, so an unsuffixed literal there takes it."""
     probe: dict[str, Any] = {}
     branch = scf.IfOp(cond, has_else=True)
     result_cell: Cell | None = None
     yielded: dict[int, Val] = {}
+    in_registers: dict[int, Val] = {}
     for side, (block, fn) in enumerate(((branch.then_block, then_fn), (branch.else_block, else_fn))):
         with ir.InsertionPoint(block):
             value = fn() if fn is then_fn else fn(probe.get("ty"))
@@ -692,14 +723,20 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
                     # One `*const T` from two address spaces (a global pointer or `ptr::null()`): the result is
                     # the generic pointer (both branches yield their generic address).
                     probe["ty"] = T.Ptr(value.ty.elem, value.ty.mutable and probe["ty"].mutable, 0)
+                elif value.ty != probe["ty"] and _pointer_space_union(probe["ty"], value.ty) is not None:
+                    # `(p_global, n)` and `(ptr::null(), 0)`: an aggregate whose pointers come from two address
+                    # spaces; a cell keeps each pointer's generic address, read back as the generic pointer.
+                    probe["ty"] = _pointer_space_union(probe["ty"], value.ty)
                 elif value.ty != probe["ty"]:
                     if isinstance(value.ty, T.FnItem) and isinstance(probe["ty"], T.FnItem):
                         raise err(loc, "choosing a function at run time (an indirect call through a function "
                                        "pointer) is not supported in device code; call each function in its branch")
                     raise err(loc, f"`if` and `else` have incompatible types: `{probe['ty']}` and `{value.ty}`")
-                if isinstance(value.ty, (T.Ptr, T.ElemRef, T.PlaceRef, T.FnItem)):
+                if branch_results.yields_in_registers(value.ty):
+                    in_registers[side] = value
+                elif isinstance(value.ty, (T.Ptr, T.ElemRef, T.PlaceRef, T.FnItem)):
                     yielded[side] = value
-                if not isinstance(value.ty, T.FnItem):  # the same function either way: nothing to carry
+                if side not in in_registers and not isinstance(value.ty, T.FnItem):  # FnItem: nothing to carry
                     if side in yielded:
                         value = address_value(value)
                     if result_cell is None:
@@ -711,6 +748,8 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
                                            "code; compute the value after the branch") from None
                     store_cell(result_cell, value)
             scf.YieldOp([])
+    if in_registers:
+        return branch_results.with_results(branch, probe["ty"], in_registers)
     if yielded and isinstance(probe["ty"], T.FnItem):
         return next(iter(yielded.values()))
     if yielded:
@@ -720,7 +759,33 @@ def value_if(self, cond: ir.Value, then_fn: Any, else_fn: Any, loc: Any) -> Val:
         return address_from(load_cell(result_cell), probe["ty"])
     if result_cell is None:
         return Val(T.UNIT, None)
-    return load_cell(result_cell)
+    return load_cell(_retyped(result_cell, probe["ty"]))
+
+
+def _pointer_space_union(a: T.Ty, b: T.Ty) -> T.Ty | None:
+    """The type of one aggregate value from two branches whose pointers may point into different address
+    spaces (those pointers become generic ones), or None when the types differ otherwise."""
+    if isinstance(a, T.Ptr) and isinstance(b, T.Ptr) and a.elem == b.elem:
+        return T.Ptr(a.elem, a.mutable and b.mutable, a.space if a.space == b.space else 0)
+    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.elems) == len(b.elems):
+        parts = [_pointer_space_union(x, y) for x, y in zip(a.elems, b.elems)]
+        return None if None in parts else T.Tuple(tuple(parts))
+    if isinstance(a, T.OptionTy) and isinstance(b, T.OptionTy):
+        inner = _pointer_space_union(a.inner, b.inner)
+        return None if inner is None else T.OptionTy(inner)
+    return a if a == b else None
+
+
+def _retyped(cell: Cell, ty: T.Ty) -> Cell:
+    """The same storage read as `ty` (a pointer cell holds an address whatever its address space)."""
+    if cell.ty == ty:
+        return cell
+    if isinstance(ty, T.Tuple):
+        return Cell(ty, [_retyped(c, t) for c, t in zip(cell.leaves, ty.elems)])
+    if isinstance(ty, T.OptionTy):
+        flag, payload = cell.leaves
+        return Cell(ty, (flag, _retyped(payload, ty.inner)))
+    return Cell(ty, cell.leaves, cell.prefix)
 
 
 def address_value(value: Val) -> Val:
@@ -1109,9 +1174,15 @@ def _element_loop(self, e: ast.For) -> Val | None:
     elif isinstance(it, (ast.Range, ast.MethodCall)):
         return None
     seq = self.expr(it)
-    if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)):
+    from oxide.frontends.rust.intrinsics import matrix_views
+
+    if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)) and not matrix_views.is_view(seq.ty):
         return None
-    if isinstance(seq.ty, T.LocalSlice):
+    if matrix_views.is_view(seq.ty):
+        if by_ref or enumerate_:
+            raise err(e.iter.loc, f"only `for x in view` / `view.iter()` is supported over a `{seq.ty}`")
+        length = matrix_views.loop_length(seq)
+    elif isinstance(seq.ty, T.LocalSlice):
         length = seq.v.length
     else:
         length = simt.LenOp.build(seq.v) if isinstance(seq.ty, T.Slice) else index(seq.ty.length)
@@ -1126,7 +1197,9 @@ def _element_loop(self, e: ast.For) -> Val | None:
         loop = scf.ForOp(index(0), length, index(1))
         with ir.InsertionPoint(loop.body):
             i = loop.induction_variable
-            if isinstance(seq.ty, T.LocalSlice):
+            if matrix_views.is_view(seq.ty):
+                element = matrix_views.loop_element(seq, i)
+            elif isinstance(seq.ty, T.LocalSlice):
                 from oxide.frontends.rust.local_slices import element_unchecked
 
                 if by_ref:

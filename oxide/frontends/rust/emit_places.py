@@ -82,8 +82,8 @@ def deref_place(em: Any, ref: Val, loc: Any) -> Place | None:
 
 
 def index_place(em: Any, base: Place | Val, e: ast.Index) -> Place | None:
-    """`base[i]` as a place: an array place (or a reference to one), or a slice / shared array whose
-    elements are aggregates. None when `base[i]` is a plain value read (scalar slices, local arrays)."""
+    """`base[i]` as a place: an array place (or a reference to one), a slice of shared or generic memory, or a
+    slice / shared array whose elements are aggregates. None when `base[i]` is a plain value read (scalar slices, local arrays)."""
     from oxide.frontends.rust.emit_expr import index_value
 
     place = base if isinstance(base, Place) else reference_place(base)
@@ -92,6 +92,10 @@ def index_place(em: Any, base: Place | Val, e: ast.Index) -> Place | None:
             return element_place(em, place, index_value(em, e.index), e.loc)
         return None
     ty = base.ty
+    if isinstance(ty, T.PtrSlice):
+        from oxide.frontends.rust.ptr_slices import element_place as ptr_slice_element
+
+        return ptr_slice_element(em, base, index_value(em, e.index))
     if isinstance(ty, T.Slice) and T.is_aggregate(ty.elem):
         ptr_ty = T.Ptr(ty.elem, True, 1).mlir()
         return Place(simt.ElemPtrOp.build(base.v, index_value(em, e.index), results=[ptr_ty]), ty.elem, ty.mutable, 1)

@@ -21,7 +21,7 @@ from oxide.frontends.rust.values import OptionVal, Val
 def as_slice(base: Val) -> Val | None:
     """`base` as a slice: a slice itself (in memory or of a local array), or a reference to an array in
     global memory."""
-    if isinstance(base.ty, (T.Slice, T.LocalSlice)):
+    if isinstance(base.ty, (T.Slice, T.LocalSlice, T.PtrSlice)):
         return base
     place = reference_place(base)
     if place is not None and isinstance(place.ty, T.Array) and place.space == 1:
@@ -30,13 +30,17 @@ def as_slice(base: Val) -> Val | None:
 
 
 def _length(s: Val) -> ir.Value:
-    return s.v.length if isinstance(s.ty, T.LocalSlice) else simt.LenOp.build(s.v)
+    return s.v.length if isinstance(s.ty, (T.LocalSlice, T.PtrSlice)) else simt.LenOp.build(s.v)
 
 
 def _piece(s: Val, start: ir.Value, count: ir.Value, elem: T.Ty | None = None) -> Val:
     """The `count` elements of slice `s` from `start` (no check: the caller has checked the bounds)."""
     if isinstance(s.ty, T.LocalSlice):
         return window(s, start, count)
+    if isinstance(s.ty, T.PtrSlice):
+        from oxide.frontends.rust.ptr_slices import window as ptr_window
+
+        return ptr_window(s, start, count, elem)
     elem = elem or s.ty.elem
     ptr_ty = T.Ptr(s.ty.elem, True, 1)
     base = simt.SlicePtrOp.build(s.v, results=[ptr_ty.mlir()])
@@ -108,6 +112,5 @@ def slice_method(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
     whole = arith.muli(chunks, index(n))
     if isinstance(s.ty, T.LocalSlice):
         raise err(e.loc, f"`{name}` of a local array is not supported in device code")
-    chunk_ty = T.Array(s.ty.elem, n)
-    return Val(T.Tuple((T.Slice(chunk_ty, s.ty.mutable), s.ty)),
-               [_piece(s, index(0), chunks, chunk_ty), _piece(s, whole, arith.subi(length, whole))])
+    pieces = [_piece(s, index(0), chunks, T.Array(s.ty.elem, n)), _piece(s, whole, arith.subi(length, whole))]
+    return Val(T.Tuple(tuple(p.ty for p in pieces)), pieces)

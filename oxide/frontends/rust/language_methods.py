@@ -1,7 +1,8 @@
 """Method calls that are language features rather than GPU API, tried before the device API's methods:
 iterator reductions and `MaybeUninit` (decided from the call's shape, before the receiver is evaluated);
-check-once views and their slots, arrays in memory and local arrays (`len`, `map`, `as_slice`, `as_ptr`), slices
-made from slices, `cast_unsigned` / `cast_signed`, and auto-dereferencing a reference into memory."""
+check-once views and their slots and 2-D tiles, raw pointers to a local's cell (`read` / `write`) and into local
+arrays, arrays in memory and local arrays (`len`, `map`, `as_slice`, `as_ptr`), slices made from slices,
+`cast_unsigned` / `cast_signed`, and auto-dereferencing a reference into memory."""
 
 from __future__ import annotations
 
@@ -41,6 +42,22 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
     dereferenced when it is a reference to a scalar in memory)."""
     ty = recv.ty
     name = e.name
+    if isinstance(ty, T.CellPtr):
+        from oxide.frontends.rust.cell_pointers import access, no_address
+
+        if name in ("read", "write"):
+            return access(em, recv, name, e.args, e.loc), recv
+        raise no_address(e.loc, f"`{name}`")
+    if isinstance(ty, T.Tile2D):
+        from oxide.frontends.rust.views_2d import tile_method
+
+        return tile_method(em, recv, e), recv
+    if isinstance(ty, T.Disjoint):
+        from oxide.frontends.rust.views_2d import tile_view
+
+        tile = tile_view(em, recv, e)
+        if tile is not None:
+            return tile, recv
     if isinstance(ty, (T.Disjoint, T.ThreadRun, T.ElemRef, T.GridRuns)):
         from oxide.frontends.rust.views import disjoint_view, grid_runs_method, run_method, slot_method
 
@@ -92,12 +109,18 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
         place = reference_place(recv)
         recv = load_place(em, place) if place is not None else Val(ty.elem, simt.RefLoadOp.build(recv.v))
         ty = recv.ty
-    if isinstance(ty, T.LocalSlice) and name in ("len", "is_empty") and not e.args:
+    if isinstance(ty, T.PtrSlice) and name in ("as_ptr", "as_mut_ptr") and not e.args:
+        from oxide.frontends.rust.ptr_slices import as_ptr
+
+        if name == "as_mut_ptr" and not ty.mutable:
+            raise err(e.loc, "`as_mut_ptr` needs a `&mut [T]`")
+        return as_ptr(recv, name == "as_mut_ptr"), recv
+    if isinstance(ty, (T.LocalSlice, T.PtrSlice)) and name in ("len", "is_empty") and not e.args:
         from oxide.frontends.rust.local_slices import length
 
         n = length(recv)
         return (n if name == "len" else Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, n.v, _usize(0)))), recv
-    if isinstance(ty, (T.Slice, T.ElemRef, T.PlaceRef, T.LocalSlice)):
+    if isinstance(ty, (T.Slice, T.ElemRef, T.PlaceRef, T.LocalSlice, T.PtrSlice)):
         from oxide.frontends.rust.emit_slices import slice_method
 
         pieces = slice_method(em, recv, e)

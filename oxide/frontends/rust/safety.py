@@ -25,7 +25,7 @@ from oxide.frontends.rust.emit_support import err
 # Types of cuda_device a user file must not redefine.
 RESERVED_TYPES = ("DisjointSlice", "ThreadIndex", "SharedArray", "DynamicSharedArray", "Uniform", "Index1D",
                   "Index2D", "Runtime2DIndex", "WarpIndex")
-INDEX_FUNCTIONS = ("index_1d", "index_1d_u32", "index_2d", "index_2d_runtime", "warp_index")
+INDEX_FUNCTIONS = ("index_1d", "index_1d_u32", "coord_2d_u32", "index_2d", "index_2d_runtime", "warp_index")
 WITNESS_METHODS = ("get", "is_valid", "in_bounds", "row", "col")
 
 

@@ -105,6 +105,19 @@ class LocalPtr(Ty):
 
 
 @dataclass(frozen=True)
+class PtrSlice(Ty):
+    """`&[T]` / `&mut [T]` of shared or generic memory (`slice::from_raw_parts` of such a pointer): a pointer in
+    its address space and a length, kept in the frontend (the simt slice types address global memory)."""
+
+    elem: Ty
+    mutable: bool
+    space: int
+
+    def rust(self) -> str:
+        return f"&{'mut ' if self.mutable else ''}[{self.elem.rust()}]"
+
+
+@dataclass(frozen=True)
 class Disjoint(Ty):
     """`DisjointSlice<T, Space>`; space as in the simt dialect ("1d", "2d:S", "runtime_2d", "warp")."""
 
@@ -113,8 +126,10 @@ class Disjoint(Ty):
 
     def mlir(self) -> ir.Type:
         # A LinearTiles<N> slice is a 1-D disjoint slice in the IR: the tiling is how the frontend hands out
-        # elements (thread t owns [t*N, t*N + N)), always through a valid 1-D witness.
-        space = "1d" if self.space.startswith("tiles:") else self.space
+        # elements (thread t owns [t*N, t*N + N)), always through a valid 1-D witness. So is RowMajorTiles<R, C, S>
+        # (thread (r, c) owns an R x C tile); RuntimeRowMajorTiles<R, C> is runtime 2-D (it carries a row width).
+        space = "1d" if self.space.startswith(("tiles:", "rmtiles:")) else \
+            "runtime_2d" if self.space.startswith("rttiles:") else self.space
         return ir.Type.parse(f'!simt.disjoint<{mem(self.elem)}, "{space}">')
 
     def rust(self) -> str:
@@ -147,13 +162,33 @@ class GridRuns(Ty):
 
 
 @dataclass(frozen=True)
+class Tile2D(Ty):
+    """This thread's `rows` x `cols` tile of a `DisjointSlice<T, RowMajorTiles<R, C, S>>` (`tile_2d32`) or of a
+    `RuntimeRowMajorTiles<R, C>` one (`tile_2d32_rt`), known to lie wholly inside the slice."""
+
+    elem: Ty
+    rows: int
+    cols: int
+    runtime: bool
+
+    def rust(self) -> str:
+        return f"{'RuntimeTileMut32' if self.runtime else 'StaticTileMut32'}<{self.elem.rust()}, {self.rows}, {self.cols}>"
+
+
+@dataclass(frozen=True)
 class ThreadIndex(Ty):
+    """A witness; space as in the simt dialect, or "coord2d": `thread::coord_2d_u32` (a `ThreadCoord2D32`, in the
+    IR a runtime 2-D witness: this thread's (row, col))."""
+
     space: str
 
     def mlir(self) -> ir.Type:
-        return ir.Type.parse(f'!simt.thread_index<"{self.space}">')
+        space = "runtime_2d" if self.space == "coord2d" else self.space
+        return ir.Type.parse(f'!simt.thread_index<"{space}">')
 
     def rust(self) -> str:
+        if self.space == "coord2d":
+            return "ThreadCoord2D32"
         return f"ThreadIndex<{space_rust(self.space)}>"
 
 
@@ -342,6 +377,19 @@ class LocalRef(Ty):
 
 
 @dataclass(frozen=True)
+class CellPtr(Ty):
+    """`addr_of!(x)` / `addr_of_mut!(x)` of a local (or of an element or field of one): a raw pointer to the
+    local's cell, dereferenced in place in unsafe code (cell_pointers.py). Locals live in registers, so it has no
+    address: no arithmetic, casts or comparisons."""
+
+    elem: Ty
+    mutable: bool
+
+    def rust(self) -> str:
+        return f"*{'mut' if self.mutable else 'const'} {self.elem.rust()}"
+
+
+@dataclass(frozen=True)
 class Closure(Ty):
     """The type of one closure expression (each closure has its own, as in Rust)."""
 
@@ -513,6 +561,10 @@ def space_rust(space: str) -> str:
         return f"Index2D<{space[3:]}>"
     if space.startswith("tiles:"):
         return f"LinearTiles<{space[6:]}>"
+    if space.startswith("rmtiles:"):
+        return f"RowMajorTiles<{', '.join(space[8:].split(':'))}>"
+    if space.startswith("rttiles:"):
+        return f"RuntimeRowMajorTiles<{', '.join(space[8:].split(':'))}>"
     return {"1d": "Index1D", "runtime_2d": "Runtime2DIndex", "warp": "WarpIndex"}[space]
 
 

@@ -214,18 +214,27 @@ def convert_signature(ctx: LoweringContext, func: ir.Operation) -> None:
 
 
 def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Location, str]]:
-    """Apply the rules to every op of the rule set's dialect under `root`, in program order."""
+    """Apply the rules to every op of the rule set's dialect under `root`, in program order, and split the
+    converted-type results of an scf.if once its branches are lowered (post-order: the dialect's ops are leaves,
+    so they keep program order, and an scf.if comes after its branches and before any use of its results)."""
     prefix = ctx.ruleset.dialect + "."
     todo: list[ir.Operation] = []
 
     def collect(op: ir.Operation) -> ir.WalkResult:
-        if op.name.startswith(prefix):
+        if op.name.startswith(prefix) or (op.name == "scf.if" and any(_is_converted(ctx.ruleset, r.type)
+                                                                        for r in op.results)):
             todo.append(op)
         return ir.WalkResult.ADVANCE
 
-    root.walk(collect, ir.WalkOrder.PRE_ORDER)
+    root.walk(collect, ir.WalkOrder.POST_ORDER)
     failures: list[tuple[ir.Location, str]] = []
     for op in todo:
+        if op.name == "scf.if":
+            try:
+                _split_if_results(ctx, op)
+            except LoweringError as exc:
+                failures.append((op.location, str(exc)))
+            continue
         rule = ctx.ruleset.rules.get(op.name)
         if rule is None:
             failures.append((op.location, f"'{op.name}' has no lowering to NVVM yet"))
@@ -238,6 +247,38 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
         except LoweringError as exc:
             failures.append((op.location, str(exc)))
     return failures
+
+
+def _split_if_results(ctx: LoweringContext, op: ir.Operation) -> None:
+    """Rebuild an scf.if that yields values of converted types (a thread index witness chosen by a branch)
+    as one yielding their parts; its branches, already lowered, yield the parts of what they yielded."""
+    ruleset = ctx.ruleset
+    new_types: list[ir.Type] = []
+    for result in op.results:
+        new_types.extend(ruleset.convert_type(result.type) or [result.type])
+    with ir.InsertionPoint(op), op.location:
+        new = ir.Operation.create("scf.if", results=new_types, operands=list(op.operands), regions=len(op.regions))
+    for region, target in zip(op.regions, new.regions):
+        for block in list(region.blocks):
+            block.append_to(target)
+            terminator = list(block.operations)[-1]
+            parts: list[ir.Value] = []
+            for value in terminator.operands:
+                parts.extend(ctx.parts(value) if _is_converted(ruleset, value.type) else [value])
+            with ir.InsertionPoint(terminator), terminator.location:
+                ir.Operation.create("scf.yield", operands=parts)
+            terminator.erase()
+    position = 0
+    with ir.InsertionPoint(op), op.location:
+        for result in op.results:
+            width = len(ruleset.convert_type(result.type) or [result.type])
+            pieces = list(new.results)[position:position + width]
+            if _is_converted(ruleset, result.type):
+                _tie(ctx, result, pieces)
+            else:
+                result.replace_all_uses_with(pieces[0])
+            position += width
+    op.erase()
 
 
 def _enclosing_function(op: ir.Operation) -> ir.Operation | None:

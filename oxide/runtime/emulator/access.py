@@ -7,6 +7,7 @@ it computed cannot fault.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -102,6 +103,17 @@ def ptr_load(c: Threads, mask: Any, ptr: Ptr, loc: int) -> Any:
 
 def ptr_store(c: Threads, mask: Any, ptr: Ptr, value: Any, loc: int) -> None:
     store(c, mask, ptr.buffer, ptr.offset, value, loc, checked=False)
+
+
+def with_row_width(c: Threads, buffer: Buffer, width: Any, loc: int) -> Buffer:
+    """DisjointSlice::from_raw_parts_with_space of a runtime 2-D slice: `buffer` with its row width (which the
+    API requires to be the same for every thread)."""
+    widths = np.unique(width)
+    if widths.size != 1:
+        from oxide.runtime.emulator.errors import UnsupportedOperation
+
+        raise UnsupportedOperation(f"a DisjointSlice row width that differs between threads at {c.launch.loc(loc)}")
+    return dataclasses.replace(buffer, width=int(widths[0]))
 
 
 def slice_from_ptr(c: Threads, ptr: Ptr, count: Any, loc: int, unit: int = 1) -> Buffer:

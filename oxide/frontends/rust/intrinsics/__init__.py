@@ -3,7 +3,8 @@ into device_api.py)."""
 
 from oxide.frontends.rust.intrinsics import (  # noqa: F401  (register on import)
     chars, cluster, constant_memory, conversions, cooperative, core_atomics, core_fns, cusimd,
-    int_methods, libm, managed_barrier, maybe_uninit, ordering, ptr_methods, ptx_fns, vectors, warp_partial,
+    int_methods, libm, managed_barrier, matrix_views, maybe_uninit, ordering, ptr_methods, ptx_fns, vectors,
+    warp_partial,
 )
 from oxide.frontends.rust.intrinsics.registry import call_method, call_path
 

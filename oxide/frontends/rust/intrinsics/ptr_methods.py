@@ -46,8 +46,10 @@ def _cast(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
 @device_method("row_width")
 def _row_width(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
                loc: Any, expected: T.Ty | None) -> Val | None:
-    """`s.row_width()` of a `DisjointSlice<T, Runtime2DIndex>`: its elements per row, as u32."""
-    if not isinstance(recv.ty, T.Disjoint) or recv.ty.space != "runtime_2d" or args:
+    """`s.row_width()` of a `DisjointSlice<T, Runtime2DIndex>` (or `RuntimeRowMajorTiles<R, C>`): its elements
+    per row, as u32."""
+    if not isinstance(recv.ty, T.Disjoint) or args or \
+            not (recv.ty.space == "runtime_2d" or recv.ty.space.startswith("rttiles:")):
         return None
     return Val(T.PRIMITIVES["u32"], simt.RowWidthOp.build(recv.v))
 

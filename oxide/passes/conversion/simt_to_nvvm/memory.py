@@ -187,3 +187,8 @@ def lower_from_generic(ctx: LoweringContext, op: ops.FromGenericOp) -> list:
 @lowering(ops.RowWidthOp)
 def lower_row_width(ctx: LoweringContext, op: ops.RowWidthOp) -> ir.Value:
     return ctx.parts(op.slice)[2]
+
+
+@lowering(ops.WithRowWidthOp)
+def lower_with_row_width(ctx: LoweringContext, op: ops.WithRowWidthOp) -> list:
+    return [*ctx.parts(op.slice), op.width]
