@@ -247,3 +247,12 @@ func.func @stated_alignment_is_at_least_the_natural_one(%p: !simt.ptr<f64, 1>, %
   "simt.ptr_store"(%p, %v) {simt.align = 4 : i64} : (!simt.ptr<f64, 1>, f64) -> ()
   return
 }
+
+// -----
+
+func.func @row_width_keeps_the_element_type(%d: !simt.disjoint<f32, "1d">, %w: i32) {
+  // expected-error@+1 {{expected 'f32' but got 'i32'}}
+  %d2 = "simt.with_row_width"(%d, %w) : (!simt.disjoint<f32, "1d">, i32) -> !simt.disjoint<i32, "runtime_2d">
+  return
+}
+

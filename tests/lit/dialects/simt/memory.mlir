@@ -95,3 +95,12 @@ func.func @from_generic(%p: !simt.ptr<f32, 0>) {
   %q = "simt.from_generic"(%p) : (!simt.ptr<f32, 0>) -> !simt.ptr<f32, 1>
   return
 }
+
+// CHECK-LABEL: func.func @row_width
+func.func @row_width(%d: !simt.disjoint<i32, "1d">, %w: i32) {
+  // A 1-D disjoint slice made in a kernel, addressed as runtime 2-D rows of %w elements.
+  // CHECK: "simt.with_row_width"(%{{.*}}, %{{.*}}) : (!simt.disjoint<i32, "1d">, i32) -> !simt.disjoint<i32, "runtime_2d">
+  %d2 = "simt.with_row_width"(%d, %w) : (!simt.disjoint<i32, "1d">, i32) -> !simt.disjoint<i32, "runtime_2d">
+  return
+}
+
