@@ -81,23 +81,33 @@ def check_overlaps(kernel: str, buffers: list[BufferArg]) -> None:
                                    "are in both")
 
 
-class Binder:
-    """Checks and converts the arguments of one kernel, for the GPU (`gpu=True`) or the emulator."""
+class ArgumentChecker:
+    """What the SIMT and tile binders share: the kernel, the target, and the errors naming an argument."""
 
     def __init__(self, kernel: KernelSpec, gpu: bool):
         self.kernel, self.gpu = kernel, gpu
         self.params = kernel.params
         self.signature = f"{kernel.name}({', '.join(f'{p.name}: {p.rust_type}' for p in kernel.params)})"
-        self.converters = [self._converter(p) for p in self.params]
 
     def _fail(self, p: ParamSpec, message: str, cls: type = KernelArgumentError) -> Exception:
         return cls(f"kernel `{self.kernel.name}`, argument `{p.name}: {p.rust_type}`: {message}")
 
-    def bind(self, args: Sequence[Any], allow_host: bool) -> Bound:
-        """Check and convert `args` (in parameter order)."""
+    def _check_count(self, args: Sequence[Any]) -> None:
         if len(args) != len(self.params):
             raise KernelArgumentError(f"kernel `{self.kernel.name}` takes {len(self.params)} argument(s), "
                                       f"{len(args)} given: {self.signature}")
+
+
+class Binder(ArgumentChecker):
+    """Checks and converts the arguments of one kernel, for the GPU (`gpu=True`) or the emulator."""
+
+    def __init__(self, kernel: KernelSpec, gpu: bool):
+        super().__init__(kernel, gpu)
+        self.converters = [self._converter(p) for p in self.params]
+
+    def bind(self, args: Sequence[Any], allow_host: bool) -> Bound:
+        """Check and convert `args` (in parameter order)."""
+        self._check_count(args)
         bound = Bound()
         for convert_one, value in zip(self.converters, args):
             convert_one(value, bound, allow_host)

@@ -26,10 +26,10 @@ from oxide.runtime.errors import (
     KernelArgumentError,
     LaunchContractError,
 )
-from oxide.runtime.marshal import BufferArg
+from oxide.runtime.marshal import ArgumentChecker, BufferArg
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer, device_view
 from oxide.runtime.scalars import SCALARS, convert
-from oxide.runtime.signature import KernelSpec, ParamSpec
+from oxide.runtime.signature import ParamSpec
 from oxide.runtime.tile import Partition
 
 _FLOATS = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
@@ -71,22 +71,12 @@ class TileBound:
         self.temporaries: list[DeviceBuffer] = []
 
 
-class TileBinder:
+class TileBinder(ArgumentChecker):
     """Checks and converts the arguments of one tile kernel, for the GPU (`gpu=True`) or the emulator."""
-
-    def __init__(self, kernel: KernelSpec, gpu: bool):
-        self.kernel, self.gpu = kernel, gpu
-        self.params = kernel.params
-        self.signature = f"{kernel.name}({', '.join(f'{p.name}: {p.rust_type}' for p in kernel.params)})"
-
-    def _fail(self, p: ParamSpec, message: str, cls: type = KernelArgumentError) -> Exception:
-        return cls(f"kernel `{self.kernel.name}`, argument `{p.name}: {p.rust_type}`: {message}")
 
     def bind(self, args: Sequence[Any], allow_host: bool) -> TileBound:
         """Check and convert `args` (in parameter order); the grid comes from the output partitions."""
-        if len(args) != len(self.params):
-            raise KernelArgumentError(f"kernel `{self.kernel.name}` takes {len(self.params)} argument(s), "
-                                      f"{len(args)} given: {self.signature}")
+        self._check_count(args)
         bound = TileBound()
         first_output = None
         for p, value in zip(self.params, args):
