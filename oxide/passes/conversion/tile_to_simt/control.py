@@ -128,18 +128,8 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
         if better is None or round_ == MAX_LAYOUT_ROUNDS - 1:
             break
         layouts = better
-        loop.operation.erase()
-        if stand_ins is not None:
-            stand_ins.erase()
-        ctx.restore_scratch(before)
-    if stand_ins is not None:
-        with ir.InsertionPoint(loop.operation):
-            real = _flatten(ctx, inits, layouts)
-        for placeholder, value in zip(stand_ins.results, real):
-            placeholder.replace_all_uses_with(value)
-        stand_ins.erase()
-    grouped = _regroup(list(loop.results), layouts)
-    return grouped if len(grouped) != 1 else grouped[0]
+        _discard(ctx, loop, stand_ins, before)
+    return _finish(ctx, loop, stand_ins, inits, layouts, layouts)
 
 
 @lowering("scf.if")
@@ -211,17 +201,29 @@ def lower_while(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
             after_layouts = better_after
         else:
             before_layouts = better_before
-        loop.operation.erase()
-        if stand_ins is not None:
-            stand_ins.erase()
-        ctx.restore_scratch(state)
+        _discard(ctx, loop, stand_ins, state)
+    return _finish(ctx, loop, stand_ins, inits, before_layouts, after_layouts)
+
+
+def _discard(ctx: TileLowering, loop: Any, stand_ins: Any, state: Any) -> None:
+    """Drop a loop lowered with layouts that did not settle, and the scratch it used, for another round."""
+    loop.operation.erase()
+    if stand_ins is not None:
+        stand_ins.erase()
+    ctx.restore_scratch(state)
+
+
+def _finish(ctx: TileLowering, loop: Any, stand_ins: Any, inits: list[Any], init_layouts: list[Layout | None],
+            result_layouts: list[Layout | None]) -> list[Any] | Any:
+    """The settled loop: its initial values converted to their layouts in place of the stand-ins, and its
+    results regrouped into tiles."""
     if stand_ins is not None:
         with ir.InsertionPoint(loop.operation):
-            real = _flatten(ctx, inits, before_layouts)
+            real = _flatten(ctx, inits, init_layouts)
         for placeholder, value in zip(stand_ins.results, real):
             placeholder.replace_all_uses_with(value)
         stand_ins.erase()
-    grouped = _regroup(list(loop.results), after_layouts)
+    grouped = _regroup(list(loop.results), result_layouts)
     return grouped if len(grouped) != 1 else grouped[0]
 
 
