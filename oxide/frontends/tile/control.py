@@ -198,20 +198,11 @@ class ControlFlow:
         types = [b.v.ty for b in carried]
         loop = scf.ForOp(start.value, end.value, step.value, [b.v.value for b in carried])
         with ir.InsertionPoint(loop.body):
-            for b, arg in zip(carried, loop.inner_iter_args):
-                _rebind(b, arg)
-            self.scopes.append({})
-            self.loops.append(frame)
-            try:
+            def body() -> None:
                 self.bind_pattern(e.pattern, V(start.ty, loop.induction_variable))
-                if frame.cont is not None:
-                    frame.cont.v = scalar_const(False, BOOL)
                 self.block(e.body)
-                scf.yield_([coerce(b.v, t, e.loc, f"`{b.name}` (carried by the loop)").value
-                            for b, t in zip(carried, types)])
-            finally:
-                self.loops.pop()
-                self.scopes.pop()
+
+            self._loop_body(frame, carried, types, list(loop.inner_iter_args), body, e.loc)
         for b, r in zip(carried, loop.results):
             _rebind(b, r)
         return UNIT_V
@@ -285,22 +276,28 @@ class ControlFlow:
                 go = self.binary("&&", go, self.binary("^", frame.brk.v, scalar_const(True, BOOL), loc), loc)
             scf.ConditionOp(go.value, [b.v.value for b in carried])
         with ir.InsertionPoint(after):
-            for b, arg in zip(carried, after.arguments):
-                _rebind(b, arg)
-            self.scopes.append({})
-            self.loops.append(frame)
-            try:
-                if frame.cont is not None:
-                    frame.cont.v = scalar_const(False, BOOL)
-                body_fn()
-                scf.yield_([coerce(b.v, t, loc, f"`{b.name}` (carried by the loop)").value
-                            for b, t in zip(carried, types)])
-            finally:
-                self.loops.pop()
-                self.scopes.pop()
+            self._loop_body(frame, carried, types, list(after.arguments), body_fn, loc)
         for b, r in zip(carried, loop.results):
             _rebind(b, r)
         return UNIT_V
+
+    def _loop_body(self, frame: LoopFrame, carried: list[Binding], types: list[Any], args: list[Any],
+                   body_fn: Callable[[], Any], loc: Any) -> None:
+        """A loop body at the insertion point: the carried variables bound to the block's `args`, the body in
+        its own scope with the `continue` flag cleared, then the carried values yielded."""
+        for b, arg in zip(carried, args):
+            _rebind(b, arg)
+        self.scopes.append({})
+        self.loops.append(frame)
+        try:
+            if frame.cont is not None:
+                frame.cont.v = scalar_const(False, BOOL)
+            body_fn()
+            scf.yield_([coerce(b.v, t, loc, f"`{b.name}` (carried by the loop)").value
+                        for b, t in zip(carried, types)])
+        finally:
+            self.loops.pop()
+            self.scopes.pop()
 
 
 def _fix_carried(carried: list[Binding], loc: Any) -> None:
