@@ -10,26 +10,10 @@ import numpy as np
 import pytest
 
 import oxide.tile
-from oxide.runtime import driver as driver_module
 from oxide.runtime.errors import HostArrayError, KernelArgumentError, OverlapError
 from oxide.runtime.memory import EmulatedBuffer
 from oxide.runtime.module import load
-from tests.unit.runtime.fake_driver import FakeDriver
 from tests.unit.runtime.tile_artifacts import write
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    """Install the fake as cuda.bindings.driver for the runtime."""
-    import cuda.bindings
-
-    fake = FakeDriver()
-    monkeypatch.setattr(cuda.bindings, "driver", fake, raising=False)
-    monkeypatch.setitem(__import__("sys").modules, "cuda.bindings.driver", fake)
-    driver_module.gpu_status.cache_clear()
-    monkeypatch.setattr(driver_module.Device, "_instances", {})
-    yield fake
-    driver_module.gpu_status.cache_clear()
 
 
 def test_tensors_pass_pointer_extents_and_element_strides(fake, tmp_path):
