@@ -4,6 +4,8 @@ Run on the development machine (the GPU machine has no MLIR wheels); the build f
 machine with the working tree. Compile times per kernel, written to build/compile_times.json:
 - `cold_ms`: .rs to PTX in a process whose imports are done, with a fresh MLIR context (median of 5);
 - `cached_ms`: `oxide.build` of the unchanged file, answered by the artifact cache (median of 5);
+- `nvcc_ms`: `nvcc -O3 -arch=sm_90 -cubin` of the kernel's peer (kernels/peers/<name>.cu) on the same machine
+  (median of 3 fresh processes);
 - `first_process_s`: the very first compile in a fresh Python process, imports included (one kernel).
 
     python benchmarks/suite/build.py
@@ -22,7 +24,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parents[1] / "examples" / "rust"
-SHARED_EXAMPLES = ("transpose.rs",)  # an example kernel timed as it is (its nvcc peer is in kernels/peers.cu)
+SHARED_EXAMPLES = ("transpose.rs",)  # an example kernel timed as it is (its nvcc peer: kernels/peers/transpose.cu)
 
 
 def _nvcc_ms(peer: Path) -> float | None:
