@@ -14,16 +14,60 @@ from oxide.runtime.artifact import Artifact
 from oxide.runtime.config import LaunchConfig
 from oxide.runtime.contract import DeviceLimits, FunctionLimits
 from oxide.runtime.driver import Device, check, cuda, raise_for
-from oxide.runtime.scalars import SCALARS, SIGNLESS
+from oxide.runtime.errors import KernelArgumentError
+from oxide.runtime.scalars import SCALARS
 from oxide.runtime.signature import KernelSpec
-
-_ABI_CTYPES = {"u64": ctypes.c_uint64, "u32": ctypes.c_uint32}
 
 
 def _ctype(abi: str) -> Any:
-    if abi in _ABI_CTYPES:
-        return _ABI_CTYPES[abi]
-    return (SIGNLESS.get(abi) or SCALARS[abi]).ctype
+    # Integer PTX parameters hold two's complement bits: an `iN` entry packs as a signed C integer, so a
+    # negative value of a signed (or signless, see marshal.signed_bits) parameter packs as itself.
+    return SCALARS[abi].ctype
+
+
+class ParameterBlock:
+    """The ctypes structure holding one kernel's PTX parameters, and the one `struct` format that fills it.
+
+    A launch packs every ABI value in one `pack` call; a value the format cannot hold is a KernelArgumentError
+    naming the kernel and the parameter (the binders check ranges first, so this is the last line of defence).
+    """
+
+    def __init__(self, kernel: KernelSpec):
+        self.kernel = kernel
+        self.owners = [p for p in kernel.params for _ in p.abi]  # the parameter each PTX parameter comes from
+        types = [_ctype(a) for p in kernel.params for a in p.abi]
+        names = [f"p{i}" for i in range(len(types))]
+        layout = type(f"{kernel.entry}_params", (ctypes.Structure,), {"_fields_": list(zip(names, types))})
+        self.block = layout()
+        # Native ("@") alignment is the C layout ctypes uses.
+        self.packer = struct.Struct("@" + "".join(t._type_ for t in types))
+        assert self.packer.size <= ctypes.sizeof(layout)
+        self.formats = [t._type_ for t in types]
+        self.offsets = [getattr(layout, n).offset for n in names]
+
+    def pack(self, abi: list[Any]) -> None:
+        """Store `abi` (one value per PTX parameter) into the block."""
+        try:
+            self.packer.pack_into(self.block, 0, *abi)
+        except struct.error as exc:
+            raise self._argument_error(abi, exc) from None
+
+    def _argument_error(self, abi: list[Any], exc: struct.error) -> KernelArgumentError:
+        for i, (fmt, value) in enumerate(zip(self.formats, abi)):
+            try:
+                struct.pack("@" + fmt, value)
+            except struct.error as one:
+                p = self.owners[i]
+                return KernelArgumentError(f"kernel `{self.kernel.name}`, argument `{p.name}: {p.rust_type}`: "
+                                           f"{value!r} cannot be passed as a PTX .{_PTX_NAMES.get(fmt, fmt)} "
+                                           f"parameter ({one})")
+        return KernelArgumentError(f"kernel `{self.kernel.name}`: {len(abi)} parameter values for "
+                                   f"{len(self.formats)} PTX parameters ({exc})")
+
+
+# struct format characters as PTX parameter types, for messages.
+_PTX_NAMES = {"b": "s8", "B": "u8", "h": "s16", "H": "u16", "i": "s32", "I": "u32", "l": "s64", "L": "u64",
+              "q": "s64", "Q": "u64", "f": "f32", "d": "f64", "?": "pred"}
 
 
 class GpuFunction:
@@ -34,14 +78,9 @@ class GpuFunction:
         self.kernel = kernel
         self.handle = check(drv.cuModuleGetFunction(executor.module, kernel.entry.encode()),
                             f"loading entry `{kernel.entry}`", kernel.name)
-        types = [_ctype(a) for p in kernel.params for a in p.abi]
-        names = [f"p{i}" for i in range(len(types))]
-        layout = type(f"{kernel.entry}_params", (ctypes.Structure,), {"_fields_": list(zip(names, types))})
-        self.block = layout()
-        # One struct.pack_into per launch fills the block: native ("@") alignment is the C layout ctypes uses.
-        self.packer = struct.Struct("@" + "".join(t._type_ for t in types))
-        assert self.packer.size <= ctypes.sizeof(layout)
-        pointers = [ctypes.addressof(self.block) + getattr(layout, n).offset for n in names]
+        self.parameters = ParameterBlock(kernel)
+        self.block, self.packer = self.parameters.block, self.parameters.packer
+        pointers = [ctypes.addressof(self.block) + offset for offset in self.parameters.offsets]
         self.pointers = (ctypes.c_void_p * max(len(pointers), 1))(*pointers)
         self.params_address = ctypes.addressof(self.pointers)
         attr = drv.CUfunction_attribute
@@ -98,7 +137,7 @@ class GpuExecutor:
 
     def launch(self, fn: GpuFunction, config: LaunchConfig, abi: list[Any], stream: Any) -> None:
         """Store the parameters and enqueue the kernel."""
-        fn.packer.pack_into(fn.block, 0, *abi)
+        fn.parameters.pack(abi)
         g, b = config.grid, config.block
         (err,) = self._launch_kernel(fn.handle, g[0], g[1], g[2], b[0], b[1], b[2], config.shared_mem_bytes,
                                      stream, fn.params_address, 0)

@@ -21,7 +21,7 @@ import numpy as np
 from oxide.runtime.elements import Element, element_of
 from oxide.runtime.errors import HostArrayError, KernelArgumentError, OverlapError
 from oxide.runtime.memory import ArrayView, DeviceBuffer, EmulatedBuffer, device_view
-from oxide.runtime.scalars import SCALARS, SIGNLESS, convert
+from oxide.runtime.scalars import SCALARS, SIGNLESS, convert, device_address, signed_bits
 from oxide.runtime.signature import KernelSpec, ParamSpec
 
 
@@ -201,9 +201,12 @@ class Binder(ArgumentChecker):
                 number = convert(v, scalar)
             except TypeError as exc:
                 raise self._fail(p, f"field {i}: {exc}") from None
+            if scalar is SIGNLESS.get(t):
+                # A signless field accepts either sign's range; its bits travel as the signed value (the PTX
+                # parameter block packs `iN` as a signed C integer, the emulator reads them the same way).
+                number = signed_bits(number, 8 * scalar.dtype.itemsize)
             if self.gpu:
-                # Signless fields travel as their unsigned bit pattern (the packer's type is unsigned).
-                out.append(number & ((1 << (8 * scalar.dtype.itemsize)) - 1) if scalar is SIGNLESS.get(t) else number)
+                out.append(number)
             elif scalar.kind == "int" and number < 0:
                 out.append(np.dtype(f"i{scalar.dtype.itemsize}").type(number))
             else:
@@ -215,7 +218,7 @@ class Binder(ArgumentChecker):
         if isinstance(value, RowWidth):
             value, width = value.buffer, int(value.width)
         if p.kind == "ptr" and self.gpu and isinstance(value, int) and not isinstance(value, bool):
-            bound.abi.append(value)  # a raw device address: the caller vouches for it (unsafe kernels only)
+            bound.abi.append(device_address(value, lambda why: self._fail(p, why)))
             return
         array = None
         if self.gpu:

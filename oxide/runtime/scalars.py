@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -43,7 +43,7 @@ SCALARS: dict[str, ScalarType] = {
 }
 
 # MLIR's signless integers, for struct fields whose Rust type the signature does not spell out: they accept
-# the union of the signed and unsigned ranges (the bits are the same).
+# the union of the signed and unsigned ranges (the bits are the same; `signed_bits` gives the value to pack).
 SIGNLESS: dict[str, ScalarType] = {
     f"i{b}": ScalarType(f"i{b}", np.dtype(f"u{b // 8}"), np.ctypeslib.as_ctypes_type(np.dtype(f"u{b // 8}")), "int",
                         -(1 << (b - 1)), (1 << b) - 1)
@@ -56,6 +56,20 @@ ATOMIC_ELEMENTS = {
     for scope in ("Device", "Block", "System", "")
     for t in ("u32", "i32", "u64", "i64", "f32", "f64")
 }
+
+
+def signed_bits(number: int, bits: int) -> int:
+    """The signed `bits`-wide integer with the same two's complement bits as `number` (-2**(bits-1)..2**bits-1)."""
+    number &= (1 << bits) - 1
+    return number - (1 << bits) if number >> (bits - 1) else number
+
+
+def device_address(value: int, fail: Callable[[str], Exception]) -> int:
+    """A raw device address given as a Python int, checked to be a 64-bit address (the caller vouches for what
+    it points at: unsafe kernels only); `fail(why)` builds the error."""
+    if not 0 <= value < 1 << 64:
+        raise fail(f"a raw device address must be in 0..2**64, got {value}")
+    return value
 
 
 def dtype_of(rust_elem: str) -> np.dtype:

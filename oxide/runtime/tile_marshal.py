@@ -28,7 +28,7 @@ from oxide.runtime.errors import (
 )
 from oxide.runtime.marshal import ArgumentChecker, BufferArg
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer, device_view
-from oxide.runtime.scalars import SCALARS, convert
+from oxide.runtime.scalars import SCALARS, convert, device_address
 from oxide.runtime.signature import ParamSpec
 from oxide.runtime.tile import Partition
 
@@ -187,7 +187,7 @@ class TileBinder(ArgumentChecker):
 
     def _pointer(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound) -> None:
         if self.gpu and isinstance(value, int) and not isinstance(value, bool):
-            bound.abi.append(value)  # a raw device address: the caller vouches for it (unsafe kernels only)
+            bound.abi.append(device_address(value, lambda why: self._fail(p, why)))
             return
         array, dtype, _ = self._array(p, value)
         if not dtype_fits(p.elem, dtype):
