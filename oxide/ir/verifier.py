@@ -10,8 +10,9 @@ from typing import Mapping
 
 from mlir import ir
 
-from oxide.ir.declare import DIALECTS, Op, VerifyError
+from oxide.ir.declare import DIALECTS, Op, VerifyError, read_attribute
 from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
+from oxide.ir.walk import walk
 
 
 def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]]:
@@ -30,12 +31,12 @@ def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]
         for name, check in attribute_verifiers.items():
             if name in op.attributes:
                 try:
-                    check(op, op.attributes[name])
+                    check(op, read_attribute(lambda: op.attributes[name], name, "an attribute of a type oxide reads"))
                 except VerifyError as exc:
                     failures.append((op.location, f"'{op.name}' op attribute '{name}': {exc}"))
         return ir.WalkResult.ADVANCE
 
-    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(root, visit, ir.WalkOrder.PRE_ORDER)
     return failures
 
 
