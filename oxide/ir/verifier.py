@@ -12,6 +12,7 @@ from mlir import ir
 
 from oxide.ir.declare import DIALECTS, Op, VerifyError, read_attribute
 from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
+from oxide.ir.ptx_symbols import ptx_symbol_problem
 from oxide.ir.walk import walk
 
 
@@ -28,6 +29,9 @@ def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]
                 view.verify_()
             except VerifyError as exc:
                 failures.append((op.location, f"'{op.name}' op {exc}"))
+        symbol_problem = ptx_symbol_problem(op)
+        if symbol_problem:
+            failures.append((op.location, f"'{op.name}' op {symbol_problem}"))
         for name, check in attribute_verifiers.items():
             if name in op.attributes:
                 try:
