@@ -46,3 +46,14 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @k {
+  gpu.func @two_arrays() kernel {
+    %a = "simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<f32, 8192 : i64>
+    // expected-error@+1 {{the kernel's static shared memory is 57344 bytes, over the 49152-byte limit: !simt.shared<f32, 8192 : i64> (32768 bytes), !simt.shared<f64, 3072 : i64> (24576 bytes); use dynamic shared memory}}
+    %b = "simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<f64, 3072 : i64>
+    gpu.return
+  }
+}
