@@ -9,6 +9,8 @@ from pathlib import Path
 
 from mlir import ir
 
+from oxide.ir.walk import walk
+
 LIBDEVICE = "libdevice.10.bc"
 
 
@@ -41,5 +43,5 @@ def libdevice_functions(module: ir.Operation) -> list[str]:
                 needed.append(name)
         return ir.WalkResult.ADVANCE
 
-    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(module, visit, ir.WalkOrder.PRE_ORDER)
     return needed

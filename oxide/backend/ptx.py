@@ -15,6 +15,7 @@ import oxide.backend.passes  # noqa: F401  (registers oxide-attach-target and th
 from oxide.backend.target import Target
 from oxide.ir.compat import probe
 from oxide.ir.diagnostics import OxideError, from_mlir_error
+from oxide.ir.isolation import contained
 from oxide.passes.pipeline import build_pass_manager
 
 # `module` below is a builtin.module: an ir.Module or its OpView, both have .operation, .body and .context.
@@ -30,7 +31,9 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
     pipeline = (f"{tile}simt-to-llvm{{chip={target.chip}}},oxide-attach-target{{chip={target.chip} "
                 f"features={target.features} opt-level={target.opt_level}}},gpu-module-to-binary{{format={fmt}}}")
     try:
-        build_pass_manager(pipeline, module.context).run(module.operation)
+        # Upstream lowering and serialization assert on IR they cannot handle: contain an abort.
+        contained("lowering and serializing to PTX", lambda: build_pass_manager(pipeline, module.context)
+                  .run(module.operation), module.context)
     except ir.MLIRError as exc:
         raise OxideError(from_mlir_error(exc, rename)) from None
     out: dict[str, bytes | str] = {}

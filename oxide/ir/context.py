@@ -24,6 +24,8 @@ def make_context(extra_dialects: Iterable[Dialect] = ()) -> ir.Context:
     """A new context with the upstream dialects oxide uses, oxide's dialects, and `extra_dialects` loaded."""
     probe()
     context = ir.Context()
+    # Single-threaded, so that a forked child (oxide.ir.isolation) never waits on pool threads it lacks.
+    context.enable_multithreading(False)
     for name in UPSTREAM_DIALECTS:
         context.dialects[name]
     for dialect in [*oxide_dialects(), *extra_dialects]:

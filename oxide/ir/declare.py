@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from mlir import ir
 from mlir._mlir_libs import _mlir as _cext
@@ -50,6 +50,25 @@ class DeclarationError(Exception):
 
 class VerifyError(Exception):
     """Raised by an op's `verify_()` to reject it; the oxide-verify pass reports it at the op's location."""
+
+
+def read_attribute(read: Callable[[], ir.Attribute], what: str, expected: str) -> ir.Attribute:
+    """`read()`, or a VerifyError when the bindings cannot represent the attribute in Python.
+
+    The bindings downcast every attribute they return and raise TypeError for a dense array whose element
+    type has no Python class (`array<i128: ...>`, `array<ui32: ...>`, `array<si8>`); to a verifier that is
+    an attribute of the wrong type, not a bug.
+    """
+    try:
+        return read()
+    except TypeError as exc:
+        raise VerifyError(f"{what} must be {expected}, got {_attribute_text(exc)}") from None
+
+
+def _attribute_text(exc: TypeError) -> str:
+    text = str(exc)
+    start, end = text.find("Attribute("), text.rfind("))")
+    return text[start + len("Attribute("):end] if 0 <= start < end else text
 
 
 class _Field:
@@ -121,7 +140,9 @@ class Attr(_Field):
     def __get__(self, op: Any, owner: type) -> Any:
         if op is None:
             return self
-        return python_value(op.operation.attributes[self.name])
+        attr = read_attribute(lambda: op.operation.attributes[self.name], f"attribute '{self.name}'",
+                              "an attribute of a type oxide reads")
+        return python_value(attr)
 
 
 def python_value(attr: ir.Attribute) -> Any:

@@ -9,6 +9,7 @@ from typing import Any
 from mlir import ir
 
 from oxide.ir.diagnostics import OxideError, from_mlir_error
+from oxide.ir.isolation import contained
 
 # MLIR's name for a buffer parsed without one (ir.Module.parse).
 UNNAMED_BUFFER = "-"
@@ -32,6 +33,11 @@ class ParsedSource:
 
 def parse_source(text: str, name: str, context: ir.Context) -> ParsedSource:
     """Parse `text` (named `name` in locations); a lone non-module op, or several top-level ops, get a module."""
+    # MLIR's parser asserts on some malformed input (a dense array of `index`, an op named `simt.`).
+    return contained(f"parsing {name}", lambda: _parse(text, name, context), context)
+
+
+def _parse(text: str, name: str, context: ir.Context) -> ParsedSource:
     try:
         top = ir.Operation.parse(text, source_name=name, context=context)
     except ir.MLIRError as exc:

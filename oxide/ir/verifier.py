@@ -10,8 +10,10 @@ from typing import Mapping
 
 from mlir import ir
 
-from oxide.ir.declare import DIALECTS, Op, VerifyError
+from oxide.ir.declare import DIALECTS, Op, VerifyError, read_attribute
 from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
+from oxide.ir.ptx_symbols import ptx_symbol_problem
+from oxide.ir.walk import walk
 
 
 def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]]:
@@ -27,15 +29,18 @@ def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]
                 view.verify_()
             except VerifyError as exc:
                 failures.append((op.location, f"'{op.name}' op {exc}"))
+        symbol_problem = ptx_symbol_problem(op)
+        if symbol_problem:
+            failures.append((op.location, f"'{op.name}' op {symbol_problem}"))
         for name, check in attribute_verifiers.items():
             if name in op.attributes:
                 try:
-                    check(op, op.attributes[name])
+                    check(op, read_attribute(lambda: op.attributes[name], name, "an attribute of a type oxide reads"))
                 except VerifyError as exc:
                     failures.append((op.location, f"'{op.name}' op attribute '{name}': {exc}"))
         return ir.WalkResult.ADVANCE
 
-    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(root, visit, ir.WalkOrder.PRE_ORDER)
     return failures
 
 

@@ -10,6 +10,8 @@ templates here read and write memory and synchronise.
 
 from __future__ import annotations
 
+import re
+
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.types import PtrType
 from oxide.ir.constraints import STRING_ATTR, AnyType
@@ -21,6 +23,12 @@ from oxide.ir.declare import Attr, Op, OptOperand, OptResult, VerifyError
 MAX_OPERANDS = 8
 _REGISTER_TYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64")
 _RESULT_TYPES = ("i16", "i32", "i64", "f32", "f64")
+# The NVPTX register classes a constraint may name (b pred, c/h/r/l/q 8..128-bit, f/d float), `n` an
+# immediate, a number an input tied to that output; the backend rejects or mis-assembles anything else.
+_OUTPUT_CONSTRAINT = re.compile(r"=&?[bchrlqfd]")
+_INPUT_CONSTRAINT = re.compile(r"[bchrlqfdn]|\d+")
+_CLOBBER = re.compile(r"~\{[^{}]*\}")
+_PLACEHOLDER = re.compile(r"\$(\d+)")
 
 
 def split_constraints(text: str) -> tuple[list[str], list[str], list[str]]:
@@ -68,6 +76,29 @@ class InlinePtxOp(Op):
                 raise VerifyError(f"an inline PTX result is i16, i32, i64, f32 or f64, not {value.type}")
         if not self.asm.strip():
             raise VerifyError("empty PTX template")
+        _check_constraint_syntax(self.constraints)
+        _check_template(self.asm, len(outputs) + len(inputs))
+
+
+def _check_constraint_syntax(text: str) -> None:
+    for part in (p for p in text.split(",") if p):
+        pattern = _OUTPUT_CONSTRAINT if part.startswith("=") else _CLOBBER if part.startswith("~") else _INPUT_CONSTRAINT
+        if not pattern.fullmatch(part):
+            raise VerifyError(f"invalid inline PTX constraint '{part}': outputs are '=r', '=l', '=h', '=f', '=d' "
+                              "(or '=b', '=c', '=q'), inputs the same letters without '=' or 'n', clobbers '~{...}'")
+
+
+def _check_template(asm: str, operands: int) -> None:
+    """ptxas accepts only ASCII, and every `$i` must name an operand."""
+    for column, char in enumerate(asm, 1):
+        if not char.isascii():
+            raise VerifyError(f"the PTX template has the non-ASCII character {char!r} (U+{ord(char):04X}) at "
+                              f"character {column}; PTX source is ASCII only")
+    for match in _PLACEHOLDER.finditer(asm):
+        if int(match.group(1)) >= operands:
+            raise VerifyError(f"the PTX template uses ${match.group(1)} but the op has {operands} operand(s) "
+                              f"(outputs then inputs, $0..${operands - 1})" if operands else
+                              f"the PTX template uses ${match.group(1)} but the op has no operands")
 
 
 def build_inline_ptx(operands: list, asm: str, constraints: str, results: list) -> tuple:

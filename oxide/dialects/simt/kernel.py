@@ -17,7 +17,7 @@ from typing import Any
 from mlir import ir
 
 from oxide.dialects.simt.dialect import DIALECT
-from oxide.ir.declare import VerifyError, python_value
+from oxide.ir.declare import VerifyError, python_value, read_attribute
 
 CONTRACT_KEYS = {
     "domain": "the launch's dimensionality: 1, 2 or 3",
@@ -68,7 +68,12 @@ def verify_cluster_dims(op: ir.Operation, attr: ir.Attribute) -> None:
 def contract_entries(attr: ir.Attribute) -> dict[str, Any]:
     """A contract dictionary as Python values."""
     entries = ir.DictAttr(attr)
-    return {entries[i].name: entries[i].attr for i in range(len(entries))}
+    # Look fields up by name: reading a NamedAttribute's `.attr` of a type the bindings cannot downcast
+    # aborts the process, while a lookup by name raises a TypeError that read_attribute turns into an error.
+    names = [entries[i].name for i in range(len(entries))]
+    return {name: read_attribute(lambda: entries[name], f"contract field '{name}'",
+                                 CONTRACT_KEYS.get(name, "a known contract field"))
+            for name in names}
 
 
 @DIALECT.discardable_attribute("simt.contract")

@@ -5,6 +5,10 @@ order their accesses."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from mlir import ir
+
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.types import PtrType, SharedType
 from oxide.ir.constraints import INDEX, INTEGER_ATTR, AnyType, BaseOf, Parametric, TypeVar
@@ -30,6 +34,52 @@ class SharedArrayOp(Op):
         _, count = SharedType.parameters_of(self.result.type)
         if python_value(count) <= 0:
             raise VerifyError(f"a shared array needs at least one element, got {python_value(count)}")
+        _check_static_shared_total(self.operation)
+
+
+# ptxas rejects a kernel whose static shared memory exceeds 48 KB; more needs dynamic shared memory.
+STATIC_SHARED_LIMIT = 48 * 1024
+
+
+def _array_bytes(op: Any) -> int | None:
+    element, count = SharedType.parameters_of(op.result.type)
+    if not isinstance(element, (ir.IntegerType, ir.FloatType)) and not hasattr(element, "width"):
+        return None
+    return (element.width + 7) // 8 * python_value(count)
+
+
+def _check_static_shared_total(op: Any) -> None:
+    """Report at the array whose addition takes its kernel past the static limit, naming all so far."""
+    func = op.parent
+    while func is not None and func.name not in ("gpu.func", "llvm.func", "func.func"):
+        func = func.parent
+    if func is None:
+        return
+    arrays: list[tuple[Any, int]] = []
+    total = 0
+    for block in func.regions[0].blocks:
+        for candidate in _ops_under(block):
+            if candidate.name == "simt.shared_array":
+                size = _array_bytes(candidate)
+                if size is None:
+                    return
+                arrays.append((candidate, size))
+                total += size
+                if total > STATIC_SHARED_LIMIT:
+                    if candidate == op:
+                        listed = ", ".join(f"{c.result.type} ({b} bytes)" for c, b in arrays)
+                        raise VerifyError(f"the kernel's static shared memory is {total} bytes, over the "
+                                          f"{STATIC_SHARED_LIMIT}-byte limit: {listed}; use dynamic shared memory "
+                                          "(simt.dynamic_shared, sized at launch) for larger buffers")
+                    return
+
+
+def _ops_under(block: Any) -> Any:
+    for child in block.operations:
+        yield child.operation
+        for region in child.operation.regions:
+            for inner in region.blocks:
+                yield from _ops_under(inner)
 
 
 _SL_T = TypeVar("T")

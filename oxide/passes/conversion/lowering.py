@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 from mlir import ir
 from mlir.dialects import arith, llvm, scf
 
+from oxide.ir.walk import walk
 from oxide.passes.base import PassError
 
 Rule = Callable[["LoweringContext", Any], Any]
@@ -226,7 +227,7 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
             todo.append(op)
         return ir.WalkResult.ADVANCE
 
-    root.walk(collect, ir.WalkOrder.POST_ORDER)
+    walk(root, collect, ir.WalkOrder.POST_ORDER)
     failures: list[tuple[ir.Location, str]] = []
     for op in todo:
         if op.name == "scf.if":
@@ -322,7 +323,7 @@ def leftover_uses(ruleset: RuleSet, root: ir.Operation) -> list[tuple[ir.Locatio
                 break
         return ir.WalkResult.ADVANCE
 
-    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(root, visit, ir.WalkOrder.PRE_ORDER)
     return problems
 
 
@@ -335,7 +336,7 @@ def erase_dead_parts(root: ir.Operation) -> None:
             casts.append(op)
         return ir.WalkResult.ADVANCE
 
-    root.walk(visit, ir.WalkOrder.POST_ORDER)
+    walk(root, visit, ir.WalkOrder.POST_ORDER)
     for cast in reversed(casts):
         if not list(cast.result.uses):
             cast.erase()

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import arith, scf
 
+from oxide.ir.walk import walk
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import register_pass
 
@@ -71,7 +72,7 @@ def _has_atomics(loop: ir.Operation) -> bool:
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
-    loop.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(loop, visit, ir.WalkOrder.PRE_ORDER)
     return seen
 
 
@@ -164,6 +165,6 @@ class TilePrefetchLoads(OxidePass):
             return ir.WalkResult.ADVANCE
 
         # Post-order: inner loops first, so an outer loop sees the inner loop's prologue loads.
-        module.walk(collect, ir.WalkOrder.POST_ORDER)
+        walk(module, collect, ir.WalkOrder.POST_ORDER)
         for loop in loops:
             prefetch_loop(loop)

@@ -15,6 +15,7 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.ir.declare import python_value
+from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_RULES
@@ -40,7 +41,7 @@ def is_tile_kernel(func: ir.Operation) -> bool:
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
-    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(func, visit, ir.WalkOrder.PRE_ORDER)
     return found or any(str(a.type).startswith("!tile.") for a in func.regions[0].blocks[0].arguments)
 
 
@@ -61,7 +62,7 @@ def blocked_vector(func: ir.Operation) -> int:
             widths.add(bit_width(T.elem_of(op.results[0].type)))
         return ir.WalkResult.ADVANCE
 
-    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(func, visit, ir.WalkOrder.PRE_ORDER)
     return 8 if widths == {16} else 4
 
 
@@ -237,7 +238,7 @@ def static_shared_bytes(func: ir.Operation) -> int:
             total += python_value(count) * max(bit_width(elem) // 8, 1)
         return ir.WalkResult.ADVANCE
 
-    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(func, visit, ir.WalkOrder.PRE_ORDER)
     return total
 
 
@@ -260,5 +261,5 @@ def leftover_tile_uses(container: ir.Operation) -> list[tuple[ir.Location, str]]
             return ir.WalkResult.SKIP
         return ir.WalkResult.ADVANCE
 
-    container.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(container, visit, ir.WalkOrder.PRE_ORDER)
     return problems

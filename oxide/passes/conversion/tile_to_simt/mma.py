@@ -24,6 +24,7 @@ from mlir.dialects import vector as vector_d
 
 from oxide.dialects import simt, tile
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
+from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
@@ -266,7 +267,7 @@ def _only_gemm_scratch(op: Any) -> bool:
         others |= inner.name in _SCRATCH_USERS
         return ir.WalkResult.ADVANCE
 
-    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk(func, visit, ir.WalkOrder.PRE_ORDER)
     return mmas == 1 and not others
 
 
