@@ -57,7 +57,8 @@ def run_oxide_opt(args: list[str]) -> CliRun:
     return CliRun(status, out.getvalue(), err.getvalue(), caught[0] if caught else None)
 
 
-def _ptxas_findings(ptx: str, outcome: Outcome, where: str) -> None:
+def ptxas_findings(ptx: str, outcome: Outcome, where: str) -> None:
+    """Add a finding if ptxas rejects `ptx` (a note instead if there is no ptxas)."""
     if ptxas_path() is None:
         if "ptxas not found: PTX not assembled" not in outcome.notes:
             outcome.notes.append("ptxas not found: PTX not assembled")
@@ -108,7 +109,7 @@ def _api(text: str, path: Path, cli_ptx: str | None, outcome: Outcome, emulator_
         return
     for ptx in compiled.ptx.values():
         if ptx != cli_ptx:
-            _ptxas_findings(ptx, outcome, "oxide.compile")
+            ptxas_findings(ptx, outcome, "oxide.compile")
     if compiled.emulator is None or not compiled.kernels:
         return
     try:
@@ -139,7 +140,7 @@ def examine(path: Path, emulator_budget_s: float = EMULATOR_BUDGET_S) -> Outcome
     ptx = classify_cli(run, path, outcome)
     if ptx is not None:
         outcome.status = ACCEPTED
-        _ptxas_findings(ptx, outcome, "oxide-opt")
+        ptxas_findings(ptx, outcome, "oxide-opt")
     if path.suffix == ".rs":
         _api(path.read_text(encoding="utf-8"), path, ptx, outcome, emulator_budget_s)
     if outcome.findings:
