@@ -1,0 +1,31 @@
+"""Tiny stand-in oracles for the fuzzer's own tests: each input's text says how to misbehave, so the tests
+check that the parent classifies a crash, a hang and an escaped exception without needing an oxide bug."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import time
+from pathlib import Path
+
+from tests.fuzz.outcome import ACCEPTED, Outcome
+
+
+def spin_forever() -> None:
+    """Loop until killed (what a hang looks like)."""
+    while True:
+        time.sleep(0.01)
+
+
+def misbehave(path: Path) -> Outcome:
+    """abort, segfault, hang, raise, or accept, as the input says."""
+    text = path.read_text(encoding="utf-8")
+    if text == "abort":
+        os.abort()
+    if text == "segfault":
+        ctypes.string_at(0)
+    if text == "hang":
+        spin_forever()
+    if text == "raise":
+        raise KeyError("escaped")
+    return Outcome(ACCEPTED)

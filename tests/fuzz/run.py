@@ -1,0 +1,45 @@
+"""One fuzz run: mutants [start, start + inputs) of a seed through a worker pool, into a Report."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from tests.fuzz.generate import Generator, Mutant
+from tests.fuzz.pool import Job, Pool
+from tests.fuzz.report import Report
+
+DEFAULT_TIME_LIMIT_S = 20.0
+
+
+def default_jobs() -> int:
+    """The CPU count this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def fuzz(seed: int, inputs: int, jobs: int, out: Path | None = None, start: int = 0,
+         time_limit_s: float = DEFAULT_TIME_LIMIT_S, progress: Callable[[Report], None] | None = None) -> Report:
+    """Run `inputs` mutants of `seed` from index `start`; write the buckets to `out` if given."""
+    generator = Generator()
+    mutants: dict[int, Mutant] = {}
+
+    def job_stream() -> Iterator[Job]:
+        for index in range(start, start + inputs):
+            mutant = generator.mutant(seed, index)
+            mutants[index] = mutant
+            yield Job(index, mutant.stem + mutant.suffix, mutant.text)
+
+    report = Report(seed)
+    began = time.monotonic()
+    with Pool(jobs, time_limit_s) as pool:
+        for job, outcome in pool.run(job_stream()):
+            report.add(mutants.pop(job.key), outcome)
+            report.seconds = time.monotonic() - began
+            if progress is not None:
+                progress(report)
+    report.seconds = time.monotonic() - began
+    if out is not None:
+        report.write(out)
+    return report
