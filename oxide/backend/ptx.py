@@ -14,7 +14,7 @@ from mlir.dialects import gpu
 import oxide.backend.passes  # noqa: F401  (registers oxide-attach-target and the named pipelines)
 from oxide.backend.target import Target
 from oxide.ir.compat import probe
-from oxide.ir.diagnostics import OxideError, from_mlir_error
+from oxide.ir.diagnostics import OxideError, SourceLoc, from_mlir_error, source_loc
 from oxide.ir.isolation import contained
 from oxide.passes.pipeline import build_pass_manager
 
@@ -25,7 +25,11 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
     if not probe().nvptx_backend:
         raise OxideError("the installed MLIR bindings lack the NVPTX backend; install xtc-mlir-python-bindings==22.1.8.4")
     if not any(op.operation.name == "gpu.module" for op in module.body.operations):
-        raise OxideError("nothing to compile: the input has no gpu.module")
+        loc = source_loc(module.operation.location, rename)
+        if loc is not None and loc.line == 0:  # an empty buffer's module sits at 0:0
+            loc = SourceLoc(loc.file, 1, 1)
+        raise OxideError("nothing to compile: the input has no gpu.module; put the kernels (`gpu.func ... kernel`) "
+                         "in a `gpu.module @name { ... }`", loc)
     # Tile kernels first become simt kernels; simt-to-llvm then lowers both kinds alike.
     tile = f"tile-to-simt{{chip={target.chip}}}," if tile_kernel_warps(module) else ""
     pipeline = (f"{tile}simt-to-llvm{{chip={target.chip}}},oxide-attach-target{{chip={target.chip} "

@@ -1,6 +1,6 @@
 // Backend errors are reported, not raised.
 // RUN: not %oxide-opt %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NOGPU
-// NOGPU: error: nothing to compile: the input has no gpu.module
+// NOGPU: emit-errors.mlir:{{[0-9]+}}:1: error: nothing to compile: the input has no gpu.module; put the kernels
 // RUN: not %oxide-opt %S/Inputs/vecadd.mlir --emit=ptx --chip=sm_42 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: unknown GPU architecture 'sm_42'
 // RUN: not %oxide build %s 2>&1 | FileCheck %s --check-prefix=NOGPU
