@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from oxide.ir.diagnostics import Diagnostic, collected_warnings
 from oxide.runtime.artifact import Artifact
-from oxide.runtime.signature import KernelSpec, param_spec
+from oxide.runtime.signature import KernelSpec, UnpassableParameter, param_spec
 
 if TYPE_CHECKING:  # the frontend imports MLIR; `oxide.load` of a cached build must work without it
     from oxide.frontends.rust.compile import KernelInfo
@@ -81,6 +81,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     timings = {"context": time.perf_counter() - start}
     result = compile_source(source, name, context, instances)
     timings.update(result.timings)
+    _check_passable(result, name, source)
     frontend_ir = str(result.module)
     tile = {entry: {"warps": warps} for entry, warps in tile_kernel_warps(result.module).items()}  # before lowering
     # A source whose kernels are all generic and not instantiated yet has nothing to emulate.
@@ -94,6 +95,34 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
         warnings.warn(OxideWarning(diagnostic.render({name: source})), stacklevel=2)
     return CompiledModule(name, {chip: "\n".join(ptx.values())}, result.kernels, frontend_ir, result.skipped_generic,
                           timings, emulator, list(found), tile)
+
+
+def _check_passable(result: Any, name: str, source: str) -> None:
+    """A located error for a kernel parameter the runtime could not pass from Python (before any PTX is made)."""
+    from mlir import ir
+
+    from oxide.backend.ptx import tile_kernel_warps
+    from oxide.ir.diagnostics import OxideError, source_loc
+    from oxide.runtime.elements import unpassable
+
+    tile = tile_kernel_warps(result.module)  # tile kernels' tensors and pointers have their own signature rules
+    funcs = {ir.StringAttr(f.operation.attributes["sym_name"]).value: f.operation.location
+             for op in result.module.body.operations if op.operation.name == "gpu.module"
+             for f in op.regions[0].blocks[0].operations if f.operation.name == "gpu.func"}
+    problems = []
+    for k in result.kernels:
+        for p in [] if k.entry in tile else k.params:
+            try:
+                why = unpassable(param_spec(p.name, p.rust_type, p.mlir_types, p.elem_layout))
+            except UnpassableParameter as exc:
+                why = exc.reason
+            if why:
+                loc = source_loc(funcs[k.entry], {"-": name}) if k.entry in funcs else None
+                hint = "; pass a 128-bit integer as two u64 halves (`lo: u64, hi: u64`)" if "128" in why else ""
+                problems.append(Diagnostic("error", f"kernel `{k.name}`: parameter `{p.name}: {p.rust_type}` cannot be "
+                                                    f"passed from Python: {why}{hint}", loc))
+    if problems:
+        raise OxideError(problems)
 
 
 def _emulator_program(module: Any, timings: dict[str, float]) -> str | None:

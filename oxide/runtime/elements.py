@@ -78,3 +78,16 @@ def flat_fields(dtype: np.dtype, base: int = 0) -> tuple[tuple[int, np.dtype], .
         return ((base, dtype.newbyteorder("=")),)
     fields = sorted((dtype.fields[name][1], dtype.fields[name][0]) for name in dtype.names)
     return tuple(leaf for offset, sub in fields for leaf in flat_fields(sub, base + offset))
+
+
+def unpassable(p: ParamSpec) -> str | None:
+    """Why the runtime cannot pass a SIMT kernel parameter from Python (a scalar or element type numpy and
+    the PTX parameter block have no form for, such as 128-bit integers), or None when it can."""
+    if p.kind == "scalar" and p.elem not in SCALARS:
+        return f"the runtime has no {p.elem} scalars"
+    if p.is_buffer:
+        try:
+            element_of(p)
+        except KeyError as exc:
+            return f"the runtime has no arrays of {exc.args[0]} elements"
+    return None

@@ -44,6 +44,14 @@ _RUST_TENSOR = re.compile(r"&\s*(?:mut\s+)?Tensor<\s*(\w+)")
 TENSOR_ELEMENTS = ("f32", "f64", "f16", "bf16", "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "i1")
 
 
+class UnpassableParameter(ValueError):
+    """A kernel parameter whose type the runtime has no Python form for; `reason` says which part."""
+
+    def __init__(self, name: str, rust_type: str, reason: str):
+        self.reason = reason
+        super().__init__(f"parameter `{name}: {rust_type}`: {reason}")
+
+
 @dataclass
 class ParamSpec:
     """One Rust kernel parameter: `kind` (see the module docstring), element or scalar type, mutability."""
@@ -144,7 +152,7 @@ def _param_spec(name: str, rust_type: str, mlir_types: list[str]) -> ParamSpec:
     fields = []
     for t in mlir_types:
         if t not in _MLIR_SCALAR:
-            raise ValueError(f"parameter `{name}: {rust}`: cannot pass a field of MLIR type {t} from Python")
+            raise UnpassableParameter(name, rust, f"the runtime has no {t} values")
         fields.append(_MLIR_SCALAR[t])
     return ParamSpec(name, rust, "struct", fields=fields, signless_fields=True)
 
@@ -157,7 +165,7 @@ def _tensor_spec(name: str, rust: str, view: re.Match[str]) -> ParamSpec:
     if rust_elem and rust_elem.group(1) in TENSOR_ELEMENTS:
         elem = rust_elem.group(1)
     if elem not in TENSOR_ELEMENTS:
-        raise ValueError(f"parameter `{name}: {rust}`: the runtime cannot pass tensors of {elem}")
+        raise UnpassableParameter(name, rust, f"the runtime has no tensors of {elem}")
     mutable = kind == "view_mut"
     return ParamSpec(name, rust, "tile_out" if mutable else "tile_in", elem, mutable, shape=shape)
 

@@ -1,0 +1,62 @@
+"""Kernel parameters the runtime cannot pass from Python (128-bit integers as scalars, struct or array
+fields, or slice elements) are located compile errors naming the kernel and the parameter, not a ValueError
+when the artifact is written or a KeyError at the first launch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import oxide
+from oxide.ir.diagnostics import OxideError
+
+_HEAD = """use cuda_device::{kernel, thread, DisjointSlice};
+#[derive(Clone, Copy)]
+pub struct Wide { a: i128 }
+"""
+
+
+@pytest.mark.parametrize("param, why", [
+    ("x: i128", "the runtime has no i128 values"),
+    ("x: u128", "the runtime has no i128 values"),
+    ("w: Wide", "the runtime has no i128 values"),
+    ("pair: (u64, i128)", "the runtime has no i128 values"),
+    ("arr: [u128; 2]", "the runtime has no i128 values"),
+    ("s: &[i128]", "the runtime has no arrays of i128 elements"),
+])
+def test_128_bit_parameters_are_located_errors(param, why):
+    source = _HEAD + f"""#[kernel]
+pub fn k({param}, mut out: DisjointSlice<u64>) {{
+    let idx = thread::index_1d();
+    if let Some(o) = out.get_mut(idx) {{ *o = 1; }}
+}}
+"""
+    with pytest.raises(OxideError) as caught:
+        oxide.compile(source, "wide.rs")
+    (diagnostic,) = caught.value.diagnostics
+    assert str(diagnostic.loc) == "wide.rs:5:1"
+    assert diagnostic.message == (f"kernel `k`: parameter `{param}` cannot be passed from Python: {why}; pass a "
+                                  "128-bit integer as two u64 halves (`lo: u64, hi: u64`)")
+
+
+def test_128_bit_values_inside_a_kernel_still_compile():
+    source = _HEAD + """#[kernel]
+pub fn k(lo: u64, hi: u64, mut out: DisjointSlice<u64>) {
+    let idx = thread::index_1d();
+    let wide = ((hi as u128) << 64) | lo as u128;
+    if let Some(o) = out.get_mut(idx) { *o = (wide >> 32) as u64; }
+}
+"""
+    assert oxide.compile(source, "wide.rs").ptx
+
+
+def test_oxide_build_reports_it_with_exit_1(tmp_path):
+    path = tmp_path / "wide.rs"
+    path.write_text(_HEAD + "#[kernel]\npub fn k(x: i128, mut out: DisjointSlice<u64>) {}\n")
+    run = subprocess.run([sys.executable, "-m", "oxide.tools.oxide_cli", "build", str(path)], capture_output=True,
+                         text=True, env={"OXIDE_CACHE_DIR": str(tmp_path / "cache"), "PATH": ""})
+    assert run.returncode == 1, run.stderr
+    assert "wide.rs:5:1: error: kernel `k`: parameter `x: i128` cannot be passed from Python" in run.stderr
+    assert "Traceback" not in run.stderr
