@@ -137,12 +137,27 @@ def _bindings(em: FunctionEmitter, fn: ast.Function, type_args: list[str]) -> di
     out: dict[str, Any] = {}
     for g, arg in zip(fn.generics, type_args):
         if g.const_ty is not None:
-            out[g.name] = int(arg, 0)
+            out[g.name] = _const_argument(em, fn, g, arg)
         elif arg in T.PRIMITIVES:
             out[g.name] = T.PRIMITIVES[arg]
         else:
             out[g.name] = em.resolve_type(ast.PathTy(fn.loc, arg))
     return out
+
+
+def _const_argument(em: FunctionEmitter, fn: ast.Function, g: ast.Generic, arg: str) -> int:
+    """The value of an instantiation argument for the const parameter `g`: an integer literal in its type's range."""
+    ty = em.resolve_type(g.const_ty)
+    try:
+        value = int(arg.replace("_", ""), 0)
+    except ValueError:
+        value = None
+    if isinstance(ty, T.Int) and value is not None:
+        low, high = (-(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1) if ty.signed else (0, (1 << ty.bits) - 1)
+        if low <= value <= high:
+            return value
+    raise err(fn.loc, f"kernel `{fn.name}`: its const parameter `{g.name}: {ty}` is instantiated with `{arg}`, "
+                      f"which is not an integer literal of type `{ty}`; give one, e.g. `{fn.name}=4`")
 
 
 def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
