@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from oxide.ir.diagnostics import Diagnostic, collected_warnings
+from oxide.ir.source_text import read_source
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.signature import KernelSpec, UnpassableParameter, param_spec
 
@@ -146,7 +147,7 @@ def compile_file(path: str | Path, chip: str = DEFAULT_CHIP,
                  instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3) -> CompiledModule:
     """Compile a .rs file (see `compile`)."""
     path = Path(path)
-    return compile(path.read_text(encoding="utf-8"), str(path), chip, instances, opt_level)
+    return compile(read_source(path), str(path), chip, instances, opt_level)
 
 
 @functools.lru_cache(maxsize=1)
@@ -192,7 +193,7 @@ def build(source: str | Path, *, chips: list[str] | None = None, instances: dict
     from oxide.runtime.cache import cache_key, cached
 
     path = Path(source)
-    text = path.read_text(encoding="utf-8")
+    text = read_source(path)
     chips = chips or [default_chip()]
     options = {"chips": chips, "instances": instances or {}, "opt_level": opt_level}
 
@@ -241,7 +242,7 @@ def load(source: str | Path, *, target: str = "auto", device: int = 0, chips: li
     try:
         from oxide.tools.instantiate import generic_kernels
 
-        generics = generic_kernels(path.read_text(encoding="utf-8"), str(path))
+        generics = generic_kernels(read_source(path), str(path))
     except ImportError:  # no frontend here (a GPU server running cached builds): nothing to instantiate lazily
         generics = {}
     for name, generic in generics.items():

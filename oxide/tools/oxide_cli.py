@@ -21,14 +21,18 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import click
 
 from oxide.ir.diagnostics import OxideError
 from oxide.tools.entry import run_cli
-from oxide.tools.project import Project, build_sources, find_project, parse_instances
+from oxide.ir.source_text import read_source, snippet_text
+from oxide.tools.instances import check_instances, parse_instances, require_kernels
+from oxide.tools.project import Project, build_sources, find_project
 
 SANITIZER_EXIT = 86
+T = TypeVar("T")
 
 _arch = click.option("--arch", "--chip", "arch", multiple=True, metavar="SM",
                      help="GPU architecture (sm_90, ...); repeat for several. Default: $OXIDE_TARGET, else GPU 0's, "
@@ -99,7 +103,7 @@ def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level
     if path and path.endswith(".mlir"):
         sys.exit(build_ptx(Path(path), Path(output) if output else None, arch[0] if arch else "sm_90", opt_level))
     project = find_project(path)
-    paths = _build(project, arch, parse_instances(instantiate), opt_level, Path(output) if output else None)
+    paths = _build(project, arch, _instances(project, instantiate), opt_level, Path(output) if output else None)
     from oxide.runtime.artifact import Artifact
 
     for artifact in paths:
@@ -127,12 +131,32 @@ def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[li
                 warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
         return built
     except OxideError as exc:
-        sources = {str(p): p.read_text(encoding="utf-8") for p in project.sources}
-        click.echo(exc.render(sources), err=True)
+        click.echo(exc.render({str(p): snippet_text(p) for p in project.sources}), err=True)
         sys.exit(1)
     except OSError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+
+
+def _exit_on_error(step: Callable[[], T], project: Project) -> T:
+    """The result of `step`, or exit 1 with its located diagnostics (or the OS error) on stderr."""
+    try:
+        return step()
+    except OxideError as exc:
+        click.echo(exc.render({str(p): snippet_text(p) for p in project.sources}), err=True)
+    except OSError as exc:
+        click.echo(f"error: {exc}", err=True)
+    sys.exit(1)
+
+
+def _instances(project: Project, specs: tuple[str, ...]) -> dict[str, list[list[str]]]:
+    """The --instantiate options, each checked to name a generic kernel of the project's sources."""
+    def parse_and_check() -> dict[str, list[list[str]]]:
+        instances = parse_instances(specs)
+        check_instances(instances, {str(p): read_source(p) for p in project.sources})
+        return instances
+
+    return _exit_on_error(parse_and_check, project)
 
 
 def _shown(path: Path) -> str:
@@ -150,9 +174,12 @@ def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> i
     from oxide.ir.verifier import verify_python
 
     try:
-        text = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_source(source)
+    except OSError as exc:
         click.echo(f"error: cannot read {source}: {exc}", err=True)
+        return 1
+    except OxideError as exc:
+        click.echo(exc.render({str(source): snippet_text(source)}), err=True)
         return 1
     sources = {str(source): text}
     try:
@@ -188,7 +215,7 @@ def run(path: str | None, arch: tuple[str, ...], instantiate: tuple[str, ...], t
     if project.host is None:
         raise click.UsageError(f"no host program in {project.root} (expected {project.root / 'main.py'}, or a .py "
                                "beside the .rs file)")
-    _build(project, arch, parse_instances(instantiate))
+    _build(project, arch, _instances(project, instantiate))
     try:
         where, notice = resolve_target(target)
     except Exception as exc:
@@ -216,8 +243,11 @@ def inspect(path: str | None, kernel: str | None, arch: tuple[str, ...], instant
 
     project = find_project(path)
     shown = False
-    for artifact_path in _build(project, arch[:1], parse_instances(instantiate)):
+    built = _build(project, arch[:1], _instances(project, instantiate))
+    for source, artifact_path in zip(project.sources, built):
         artifact = Artifact.load(artifact_path)
+        _exit_on_error(lambda: require_kernels(artifact.kernels, artifact.meta.get("uninstantiated_generics", []),
+                                               str(source)), project)
         for chip, ptx in artifact.ptx.items():
             if kernel is None:
                 click.echo(f"// {artifact.name} ({chip})\n{ptx}")
@@ -250,14 +280,14 @@ def pipeline(path: str | None, arch: tuple[str, ...], instantiate: tuple[str, ..
 
     project = find_project(path)
     chip = arch[0] if arch else default_chip()
+    instances = _instances(project, instantiate)
     for source in project.sources:
-        for heading, produce in stages(source, chip, parse_instances(instantiate)):
+        # Every stage is produced before anything is printed: an error shows alone, not under empty headings.
+        outputs = _exit_on_error(lambda: [(heading, produce()) for heading, produce in stages(source, chip, instances)],
+                                 project)
+        for heading, text in outputs:
             click.echo(f"==== {source.name}: {heading} ====")
-            try:
-                click.echo(produce().rstrip("\n") + "\n")
-            except OxideError as exc:
-                click.echo(exc.render({str(source): source.read_text(encoding="utf-8")}), err=True)
-                sys.exit(1)
+            click.echo(text.rstrip("\n") + "\n")
 
 
 @cli.command(cls=_PassThrough)

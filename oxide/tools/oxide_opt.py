@@ -15,6 +15,7 @@ import click
 
 from oxide.ir.diagnostics import Diagnostic, OxideError
 from oxide.tools.entry import run_cli
+from oxide.tools.instances import check_instances, parse_instances, require_kernels
 
 if TYPE_CHECKING:
     from mlir import ir
@@ -52,7 +53,9 @@ def _compile_rust(text: str, name: str, context: "ir.Context", instances: dict[s
     from oxide.frontends import compile_source
     from oxide.ir.parse import ParsedSource
 
+    check_instances(instances, {name: text})
     result = compile_source(text, name, context, instances)
+    require_kernels(result.kernels, result.skipped_generic, name)
     timings.update(result.timings)
     return ParsedSource(result.module, result.owner, name, text)
 
@@ -145,13 +148,11 @@ def cli(input_file: str, output: str, pipeline: str | None, emit: str, chip: str
     if list_passes or emit_irdl:
         write_output(output, pass_listing() if list_passes else irdl_text())
         return
-    instances: dict[str, list[list[str]]] = {}
-    for spec in instantiate:
-        kernel, sep, args = spec.partition("=")
-        if not sep or not kernel:
-            click.echo(f"error: --instantiate expects KERNEL=T1,T2, got '{spec}'", err=True)
-            sys.exit(1)
-        instances.setdefault(kernel, []).append([a.strip() for a in args.split(",") if a.strip()])
+    try:
+        instances = parse_instances(instantiate)
+    except OxideError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(1)
     sys.exit(run(input_file, output, pipeline, emit, chip, split_input_file, verify_diagnostics, print_after_all,
                  instances, show_time))
 
@@ -161,17 +162,18 @@ def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str
         show_time: bool = False) -> int:
     """The oxide-opt job; returns the exit status."""
     from oxide.ir.context import make_context
+    from oxide.ir.source_text import decode_source, read_source
     from oxide.passes.pipeline import PIPELINE_SOURCE
     from oxide.tools.expected_diagnostics import check, expectations
 
     name = "<stdin>" if input_file == "-" else input_file
     timings: dict[str, float] = {}
     try:
-        text = sys.stdin.read() if input_file == "-" else open(input_file, encoding="utf-8").read()
+        text = decode_source(sys.stdin.buffer.read(), name) if input_file == "-" else read_source(input_file)
         start = time.perf_counter()
         context = make_context()
         timings["context"] = time.perf_counter() - start
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         click.echo(f"error: cannot read {name}: {exc}", err=True)
         return 1
     except OxideError as exc:

@@ -50,17 +50,6 @@ def _kernel_sources(root: Path) -> list[Path]:
     return sorted((root / "src").glob("*.rs")) or sorted(root.glob("*.rs"))
 
 
-def parse_instances(specs: tuple[str, ...]) -> dict[str, list[list[str]]]:
-    """`--instantiate scale=f32 --instantiate scale=f64` -> {"scale": [["f32"], ["f64"]]}."""
-    instances: dict[str, list[list[str]]] = {}
-    for spec in specs:
-        kernel, sep, args = spec.partition("=")
-        if not sep or not kernel:
-            raise click.UsageError(f"--instantiate expects KERNEL=T1,T2, got '{spec}'")
-        instances.setdefault(kernel.strip(), []).append([a.strip() for a in args.split(",") if a.strip()])
-    return instances
-
-
 def build_sources(project: Project, chips: list[str] | None, instances: dict[str, list[list[str]]],
                   opt_level: int, out: Path | None = None) -> list[Path]:
     """Build every kernel source into `out` (default: the project's build/); return the artifact paths.

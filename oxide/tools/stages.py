@@ -33,9 +33,11 @@ def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iter
     from oxide.frontends import compile_source
     from oxide.frontends.tile.compile import is_tile_source
     from oxide.ir.context import make_context
+    from oxide.ir.source_text import read_source
     from oxide.passes.pipeline import build_pass_manager
+    from oxide.tools.instances import require_kernels
 
-    text = path.read_text(encoding="utf-8")
+    text = read_source(path)
     name = str(path)
     target = Target(chip)
 
@@ -44,7 +46,9 @@ def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iter
 
     def fresh() -> tuple[object, object]:
         context = make_context()
-        return context, compile_source(text, name, context, instances).module
+        result = compile_source(text, name, context, instances)
+        require_kernels(result.kernels, result.skipped_generic, name)
+        return context, result.module
 
     def frontend_ir() -> str:
         return str(fresh()[1])

@@ -29,6 +29,12 @@ from oxide.ir.diagnostics import OxideError
 
 GPU_MODULE = "kernels"
 _MAX_RETYPES = 32
+# Kernel parameters by value share CUDA's parameter space: 4,096 bytes in all, the limit every PTX version and
+# driver accepts (the larger 32,764-byte space needs PTX 8.1 and a recent driver, and the frontend does not
+# know the target). Checking it before expanding a parameter also bounds every loop over an array length.
+PARAM_SPACE_BYTES = 4096
+# The scalar leaves of one buffer element that the kernel signature lists (a `&[[f32; 16]]` has 16).
+MAX_ELEMENT_LEAVES = 1 << 16
 
 
 @dataclass
@@ -131,12 +137,27 @@ def _bindings(em: FunctionEmitter, fn: ast.Function, type_args: list[str]) -> di
     out: dict[str, Any] = {}
     for g, arg in zip(fn.generics, type_args):
         if g.const_ty is not None:
-            out[g.name] = int(arg, 0)
+            out[g.name] = _const_argument(em, fn, g, arg)
         elif arg in T.PRIMITIVES:
             out[g.name] = T.PRIMITIVES[arg]
         else:
             out[g.name] = em.resolve_type(ast.PathTy(fn.loc, arg))
     return out
+
+
+def _const_argument(em: FunctionEmitter, fn: ast.Function, g: ast.Generic, arg: str) -> int:
+    """The value of an instantiation argument for the const parameter `g`: an integer literal in its type's range."""
+    ty = em.resolve_type(g.const_ty)
+    try:
+        value = int(arg.replace("_", ""), 0)
+    except ValueError:
+        value = None
+    if isinstance(ty, T.Int) and value is not None:
+        low, high = (-(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1) if ty.signed else (0, (1 << ty.bits) - 1)
+        if low <= value <= high:
+            return value
+    raise err(fn.loc, f"kernel `{fn.name}`: its const parameter `{g.name}: {ty}` is instantiated with `{arg}`, "
+                      f"which is not an integer literal of type `{ty}`; give one, e.g. `{fn.name}=4`")
 
 
 def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
@@ -150,14 +171,87 @@ def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
     if isinstance(ty, T.Tuple):
         return [p for e in ty.elems for p in _param_parts(e, loc)]
     if isinstance(ty, T.Array):
-        # By value, like a tuple of `length` elements: one ABI parameter per scalar, in order.
-        return [p for _ in range(ty.length) for p in _param_parts(ty.elem, loc)]
+        # By value, like a tuple of `length` elements: one ABI parameter per scalar, in order. The element
+        # is expanded once, so a huge array of zero-sized elements costs nothing either.
+        return _param_parts(ty.elem, loc) * ty.length
     if isinstance(ty, T.ElemRef):
         raise err(loc, "a `&mut T` kernel parameter is not supported; pass a slice or a DisjointSlice")
     if isinstance(ty, T.Enum):
         raise err(loc, f"a kernel parameter of enum type `{ty}` is not supported; pass its discriminant as "
                        f"`{ty.storage}` and `match` on it, or a `&[{ty}]` buffer")
     raise err(loc, f"a kernel parameter of type `{ty}` is not supported")
+
+
+def _param_bytes(ty: T.Ty) -> int:
+    """The bytes of parameter space a parameter of type `ty` takes by value, without expanding it (an array
+    length is whatever the user wrote); 0 for types `_param_parts` refuses."""
+    if isinstance(ty, (T.Slice, T.Disjoint)):
+        return 16  # pointer and length
+    if isinstance(ty, T.Ptr):
+        return 8
+    if isinstance(ty, (T.Int, T.Float, T.Bool)):
+        return T.layout(ty)[0]
+    if isinstance(ty, T.Struct):
+        return sum(_param_bytes(f) for _, f in ty.fields)
+    if isinstance(ty, T.Tuple):
+        return sum(_param_bytes(e) for e in ty.elems)
+    if isinstance(ty, T.Array):
+        return ty.length * _param_bytes(ty.elem)
+    return 0
+
+
+def _check_param_space(fn: ast.Function, param_types: list[T.Ty]) -> None:
+    """Refuse parameters by value beyond the parameter space (at the parameter that overflows it), and buffers
+    whose elements have more scalar leaves than a kernel signature lists."""
+    end = 0
+    for p, ty in zip(fn.params, param_types):
+        start, end = end, _param_end(ty, end)
+        if end > PARAM_SPACE_BYTES:
+            size = max(end - start, _param_bytes(ty))
+            after = f" (after {start:,} bytes of earlier parameters)" if start else ""
+            raise err(p.loc, f"kernel parameter `{_param_name(p)}` of type `{ty}` takes {size:,} bytes of parameter "
+                             f"space{after}; kernel parameters by value may take {PARAM_SPACE_BYTES:,} bytes in all; "
+                             "pass large data in a buffer instead (a slice such as `&[T]`)")
+        if isinstance(ty, (T.Slice, T.Disjoint, T.Ptr)) and _leaf_count(ty.elem) > MAX_ELEMENT_LEAVES:
+            raise err(p.loc, f"the elements of kernel parameter `{_param_name(p)}` (`{ty.elem}`) have "
+                             f"{_leaf_count(ty.elem):,} scalar fields; at most {MAX_ELEMENT_LEAVES:,} are "
+                             "supported: pass a flat buffer of the scalars and index it")
+
+
+def _param_end(ty: T.Ty, offset: int) -> int:
+    """Where the parameters of a `ty` placed at byte `offset` end: each ABI parameter at its own alignment, as
+    PTX lays out `.param` entries. An array stops once past the parameter space, so its length (whatever the
+    user wrote) costs at most PARAM_SPACE_BYTES steps."""
+    if isinstance(ty, (T.Slice, T.Disjoint, T.Ptr)):
+        return -(-offset // 8) * 8 + _param_bytes(ty)
+    if isinstance(ty, (T.Int, T.Float, T.Bool)):
+        size = T.layout(ty)[0]
+        return -(-offset // size) * size + size
+    if isinstance(ty, T.Struct):
+        for _, f in ty.fields:
+            offset = _param_end(f, offset)
+        return offset
+    if isinstance(ty, T.Tuple):
+        for e in ty.elems:
+            offset = _param_end(e, offset)
+        return offset
+    if isinstance(ty, T.Array) and _param_end(ty.elem, 0) > 0:  # zero-sized elements take no parameters
+        for _ in range(ty.length):
+            offset = _param_end(ty.elem, offset)
+            if offset > PARAM_SPACE_BYTES:
+                break
+    return offset
+
+
+def _leaf_count(ty: T.Ty) -> int:
+    """How many scalars a value of `ty` holds (what the kernel signature lists for a buffer element)."""
+    if isinstance(ty, T.Array):
+        return ty.length * _leaf_count(ty.elem)
+    if isinstance(ty, T.Tuple):
+        return sum(_leaf_count(e) for e in ty.elems)
+    if isinstance(ty, T.Struct):
+        return sum(_leaf_count(f) for _, f in ty.fields)
+    return 1
 
 
 def _assemble(ty: T.Ty, values: list[Any]) -> Val:
@@ -168,7 +262,8 @@ def _assemble(ty: T.Ty, values: list[Any]) -> Val:
         return Val(ty, [_assemble(e, values) for e in ty.elems])
     if isinstance(ty, T.Array):
         cell = new_cell(ty)
-        for i in range(ty.length):
+        # Zero-sized elements take no parameters and have nothing to store, whatever their count.
+        for i in range(ty.length if _param_bytes(ty.elem) else 0):
             store_element(_assemble(ty.elem, values), ArrayView(cell.leaves, (index(i),)), ty.elem)
         return load_cell(cell)
     return Val(ty, values.pop(0))
@@ -190,6 +285,7 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
             # Every thread sees the whole `&mut [T]`: nothing stops two of them writing one element.
             raise err(p.loc, "a `&mut [T]` kernel parameter lets every thread write every element, which is unsafe; "
                              "take a `DisjointSlice<T>` or mark the kernel `unsafe fn`")
+    _check_param_space(fn, param_types)
     flat: list[T.Ty] = []
     for p, ty in zip(fn.params, param_types):
         flat.extend(_param_parts(ty, p.loc))

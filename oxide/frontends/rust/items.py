@@ -15,16 +15,8 @@ from oxide.frontends.rust import ast, contract
 from oxide.frontends.rust.build import Builder, text
 from oxide.frontends.rust.macro_rules import MAX_DEPTH, MacroDef, expand
 from oxide.frontends.rust.parser import Source, parse
+from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields
 from oxide.ir.diagnostics import OxideError
-
-
-@dataclass
-class Attribute:
-    """`#[name(args)]` with its raw argument text."""
-
-    name: str
-    args: str
-    node: Any
 
 
 @dataclass
@@ -127,77 +119,74 @@ def collect(source: Source, root: Any) -> Crate:
 
 
 def _collect_items(crate: Crate, nodes: list[Any], source: Source, depth: int = 0) -> None:
-    pending: list[Attribute] = []
-    for node in nodes:
-        if source is not crate.source and node.type != "attribute_item":
-            crate.sources[node] = source
-        if node.type == "macro_definition":
-            name = text(node.child_by_field_name("name"))
-            crate.macros[name] = MacroDef(name, source, node)
-            continue
-        invocation = node.named_children[0] if node.type == "expression_statement" and node.named_children \
-            else node
-        if invocation.type == "macro_invocation":
-            name = text(invocation.child_by_field_name("macro")).split("::")[-1]
-            if name in crate.macros:  # other item macros are host ones (or unknown): nothing for the device
-                if depth >= MAX_DEPTH:
-                    raise OxideError(f"`{name}!` expands recursively more than {MAX_DEPTH} levels deep",
-                                     source.loc(invocation))
-                expanded = expand(crate.macros[name], invocation, source)
-                _collect_items(crate, parse(expanded).root_node.named_children, expanded, depth + 1)
-            pending = []
-            continue
-        if node.type == "attribute_item":
-            attr = node.named_children[0]
-            name = text(attr.named_children[0]) if attr.named_children else text(attr)
-            args = next((c for c in attr.named_children if c.type == "token_tree"), None)
-            pending.append(Attribute(name, text(args)[1:-1] if args is not None else "", node))
-            continue
-        attrs, pending = pending, []
-        if node.type == "function_item":
-            name = text(node.child_by_field_name("name"))
-            crate.functions.setdefault(name, (node, attrs))
-            if any(a.name == "kernel" for a in attrs):
-                crate.kernels.append(name)
-            body = node.child_by_field_name("body")
-            if body is not None:
-                # Items declared inside a function body (in any nested block) share the crate's namespace here.
-                _collect_items(crate, _local_items(body), source, depth)
-        elif node.type == "mod_item":
-            crate.modules.add(text(node.child_by_field_name("name")))
-            body = node.child_by_field_name("body")
-            if body is not None:
-                _collect_items(crate, body.named_children, source, depth)
-        elif node.type == "struct_item":
-            crate.structs[text(node.child_by_field_name("name"))] = node
-            crate.item_attrs[node] = attrs
-        elif node.type == "union_item":
-            crate.unions[text(node.child_by_field_name("name"))] = node
-        elif node.type == "enum_item":
-            crate.enums[text(node.child_by_field_name("name"))] = node
-            crate.item_attrs[node] = attrs
-        elif node.type in ("const_item", "static_item"):
-            crate.consts[text(node.child_by_field_name("name"))] = node
-        elif node.type == "impl_item":
-            type_node = node.child_by_field_name("type")
-            if type_node.type == "reference_type":
-                # `impl Mul for &Foo`: `&a * &b` of Foo values (a `&Foo` is used by value here).
-                type_node = type_node.child_by_field_name("type")
-            base = type_node.child_by_field_name("type") if type_node.type == "generic_type" else type_node
-            crate.impls.setdefault(text(base), []).append(node)
-        # use lines, traits, macro_rules, extern crate: nothing the device code needs
+    for node, attrs in attributed(nodes):
+        _collect_item(crate, node, attrs, source, depth)
+
+
+def _collect_item(crate: Crate, node: Any, attrs: list[Attribute], source: Source, depth: int) -> None:
+    """Index one item (`attrs`: the outer attributes written before it)."""
+    if source is not crate.source:
+        crate.sources[node] = source
+    if node.type == "macro_definition":
+        name = text(node.child_by_field_name("name"))
+        crate.macros[name] = MacroDef(name, source, node)
+        return
+    invocation = node.named_children[0] if node.type == "expression_statement" and node.named_children \
+        else node
+    if invocation.type == "macro_invocation":
+        name = text(invocation.child_by_field_name("macro")).split("::")[-1]
+        if name in crate.macros:  # other item macros are host ones (or unknown): nothing for the device
+            if depth >= MAX_DEPTH:
+                raise OxideError(f"`{name}!` expands recursively more than {MAX_DEPTH} levels deep",
+                                 source.loc(invocation))
+            expanded = expand(crate.macros[name], invocation, source)
+            _collect_items(crate, parse(expanded).root_node.named_children, expanded, depth + 1)
+        return
+    if node.type == "function_item":
+        name = text(node.child_by_field_name("name"))
+        crate.functions.setdefault(name, (node, attrs))
+        if any(a.name == "kernel" for a in attrs):
+            crate.kernels.append(name)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            # Items declared inside a function body (in any nested block) share the crate's namespace here.
+            for item, item_attrs in _local_items(body):
+                _collect_item(crate, item, item_attrs, source, depth)
+    elif node.type == "mod_item":
+        crate.modules.add(text(node.child_by_field_name("name")))
+        body = node.child_by_field_name("body")
+        if body is not None:
+            _collect_items(crate, body.named_children, source, depth)
+    elif node.type == "struct_item":
+        crate.structs[text(node.child_by_field_name("name"))] = node
+        crate.item_attrs[node] = attrs
+    elif node.type == "union_item":
+        crate.unions[text(node.child_by_field_name("name"))] = node
+    elif node.type == "enum_item":
+        crate.enums[text(node.child_by_field_name("name"))] = node
+        crate.item_attrs[node] = attrs
+    elif node.type in ("const_item", "static_item"):
+        crate.consts[text(node.child_by_field_name("name"))] = node
+    elif node.type == "impl_item":
+        type_node = node.child_by_field_name("type")
+        if type_node.type == "reference_type":
+            # `impl Mul for &Foo`: `&a * &b` of Foo values (a `&Foo` is used by value here).
+            type_node = type_node.child_by_field_name("type")
+        base = type_node.child_by_field_name("type") if type_node.type == "generic_type" else type_node
+        crate.impls.setdefault(text(base), []).append(node)
+    # use lines, traits, macro_rules, extern crate: nothing the device code needs
 
 
 _LOCAL_ITEMS = ("function_item", "struct_item", "enum_item", "impl_item", "const_item")
 
 
-def _local_items(node: Any) -> list[Any]:
-    """The items declared in a function body, also inside nested blocks (not inside nested functions, whose
-    own bodies are collected when those functions are)."""
+def _local_items(node: Any) -> list[tuple[Any, list[Attribute]]]:
+    """The items declared in a function body with their attributes, also inside nested blocks (not inside
+    nested functions, whose own bodies are collected when those functions are)."""
     found = []
-    for child in node.named_children:
+    for child, attrs in attributed(node.named_children):
         if child.type in _LOCAL_ITEMS:
-            found.append(child)
+            found.append((child, attrs))
         elif child.type != "closure_expression":
             found.extend(_local_items(child))
     return found
@@ -294,25 +283,6 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
     if "launch_contract" in out:
         contract.check_launch_bounds(out["launch_contract"], out.get("launch_bounds"), out["launch_contract_loc"])
     return out
-
-
-def attribute_fields(args: str) -> list[tuple[str, str]]:
-    """An attribute's arguments, `a = 1, b = (x, y), requires = (f(a, b) >= 1, c)`, split at top-level commas into
-    (key, value) pairs ("" for a bare flag); the tile frontend reads `#[cutile::entry(..)]` with it too."""
-    parts, depth, current = [], 0, ""
-    for ch in args + ",":
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            if current.strip():
-                key, _, value = current.partition("=")
-                parts.append((key.strip(), value.strip()))
-            current = ""
-        else:
-            current += ch
-    return parts
 
 
 def build_struct(b: Builder, node: Any, attrs: list[Attribute]) -> ast.StructDef:

@@ -15,8 +15,9 @@ from typing import Any
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.frontends.rust import ast
 from oxide.frontends.rust.build import Builder, text
-from oxide.frontends.rust.items import attribute_fields, build_function
+from oxide.frontends.rust.items import build_function
 from oxide.frontends.rust.parser import Source
+from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields
 from oxide.ir.diagnostics import OxideError, SourceLoc
 
 SHAPE_MACROS = ("const_shape", "shape", "const_array")
@@ -88,13 +89,8 @@ class TileCrate:
 def collect(source: Source, root: Any) -> TileCrate:
     """Index the items of every `#[cutile::module]` in the file."""
     crate = TileCrate(source)
-    pending: list[Any] = []
-    for node in root.named_children:
-        if node.type == "attribute_item":
-            pending.append(node)
-            continue
-        attrs, pending = pending, []
-        if node.type == "mod_item" and any(_attr_name(a) == "cutile::module" for a in attrs):
+    for node, attrs in attributed(root.named_children):
+        if node.type == "mod_item" and any(a.name == "cutile::module" for a in attrs):
             crate.modules.add(text(node.child_by_field_name("name")))
             body = node.child_by_field_name("body")
             if body is not None:
@@ -102,18 +98,8 @@ def collect(source: Source, root: Any) -> TileCrate:
     return crate
 
 
-def _attr_name(node: Any) -> str:
-    attr = node.named_children[0]
-    return (text(attr.named_children[0]) if attr.named_children else text(attr)).replace(" ", "")
-
-
 def _collect_module(crate: TileCrate, nodes: list[Any]) -> None:
-    pending: list[Any] = []
-    for node in nodes:
-        if node.type == "attribute_item":
-            pending.append(node)
-            continue
-        attrs, pending = pending, []
+    for node, attrs in attributed(nodes):
         if node.type == "function_item":
             name = text(node.child_by_field_name("name"))
             if name in crate.functions:
@@ -122,7 +108,7 @@ def _collect_module(crate: TileCrate, nodes: list[Any]) -> None:
                                  f"`#[cutile::module]`s of a file share one namespace: rename one",
                                  crate.source.loc(node))
             crate.functions[name] = node
-            entry = next((a for a in attrs if _attr_name(a) in ("cutile::entry", "entry")), None)
+            entry = next((a for a in attrs if a.name in ("cutile::entry", "entry")), None)
             if entry is not None:
                 crate.entries.append(name)
                 crate.options[name] = _entry_options(crate.source, entry, node)
@@ -141,12 +127,10 @@ def _collect_module(crate: TileCrate, nodes: list[Any]) -> None:
         # `use` lines, structs for host code, traits: nothing a tile kernel body reaches
 
 
-def _entry_options(source: Source, attr_node: Any, fn_node: Any) -> EntryOptions:
-    attr = attr_node.named_children[0]
-    tree = next((c for c in attr.named_children if c.type == "token_tree"), None)
-    loc = source.loc(attr_node)
+def _entry_options(source: Source, entry: Attribute, fn_node: Any) -> EntryOptions:
+    loc = source.loc(entry.node)
     options = EntryOptions()
-    args = text(tree)[1:-1] if tree is not None else ""
+    args = entry.args
     for key, value in attribute_fields(args):
         if key not in _ENTRY_KEYS:
             raise OxideError(f"unknown #[cutile::entry] option `{key}`; known: {', '.join(_ENTRY_KEYS)}", loc)

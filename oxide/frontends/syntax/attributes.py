@@ -1,0 +1,80 @@
+"""Outer attributes (`#[name(args)]`) and the item each one belongs to.
+
+An attribute belongs to the next item by syntax: the attribute items written before it, whatever comments
+(`//`, `/* */`) and doc comments (`///`, `//!`, `/** */`) stand between them. Every attribute either frontend
+reads (`#[kernel]`, `#[launch_contract]`, `#[repr]`, `#[cutile::module]`, `#[cutile::entry]`, ...) is attached
+here, so a comment can never make one silently disappear.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+COMMENTS = frozenset({"line_comment", "block_comment"})
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """`#[name(args)]`: its path without spaces (`kernel`, `cutile::entry`), the text inside its delimiters
+    with comments blanked out, and its attribute_item node (for locations)."""
+
+    name: str
+    args: str
+    node: Any
+
+
+def read_attribute(node: Any) -> Attribute:
+    """The Attribute of an `attribute_item` node."""
+    attr = node.named_children[0]
+    path = attr.named_children[0] if attr.named_children else attr
+    tree = next((c for c in attr.named_children if c.type == "token_tree"), None)
+    args = _without_comments(tree)[1:-1] if tree is not None else ""
+    return Attribute(path.text.decode().replace(" ", ""), args, node)
+
+
+def attributed(nodes: Iterable[Any]) -> Iterator[tuple[Any, list[Attribute]]]:
+    """Each node of `nodes` that is neither an attribute nor a comment, with the outer attributes before it."""
+    pending: list[Attribute] = []
+    for node in nodes:
+        if node.type in COMMENTS:
+            continue
+        if node.type == "attribute_item":
+            pending.append(read_attribute(node))
+            continue
+        yield node, pending
+        pending = []
+
+
+def _without_comments(node: Any) -> str:
+    """A node's text with every comment inside it replaced by spaces (so `block = (256, /* x */ 1)` reads as
+    its tokens, and offsets within the text stay those of the source)."""
+    data = bytearray(node.text)
+    start = node.start_byte
+    stack = list(node.children)
+    while stack:
+        child = stack.pop()
+        if child.type in COMMENTS:
+            data[child.start_byte - start:child.end_byte - start] = b" " * (child.end_byte - child.start_byte)
+        else:
+            stack.extend(child.children)
+    return data.decode()
+
+
+def attribute_fields(args: str) -> list[tuple[str, str]]:
+    """An attribute's arguments, `a = 1, b = (x, y), requires = (f(a, b) >= 1, c)`, split at top-level commas into
+    (key, value) pairs ("" for a bare flag)."""
+    parts, depth, current = [], 0, ""
+    for ch in args + ",":
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            if current.strip():
+                key, _, value = current.partition("=")
+                parts.append((key.strip(), value.strip()))
+            current = ""
+        else:
+            current += ch
+    return parts
