@@ -81,13 +81,20 @@ def flat_fields(dtype: np.dtype, base: int = 0) -> tuple[tuple[int, np.dtype], .
 
 
 def unpassable(p: ParamSpec) -> str | None:
-    """Why the runtime cannot pass a SIMT kernel parameter from Python (a scalar or element type numpy and
-    the PTX parameter block have no form for, such as 128-bit integers), or None when it can."""
+    """Why the runtime cannot pass a SIMT kernel parameter from Python (an element type it has no numpy form
+    for, such as f16 or 128-bit integers), or None when it can."""
     if p.kind == "scalar" and p.elem not in SCALARS:
         return f"the runtime has no {p.elem} scalars"
-    if p.is_buffer:
+    if p.is_buffer and p.kind != "ptr":  # a raw pointer also takes a device address, whatever it points at
         try:
             element_of(p)
         except KeyError as exc:
             return f"the runtime has no arrays of {exc.args[0]} elements"
     return None
+
+
+def has_wide_integers(p: ParamSpec) -> bool:
+    """Whether the parameter holds 128-bit integers, which no array library or PTX parameter the runtime fills
+    has (so the kernel can never be launched from Python with it)."""
+    leaves = [scalar for _, scalar in p.layout.get("leaves", [])]
+    return any(t in ("i128", "u128") for t in [p.elem, *p.fields, *leaves])

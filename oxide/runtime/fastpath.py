@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from oxide.runtime.contract import check_requires
 from oxide.runtime.driver import raise_for
-from oxide.runtime.elements import element_of
+from oxide.runtime.elements import element_of, unpassable
 from oxide.runtime.memory import DeviceBuffer
 from oxide.runtime.scalars import SCALARS
 from oxide.runtime.stream import Stream
@@ -27,8 +27,8 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
     or None when this kernel's signature has a parameter the fast path does not cover."""
     spec, fn = kernel.spec, kernel.function
     params = spec.params
-    if any(p.kind in ("struct", "ptr") or p.space == "runtime_2d" or (p.layout and element_of(p).plain is None)
-           for p in params):
+    if any(p.kind in ("struct", "ptr") or p.space == "runtime_2d" or unpassable(p)
+           or (p.layout and element_of(p).plain is None) for p in params):
         return None
     env: dict[str, Any] = {"DeviceBuffer": DeviceBuffer, "Stream": Stream, "DEVICE": kernel.device,
                            "NAME": spec.name, "PACK": fn.packer.pack_into, "BLOCK": fn.block,

@@ -18,7 +18,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from oxide.runtime.elements import Element, element_of
+from oxide.runtime.elements import Element, element_of, unpassable
 from oxide.runtime.errors import HostArrayError, KernelArgumentError, OverlapError
 from oxide.runtime.memory import ArrayView, DeviceBuffer, EmulatedBuffer, device_view
 from oxide.runtime.scalars import SCALARS, SIGNLESS, convert, device_address, signed_bits
@@ -115,6 +115,12 @@ class Binder(ArgumentChecker):
 
     def _converter(self, p: ParamSpec) -> Callable[[Any, Bound, bool], None]:
         """The conversion of parameter `p`: a fast path for the common exact types, else the checked path."""
+        why = unpassable(p)
+        if why:  # the kernel loads; passing this argument is the error (KernelArgumentError naming it)
+            def refuse(value: Any, bound: Bound, allow_host: bool) -> None:
+                raise self._fail(p, f"{why}; this kernel cannot be launched from Python")
+
+            return refuse
         if p.kind == "struct":
             return lambda value, bound, _: bound.abi.extend(self._struct(p, value))
         if p.kind == "scalar":
@@ -167,6 +173,9 @@ class Binder(ArgumentChecker):
         if len(args) != len(self.params):
             return f"takes {len(self.params)} argument(s), {len(args)} given"
         for p, value in zip(self.params, args):
+            why = unpassable(p)
+            if why:
+                return f"`{p.name}: {p.rust_type}`: {why}"
             if p.kind == "scalar":
                 try:
                     convert(value, SCALARS[p.elem])

@@ -60,3 +60,25 @@ def test_oxide_build_reports_it_with_exit_1(tmp_path):
     assert run.returncode == 1, run.stderr
     assert "wide.rs:5:1: error: kernel `k`: parameter `x: i128` cannot be passed from Python" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_an_f16_slice_compiles_and_passing_it_is_a_kernel_argument_error():
+    from oxide.runtime import KernelArgumentError
+    from oxide.runtime.marshal import Binder
+
+    source = """use cuda_device::{kernel, thread, DisjointSlice};
+#[kernel]
+pub fn halves(h: &[f16], mut out: DisjointSlice<f32>) {
+    let idx = thread::index_1d();
+    let i = idx.get();
+    if let Some(o) = out.get_mut(idx) { *o = h[i] as f32; }
+}
+"""
+    spec = oxide.compile(source, "halves.rs").artifact(source).kernels[0]
+    import numpy as np
+
+    binder = Binder(spec, gpu=False)  # the kernel loads; only passing `h` is refused
+    with pytest.raises(KernelArgumentError, match=r"kernel `halves`, argument `h: &\[f16\]`: the runtime has no "
+                                                  r"arrays of f16 elements; this kernel cannot be launched from Python"):
+        binder.bind([np.zeros(4, np.float16), np.zeros(4, np.float32)], allow_host=True)
+    assert "the runtime has no arrays of f16 elements" in binder.mismatch([np.zeros(4, np.float16), np.zeros(4)])
