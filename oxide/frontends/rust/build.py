@@ -413,13 +413,13 @@ class Builder:
         return ast.Return(self.loc(node), self.expr(value) if value is not None else None)
 
     def x_range_expression(self, node: Any) -> ast.Expr:
-        inclusive = any(c.type == "..=" for c in node.children)
-        operands = node.named_children
-        op_index = next(i for i, c in enumerate(node.children) if c.type in ("..", "..="))
+        op_index = next(i for i, c in enumerate(node.children) if c.type in ("..", "..=", "..."))
+        if node.children[op_index].type == "...":
+            raise OxideError("`...` is not a range operator; write `a..b` (exclusive) or `a..=b` (inclusive)",
+                             self.loc(node.children[op_index]))
         start = self.expr(node.children[0]) if op_index > 0 else None
         end = self.expr(node.children[op_index + 1]) if op_index + 1 < len(node.children) else None
-        del operands
-        return ast.Range(self.loc(node), start, end, inclusive)
+        return ast.Range(self.loc(node), start, end, node.children[op_index].type == "..=")
 
     def x_tuple_expression(self, node: Any) -> ast.Expr:
         return ast.Tuple(self.loc(node), [self.expr(c) for c in node.named_children
@@ -489,6 +489,7 @@ class Builder:
         """Re-parse a macro's token tree as call arguments, keeping file positions (`rewrite` turns a
         non-expression syntax into call arguments without moving any text outside the operands)."""
         inner = text(tree) if rewrite is None else rewrite(text(tree))
+        inner = "(" + inner[1:-1] + ")"  # `name![..]` and `name!{..}` take the same arguments as `name!(..)`
         prefix = "fn __m(){__m"
         row, byte_col = tree.start_point
         line = self.source.data.split(b"\n")[row]
@@ -498,6 +499,8 @@ class Builder:
         sub = Source(self.source.name, prefix + inner + ";}", origin)
         tree_root = parse(sub).root_node
         call = tree_root.named_children[0].child_by_field_name("body").named_children[0].named_children[0]
+        if call.type != "call_expression":
+            raise self.fail(tree, "these macro arguments", "write expressions separated by commas")
         return [Builder(sub, self.macros, self.depth).expr(a) for a in call.child_by_field_name("arguments").named_children]
 
     def x_closure_expression(self, node: Any) -> ast.Expr:
