@@ -24,7 +24,7 @@ from pathlib import Path
 
 import click
 
-from oxide.ir.diagnostics import OxideError
+from oxide.ir.diagnostics import OxideError, exit_status
 from oxide.tools.entry import run_cli
 from oxide.tools.project import Project, build_sources, find_project, parse_instances
 
@@ -129,7 +129,7 @@ def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[li
     except OxideError as exc:
         sources = {str(p): p.read_text(encoding="utf-8") for p in project.sources}
         click.echo(exc.render(sources), err=True)
-        sys.exit(1)
+        sys.exit(exit_status(exc.diagnostics) or 1)
     except OSError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
@@ -164,7 +164,7 @@ def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> i
             ptx = compile_to_ptx(parsed.module, target, parsed.rename)
     except OxideError as exc:
         click.echo(exc.render(sources), err=True)
-        return 1
+        return exit_status(exc.diagnostics) or 1
     base = output or source.with_suffix(".ptx")
     for name, text_ in ptx.items():
         path = base if len(ptx) == 1 else base.with_name(f"{base.stem}.{name}{base.suffix}")
@@ -257,7 +257,7 @@ def pipeline(path: str | None, arch: tuple[str, ...], instantiate: tuple[str, ..
                 click.echo(produce().rstrip("\n") + "\n")
             except OxideError as exc:
                 click.echo(exc.render({str(source): source.read_text(encoding="utf-8")}), err=True)
-                sys.exit(1)
+                sys.exit(exit_status(exc.diagnostics) or 1)
 
 
 @cli.command(cls=_PassThrough)
