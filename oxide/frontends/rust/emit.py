@@ -9,6 +9,7 @@ LLVM promotes to registers.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable
 
 from mlir import ir
@@ -525,6 +526,7 @@ class FunctionEmitter:
 MAX_LENGTH = (1 << 31) - 1
 # Compile-time integers are at most 128 bits wide in Rust (u128, i128); a fold past that is an overflow.
 _CONST_LIMIT = 1 << 128
+_CONST_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<<": operator.lshift, ">>": operator.rshift}
 
 
 def _fold_const(e: ast.Binary, a: int, b: int) -> int:
@@ -538,7 +540,7 @@ def _fold_const(e: ast.Binary, a: int, b: int) -> int:
         quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
         value = quotient if e.op == "/" else a - b * quotient
     else:
-        value = {"+": a + b, "-": a - b, "*": a * b, "<<": a << b, ">>": a >> b}[e.op]
+        value = _CONST_OPS[e.op](a, b)
     if not -_CONST_LIMIT <= value < _CONST_LIMIT:
         raise err(e.loc, f"this `{e.op}` overflows: compile-time integers are at most 128 bits")
     return value

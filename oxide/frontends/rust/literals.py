@@ -109,11 +109,14 @@ def check_float_range(value: float, type_name: str, loc: SourceLoc) -> None:
     if math.isinf(value):
         raise OxideError(f"literal out of range for `{type_name}`: it is infinite at that precision", loc)
     if type_name in ("f16", "f32"):
-        try:
-            struct.pack("e" if type_name == "f16" else "f", value)
+        code = "e" if type_name == "f16" else "f"
+        try:  # packing rounds to the narrow type: `f` gives infinity past its range, `e` raises
+            overflows = math.isinf(struct.unpack(code, struct.pack(code, value))[0])
         except OverflowError:
+            overflows = True
+        if overflows:
             raise OxideError(f"literal out of range for `{type_name}`: it is infinite at that precision; "
-                             f"use `f64` or a smaller value", loc) from None
+                             f"use `f64` or a smaller value", loc)
 
 
 def unescape(body: str, loc: SourceLoc, byte: bool = False) -> str:
