@@ -20,6 +20,8 @@ import numpy as np
 THREAD_VARS = ("tid.x", "tid.y", "tid.z")
 
 
+_WIDE = 1 << 40  # a constant from which evaluate() sums in Python ints (int64 headroom for the products)
+
 @dataclass(frozen=True)
 class Affine:
     """`const + sum(coeff * var)`; `terms` is sorted by var name and has no zero coefficient."""
@@ -75,9 +77,12 @@ class Affine:
     def evaluate(self, env: Mapping[str, np.ndarray]) -> np.ndarray:
         """The value for every candidate: `env` maps each var to an int64 array (all of one shape)."""
         shape = np.broadcast(*env.values()).shape if env else ()
-        total = np.full(shape, self.const, dtype=np.int64)
+        # Constants near or past the int64 range (`const TILE: usize = 9223372036854775807`) are summed as
+        # Python ints, which do not overflow; the usual small ones stay on fast int64 arrays.
+        wide = any(abs(c) >= _WIDE for c in (self.const, *(coeff for _, coeff in self.terms)))
+        total = np.full(shape, self.const, dtype=object if wide else np.int64)
         for var, coeff in self.terms:
-            total = total + coeff * env[var]
+            total = total + coeff * (env[var].astype(object) if wide else env[var])
         return total
 
     def __str__(self) -> str:

@@ -77,6 +77,15 @@ class OxideError(Exception):
         return "\n".join(d.render(sources) for d in self.diagnostics)
 
 
+def exit_status(diagnostics: list[Diagnostic]) -> int:
+    """The exit status of a run that reported `diagnostics`: 2 when any is an internal error (a bug in oxide,
+    even beside errors in the input), else 1 when any is an error, else 0."""
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if any(d.message.startswith("internal error") for d in errors):
+        return 2
+    return 1 if errors else 0
+
+
 def source_loc(location: Any, rename: Mapping[str, str] | None = None) -> SourceLoc | None:
     """The file position behind an mlir.ir.Location (through name, call-site and fused locations).
 

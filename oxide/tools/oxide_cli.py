@@ -25,7 +25,7 @@ from typing import Callable, TypeVar
 
 import click
 
-from oxide.ir.diagnostics import OxideError
+from oxide.ir.diagnostics import OxideError, exit_status
 from oxide.tools.entry import run_cli
 from oxide.ir.source_text import read_source, snippet_text
 from oxide.tools.instances import check_instances, parse_instances, require_kernels
@@ -132,7 +132,7 @@ def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[li
         return built
     except OxideError as exc:
         click.echo(exc.render({str(p): snippet_text(p) for p in project.sources}), err=True)
-        sys.exit(1)
+        sys.exit(exit_status(exc.diagnostics) or 1)
     except OSError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
@@ -144,6 +144,7 @@ def _exit_on_error(step: Callable[[], T], project: Project) -> T:
         return step()
     except OxideError as exc:
         click.echo(exc.render({str(p): snippet_text(p) for p in project.sources}), err=True)
+        sys.exit(exit_status(exc.diagnostics) or 1)
     except OSError as exc:
         click.echo(f"error: {exc}", err=True)
     sys.exit(1)
@@ -191,7 +192,7 @@ def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> i
             ptx = compile_to_ptx(parsed.module, target, parsed.rename)
     except OxideError as exc:
         click.echo(exc.render(sources), err=True)
-        return 1
+        return exit_status(exc.diagnostics) or 1
     base = output or source.with_suffix(".ptx")
     for name, text_ in ptx.items():
         path = base if len(ptx) == 1 else base.with_name(f"{base.stem}.{name}{base.suffix}")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from oxide.ir.diagnostics import Diagnostic, OxideError
+from oxide.ir.diagnostics import Diagnostic, OxideError, exit_status
 from oxide.tools.entry import run_cli
 from oxide.tools.instances import check_instances, parse_instances, require_kernels
 
@@ -180,7 +180,7 @@ def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str
         click.echo(exc.render(), err=True)
         return 1
     sources = {name: text, PIPELINE_SOURCE: pipeline or ""}
-    outputs, failed = [], False
+    outputs, failed, reported = [], False, []
     for chunk in split_input(text, split):
         out, diagnostics = process_chunk(chunk, name, pipeline, emit, chip, print_after_all, context, instances,
                                          timings)
@@ -193,6 +193,7 @@ def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str
             failed = failed or out is None
         for diag in diagnostics:
             click.echo(diag.render(sources), err=True)
+        reported += diagnostics
         if out is not None:
             outputs.append(out)
     if show_time:
@@ -200,7 +201,7 @@ def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str
             click.echo(f"time: {phase:24} {seconds * 1000:8.1f} ms", err=True)
     if outputs and not (verify_diagnostics and failed):
         write_output(output, ("\n" + SPLIT_MARKER + "\n").join(o.rstrip("\n") for o in outputs) + "\n")
-    return 1 if failed else 0
+    return 2 if exit_status(reported) == 2 else 1 if failed else 0
 
 
 def write_output(output: str, text: str) -> None:

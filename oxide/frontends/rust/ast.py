@@ -6,7 +6,30 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from oxide.ir.diagnostics import SourceLoc
+from oxide.ir.diagnostics import OxideError, SourceLoc
+
+
+class Args(list):
+    """The arguments of a call, macro or generic type. Reading one that was not written (`args[2]` of a call
+    with two) is the user's mistake, reported at the call: `\`mul_add\` expects at least 2 arguments, got 0`,
+    so no handler of a builtin needs its own count check before it reads its arguments."""
+
+    def __init__(self, items: Any = (), owner: str = "", loc: SourceLoc | None = None, what: str = "argument"):
+        super().__init__(items)
+        self.owner, self.loc, self.what = owner, loc, what
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return Args(super().__getitem__(index), self.owner, self.loc, self.what)
+        if not -len(self) <= index < len(self):
+            wanted = index + 1 if index >= 0 else -index
+            raise OxideError(f"`{self.owner}` expects at least {wanted} {self.what}{'s' if wanted > 1 else ''}, "
+                             f"got {len(self)}", self.loc)
+        return super().__getitem__(index)
+
+
+def _args(items: list[Any], owner: str, loc: SourceLoc | None, what: str = "argument") -> Args:
+    return items if isinstance(items, Args) else Args(items, owner, loc, what)
 
 
 # Types as written -------------------------------------------------------------------------------------
@@ -18,6 +41,9 @@ class PathTy:
     loc: SourceLoc
     name: str
     args: list[Any] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.args = _args(self.args, self.name, self.loc, "generic argument")
 
 
 @dataclass
@@ -169,6 +195,10 @@ class PathExpr(Expr):
     segments: list[str]
     generics: list[Any] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.generics = _args(self.generics, "::".join(self.segments), self.loc, "generic argument")
+
 
 @dataclass
 class Call(Expr):
@@ -176,6 +206,11 @@ class Call(Expr):
 
     func: Expr
     args: list[Expr]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        name = "::".join(self.func.segments) if isinstance(self.func, PathExpr) else "this function"
+        self.args = _args(self.args, name, self.loc)
 
 
 @dataclass
@@ -186,6 +221,11 @@ class MethodCall(Expr):
     name: str
     args: list[Expr]
     generics: list[Any] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.args = _args(self.args, self.name, self.loc)
+        self.generics = _args(self.generics, self.name, self.loc, "generic argument")
 
 
 @dataclass
@@ -387,6 +427,10 @@ class MacroCall(Expr):
 
     name: str
     args: list[Expr]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.args = _args(self.args, self.name + "!", self.loc)
 
 
 # Statements and items ---------------------------------------------------------------------------------

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from oxide.frontends.rust import ast
+from oxide.frontends.rust import ast, literals
 from oxide.frontends.rust.parser import Source, parse
-from oxide.ir.diagnostics import OxideError
+from oxide.ir.diagnostics import OxideError, SourceLoc
 
 
 class Unsupported(OxideError):
@@ -121,8 +121,7 @@ class Builder:
         if kind in ("integer_literal", "boolean_literal", "negative_literal", "char_literal"):
             return ast.LitPat(loc, self.literal_value(node))
         if kind == "range_pattern":
-            return ast.LitPat(loc, self.literal_value(node.child_by_field_name("left") or node.named_children[0]),
-                              self.literal_value(node.child_by_field_name("right") or node.named_children[-1]))
+            return self.range_pattern(node)
         if kind == "or_pattern":
             return ast.OrPat(loc, [self.pattern(c) for c in node.named_children])
         if kind == "match_pattern":
@@ -139,19 +138,37 @@ class Builder:
             raise self.fail(node, "a slice pattern")
         raise self.fail(node, f"the pattern `{text(node)}`")
 
+    def range_pattern(self, node: Any) -> ast.LitPat:
+        """`1..=4` and `1..5` as the inclusive LitPat `1..=4`; open ends and `...` are refused."""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        op = next(c.type for c in node.children if c.type in ("..", "..=", "..."))
+        if op == "...":
+            raise self.fail(node, "a `...` range pattern", "write an inclusive range with `..=`")
+        if left is None or right is None:
+            raise self.fail(node, "a range pattern with an open end", "write both bounds (`5..=9`), or bind the "
+                                                                      "value and use a guard (`x if x >= 5`)")
+        low, high = self.literal_value(left), self.literal_value(right)
+        if op == "..":
+            high -= 1  # an exclusive range `1..5` matches what `1..=4` matches
+        if low > high:
+            raise OxideError(f"the range pattern `{text(node)}` matches no value: its lower bound is above its "
+                             f"upper bound", self.loc(node))
+        return ast.LitPat(self.loc(node), low, high)
+
     def literal_value(self, node: Any) -> Any:
-        raw = text(node).replace("_", "")
+        """The value of a literal in a pattern or an enum discriminant: an integer, a bool or a char."""
         if node.type == "boolean_literal":
-            return raw == "true"
-        if node.type == "negative_literal":
-            return -self.literal_value(node.named_children[0])
+            return text(node) == "true"
+        if node.type == "negative_literal" or (node.type == "unary_expression" and text(node.children[0]) == "-"):
+            return -self.literal_value(node.named_children[-1])  # `-5` (a pattern) or `= -5` (a discriminant)
         if node.type == "char_literal":
             return self.x_char_literal(node).value
-        for suffix in _INT_SUFFIXES:
-            if raw.endswith(suffix) and not raw.startswith("0x"):
-                raw = raw[: -len(suffix)]
-                break
-        return int(raw, 0)
+        if node.type == "integer_literal":
+            number = literals.integer(text(node), self.loc(node))
+            if number.kind == "int":
+                return number.value
+        raise self.fail(node, f"the pattern `{text(node)[:40]}`", "a literal pattern is an integer, `true`/`false` "
+                                                                   "or a char; bind other values and compare them")
 
     # Expressions ---------------------------------------------------------------------------------------
     def expr(self, node: Any) -> ast.Expr:
@@ -164,17 +181,12 @@ class Builder:
         return self.expr(node.named_children[0])
 
     def x_integer_literal(self, node: Any) -> ast.Expr:
-        raw = text(node).replace("_", "")
-        suffix = next((s for s in _INT_SUFFIXES if raw.endswith(s)), None)
-        digits = raw[: -len(suffix)] if suffix else raw
-        return ast.Lit(self.loc(node), int(digits, 0), "int", suffix)
+        number = literals.integer(text(node), self.loc(node))  # `2f32` is a float written without a point
+        return ast.Lit(self.loc(node), number.value, number.kind, number.suffix)
 
     def x_float_literal(self, node: Any) -> ast.Expr:
-        raw = text(node).replace("_", "")
-        if raw.endswith("f128"):
-            raise self.fail(node, "the `f128` type")
-        suffix = next((s for s in ("f16", "f32", "f64") if raw.endswith(s)), None)
-        return ast.Lit(self.loc(node), float(raw[:-3] if suffix else raw), "float", suffix)
+        number = literals.float_literal(text(node), self.loc(node))
+        return ast.Lit(self.loc(node), number.value, "float", number.suffix)
 
     def x_boolean_literal(self, node: Any) -> ast.Expr:
         return ast.Lit(self.loc(node), text(node) == "true", "bool")
@@ -182,14 +194,21 @@ class Builder:
     def x_string_literal(self, node: Any) -> ast.Expr:
         raw = text(node)
         # A byte string `b"..."` keeps its text here (ptx_asm! splices constant ones into PTX).
-        return ast.Lit(self.loc(node), _unescape(raw[2:-1] if raw.startswith("b") else raw[1:-1]), "str")
+        byte = raw.startswith("b")
+        body = raw[2:-1] if byte else raw[1:-1]
+        return ast.Lit(self.loc(node), literals.unescape(body, self._body_loc(node, byte), byte), "str")
 
     def x_char_literal(self, node: Any) -> ast.Expr:
         """`'a'` (a char: its code point) or `b'a'` (a u8)."""
         raw = text(node)
         byte = raw.startswith("b")
-        value = _char_value(raw[2:-1] if byte else raw[1:-1])
+        value = literals.char_value(raw[2:-1] if byte else raw[1:-1], self._body_loc(node, byte), byte)
         return ast.Lit(self.loc(node), value, "int", "u8" if byte else "char")
+
+    def _body_loc(self, node: Any, byte: bool) -> SourceLoc:
+        """Where a quoted literal's body starts (after `"`, `'`, `b"` or `b'`)."""
+        loc = self.loc(node)
+        return SourceLoc(loc.file, loc.line, loc.col + (2 if byte else 1))
 
     def x_identifier(self, node: Any) -> ast.Expr:
         return ast.PathExpr(self.loc(node), [text(node)])
@@ -228,7 +247,7 @@ class Builder:
         func = self.expr(node.child_by_field_name("function"))
         generics = [self.type_arg(a) for a in node.child_by_field_name("type_arguments").named_children]
         if isinstance(func, ast.PathExpr):
-            func.generics = generics
+            func.generics = ast.Args(generics, "::".join(func.segments), func.loc, "generic argument")
             return func
         if isinstance(func, ast.Field):
             return ast.MethodCall(func.loc, func.base, func.name, [], generics)
@@ -394,13 +413,13 @@ class Builder:
         return ast.Return(self.loc(node), self.expr(value) if value is not None else None)
 
     def x_range_expression(self, node: Any) -> ast.Expr:
-        inclusive = any(c.type == "..=" for c in node.children)
-        operands = node.named_children
-        op_index = next(i for i, c in enumerate(node.children) if c.type in ("..", "..="))
+        op_index = next(i for i, c in enumerate(node.children) if c.type in ("..", "..=", "..."))
+        if node.children[op_index].type == "...":
+            raise OxideError("`...` is not a range operator; write `a..b` (exclusive) or `a..=b` (inclusive)",
+                             self.loc(node.children[op_index]))
         start = self.expr(node.children[0]) if op_index > 0 else None
         end = self.expr(node.children[op_index + 1]) if op_index + 1 < len(node.children) else None
-        del operands
-        return ast.Range(self.loc(node), start, end, inclusive)
+        return ast.Range(self.loc(node), start, end, node.children[op_index].type == "..=")
 
     def x_tuple_expression(self, node: Any) -> ast.Expr:
         return ast.Tuple(self.loc(node), [self.expr(c) for c in node.named_children
@@ -470,6 +489,7 @@ class Builder:
         """Re-parse a macro's token tree as call arguments, keeping file positions (`rewrite` turns a
         non-expression syntax into call arguments without moving any text outside the operands)."""
         inner = text(tree) if rewrite is None else rewrite(text(tree))
+        inner = "(" + inner[1:-1] + ")"  # `name![..]` and `name!{..}` take the same arguments as `name!(..)`
         prefix = "fn __m(){__m"
         row, byte_col = tree.start_point
         line = self.source.data.split(b"\n")[row]
@@ -479,6 +499,8 @@ class Builder:
         sub = Source(self.source.name, prefix + inner + ";}", origin)
         tree_root = parse(sub).root_node
         call = tree_root.named_children[0].child_by_field_name("body").named_children[0].named_children[0]
+        if call.type != "call_expression":
+            raise self.fail(tree, "these macro arguments", "write expressions separated by commas")
         return [Builder(sub, self.macros, self.depth).expr(a) for a in call.child_by_field_name("arguments").named_children]
 
     def x_closure_expression(self, node: Any) -> ast.Expr:
@@ -503,7 +525,6 @@ class Builder:
         raise self.fail(node, "an `async` block")
 
 
-_INT_SUFFIXES = ("usize", "isize", "u128", "i128", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8")
 _EXPR_NODES = ("block", "unsafe_block", "identifier", "integer_literal", "float_literal", "boolean_literal",
                "macro_invocation", "scoped_identifier", "self", "string_literal", "unit_expression",
                "generic_function", "negative_literal")
@@ -516,10 +537,6 @@ _DESCRIPTIONS = {
     "const_block": "a `const` block",
     "gen_block": "a generator",
 }
-
-
-def _unescape(raw: str) -> str:
-    return raw.encode().decode("unicode_escape")
 
 
 def _asm_operands_as_calls(tree: str) -> str:
@@ -565,10 +582,3 @@ def _asm_operands_as_calls(tree: str) -> str:
             out.append(ch)
         i += 1
     return "".join(out)
-
-
-def _char_value(body: str) -> int:
-    """The code point of a char literal's body: `a`, `\\n`, `\\x41`, `\\u{1F980}`."""
-    if body.startswith("\\u{"):
-        return int(body[3:-1].replace("_", ""), 16)
-    return ord(_unescape(body) if body.startswith("\\") else body)

@@ -855,8 +855,19 @@ _FLOAT_UNARY = {"exp": mmath.exp, "exp2": mmath.exp2, "ln": mmath.log, "log2": m
                 "exp_m1": mmath.expm1, "ln_1p": mmath.log1p}
 
 
+# How many arguments the scalar methods that take some expect (besides the receiver): a call with another
+# count is refused instead of reading past the written arguments or ignoring extra ones.
+_METHOD_ARITY = {"powf": 1, "powi": 1, "mul_add": 2, "copysign": 1, "atan2": 1, "min": 1, "max": 1, "minimum": 1,
+                 "maximum": 1, "clamp": 2, "is_multiple_of": 1, "overflowing_add": 1, "overflowing_sub": 1,
+                 "rotate_left": 1, "rotate_right": 1, "wrapping_add": 1, "wrapping_sub": 1, "wrapping_mul": 1,
+                 "pow": 1, "div_ceil": 1, "rem_euclid": 1}
+
+
 def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
+    wanted = _METHOD_ARITY.get(name)
+    if wanted is not None and isinstance(ty, (T.Int, T.Float)) and len(args) != wanted:
+        raise err(loc, f"`{name}` expects {wanted} argument{'s' if wanted > 1 else ''}, got {len(args)}")
 
     def arg(i: int, want: T.Ty | None = None) -> Val:
         want = want or ty

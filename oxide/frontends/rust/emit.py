@@ -9,6 +9,7 @@ LLVM promotes to registers.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable
 
 from mlir import ir
@@ -91,7 +92,7 @@ class FunctionEmitter:
                 return self.resolve_type(t.args[0])
             if t.name == "SharedArray":
                 align = self.const_arg(t.args[2]) if len(t.args) > 2 else 0
-                return T.Shared(self.scalar_element(t.args[0], "a SharedArray"), self.const_arg(t.args[1]), align)
+                return T.Shared(self.scalar_element(t.args[0], "a SharedArray"), self.length_arg(t.args[1]), align)
             if t.name in T.ATOMICS:
                 scope, value = T.ATOMICS[t.name]
                 return T.Atomic(value, scope)
@@ -133,7 +134,7 @@ class FunctionEmitter:
         if isinstance(t, ast.ArrayTy):
             elem = self.resolve_type(t.elem)
             safety.check_stored(elem, getattr(t, "loc", None), "an array")
-            return T.Array(elem, self.const_arg(t.length))
+            return T.Array(elem, self.length_arg(t.length))
         if isinstance(t, ast.TupleTy):
             return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
         if isinstance(t, ast.PtrTy):
@@ -210,14 +211,20 @@ class FunctionEmitter:
             if const is not None:
                 return self.const_arg(const.value)
         if isinstance(e, ast.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>"):
-            a, b = self.const_arg(e.lhs), self.const_arg(e.rhs)
-            return {"+": a + b, "-": a - b, "*": a * b, "/": a // max(b, 1), "%": a % max(b, 1),
-                    "<<": a << b, ">>": a >> b}[e.op]
+            return _fold_const(e, self.const_arg(e.lhs), self.const_arg(e.rhs))
         if isinstance(e, ast.Block) and e.tail is not None and not e.stmts:
             return self.const_arg(e.tail)
         if isinstance(e, ast.Cast):
             return self.const_arg(e.operand)
         raise err(getattr(e, "loc", None), "expected a compile-time integer (a literal, a const generic or a `const`)")
+
+    def length_arg(self, e: Any) -> int:
+        """An array or shared-array length: a compile-time integer from 0 to MAX_LENGTH."""
+        length = self.const_arg(e)
+        if not 0 <= length <= MAX_LENGTH:
+            raise err(getattr(e, "loc", None), f"array length {length} is out of range: a length is from 0 to "
+                                               f"{MAX_LENGTH} (the 32-bit indices of device code)")
+        return length
 
     def assoc_const(self, qualifier: str, name: str) -> ast.ConstDef | None:
         """`Q::NAME` where Q is a type (or a generic parameter bound to one) with an associated const NAME."""
@@ -514,6 +521,29 @@ class FunctionEmitter:
         e_Range, e_Return, e_StructLit, e_Tuple, e_Unary, e_While, trap_unless, _for_body, e_Closure, call_closure,
     )
 
+
+
+MAX_LENGTH = (1 << 31) - 1
+# Compile-time integers are at most 128 bits wide in Rust (u128, i128); a fold past that is an overflow.
+_CONST_LIMIT = 1 << 128
+_CONST_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<<": operator.lshift, ">>": operator.rshift}
+
+
+def _fold_const(e: ast.Binary, a: int, b: int) -> int:
+    """Rust's `a op b` on compile-time integers: division truncates toward zero; a division by zero, a shift
+    past 127 or a result past 128 bits is a located error, never a wrapped or huge Python value."""
+    if e.op in ("/", "%") and b == 0:
+        raise err(e.loc, f"this `{e.op}` divides by zero in a compile-time integer")
+    if e.op in ("<<", ">>") and not 0 <= b < 128:
+        raise err(e.loc, f"this `{e.op}` shifts by {b}: a shift amount is from 0 to 127")
+    if e.op in ("/", "%"):
+        quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+        value = quotient if e.op == "/" else a - b * quotient
+    else:
+        value = _CONST_OPS[e.op](a, b)
+    if not -_CONST_LIMIT <= value < _CONST_LIMIT:
+        raise err(e.loc, f"this `{e.op}` overflows: compile-time integers are at most 128 bits")
+    return value
 
 def _unsuffixed_literal(e: Any) -> bool:
     """An unsuffixed number, or an `if`/`match`/block whose every result is one (`match f { A => 2, _ => 0 }`):

@@ -12,6 +12,7 @@ from oxide.frontends.rust import ast, branch_results, safety
 from oxide.frontends.rust import types as T
 from oxide.frontends.rust.emit_places import as_value, assign_place, borrow, is_place_syntax, place_or_value
 from oxide.frontends.rust.emit_support import Frame, err, i1, index, int_attr, unknown_type, walk
+from oxide.frontends.rust.literals import check_float_range
 from oxide.frontends.rust.values import (
     ArrayView, Cell, OptionVal, Val, element_at, element_cell, flag_cell, load_cell, new_cell, pointer_at, set_flag,
     store_cell, store_element, zero_value,
@@ -36,6 +37,7 @@ def e_Lit(self, e: ast.Lit, expected: T.Ty | None) -> Val:
     if e.kind == "int":
         ty = T.PRIMITIVES[e.suffix] if e.suffix else expected if isinstance(expected, (T.Int, T.Float)) else T.PRIMITIVES["i32"]
         if isinstance(ty, T.Float):
+            check_float_range(float(e.value), ty.rust(), e.loc)
             return Val(ty, arith.constant(ty.mlir(), ir.FloatAttr.get(ty.mlir(), float(e.value))))
         bits = ty.bits
         value = e.value
@@ -48,6 +50,7 @@ def e_Lit(self, e: ast.Lit, expected: T.Ty | None) -> Val:
         v.literal = e if not e.suffix and not isinstance(expected, (T.Int, T.Float)) else None
         return v
     ty = T.PRIMITIVES[e.suffix] if e.suffix else expected if isinstance(expected, T.Float) else T.F64
+    check_float_range(e.value, ty.rust(), e.loc)  # `let x: f32 = 1e39;` would be infinity
     v = Val(ty, arith.constant(ty.mlir(), ir.FloatAttr.get(ty.mlir(), e.value)))
     v.literal = e if not e.suffix and not isinstance(expected, T.Float) else None
     return v

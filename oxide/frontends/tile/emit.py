@@ -22,6 +22,10 @@ from oxide.frontends.tile.types import (
 from oxide.frontends.tile.values import coerce, concrete, scalar_const
 
 _MAX_INLINE_DEPTH = 32
+MAX_DIM = (1 << 31) - 1  # a dimension the i32 block ids, strides and MLIR's i64 shape arrays all hold
+# An array value of a tile kernel is a list of indices or dimensions, one SSA value each: a longer one is a
+# mistake (and `[x; 1 << 40]` would exhaust the compiler's memory).
+_MAX_ARRAY_VALUE = 4096
 # Marker-type modules of cutile-rs: arguments that select a variant of an op.
 MARKER_MODULES = ("rounding", "ftz", "nan", "overflow", "reverse", "predicate", "cmp_ordering", "atomic",
                   "ordering", "scope", "padding", "tma")
@@ -118,11 +122,24 @@ class Emitter(ControlFlow):
         if len(t.args) != 2:
             raise err(t.loc, f"`{t.name}` takes an element type and a shape: `{t.name}<E, {{[128, 64]}}>`")
         elem = self.scalar_type(t.args[0])
-        shape = self.const_value(t.args[1])
-        if not isinstance(shape, list) or not all(isinstance(d, int) for d in shape):
-            raise err(t.args[1].loc, "a shape is a compile-time list of integers: `{[128, 64]}`, `{[BM, BN]}` or a "
-                                     "`const S: [i32; N]` generic")
-        return elem, tuple(shape)
+        return elem, tuple(self.shape_value(t.args[1]))
+
+    def shape_value(self, e: Any) -> list[int]:
+        """A compile-time shape (`{[128, 64]}`, `const_shape![BM, BN]`, a shape generic or `const`): integers
+        from -1 (a dynamic tensor dimension) to MAX_DIM; whether a use allows -1 or needs powers of two is
+        checked where the shape is used."""
+        shape = self.const_value(e)
+        if not isinstance(shape, list):
+            raise err(e.loc, "a shape is a compile-time list of integers: `{[128, 64]}`, `{[BM, BN]}` or a "
+                             "`const S: [i32; N]` generic")
+        for d in shape:
+            if type(d) is not int:
+                raise err(e.loc, f"shape dimension `{d}` is not an integer: a shape is a list of integers such as "
+                                 f"`{{[128, 64]}}`")
+            if not -1 <= d <= MAX_DIM:
+                raise err(e.loc, f"shape dimension {d} is out of range: dimensions are 1 to {MAX_DIM} (or -1 for a "
+                                 f"dynamic tensor dimension)")
+        return shape
 
     # Compile-time values ---------------------------------------------------------------------------------
     def const_value(self, e: Any) -> Any:
@@ -150,15 +167,32 @@ class Emitter(ControlFlow):
             elif self.crate.const(name) is not None:
                 return self.const_value(self.crate.const(name).value)
         if isinstance(e, ast.Unary) and e.op in ("-", "!"):
-            inner = self.const_value(e.operand)
+            inner = self._number(self.const_value(e.operand), e.operand.loc, e.op)
+            if e.op == "!" and isinstance(inner, float):
+                raise err(e.loc, "`!` applies to integers and bools, not floats")
             return -inner if e.op == "-" else (not inner if isinstance(inner, bool) else ~inner)
         if isinstance(e, ast.Binary):
-            out = vals.fold(e.op, self.const_value(e.lhs), self.const_value(e.rhs), None)
+            lhs = self._number(self.const_value(e.lhs), e.lhs.loc, e.op)
+            rhs = self._number(self.const_value(e.rhs), e.rhs.loc, e.op)
+            if e.op in ("<<", ">>") and not vals.shift_in_range(rhs, None):
+                raise err(e.rhs.loc, f"this `{e.op}` shifts by {rhs}: a shift amount is from 0 to 127")
+            out = vals.fold(e.op, lhs, rhs, None)
             if out is not None:
                 return out
         if isinstance(e, ast.Cast):
-            return self.const_value(e.operand)
+            value = self._number(self.const_value(e.operand), e.operand.loc, "as")
+            target = e.target
+            if isinstance(target, ast.PathTy) and target.name in ("usize", "isize"):  # a const shape's `N as usize`
+                target = ast.PathTy(target.loc, "u64" if target.name == "usize" else "i64")
+            return vals.cast_const(value, self.scalar_type(target))
         raise err(e.loc, "expected a compile-time constant (a literal, a const generic or a `const` item)")
+
+    @staticmethod
+    def _number(value: Any, loc: Any, op: str) -> Any:
+        """A compile-time operand of `op`, which must be a number or a bool (not a shape or array)."""
+        if not isinstance(value, (int, float)):
+            raise err(loc, f"`{op}` needs a number here, found a compile-time array `{value}`")
+        return value
 
     def shape_arg(self, v: V, loc: Any) -> list[int]:
         """A tile shape given as an argument: `const_shape![..]`, `[a, b]` of constants, or a shape generic."""
@@ -257,23 +291,31 @@ class Emitter(ControlFlow):
         ty = self.scalar_type(generic.const_ty) if generic is not None and generic.const_ty is not None else I32
         if isinstance(value, bool) or ty.is_bool:
             return scalar_const(bool(value), BOOL)
-        return scalar_const(value, ty)
+        return scalar_const(self._scalar_of(value, ty, loc), ty)
+
+    @staticmethod
+    def _scalar_of(value: Any, ty: Scalar, loc: Any) -> Any:
+        """A compile-time value checked to be one of type `ty`: a number (an integer for an integer type)."""
+        if isinstance(value, list) or (ty.is_int and isinstance(value, float)):
+            shown = "an array" if isinstance(value, list) else f"the float `{value}`"
+            raise err(loc, f"mismatched types: expected a `{rust_name(ty)}`, found {shown}")
+        return value
 
     def _const_item(self, const: ast.ConstDef) -> V:
         if const.name not in self._consts:
             value = self.const_value(const.value)
             if isinstance(const.ty, ast.ArrayTy) and isinstance(value, list):  # `const S: [i32; 2] = [64, 64];`
-                self._consts[const.name] = V(ShapeT(), shape=[int(d) for d in value])
+                self._consts[const.name] = V(ShapeT(), shape=self.shape_value(const.value))
             else:
                 ty = self.scalar_type(const.ty)
-                self._consts[const.name] = scalar_const(value, ty)
+                self._consts[const.name] = scalar_const(self._scalar_of(value, ty, const.value.loc), ty)
         cached = self._consts[const.name]
         # A constant is materialized where it is used (its first use may sit in a branch).
         return scalar_const(cached.const, cached.ty) if isinstance(cached.ty, Scalar) else cached
 
     def x_MacroCall(self, e: ast.MacroCall, expected: Any) -> V:
         if e.name in SHAPE_MACROS:
-            return V(ShapeT(), shape=[int(d) for d in self.const_value(e)])
+            return V(ShapeT(), shape=self.shape_value(e))
         raise err(e.loc, f"the macro `{e.name}!` is not supported in tile kernels")
 
     def x_Tuple(self, e: ast.Tuple, expected: Any) -> V:
@@ -284,7 +326,10 @@ class Emitter(ControlFlow):
     def x_ArrayLit(self, e: ast.ArrayLit, expected: Any) -> V:
         if e.repeat is not None:
             count = self.const_value(e.repeat)
-            parts = [self.expr(e.elems[0])] * int(count)
+            if type(count) is not int or not 0 <= count <= _MAX_ARRAY_VALUE:
+                raise err(e.repeat.loc, f"the length of `[x; N]` must be an integer from 0 to {_MAX_ARRAY_VALUE} "
+                                        f"here (an array value holds indices or dimensions), got `{count}`")
+            parts = [self.expr(e.elems[0])] * count
         else:
             parts = [self.expr(x) for x in e.elems]
         return V(ArrayT(), None, None, parts)
@@ -382,6 +427,9 @@ class Emitter(ControlFlow):
         if op in ("&&", "||") and a.ty != BOOL:
             raise err(loc, f"`{op}` takes `bool` operands, found `{rust_name(a.ty)}`")
         if a.const is not None and b.const is not None:
+            if op in ("<<", ">>") and not vals.shift_in_range(b.const, a.ty):
+                raise err(loc, f"this `{op}` shifts a `{rust_name(a.ty)}` by {b.const}, which overflows: the shift "
+                               f"amount must be below the bit width")
             folded = vals.fold(op, a.const, b.const, result_ty)
             if folded is not None:
                 return V(result_ty, None, folded) if isinstance(result_ty, Flex) else scalar_const(folded, result_ty)

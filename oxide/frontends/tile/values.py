@@ -144,6 +144,26 @@ def unify_scalars(a: V, b: V, loc: SourceLoc, op: str) -> tuple[V, V]:
     return a, b
 
 
+def shift_in_range(amount: Any, ty: Any) -> bool:
+    """Whether a constant shift amount is below the shifted type's width (128 for an untyped constant)."""
+    bits = ty.bits if isinstance(ty, Scalar) and ty.is_int else 128
+    return type(amount) is int and 0 <= amount < bits
+
+
+def cast_const(value: Any, ty: Scalar) -> Any:
+    """Rust's `value as ty` on a compile-time number: floats to integers truncate and saturate (NaN is 0)."""
+    if ty.is_float:
+        return float(value)
+    if ty.is_bool:
+        return bool(value)
+    if isinstance(value, float):
+        if value != value:
+            return 0
+        low, high = (-(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1) if ty.signed else (0, (1 << ty.bits) - 1)
+        return low if value <= low else high if value >= high else int(value)
+    return wrap(int(value), ty)
+
+
 def fold(op: str, a: Any, b: Any, ty: Any) -> Any:
     """Rust's `a op b` on compile-time values (integer division truncates), or None when not folded."""
     is_float = isinstance(a, float) or isinstance(b, float) or (isinstance(ty, Scalar) and ty.is_float)

@@ -25,6 +25,10 @@ Rule = Callable[["LoweringContext", Any], Any]
 # The compute capability of a chip name (passes cannot import oxide.backend's Target).
 _CHIP_NUMBER = re.compile(r"sm_(\d+)[af]?")
 PARTS_MARKER = "oxide.parts"
+# Marks an op whose rule failed: a rule that then needs the lowered form of one of its results raises
+# FollowsFailure, which is not reported (a consequence of the error already reported); that op is marked in
+# turn. Errors of its own that such an op has are still reported.
+FAILED_MARKER = "oxide.lowering_failed"
 
 
 @dataclass
@@ -52,6 +56,10 @@ class LoweringError(Exception):
     """Raised by a rule for input it cannot lower; reported at the op."""
 
 
+class FollowsFailure(LoweringError):
+    """An operand comes from an op whose lowering failed: not reported (that error already was)."""
+
+
 class LoweringContext:
     """What a rule sees: helpers to build common values, the enclosing function, the conversion's options."""
 
@@ -66,6 +74,8 @@ class LoweringContext:
     def parts(self, value: ir.Value) -> list[ir.Value]:
         """The lowered values standing for a value of a converted type."""
         owner = value.owner
+        if not isinstance(owner, ir.Block) and FAILED_MARKER in owner.attributes:
+            raise FollowsFailure(f"{value.type} comes from an op that could not be lowered")
         if isinstance(owner, ir.Block) or owner.name != "builtin.unrealized_conversion_cast" \
                 or PARTS_MARKER not in owner.attributes:
             raise LoweringError(f"internal error: no lowered form for a value of type {value.type}")
@@ -229,16 +239,22 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
 
     walk(root, collect, ir.WalkOrder.POST_ORDER)
     failures: list[tuple[ir.Location, str]] = []
+
+    def fail(op: ir.Operation, exc: LoweringError | str) -> None:
+        op.attributes[FAILED_MARKER] = ir.UnitAttr.get()
+        if not isinstance(exc, FollowsFailure):
+            failures.append((op.location, str(exc)))
+
     for op in todo:
         if op.name == "scf.if":
             try:
                 _split_if_results(ctx, op)
             except LoweringError as exc:
-                failures.append((op.location, str(exc)))
+                fail(op, exc)
             continue
         rule = ctx.ruleset.rules.get(op.name)
         if rule is None:
-            failures.append((op.location, f"'{op.name}' has no lowering to NVVM yet"))
+            fail(op, f"'{op.name}' has no lowering to NVVM yet")
             continue
         ctx.function = _enclosing_function(op)
         try:
@@ -246,7 +262,7 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
                 new = rule(ctx, op.opview)
                 _replace(ctx, op, new)
         except LoweringError as exc:
-            failures.append((op.location, str(exc)))
+            fail(op, exc)
     return failures
 
 
