@@ -37,7 +37,7 @@ def test_aligned_pairs_beyond_the_space_are_refused_at_the_parameter():
 def test_a_huge_array_of_zero_sized_elements_takes_no_parameters():
     src = """use cuda_device::kernel;
 #[kernel]
-pub unsafe fn k(z: [[u32; 0]; 4294967296], o: &mut [u32]) { o[0] = 1; }
+pub unsafe fn k(z: [[u32; 0]; 2147483647], o: &mut [u32]) { o[0] = 1; }
 """
     (info,) = build(src).kernels
     assert [p.mlir_types for p in info.params] == [[], ["!simt.slice_mut<i32>"]]

@@ -1,4 +1,4 @@
-// expect: 4:10: kernel parameters by value may take 4,096 bytes in all
+// expect: 4:19: array length 4294967295 is out of range: a length is from 0 to 2147483647
 use cuda_device::kernel;
 #[kernel]
 pub fn k(a: [u32; 4294967295]) {}

@@ -1,4 +1,4 @@
-// expect: 6:31: takes 17,179,869,184 bytes of parameter space
+// expect: 6:44: array length 4294967296 is out of range
 use cuda_device::{kernel, launch_contract, thread, DisjointSlice, Runtime2DIndex};
 
 #[kernel]
