@@ -12,6 +12,7 @@ from mlir import ir
 from mlir.dialects import gpu
 
 import oxide.backend.passes  # noqa: F401  (registers oxide-attach-target and the named pipelines)
+from oxide.backend.lowerable import check_lowerable
 from oxide.backend.target import Target
 from oxide.ir.compat import probe
 from oxide.ir.diagnostics import OxideError, SourceLoc, from_mlir_error, source_loc
@@ -30,6 +31,8 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
             loc = SourceLoc(loc.file, 1, 1)
         raise OxideError("nothing to compile: the input has no gpu.module; put the kernels (`gpu.func ... kernel`) "
                          "in a `gpu.module @name { ... }`", loc)
+    # IR that upstream's translation would assert on is a located error here, before any pass runs.
+    check_lowerable(module.operation, rename)
     # Tile kernels first become simt kernels; simt-to-llvm then lowers both kinds alike.
     tile = f"tile-to-simt{{chip={target.chip}}}," if tile_kernel_warps(module) else ""
     pipeline = (f"{tile}simt-to-llvm{{chip={target.chip}}},oxide-attach-target{{chip={target.chip} "

@@ -10,6 +10,7 @@ from mlir import ir
 
 from oxide.ir.diagnostics import OxideError, from_mlir_error
 from oxide.ir.isolation import contained
+from oxide.ir.text_checks import text_problems
 
 # MLIR's name for a buffer parsed without one (ir.Module.parse).
 UNNAMED_BUFFER = "-"
@@ -33,7 +34,11 @@ class ParsedSource:
 
 def parse_source(text: str, name: str, context: ir.Context) -> ParsedSource:
     """Parse `text` (named `name` in locations); a lone non-module op, or several top-level ops, get a module."""
-    # MLIR's parser asserts on some malformed input (a dense array of `index`, an op named `simt.`).
+    # MLIR's parser asserts on some malformed input (a dense array of `index`, an op named `simt.`): the
+    # text checks report what they can locate exactly; the containment catches the rest.
+    problems = text_problems(text, name)
+    if problems:
+        raise OxideError(problems)
     return contained(f"parsing {name}", lambda: _parse(text, name, context), context)
 
 

@@ -8,6 +8,8 @@ import traceback
 
 import click
 
+from oxide.ir.isolation import MLIRAborted
+
 INTERNAL_ERROR_STATUS = 2
 
 
@@ -18,7 +20,9 @@ def run_cli(command: click.Command) -> None:
     except Exception as exc:
         if os.environ.get("OXIDE_DEBUG"):
             traceback.print_exc()
-        click.echo(f"internal error: {type(exc).__name__}: {exc}\n"
+        # An abort's message already says what it is; other exceptions are named by their type.
+        what = str(exc) if isinstance(exc, MLIRAborted) else f"{type(exc).__name__}: {exc}"
+        click.echo(f"internal error: {what}\n"
                    "this is a bug in oxide; please report it with the input (OXIDE_DEBUG=1 shows the traceback)",
                    err=True)
         sys.exit(INTERNAL_ERROR_STATUS)

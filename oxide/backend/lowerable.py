@@ -1,0 +1,180 @@
+"""What the LLVM translation and the NVPTX backend can take: checked before the upstream pipeline runs.
+
+Upstream's translation to LLVM IR asserts (the wheel has LLVM assertions on) instead of reporting an
+error on some IR that its verifiers accept: a GEP or alloca of a type LLVM has no form for, `i0`, an
+address space over 24 bits, a constant GEP index over 29 bits, a global initialized with an f8 value,
+an oxide op outside any function. Each rule below finds one of these and says what to write instead, at
+the op; `_serialize` runs them all before lowering. What no rule covers stays with the containment in
+oxide.ir.isolation.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterator, Mapping
+
+from mlir import ir
+from mlir.dialects import llvm
+
+from oxide.ir.declare import DIALECTS
+from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
+from oxide.ir.walk import walk
+
+# LLVM's IntegerType holds at most 2**23 bits; MLIR's allows more.
+_LLVM_MAX_INT_BITS = 1 << 23
+_LLVM_FLOATS = frozenset({"bf16", "f16", "f32", "f64", "f80", "f128"})
+# NVPTX's address spaces: generic, global, shared, const, local, tensor memory, shared::cluster, param.
+_NVPTX_ADDRESS_SPACES = frozenset({0, 1, 3, 4, 5, 6, 7, 101})
+# The GEP translation keeps constant indices in 29 signed bits; MLIR marks dynamic ones with INT32_MIN.
+_GEP_CONSTANT_BITS = 29
+_GEP_DYNAMIC_INDEX = -(2**31)
+_FUNCTIONS = frozenset({"gpu.func", "func.func", "llvm.func"})
+_ELEMENT_TYPE_ATTRIBUTES = {"llvm.getelementptr": "elem_type", "llvm.alloca": "elem_type",
+                            "llvm.mlir.global": "global_type"}
+_LLVM_ARRAY = re.compile(r"^!llvm\.array<\d+ x (.*)>$", re.DOTALL)
+_POINTER = re.compile(r"\bptr<(\d+)>")
+
+Problem = tuple[ir.Location, str]
+
+
+def _llvm_type_problem(t: ir.Type) -> str | None:
+    """Why LLVM's translation has no form for `t` (None when it has one)."""
+    if isinstance(t, ir.IntegerType):
+        if not t.is_signless:
+            return f"'{t}' is signed or unsigned; LLVM integers are signless (write i{t.width})"
+        return _integer_width_problem(t)
+    if str(t) in _LLVM_FLOATS:
+        return None
+    if isinstance(t, ir.VectorType):
+        if t.rank != 1 or t.scalable:
+            return f"'{t}' is not a fixed one-dimensional vector, the only vectors NVPTX has"
+        return _llvm_type_problem(t.element_type)
+    if isinstance(t, llvm.PointerType):
+        return _address_space_problem(t.address_space)
+    if isinstance(t, llvm.StructType):
+        return next((p for p in map(_llvm_type_problem, [] if t.opaque else t.body) if p), None)
+    array = _LLVM_ARRAY.match(str(t))
+    if array:
+        return _llvm_type_problem(_parse_nested(array.group(1), t.context))
+    if str(t).startswith("!llvm."):
+        return None
+    return f"LLVM has no type for '{t}'; use an integer, float, vector or !llvm type"
+
+
+def _parse_nested(text: str, context: ir.Context) -> ir.Type:
+    """A type nested in an LLVM type, which prints LLVM types without the `!llvm.` prefix."""
+    try:
+        return ir.Type.parse(text, context)
+    except ir.MLIRError:
+        return ir.Type.parse(f"!llvm.{text}", context)
+
+
+def _integer_width_problem(t: ir.IntegerType) -> str | None:
+    if 1 <= t.width <= _LLVM_MAX_INT_BITS:
+        return None
+    return f"'{t}' has no LLVM form: LLVM integers have 1 to {_LLVM_MAX_INT_BITS} bits"
+
+
+def _address_space_problem(space: int) -> str | None:
+    if space in _NVPTX_ADDRESS_SPACES:
+        return None
+    known = ", ".join(map(str, sorted(_NVPTX_ADDRESS_SPACES)))
+    return (f"address space {space} does not exist on NVPTX (it has {known}: generic, global, shared, const, "
+            "local, tensor, shared::cluster, param)")
+
+
+def _value_types(op: ir.Operation) -> Iterator[tuple[ir.Location, ir.Type]]:
+    """The types of an op's results and of its regions' block arguments, each with a location for it."""
+    for result in op.results:
+        yield op.location, result.type
+    for region in op.regions:
+        for block in region.blocks:
+            for argument in block.arguments:
+                yield argument.location, argument.type
+
+
+def element_types(op: ir.Operation) -> Iterator[Problem]:
+    """The element type of a GEP, alloca or global: an attribute no type converter rewrites, so it must
+    already be a type LLVM has (a memref, tf32, f8, index or i0 element aborts the translation)."""
+    attribute = _ELEMENT_TYPE_ATTRIBUTES.get(op.name)
+    if attribute is None or attribute not in op.attributes:
+        return
+    problem = _llvm_type_problem(ir.TypeAttr(op.attributes[attribute]).value)
+    if problem:
+        yield op.location, f"'{op.name}' op element type: {problem}"
+
+
+def integer_widths(op: ir.Operation) -> Iterator[Problem]:
+    """A value of type i0, or wider than LLVM's 2**23 bits: no conversion removes it, and LLVM has none."""
+    for location, t in _value_types(op):
+        if isinstance(t, ir.IntegerType):
+            problem = _integer_width_problem(t)
+            if problem:
+                yield location, f"'{op.name}' op {problem}"
+
+
+def pointer_address_spaces(op: ir.Operation) -> Iterator[Problem]:
+    """A pointer (anywhere in a value's type) into an address space NVPTX does not have; one over LLVM's
+    24 bits aborts the translation."""
+    for location, t in _value_types(op):
+        for space in {int(s) for s in _POINTER.findall(str(t))}:
+            problem = _address_space_problem(space)
+            if problem:
+                yield location, f"'{op.name}' op type '{t}': {problem}"
+
+
+def gep_constant_indices(op: ir.Operation) -> Iterator[Problem]:
+    """A constant GEP index outside 29 signed bits, which the translation cannot hold."""
+    if op.name != "llvm.getelementptr" or "rawConstantIndices" not in op.attributes:
+        return
+    limit = 1 << (_GEP_CONSTANT_BITS - 1)
+    for index in ir.DenseI32ArrayAttr(op.attributes["rawConstantIndices"]):
+        if index != _GEP_DYNAMIC_INDEX and not -limit <= index < limit:
+            yield op.location, (f"'{op.name}' op constant index {index} is outside [{-limit}, {limit}); "
+                                "pass a large offset as an i64 value operand")
+
+
+def global_initializers(op: ir.Operation) -> Iterator[Problem]:
+    """A global's initial value of a type LLVM has no form for (an f8 constant)."""
+    if op.name != "llvm.mlir.global" or "value" not in op.attributes:
+        return
+    value = op.attributes["value"]
+    t = ir.FloatAttr(value).type if isinstance(value, ir.FloatAttr) else \
+        ir.IntegerAttr(value).type if isinstance(value, ir.IntegerAttr) else \
+        ir.ShapedType(ir.DenseElementsAttr(value).type).element_type if isinstance(value, ir.DenseElementsAttr) \
+        else None
+    if t is not None and _llvm_type_problem(t):
+        global_type = ir.TypeAttr(op.attributes["global_type"]).value
+        yield op.location, (f"'{op.name}' op initial value '{value}': LLVM has no type for '{t}'; write the "
+                            f"value as {global_type}")
+
+
+def ops_outside_functions(op: ir.Operation) -> Iterator[Problem]:
+    """An oxide op not inside a function: only function bodies are lowered, and the op left behind breaks
+    the translation."""
+    if op.name.split(".", 1)[0] not in DIALECTS:
+        return
+    parent = op.parent
+    while parent is not None and parent.name not in _FUNCTIONS:
+        parent = parent.parent
+    if parent is None:
+        yield op.location, f"'{op.name}' op is outside any function; move it into a gpu.func body"
+
+
+RULES: tuple[Callable[[ir.Operation], Iterator[Problem]], ...] = (
+    element_types, integer_widths, pointer_address_spaces, gep_constant_indices, global_initializers,
+    ops_outside_functions)
+
+
+def check_lowerable(module: ir.Operation, rename: Mapping[str, str] | None = None) -> None:
+    """Raise OxideError with a located error for each op under `module` that the lowering cannot take."""
+    problems: list[Problem] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        for rule in RULES:
+            problems.extend(rule(op))
+        return ir.WalkResult.ADVANCE
+
+    walk(module, visit, ir.WalkOrder.PRE_ORDER)
+    if problems:
+        raise OxideError([Diagnostic("error", message, source_loc(location, rename)) for location, message in problems])

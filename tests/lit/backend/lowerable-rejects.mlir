@@ -1,0 +1,119 @@
+// What LLVM's translation cannot take (it would abort) is a located error before the PTX pipeline runs.
+// RUN: %oxide-opt %s --emit=ptx --split-input-file --verify-diagnostics
+
+gpu.module @k {
+  gpu.func @f(%p: !llvm.ptr<1>, %i: i64, %v: f32) kernel {
+    // expected-error@+1 {{'llvm.getelementptr' op element type: LLVM has no type for 'tf32'}}
+    %q = llvm.getelementptr %p[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, tf32
+    llvm.store %v, %q : f32, !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @f(%p: !llvm.ptr<1>, %i: i64, %v: f32) kernel {
+    // expected-error@+1 {{'llvm.getelementptr' op element type: 'i0' has no LLVM form: LLVM integers have 1 to 8388608 bits}}
+    %q = llvm.getelementptr %p[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, !llvm.struct<(f32, i0)>
+    llvm.store %v, %q : f32, !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @f(%p: !llvm.ptr<1>, %i: i64, %v: f32) kernel {
+    // expected-error@+1 {{'llvm.getelementptr' op element type: LLVM has no type for 'memref<?xf32>'}}
+    %q = llvm.getelementptr %p[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, memref<?xf32>
+    llvm.store %v, %q : f32, !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @f(%p: !llvm.ptr<1>, %v: f32) kernel {
+    %c = llvm.mlir.constant(1 : i32) : i32
+    // expected-error@+1 {{'llvm.alloca' op element type: LLVM has no type for 'f8E4M3FN'}}
+    %q = llvm.alloca %c x !llvm.array<4 x f8E4M3FN> : (i32) -> !llvm.ptr<5>
+    llvm.store %v, %q : f32, !llvm.ptr<5>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @f(%p: !llvm.ptr<1>) kernel {
+    // expected-error@+1 {{'llvm.load' op 'i0' has no LLVM form}}
+    %x = llvm.load %p : !llvm.ptr<1> -> i0
+    llvm.store %x, %p : i0, !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  // expected-error@+1 {{address space 2147483647 does not exist on NVPTX}}
+  gpu.func @f(%out: !llvm.ptr<2147483647>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @f(%p: !llvm.ptr<1>, %v: f32) kernel {
+    // expected-error@+1 {{'llvm.addrspacecast' op type '!llvm.ptr<2>': address space 2 does not exist on NVPTX}}
+    %q = llvm.addrspacecast %p : !llvm.ptr<1> to !llvm.ptr<2>
+    llvm.store %v, %q : f32, !llvm.ptr<2>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @f(%p: !llvm.ptr<1>, %v: i32) kernel {
+    %ok = llvm.getelementptr %p[268435455] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
+    llvm.store %v, %ok : i32, !llvm.ptr<1>
+    // expected-error@+1 {{'llvm.getelementptr' op constant index 2147483647 is outside [-268435456, 268435456); pass a large offset as an i64 value operand}}
+    %q = llvm.getelementptr %p[0x7fffffff] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
+    llvm.store %v, %q : i32, !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  // expected-error@+1 {{'llvm.mlir.global' op initial value '0.000000e+00 : f8E4M3FN': LLVM has no type for 'f8E4M3FN'; write the value as f32}}
+  llvm.mlir.global @SCALE(0.000000e+00 : f8E4M3FN) {addr_space = 4 : i32} : f32
+  gpu.func @f() kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @f(%mask: i32) kernel {
+    gpu.return
+  }
+  // expected-error@+1 {{'simt.thread_fence' op is outside any function; move it into a gpu.func body}}
+  "simt.thread_fence"() {scope = "block"} : () -> ()
+}
+
+// -----
+
+gpu.module @k {
+  // expected-error@+1 {{'simt.inline_ptx' op is outside any function}}
+  "simt.inline_ptx"() {asm = "brkpt;", constraints = "", operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0, 0>} : () -> ()
+  gpu.func @f() kernel {
+    gpu.return
+  }
+}
