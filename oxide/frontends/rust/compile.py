@@ -291,7 +291,7 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
         flat.extend(_param_parts(ty, p.loc))
     entry = entry_name(fn, type_args)
     block = module.bodyRegion.blocks[0]
-    bounds = [b if isinstance(b, int) else em.const_arg(b) for b in fn.attrs.get("launch_bounds", [])]
+    bounds = _launch_bounds(fn, em)
     with ir.InsertionPoint(block), location(fn.loc):
         func = gpu.GPUFuncOp(ir.FunctionType.get([t.mlir() for t in flat], []), entry, kernel=True)
         _kernel_attributes(func, fn, bounds)
@@ -320,6 +320,20 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
 
 def _param_name(p: ast.Param) -> str:
     return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"
+
+
+# What `.maxntid` and `.minnctapersm` may say: a block has at most 1024 threads on every supported chip.
+_LAUNCH_BOUND_RANGES = (("max threads per block", 1, 1024), ("min blocks per multiprocessor", 1, 2 ** 31 - 1))
+
+
+def _launch_bounds(fn: ast.Function, em: Any) -> list[int]:
+    """`#[launch_bounds(MAX[, MIN])]` as integers (consts resolved for this instance), each in its range."""
+    bounds = [b if isinstance(b, int) else em.const_arg(b) for b in fn.attrs.get("launch_bounds", [])]
+    for value, (what, low, high) in zip(bounds, _LAUNCH_BOUND_RANGES):
+        if not low <= value <= high:
+            raise OxideError(f"#[launch_bounds]: {what} must be {low} to {high}, got {value}",
+                             fn.attrs["launch_bounds_loc"])
+    return bounds
 
 
 def _kernel_attributes(func: Any, fn: ast.Function, bounds: list[int]) -> None:

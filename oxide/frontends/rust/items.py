@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from oxide.frontends.rust import ast, contract
+from oxide.frontends.rust import ast, contract, literals
 from oxide.frontends.rust.build import Builder, text
 from oxide.frontends.rust.macro_rules import MAX_DEPTH, MacroDef, expand
 from oxide.frontends.rust.parser import Source, parse
@@ -266,9 +266,11 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
             if not 1 <= len(pieces) <= 2 or not all(re.fullmatch(r"[0-9][0-9_xa-fA-F]*|\w+(::\w+)?", v) for v in pieces):
                 raise OxideError("#[launch_bounds(...)] takes compile-time integers (literals, consts, `P::CONST` of "
                                  "a generic parameter): max threads[, min blocks]", b.loc(attr.node))
-            # Literals now; names (consts, `P::MAX_THREADS`) when the kernel is instantiated.
-            out["launch_bounds"] = [int(v.replace("_", ""), 0) if v[0].isdigit() else ast.PathExpr(b.loc(attr.node), v.split("::"))
-                                    for v in pieces]
+            # Literals now; names (consts, `P::MAX_THREADS`) when the kernel is instantiated. Both are
+            # checked against the hardware's ranges then (compile._launch_bounds).
+            out["launch_bounds"] = [literals.integer(v, b.loc(attr.node)).value if v[0].isdigit()
+                                    else ast.PathExpr(b.loc(attr.node), v.split("::")) for v in pieces]
+            out["launch_bounds_loc"] = b.loc(attr.node)
         elif attr.name == "launch_contract":
             out["launch_contract"] = contract.parse(attribute_fields(attr.args), b.loc(attr.node))
             out["launch_contract_loc"] = b.loc(attr.node)
