@@ -10,7 +10,7 @@ from mlir import ir
 
 from oxide.ir.diagnostics import OxideError, from_mlir_error
 from oxide.ir.isolation import contained
-from oxide.ir.text_checks import text_problems
+from oxide.ir.text_checks import non_utf8_string, text_problems
 
 # MLIR's name for a buffer parsed without one (ir.Module.parse).
 UNNAMED_BUFFER = "-"
@@ -45,6 +45,13 @@ def parse_source(text: str, name: str, context: ir.Context) -> ParsedSource:
 def _parse(text: str, name: str, context: ir.Context) -> ParsedSource:
     try:
         top = ir.Operation.parse(text, source_name=name, context=context)
+    except RuntimeError as exc:
+        # The bindings could not turn MLIR's diagnostic into a Python string: it quotes bytes that are not
+        # UTF-8. Locate the string instead of reporting nothing.
+        located = non_utf8_string(text, name) if "conversion error" in str(exc) else None
+        if located is None:
+            raise
+        raise OxideError(located) from None
     except ir.MLIRError as exc:
         count = _TOP_LEVEL_COUNT.search(str(exc))
         if not count or count.group(1) == "1":

@@ -65,7 +65,7 @@ def _string_bytes(literal: str) -> bytes:
 def _op_names(source: _Source) -> Iterator[re.Match[str]]:
     """The string tokens in op-name position: `"dialect.op"(` at the start of a statement."""
     for token in source.strings:
-        after = source.text[token.end():token.end() + 64].lstrip()
+        after = source.masked[token.end():token.end() + 256].lstrip()  # comments may sit before the `(`
         line_start = source.text.rfind("\n", 0, token.start()) + 1
         if after.startswith("(") and _OP_NAME_PREFIX.search(source.masked[line_start:token.start()]):
             yield token
@@ -124,3 +124,18 @@ def text_problems(text: str, name: str) -> list[Diagnostic]:
     source = _scan(text)
     found = sorted((offset, message) for rule in _RULES for offset, message in rule(source))
     return [Diagnostic("error", message, source.loc(name, offset)) for offset, message in found]
+
+
+def non_utf8_string(text: str, name: str) -> Diagnostic | None:
+    """The first string literal in `text` whose escapes are not UTF-8, for when MLIR failed on the input and
+    its error, which quotes such a string, could not be converted (valid IR may hold such strings, so this is
+    not a rule: it only locates a failure that already happened)."""
+    source = _scan(text)
+    for token in source.strings:
+        try:
+            _string_bytes(token.group()).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return Diagnostic("error", f"the input failed to parse near this string, which is not valid UTF-8 "
+                                       f"(byte {exc.object[exc.start]:#04x}), so MLIR's own message cannot be "
+                                       "shown; write names and strings in UTF-8", source.loc(name, token.start()))
+    return None

@@ -268,6 +268,10 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
                                  "a generic parameter): max threads[, min blocks]", b.loc(attr.node))
             # Literals now; names (consts, `P::MAX_THREADS`) when the kernel is instantiated. Both are
             # checked against the hardware's ranges then (compile._launch_bounds).
+            numbers = [literals.integer(v, b.loc(attr.node)) for v in pieces if v[0].isdigit()]
+            if any(n.kind != "int" for n in numbers):
+                raise OxideError("#[launch_bounds(...)] takes integers, not floats: max threads[, min blocks]",
+                                 b.loc(attr.node))
             out["launch_bounds"] = [literals.integer(v, b.loc(attr.node)).value if v[0].isdigit()
                                     else ast.PathExpr(b.loc(attr.node), v.split("::")) for v in pieces]
             out["launch_bounds_loc"] = b.loc(attr.node)

@@ -60,3 +60,13 @@ func.func @f() {
 func.func @f() attributes {note = "\"simt.\"() array<index> tensor<9223372036854775807x2xf32>"} {
   return
 }
+
+// -----
+
+// A comment between the op name and its operands does not hide the name.
+func.func @f() {
+  // expected-error@+1 {{op name "simt.\bd" is not valid UTF-8 (byte 0xbd)}}
+  "simt.\bd" // a comment
+  () : () -> ()
+  return
+}

@@ -30,3 +30,13 @@ def test_an_escape_is_decoded_before_the_utf8_check() -> None:
     assert text_problems('"simt.\\c3\\a9"() : () -> ()', "k.mlir") == []  # é, in UTF-8
     [problem] = text_problems('"simt.x\\c3"() : () -> ()', "k.mlir")
     assert problem.message.startswith('op name "simt.x\\c3" is not valid UTF-8 (byte 0xc3)')
+
+
+def test_non_utf8_string_locates_the_first_string_that_is_not_utf8():
+    from oxide.ir.text_checks import non_utf8_string
+
+    text = 'func.func @f() {\n  %0 = "arith.constant"() {s = "ok", t = "x\\bd"} : () -> i32\n}\n'
+    found = non_utf8_string(text, "k.mlir")
+    assert found is not None and str(found.loc) == "k.mlir:2:42"
+    assert "not valid UTF-8 (byte 0xbd)" in found.message
+    assert non_utf8_string('"ok" "fine\\0a"', "k.mlir") is None
