@@ -1,5 +1,5 @@
-"""Mutant (seed, index): a seed input picked and mutated 1-3 times by a Random seeded from both numbers, so a
-finding is reproduced by (seed, index) alone."""
+"""Mutant (seed, index): a seed input picked and mutated 1-3 times (mostly once) by a Random seeded from
+both numbers, so a finding is reproduced by (seed, index) alone."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ MAX_VOCAB_TOKEN = 40  # long tokens (doc strings) add size, not variety
 # Most lit and rejection seeds are invalid on purpose; mutants of the examples, which compile, reach the
 # lowering, ptxas and the emulator, where the worst bugs live.
 EXAMPLE_WEIGHT = 5
+# How often a mutant has 1, 2 or 3 mutations: one mutation keeps more mutants valid enough to reach the
+# backend; several make the odd combinations.
+MUTATION_COUNT_WEIGHTS = (6, 3, 1)
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ class Generator:
         source = rng.choices(self.corpus, self.weights)[0]
         vocab = self.vocab[source.suffix]
         text, applied = source.text, []
-        wanted = rng.randint(1, 3)
+        wanted = rng.choices((1, 2, 3), weights=MUTATION_COUNT_WEIGHTS)[0]
         names = sorted(MUTATORS)
         while len(applied) < wanted or text == source.text:
             name = rng.choice(names)
