@@ -14,9 +14,18 @@ INTERNAL_ERROR_STATUS = 2
 
 
 def run_cli(command: click.Command) -> None:
-    """Run a click command; turn an unexpected exception into one line (the traceback with OXIDE_DEBUG=1)."""
+    """Run a click command; turn an unexpected exception into one line (the traceback with OXIDE_DEBUG=1).
+
+    Exit status: 0 on success, 1 for bad input (a located error, or a usage error such as an unknown option:
+    click's own convention of 2 for those would be read as an internal error), 2 for a bug in oxide."""
     try:
-        command()
+        status = command.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(1)
     except Exception as exc:
         if os.environ.get("OXIDE_DEBUG"):
             traceback.print_exc()
@@ -26,3 +35,4 @@ def run_cli(command: click.Command) -> None:
                    "this is a bug in oxide; please report it with the input (OXIDE_DEBUG=1 shows the traceback)",
                    err=True)
         sys.exit(INTERNAL_ERROR_STATUS)
+    sys.exit(status if isinstance(status, int) else 0)  # `--help` and `ctx.exit(n)` return their status

@@ -20,7 +20,9 @@ def ast_summary(text: str, name: str) -> str:
     for fn_name, (node, attrs) in crate.functions.items():
         parsed = parse_attributes(crate.builder(node), attrs)
         role = "kernel" if fn_name in crate.kernels else ("device fn" if parsed.get("device") else "fn")
-        extras = ", ".join(f"{k} = {v}" for k, v in parsed.items() if k not in ("kernel", "device"))
+        # Where an attribute was written is for diagnostics, not for the summary.
+        extras = ", ".join(f"{k} = {v}" for k, v in parsed.items()
+                           if k not in ("kernel", "device") and not k.endswith("_loc"))
         lines.append(f"{role} {fn_name}" + (f"  [{extras}]" if extras else ""))
     lines += [f"struct {s}" for s in crate.structs] + [f"enum {e}" for e in crate.enums]
     lines += [f"const {c}" for c in crate.consts]

@@ -37,3 +37,22 @@ def test_an_internal_error_beside_a_user_error_exits_2(monkeypatch):
     monkeypatch.setattr(oxide_opt, "process_chunk", chunk_with_both)
     result = CliRunner().invoke(oxide_opt.cli, [str(INPUTS / "witness_without_contract.rs"), "--emit=ptx"])
     assert result.exit_code == 2, result.output
+
+
+def test_usage_errors_exit_1_not_the_internal_error_status():
+    import subprocess
+    import sys
+
+    for command in (["oxide.tools.oxide_opt", "--no-such-option"], ["oxide.tools.oxide_cli", "build", "--arch"],
+                    ["oxide.tools.oxide_cli", "no-such-command"]):
+        run = subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True)
+        assert run.returncode == 1, (command, run.stderr)
+        assert "Error:" in run.stderr and "internal error" not in run.stderr and "Traceback" not in run.stderr
+
+
+def test_help_exits_0():
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "oxide.tools.oxide_opt", "--help"], capture_output=True, text=True)
+    assert run.returncode == 0 and "Usage:" in run.stdout
