@@ -12,6 +12,8 @@ from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
+import click
+
 from tests.fuzz.outcome import (ACCEPTED, EMULATOR, FAILED, INTERNAL, PTXAS, REJECTED, TRACEBACK, UNCAUGHT,
                                 UNLOCATED, Finding, Outcome)
 from tests.fuzz.ptxas import assemble, ptxas_path
@@ -39,17 +41,22 @@ def run_oxide_opt(args: list[str]) -> CliRun:
 
     out, err, caught = io.StringIO(), io.StringIO(), []
 
-    def invoke() -> None:
-        try:
-            cli.main(args=args, prog_name="oxide-opt", standalone_mode=True)
-        except Exception as exc:  # run_cli reports it as an internal error; keep it for the bucket signature
-            caught.append(exc)
-            raise
+    class Recorded:
+        """The command with these arguments; an exception run_cli will report as internal is kept."""
+
+        def main(self, standalone_mode: bool) -> object:
+            try:
+                return cli.main(args=args, prog_name="oxide-opt", standalone_mode=standalone_mode)
+            except (click.ClickException, click.exceptions.Abort):
+                raise  # usage errors: bad input, reported by run_cli
+            except Exception as exc:  # run_cli reports it as an internal error; keep it for the bucket signature
+                caught.append(exc)
+                raise
 
     status = 0
     with redirect_stdout(out), redirect_stderr(err):
         try:
-            run_cli(invoke)  # type: ignore[arg-type]
+            run_cli(Recorded())  # type: ignore[arg-type]
         except SystemExit as exc:
             if isinstance(exc.code, str):
                 err.write(exc.code + "\n")  # what Python does with sys.exit("message")
