@@ -33,6 +33,11 @@ _ELEMENT_TYPE_ATTRIBUTES = {"llvm.getelementptr": "elem_type", "llvm.alloca": "e
                             "llvm.mlir.global": "global_type"}
 _LLVM_ARRAY = re.compile(r"^!llvm\.array<\d+ x (.*)>$", re.DOTALL)
 _POINTER = re.compile(r"\bptr<(\d+)>")
+# An integer type nested anywhere in a type's or attribute's text (`!simt.shared<i0, 8>`, `vector<4xi0>`,
+# `(i32) -> i0`): the shape prefix of a shaped type is cut first so that `4xi0` reads as `i0`.
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_SHAPE_PREFIX = re.compile(r"(?<![\w.$])(?:(?:\d+|\?|\[\d+\])x)+")
+_INTEGER_TYPE = re.compile(r"(?<![\w.$!#@%^])[su]?i(\d+)(?![\w.$])")
 
 Problem = tuple[ir.Location, str]
 
@@ -104,13 +109,35 @@ def element_types(op: ir.Operation) -> Iterator[Problem]:
         yield op.location, f"'{op.name}' op element type: {problem}"
 
 
+def _nested_width_problem(text: str) -> str | None:
+    """Why an integer type named anywhere in `text` has no LLVM form (None when every one has)."""
+    for match in _INTEGER_TYPE.finditer(_SHAPE_PREFIX.sub("", _QUOTED.sub("", text))):
+        if not 1 <= int(match.group(1)) <= _LLVM_MAX_INT_BITS:
+            return f"'{match.group(0)}' has no LLVM form: LLVM integers have 1 to {_LLVM_MAX_INT_BITS} bits"
+    return None
+
+
 def integer_widths(op: ir.Operation) -> Iterator[Problem]:
-    """A value of type i0, or wider than LLVM's 2**23 bits: no conversion removes it, and LLVM has none."""
+    """An i0, or an integer wider than LLVM's 2**23 bits, in a value's type (also nested: a shared array's,
+    vector's or function's element) or in an attribute (a declared function's type): no conversion
+    removes it, and the translation aborts on it."""
+    found = False
     for location, t in _value_types(op):
-        if isinstance(t, ir.IntegerType):
-            problem = _integer_width_problem(t)
-            if problem:
-                yield location, f"'{op.name}' op {problem}"
+        problem = _nested_width_problem(str(t))
+        if problem:
+            found = True
+            yield location, f"'{op.name}' op {problem}" if isinstance(t, ir.IntegerType) else \
+                f"'{op.name}' op type '{t}': {problem}"
+    # A function's type or a constant's value repeats its values' types, and element_types reads the
+    # element type attribute: one error for one mistake.
+    if found:
+        return
+    for name in op.attributes:
+        if name == _ELEMENT_TYPE_ATTRIBUTES.get(op.name):
+            continue
+        problem = _nested_width_problem(str(op.attributes[name]))
+        if problem:
+            yield op.location, f"'{op.name}' op attribute '{name}': {problem}"
 
 
 def pointer_address_spaces(op: ir.Operation) -> Iterator[Problem]:

@@ -65,6 +65,18 @@ def read_attribute(read: Callable[[], ir.Attribute], what: str, expected: str) -
         raise VerifyError(f"{what} must be {expected}, got {_attribute_text(exc)}") from None
 
 
+def read_int_array(read: Callable[[], ir.Attribute], what: str,
+                   kind: type[ir.DenseI64ArrayAttr] | type[ir.DenseI32ArrayAttr] = ir.DenseI64ArrayAttr) -> list[int]:
+    """The integers of the dense array `read()` returns, or a VerifyError when it is not an array of the
+    element type `kind` holds: casting another dense array raises ValueError, and reading one whose element
+    type has no Python class raises TypeError."""
+    expected = "an array<i64: ...>" if kind is ir.DenseI64ArrayAttr else "an array<i32: ...>"
+    attr = read_attribute(read, what, expected)
+    if not isinstance(attr.maybe_downcast(), kind):
+        raise VerifyError(f"{what} must be {expected}, got {attr}")
+    return list(kind(attr))
+
+
 def _attribute_text(exc: TypeError) -> str:
     text = str(exc)
     start, end = text.find("Attribute("), text.rfind("))")
@@ -259,14 +271,18 @@ class _Parametric:
         if not spelled.startswith(ref + "<"):
             raise TypeError(f"{spelled} is not a {ref}")
         out = []
-        for part in _split_params(spelled[len(ref) + 1 : -1]):
-            if part[0] in "\"#0123456789-":  # a string, attribute or number: never a type
-                out.append(ir.Attribute.parse(part))
-                continue
-            try:
-                out.append(ir.Type.parse(part))
-            except Exception:  # not a type: a parameter may be any attribute
-                out.append(ir.Attribute.parse(part))
+        for index, part in enumerate(_split_params(spelled[len(ref) + 1 : -1])):
+            if part[0] not in "\"#0123456789-":  # a string, attribute or number is never a type
+                try:
+                    out.append(ir.Type.parse(part))
+                    continue
+                except Exception:  # not a type: a parameter may be any attribute
+                    pass
+            name = cls.parameters[index].name if index < len(cls.parameters) else str(index)
+            # A dense array of an element type the bindings have no class for (`array<ui32: 4>`) cannot be
+            # read back in Python: that is a wrong parameter, reported where a verifier reads it.
+            out.append(read_attribute(lambda: ir.Attribute.parse(part), f"parameter '{name}' of {spelled}",
+                                      "an attribute of a type oxide reads"))
         return out
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from mlir import ir
 
 from oxide.dialects.simt.dialect import DIALECT
-from oxide.ir.declare import VerifyError, python_value, read_attribute
+from oxide.ir.declare import VerifyError, python_value, read_attribute, read_int_array
 
 CONTRACT_KEYS = {
     "domain": "the launch's dimensionality: 1, 2 or 3",
@@ -41,9 +41,7 @@ def _kernel_only(op: ir.Operation, what: str) -> None:
 
 
 def _ints(attr: ir.Attribute, what: str) -> list[int]:
-    if not isinstance(attr.maybe_downcast(), ir.DenseI32ArrayAttr):
-        raise VerifyError(f"{what} must be an array<i32: ...>, got {attr}")
-    return list(ir.DenseI32ArrayAttr(attr))
+    return read_int_array(lambda: attr, what, ir.DenseI32ArrayAttr)
 
 
 @DIALECT.discardable_attribute("simt.launch_bounds")

@@ -13,7 +13,7 @@ from oxide.dialects.tile.kernel import I32
 from oxide.dialects.tile.memory import TILE
 from oxide.dialects.tile.types import check_tile, elem_of
 from oxide.ir.constraints import INTEGER_ATTR, SCALAR, BaseOf
-from oxide.ir.declare import Attr, Op, Operand, Result, VarOperand, VerifyError
+from oxide.ir.declare import Attr, Op, Operand, Result, VarOperand, VerifyError, read_int_array
 
 
 def _same_elem(source: object, result: object) -> None:
@@ -104,7 +104,7 @@ class PermuteOp(Op):
         src = check_tile(self.source.type, "the permute source")
         dst = check_tile(self.result.type, "the permute result")
         _same_elem(self.source.type, self.result.type)
-        perm = list(ir.DenseI64ArrayAttr(self.operation.attributes["perm"]))
+        perm = read_int_array(lambda: self.operation.attributes["perm"], "attribute 'perm'")
         if sorted(perm) != list(range(len(src))):
             raise VerifyError(f"{perm} is not a permutation of the {len(src)} dimensions")
         if dst != [src[p] for p in perm]:

@@ -15,7 +15,7 @@ from mlir import ir
 
 from oxide.dialects.tile.dialect import DIALECT
 from oxide.ir.constraints import AnyType, BaseOf
-from oxide.ir.declare import Param, TypeDef, VerifyError
+from oxide.ir.declare import Param, TypeDef, VerifyError, read_int_array
 
 SHAPE = BaseOf("#builtin.dense_array")
 MAX_TILE_RANK = 4
@@ -75,7 +75,7 @@ def shape_of(value_type: Any) -> list[int]:
         return list(value_type.shape)
     for typedef in (ViewType, ViewMutType, PartitionType, PartitionMutType):
         if typedef.isinstance(value_type):
-            return list(ir.DenseI64ArrayAttr(typedef.parameters_of(value_type)[1]))
+            return read_int_array(lambda: typedef.parameters_of(value_type)[1], f"the shape of {value_type}")
     raise VerifyError(f"{value_type} has no shape")
 
 

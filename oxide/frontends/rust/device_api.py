@@ -402,7 +402,7 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         if name == "get_raw":
             generics = [ast.PathTy(loc, "u8")] + list(generics[1:])
         elem = em.resolve_type(generics[0]) if generics else T.F32
-        align = em.const_arg(generics[1]) if len(generics) > 1 else 16
+        align = em.align_arg(generics[1], "`DynamicSharedArray`") if len(generics) > 1 else 16
         ptr_ty = T.Ptr(elem, True, 3)
         offset = index_value(em, args[0]) if name == "offset" and args else arith.constant(ir.IndexType.get(), 0)
         return Val(ptr_ty, simt.DynamicSharedOp.build(offset, align=_attr_i64(align), results=[ptr_ty.mlir()]))

@@ -91,7 +91,7 @@ class FunctionEmitter:
                 # A launch-uniform value is its value here (uniformity is not tracked yet); the host passes T.
                 return self.resolve_type(t.args[0])
             if t.name == "SharedArray":
-                align = self.const_arg(t.args[2]) if len(t.args) > 2 else 0
+                align = self.align_arg(t.args[2], "`SharedArray`") if len(t.args) > 2 else 0
                 return T.Shared(self.scalar_element(t.args[0], "a SharedArray"), self.length_arg(t.args[1]), align)
             if t.name in T.ATOMICS:
                 scope, value = T.ATOMICS[t.name]
@@ -225,6 +225,14 @@ class FunctionEmitter:
             raise err(getattr(e, "loc", None), f"array length {length} is out of range: a length is from 0 to "
                                                f"{MAX_LENGTH} (the 32-bit indices of device code)")
         return length
+
+    def align_arg(self, e: Any, what: str) -> int:
+        """A shared-memory alignment: a compile-time power of two from 1 to MAX_SHARED_ALIGN bytes."""
+        align = self.const_arg(e)
+        if align <= 0 or align & (align - 1) or align > MAX_SHARED_ALIGN:
+            raise err(getattr(e, "loc", None), f"{what} alignment {align} must be a power of two from 1 to "
+                                               f"{MAX_SHARED_ALIGN} bytes")
+        return align
 
     def assoc_const(self, qualifier: str, name: str) -> ast.ConstDef | None:
         """`Q::NAME` where Q is a type (or a generic parameter bound to one) with an associated const NAME."""
@@ -524,6 +532,8 @@ class FunctionEmitter:
 
 
 MAX_LENGTH = (1 << 31) - 1
+# The simt dialect's limit on a shared array's alignment (its verifier's).
+MAX_SHARED_ALIGN = 256
 # Compile-time integers are at most 128 bits wide in Rust (u128, i128); a fold past that is an overflow.
 _CONST_LIMIT = 1 << 128
 _CONST_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<<": operator.lshift, ">>": operator.rshift}

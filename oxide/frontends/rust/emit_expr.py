@@ -73,7 +73,11 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
         generic = self.generics[-1].get(name)
         if isinstance(generic, int):
             ty = expected if isinstance(expected, T.Int) else T.USIZE
-            return Val(ty, arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), generic)))
+            low, high = (-(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1) if ty.signed else (0, (1 << ty.bits) - 1)
+            if not low <= generic <= high:
+                raise err(e.loc, f"const generic `{name}` is {generic}, which does not fit in `{ty}` "
+                                 f"({low} to {high}); instantiate it with a value in range")
+            return Val(ty, arith.constant(ty.mlir(), int_attr(ty.mlir(), generic)))
         const = self.crate.const(name)
         if const is not None:
             ty = self.resolve_type(const.ty)
@@ -365,6 +369,11 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
     if isinstance(dst, T.Float) and isinstance(s, T.Float):
         return Val(dst, (arith.extf if dst.bits > s.bits else arith.truncf)(dst.mlir(), src.v))
     if isinstance(dst, T.Int) and isinstance(s, T.Float):
+        if dst.bits > 64:
+            # LLVM lowers a float-to-i128 conversion to a library call that NVPTX does not have.
+            narrow = "i64" if dst.signed else "u64"
+            raise err(e.loc, f"`{s}` as `{dst}`: the GPU has no conversion from a float to a 128-bit integer; "
+                             f"convert through 64 bits (`x as {narrow} as {dst}`)")
         return Val(dst, saturating_fptoi(self, src.v, s, dst))
     if isinstance(dst, T.Ptr) and isinstance(s, T.ElemRef) and dst.elem == s.elem:
         return Val(T.Ptr(dst.elem, dst.mutable, 1), simt.RefPtrOp.build(src.v, results=[T.Ptr(dst.elem, True, 1).mlir()]))
@@ -409,7 +418,7 @@ def saturating_fptoi(self, v: ir.Value, src: T.Float, dst: T.Int) -> ir.Value:
     hi_f = arith.constant(f, ir.FloatAttr.get(f, float(hi)))
     clamped = arith.minimumf(arith.maximumf(v, lo_f), hi_f)
     converted = (arith.fptosi if dst.signed else arith.fptoui)(dst.mlir(), clamped)
-    hi_i = arith.constant(dst.mlir(), ir.IntegerAttr.get(dst.mlir(), hi if hi < 2 ** (dst.bits - 1) else hi - 2 ** dst.bits))
+    hi_i = arith.constant(dst.mlir(), int_attr(dst.mlir(), hi))
     too_big = arith.cmpf(arith.CmpFPredicate.OGE, v, hi_f)
     converted = arith.select(too_big, hi_i, converted)
     is_nan = arith.cmpf(arith.CmpFPredicate.UNO, v, v)
@@ -1363,7 +1372,7 @@ def e_Tuple(self, e: ast.Tuple, expected: T.Ty | None) -> Val:
 def e_ArrayLit(self, e: ast.ArrayLit, expected: T.Ty | None) -> Val:
     elem_hint = expected.elem if isinstance(expected, T.Array) else None
     if e.repeat is not None:
-        count = self.const_arg(e.repeat)
+        count = self.length_arg(e.repeat)
         first = self.expr(e.elems[0], elem_hint)
         values = [first] * count
     else:

@@ -55,9 +55,15 @@ def i1(value: bool) -> ir.Value:
 
 
 def int_attr(t: ir.Type, value: int) -> ir.Attribute:
-    """An integer attribute of type `t`; the binding's IntegerAttr.get takes only 64-bit values, so wider
-    ones (i128 literals) are parsed."""
-    if -(1 << 63) <= value < (1 << 63):
+    """An integer attribute of type `t` (an integer or index type) holding `value` wrapped to its width, as
+    Rust's `as` wraps: `u128::MAX` is the i128 -1. The binding's IntegerAttr.get takes only 64-bit values,
+    so constants of wider types (i128) are parsed."""
+    bits = 64 if isinstance(t, ir.IndexType) else ir.IntegerType(t).width
+    value &= (1 << bits) - 1
+    if bits > 1 and value >> (bits - 1):
+        value -= 1 << bits
+    # The binding zero-extends a negative value into a wider type (-1 became 2**64 - 1 as an i128).
+    if bits <= 64:
         return ir.IntegerAttr.get(t, value)
     return ir.Attribute.parse(f"{value} : {t}")
 

@@ -117,3 +117,44 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// An i0 nested in an oxide type (fuzz finding: a shared array of i0 aborted the translation).
+gpu.module @k {
+  gpu.func @two_arrays() kernel {
+    // expected-error@+1 {{'simt.shared_array' op type '!simt.shared<i0, 8192 : i64>': 'i0' has no LLVM form: LLVM integers have 1 to 8388608 bits}}
+    %a = "simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<i0, 8192 : i64>
+    %b = "simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<f64, 3072 : i64>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  // expected-error@+1 {{'gpu.func' op type 'vector<4xi0>': 'i0' has no LLVM form}}
+  gpu.func @f(%v: vector<4xi0>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  // expected-error@+1 {{'func.func' op attribute 'function_type': 'i0' has no LLVM form}}
+  func.func private @g(i32) -> i0
+  gpu.func @f() kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @f() kernel {
+    // expected-error@+1 {{'llvm.mlir.undef' op type '!llvm.struct<(f32, vector<2xi8388609>)>': 'i8388609' has no LLVM form}}
+    %a = llvm.mlir.undef : !llvm.struct<(f32, vector<2xi8388609>)>
+    gpu.return
+  }
+}
