@@ -12,6 +12,7 @@ from mlir import ir
 from mlir.dialects import gpu
 
 import oxide.backend.passes  # noqa: F401  (registers oxide-attach-target and the named pipelines)
+from oxide.backend.inline_ptx_check import check_inline_ptx, inline_ptx_sites
 from oxide.backend.lowerable import check_lowerable
 from oxide.backend.target import Target
 from oxide.ir.compat import probe
@@ -65,8 +66,12 @@ def compile_to_ptx(module: Any, target: Target = Target(), rename: Mapping[str, 
 
     `rename` maps buffer names in locations to file names (oxide.ir.parse.ParsedSource.rename).
     """
+    sites = inline_ptx_sites(module, rename)  # before lowering: the lowered module has no simt ops left
     objects = _serialize(module, target, "isa", rename)
-    return {name: obj.decode() if isinstance(obj, bytes) else obj for name, obj in objects.items()}
+    ptx = {name: obj.decode() if isinstance(obj, bytes) else obj for name, obj in objects.items()}
+    for text in ptx.values():
+        check_inline_ptx(sites, text, target.chip)
+    return ptx
 
 
 def compile_to_llvm_ir(module: Any, target: Target = Target(), rename: Mapping[str, str] | None = None) -> dict[str, str]:

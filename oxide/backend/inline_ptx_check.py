@@ -1,0 +1,107 @@
+"""Inline PTX that ptxas refuses is reported at the `asm!`/`simt.inline_ptx` that wrote it.
+
+oxide's verifiers check what they can know about an inline PTX template (ASCII only, every `$i` an operand,
+the constraints), but the template is PTX text that only an assembler can judge: `add.f32 %r1, $0 %` is
+accepted by every check and refused by ptxas. So when a module holds inline PTX and ptxas is installed,
+the PTX is assembled once after it is made; an error on a line inside an inline-asm block becomes a
+located error at the inline PTX op whose template produced that line. An error outside every inline-asm
+block is PTX that oxide itself generated: an internal error. Without ptxas the check is skipped (the
+driver's JIT then reports the problem at load time).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from mlir import ir
+
+from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc, source_loc
+from oxide.ir.walk import walk
+
+_INLINE_PTX = "simt.inline_ptx"
+_BEGIN, _END = "// begin inline asm", "// end inline asm"
+_PTXAS_LINE = re.compile(r"line (\d+); (?:error|fatal)\s*:\s*(.*)")
+_PLACEHOLDER = re.compile(r"\\\$\d+")
+# ptxas assembles a kernel in tens of milliseconds; a template that makes it spin is not worth waiting for.
+_PTXAS_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class InlinePtxSite:
+    """One inline PTX op before lowering: where it was written and its template."""
+
+    loc: SourceLoc | None
+    template: str
+
+    def matches(self, ptx_text: str) -> bool:
+        """Whether `ptx_text` (an inline-asm block of the output) can be this template with operands filled."""
+        pattern = _PLACEHOLDER.sub(r"\\S+?", re.escape(" ".join(self.template.split())))
+        return re.fullmatch(pattern, " ".join(ptx_text.split())) is not None
+
+
+def inline_ptx_sites(module: Any, rename: Mapping[str, str] | None) -> list[InlinePtxSite]:
+    """Every simt.inline_ptx op of `module` (a builtin.module, not yet lowered), in order."""
+    sites: list[InlinePtxSite] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == _INLINE_PTX:
+            template = ir.StringAttr(op.attributes["asm"]).value
+            sites.append(InlinePtxSite(source_loc(op.location, rename), template))
+        return ir.WalkResult.ADVANCE
+
+    walk(module.operation, visit)
+    return sites
+
+
+def find_ptxas() -> str | None:
+    """ptxas on PATH, else under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda; None when there is none."""
+    found = shutil.which("ptxas")
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if not found and root and (Path(root) / "bin" / "ptxas").is_file():
+            found = str(Path(root) / "bin" / "ptxas")
+    return found
+
+
+def check_inline_ptx(sites: list[InlinePtxSite], ptx: str, chip: str) -> None:
+    """Assemble `ptx` for `chip` when it holds inline PTX; raise a located OxideError for a refused template."""
+    ptxas = find_ptxas() if sites else None
+    if ptxas is None:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "kernel.ptx"
+        path.write_text(ptx)
+        try:
+            run = subprocess.run([ptxas, f"-arch={chip}", str(path), "-o", os.devnull], capture_output=True,
+                                 text=True, timeout=_PTXAS_SECONDS)
+        except (OSError, subprocess.TimeoutExpired):
+            return  # an assembler that cannot run says nothing about the template
+    if run.returncode == 0:
+        return
+    raise OxideError(_diagnose(sites, ptx.splitlines(), run.stderr))
+
+
+def _diagnose(sites: list[InlinePtxSite], lines: list[str], stderr: str) -> list[Diagnostic]:
+    found = _PTXAS_LINE.search(stderr)
+    message = found.group(2).strip() if found else stderr.strip().splitlines()[-1] if stderr.strip() else "failed"
+    block = _inline_block(lines, int(found.group(1)) - 1) if found else None
+    if block is None:
+        return [Diagnostic("error", f"internal error: ptxas refused the PTX oxide generated: {stderr.strip()}")]
+    site = next((s for s in sites if s.matches(block)), sites[0])
+    return [Diagnostic("error", f"ptxas refuses this inline PTX: {message} (in `{' '.join(block.split())}`); "
+                                "check the instruction, its operands and the `$i` placeholders", site.loc)]
+
+
+def _inline_block(lines: list[str], index: int) -> str | None:
+    """The text of the inline-asm block around line `index` of the PTX, or None if it is outside all."""
+    begin = next((i for i in range(min(index, len(lines) - 1), -1, -1) if lines[i].strip() in (_BEGIN, _END)), None)
+    if begin is None or lines[begin].strip() != _BEGIN:
+        return None
+    end = next((i for i in range(begin + 1, len(lines)) if lines[i].strip() == _END), len(lines))
+    return "\n".join(lines[begin + 1:end]) if begin < index < end else None
