@@ -86,10 +86,12 @@ def _check_values(c: dict[str, Any], loc: Any) -> None:
             raise OxideError(f"#[launch_contract] `{key}` is out of range, got {_shown(values)}: a launch's dynamic "
                              f"shared memory is from 0 to {_MAX_DYNAMIC_SHARED} bytes", loc)
     align = c.get("dynamic_shared_alignment")
-    if align is not None and (not isinstance(align, int) or align < 1 or align & (align - 1)
-                              or align > _MAX_DYNAMIC_SHARED_ALIGN):
-        raise OxideError(f"#[launch_contract] `dynamic_shared_alignment` must be a power of two from 1 to "
-                         f"{_MAX_DYNAMIC_SHARED_ALIGN}, got {_shown(align)}", loc)
+    if align is not None and (not isinstance(align, int) or align < 1 or align & (align - 1)):
+        raise OxideError(f"#[launch_contract] `dynamic_shared_alignment` must be a non-zero power of two, got {align}",
+                         loc)
+    if align is not None and align > _MAX_DYNAMIC_SHARED_ALIGN:
+        raise OxideError(f"#[launch_contract] `dynamic_shared_alignment` {align} is out of range: the largest is "
+                         f"{_MAX_DYNAMIC_SHARED_ALIGN}", loc)
     if "min_compute_capability" in c:
         c["min_compute_capability"] = _compute_capability(c["min_compute_capability"], loc)
 
