@@ -77,10 +77,41 @@ def _check_values(c: dict[str, Any], loc: Any) -> None:
         if not isinstance(rng, list) or len(rng) != 2 or rng[0] < 0 or rng[0] > rng[1]:
             raise OxideError(f"#[launch_contract] `dynamic_shared_range` must be (min, max) with 0 <= min <= max, "
                              f"got {tuple(rng) if isinstance(rng, list) else rng}", loc)
+    if isinstance(c.get("dynamic_shared", 0), list):
+        raise OxideError(f"#[launch_contract] `dynamic_shared` is one number of bytes, got {_shown(c['dynamic_shared'])}; "
+                         "for a range write `dynamic_shared_range = (min, max)`", loc)
+    for key in ("dynamic_shared", "dynamic_shared_range"):
+        values = c.get(key, [])
+        if any(not 0 <= v <= _MAX_DYNAMIC_SHARED for v in (values if isinstance(values, list) else [values])):
+            raise OxideError(f"#[launch_contract] `{key}` is out of range, got {_shown(values)}: a launch's dynamic "
+                             f"shared memory is from 0 to {_MAX_DYNAMIC_SHARED} bytes", loc)
     align = c.get("dynamic_shared_alignment")
     if align is not None and (not isinstance(align, int) or align < 1 or align & (align - 1)):
         raise OxideError(f"#[launch_contract] `dynamic_shared_alignment` must be a non-zero power of two, got {align}",
                          loc)
+    if align is not None and align > _MAX_DYNAMIC_SHARED_ALIGN:
+        raise OxideError(f"#[launch_contract] `dynamic_shared_alignment` {align} is out of range: the largest is "
+                         f"{_MAX_DYNAMIC_SHARED_ALIGN}", loc)
+    if "min_compute_capability" in c:
+        c["min_compute_capability"] = _compute_capability(c["min_compute_capability"], loc)
+
+
+# The driver takes a launch's dynamic shared memory size as a 32-bit unsigned count of bytes.
+_MAX_DYNAMIC_SHARED = (1 << 32) - 1
+_MAX_DYNAMIC_SHARED_ALIGN = 1 << 31
+
+
+def _shown(value: int | list[int]) -> str:
+    return str(tuple(value)) if isinstance(value, list) else str(value)
+
+
+def _compute_capability(value: int | list[int], loc: Any) -> list[int]:
+    """`(major, minor)` or `NN` (major NN // 10, minor NN % 10, as in `sm_NN`) as [major, minor]."""
+    pair = [value // 10, value % 10] if isinstance(value, int) else value
+    if len(pair) != 2 or not 1 <= pair[0] <= 99 or not 0 <= pair[1] <= 9:
+        raise OxideError(f"#[launch_contract] `min_compute_capability` must be (major, minor) with major 1 to 99 "
+                         f"and minor 0 to 9, or `NN` as in sm_NN (90 for sm_90), got {_shown(value)}", loc)
+    return pair
 
 
 def check_launch_bounds(contract: dict[str, Any], bounds: list[int] | None, loc: Any) -> None:

@@ -179,15 +179,25 @@ class FunctionEmitter:
                 count = self.const_arg(t.args[0])
                 if count <= 0:
                     raise err(t.loc, "`LinearTiles<N>` needs N >= 1")
+                self.check_tile_dims(t, [count])
                 return f"tiles:{count}"
             if t.name in ("RowMajorTiles", "RuntimeRowMajorTiles") and len(t.args) == (3 if t.name == "RowMajorTiles" else 2):
                 dims = [self.const_arg(a) for a in t.args]
                 if min(dims) <= 0 or (len(dims) == 3 and dims[1] > dims[2]):
                     raise err(t.loc, f"`{t.name}` needs tile rows and columns of at least 1"
                                      + (" and no more columns than the row stride" if len(dims) == 3 else ""))
+                self.check_tile_dims(t, dims)
                 return f"{'rmtiles' if len(dims) == 3 else 'rttiles'}:{':'.join(map(str, dims))}"
         raise err(getattr(t, "loc", None), f"unknown index space `{getattr(t, 'name', t)}` (Index1D, Index2D<S>, Runtime2DIndex, WarpIndex, "
                                               "LinearTiles<N>, RowMajorTiles<R, C, S>, RuntimeRowMajorTiles<R, C>)")
+
+    def check_tile_dims(self, t: ast.PathTy, dims: list[int]) -> None:
+        """A tiled index space's sizes stay within MAX_LENGTH: the view code multiplies them by 32-bit thread
+        coordinates in 64 bits, which must not wrap."""
+        for arg, dim in zip(t.args, dims):
+            if dim > MAX_LENGTH:
+                raise err(getattr(arg, "loc", None) or t.loc, f"`{t.name}` size {dim} is out of range: a tile size "
+                                                              f"or row stride is from 1 to {MAX_LENGTH}")
 
     def const_arg(self, e: Any) -> int:
         """A compile-time integer: a literal, a const generic, a `const` item, or arithmetic on them."""
@@ -268,7 +278,9 @@ class FunctionEmitter:
                 values = [value for _, value in variants]
                 raise err(enum.loc, f"enum `{enum.name}`: its discriminants ({min(values)} to {max(values)}) fit no "
                                     "integer type of 64 bits or less")
+            _check_discriminants(enum, variants, ty.storage, f"its `#[repr({ty.storage})]`")
             return ty
+        _check_discriminants(enum, variants, T.PRIMITIVES["i32"], "the i32 tag of an enum with fields")
         payloads = tuple((f"#{name}", T.Tuple(tuple(self.resolve_type(t) for t in enum.fields.get(name, []))))
                          for name, _ in variants)
         return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, discriminants=tuple(variants))
@@ -529,6 +541,15 @@ class FunctionEmitter:
         e_Range, e_Return, e_StructLit, e_Tuple, e_Unary, e_While, trap_unless, _for_body, e_Closure, call_closure,
     )
 
+
+
+def _check_discriminants(enum: ast.EnumDef, variants: list[tuple[str, int]], ty: T.Int, what: str) -> None:
+    """Every discriminant fits the integer the enum is stored as (a wrapped one would equal another's)."""
+    low, high = (-(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1) if ty.signed else (0, (1 << ty.bits) - 1)
+    for name, value in variants:
+        if not low <= value <= high:
+            raise err(enum.loc, f"enum `{enum.name}`: the discriminant of `{name}` is {value}, which does not fit "
+                                f"{what} ({low} to {high})")
 
 
 MAX_LENGTH = (1 << 31) - 1

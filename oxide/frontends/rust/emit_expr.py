@@ -902,9 +902,15 @@ def match_pattern(self, pattern: Any, value: Val) -> tuple[ir.Value, list[tuple[
             return arith.cmpi(arith.CmpIPredicate.eq, value.v, lit), []
         if not isinstance(value.ty, T.Int):
             raise err(pattern.loc, f"an integer pattern cannot match a value of type `{value.ty}`")
+        ty: T.Int = value.ty
+        low, high = (-(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1) if ty.signed else (0, (1 << ty.bits) - 1)
+
         def const(x: int) -> ir.Value:
-            bits = value.ty.bits
-            return arith.constant(value.ty.mlir(), ir.IntegerAttr.get(value.ty.mlir(), x - (1 << bits) if x >= 1 << (bits - 1) else x))
+            # A pattern that cannot fit the scrutinee would otherwise wrap and match some other value.
+            if not low <= x <= high:
+                raise err(pattern.loc, f"literal out of range for `{ty}`: the pattern's {x} is outside "
+                                       f"{low}..={high}, the values of the matched `{ty}`")
+            return arith.constant(ty.mlir(), int_attr(ty.mlir(), x))
         if pattern.upper is None:
             return arith.cmpi(arith.CmpIPredicate.eq, value.v, const(pattern.value)), []
         ge, le = ("sge", "sle") if value.ty.signed else ("uge", "ule")

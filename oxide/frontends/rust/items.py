@@ -7,6 +7,7 @@ rejected.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -285,6 +286,10 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
                 dims = []
             if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
                 raise OxideError("#[cluster_launch(x[, y[, z]])] takes positive integer literals", b.loc(attr.node))
+            if math.prod(dims) > 8:
+                # sm_90's portable cluster size; the check also keeps each dimension within the i32 attribute.
+                raise OxideError(f"#[cluster_launch({attr.args.strip()})]: a cluster has at most 8 blocks in all",
+                                 b.loc(attr.node))
             out["cluster_dims"] = dims + [1] * (3 - len(dims))
     if "launch_contract" in out:
         contract.check_launch_bounds(out["launch_contract"], out.get("launch_bounds"), out["launch_contract_loc"])
