@@ -11,7 +11,7 @@ from oxide.ir.diagnostics import OxideError, SourceLoc
 
 class Args(list):
     """The arguments of a call, macro or generic type. Reading one that was not written (`args[2]` of a call
-    with two) is the user's mistake, reported at the call: `\`mul_add\` expects at least 2 arguments, got 0`,
+    with two) is the user's mistake, reported at the call ("`mul_add` expects at least 2 arguments, got 0"),
     so no handler of a builtin needs its own count check before it reads its arguments."""
 
     def __init__(self, items: Any = (), owner: str = "", loc: SourceLoc | None = None, what: str = "argument"):
