@@ -120,22 +120,15 @@ def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[li
 
     from oxide.api import OxideWarning
 
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", OxideWarning)
-            built = build_sources(project, list(arch) or None, instances, opt_level, out)
-        for warning in caught:
-            if issubclass(warning.category, OxideWarning):
-                click.echo(str(warning.message), err=True)
-            else:
-                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
-        return built
-    except OxideError as exc:
-        click.echo(exc.render({str(p): snippet_text(p) for p in project.sources}), err=True)
-        sys.exit(exit_status(exc.diagnostics) or 1)
-    except OSError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", OxideWarning)
+        built = _exit_on_error(lambda: build_sources(project, list(arch) or None, instances, opt_level, out), project)
+    for warning in caught:
+        if issubclass(warning.category, OxideWarning):
+            click.echo(str(warning.message), err=True)
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    return built
 
 
 def _exit_on_error(step: Callable[[], T], project: Project) -> T:
