@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Mapping
 from mlir import ir
 from mlir.dialects import llvm
 
-from oxide.ir.declare import DIALECTS
+from oxide.ir.declare import DIALECTS, attribute_text
 from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
 from oxide.ir.walk import walk
 
@@ -135,7 +135,7 @@ def integer_widths(op: ir.Operation) -> Iterator[Problem]:
     for name in op.attributes:
         if name == _ELEMENT_TYPE_ATTRIBUTES.get(op.name):
             continue
-        problem = _nested_width_problem(str(op.attributes[name]))
+        problem = _nested_width_problem(attribute_text(lambda: op.attributes[name]))
         if problem:
             yield op.location, f"'{op.name}' op attribute '{name}': {problem}"
 

@@ -77,6 +77,14 @@ def read_int_array(read: Callable[[], ir.Attribute], what: str,
     return list(kind(attr))
 
 
+def attribute_text(read: Callable[[], ir.Attribute]) -> str:
+    """The text of the attribute `read()` returns, also of one the bindings cannot represent in Python."""
+    try:
+        return str(read())
+    except TypeError as exc:
+        return _attribute_text(exc)
+
+
 def _attribute_text(exc: TypeError) -> str:
     text = str(exc)
     start, end = text.find("Attribute("), text.rfind("))")
