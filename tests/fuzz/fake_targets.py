@@ -8,7 +8,7 @@ import os
 import time
 from pathlib import Path
 
-from tests.fuzz.outcome import ACCEPTED, Outcome
+from tests.fuzz.outcome import ACCEPTED, FAILED, UNCAUGHT, Finding, Outcome
 
 
 def spin_forever() -> None:
@@ -28,4 +28,15 @@ def misbehave(path: Path) -> Outcome:
         spin_forever()
     if text == "raise":
         raise KeyError("escaped")
+    return Outcome(ACCEPTED)
+
+
+def fail_on_words(path: Path) -> Outcome:
+    """A finding while the input holds the word `boom` (its signature changes when `keep` is there too), a
+    real abort while it holds `abort`; anything else is accepted. The reducer's tests shrink around these."""
+    words = path.read_text(encoding="utf-8").split()
+    if "abort" in words:
+        os.abort()
+    if "boom" in words:
+        return Outcome(FAILED, [Finding(UNCAUGHT, "boom with keep" if "keep" in words else "boom")])
     return Outcome(ACCEPTED)
