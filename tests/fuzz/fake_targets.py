@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import time
 from pathlib import Path
 
@@ -39,4 +40,11 @@ def fail_on_words(path: Path) -> Outcome:
         os.abort()
     if "boom" in words:
         return Outcome(FAILED, [Finding(UNCAUGHT, "boom with keep" if "keep" in words else "boom")])
+    return Outcome(ACCEPTED)
+
+
+def fail_on_fn(path: Path) -> Outcome:
+    """A finding for every input with a Rust `fn` in it: a whole fuzz run's worth of findings in one bucket."""
+    if re.search(r"\bfn\b", path.read_text(encoding="utf-8")):
+        return Outcome(FAILED, [Finding(UNCAUGHT, "a function")])
     return Outcome(ACCEPTED)

@@ -1,7 +1,8 @@
 """Delta reduction of a bucket's reproducer: ddmin over lines (halves, quarters, ... single lines), then over
-the tokens that remain, keeping a removal only when the smaller input still gives a finding with the same
-bucket signature. Candidates run through the fuzzer's own worker pool, so a crash or a hang while reducing
-is caught the same way and under the same time limit as while fuzzing; a budget of oracle calls bounds it.
+the tokens that remain, and last the whitespace the removed tokens left, keeping a removal only when the
+smaller input still gives a finding with the same bucket signature. Candidates run through the fuzzer's own
+worker pool, so a crash or a hang while reducing is caught the same way and under the same time limit as
+while fuzzing; a budget of oracle calls bounds it.
 
 Candidates are tried in a fixed order and the first that still fails is kept (a batch of `jobs` runs at a
 time, and the lowest failing one in the batch wins), so the result does not depend on which worker finishes
@@ -10,6 +11,7 @@ first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,10 +99,21 @@ def _by_tokens(reducer: _Reducer, text: str, suffix: str) -> str:
     return render(reducer.ddmin(len(tokens), render))
 
 
+def _tidied(reducer: _Reducer, text: str) -> str:
+    # Removed tokens leave their whitespace behind (indentation included: it no longer matches any nesting);
+    # one more call checks the input without it.
+    lines = [re.sub(r"\s{2,}", " ", line).strip() for line in text.splitlines()]
+    tidy = "".join(line + "\n" for line in lines if line)
+    if tidy == text or reducer.spent or reducer.first_failing([tidy]) is None:
+        return text
+    return tidy
+
+
 def reduce(pool: Pool, text: str, name: str, bucket: str, max_calls: int = DEFAULT_MAX_CALLS) -> Reduction:
     """Shrink `text` (run as file `name`, whose suffix picks the lexer) while it still fails in `bucket`,
     with at most `max_calls` oracle calls."""
     reducer = _Reducer(pool, name, bucket, max_calls)
     reduced = _by_lines(reducer, text)
     reduced = _by_tokens(reducer, reduced, Path(name).suffix)
+    reduced = _tidied(reducer, reduced)
     return Reduction(reduced, reducer.calls)

@@ -12,6 +12,7 @@ from tests.fuzz.generate import Generator, Mutant
 from tests.fuzz.pool import Job, Pool
 from tests.fuzz.reduce import reduce
 from tests.fuzz.report import Report
+from tests.fuzz.worker import DEFAULT_ORACLE
 
 DEFAULT_TIME_LIMIT_S = 20.0
 
@@ -23,9 +24,10 @@ def default_jobs() -> int:
 
 def fuzz(seed: int, inputs: int, jobs: int, out: Path | None = None, start: int = 0,
          time_limit_s: float = DEFAULT_TIME_LIMIT_S, progress: Callable[[Report], None] | None = None,
-         reduce_calls: int = 0) -> Report:
-    """Run `inputs` mutants of `seed` from index `start`; reduce each bucket's reproducer with at most
-    `reduce_calls` oracle calls (0: not at all); write the buckets to `out` if given."""
+         reduce_calls: int = 0, oracle: str = DEFAULT_ORACLE) -> Report:
+    """Run `inputs` mutants of `seed` from index `start` through `oracle` (module:function); reduce each
+    bucket's reproducer with at most `reduce_calls` oracle calls (0: not at all); write the buckets to `out`
+    if given."""
     generator = Generator()
     mutants: dict[int, Mutant] = {}
 
@@ -37,7 +39,7 @@ def fuzz(seed: int, inputs: int, jobs: int, out: Path | None = None, start: int 
 
     report = Report(seed)
     began = time.monotonic()
-    with Pool(jobs, time_limit_s) as pool:
+    with Pool(jobs, time_limit_s, oracle) as pool:
         for job, outcome in pool.run(job_stream()):
             report.add(mutants.pop(job.key), outcome)
             report.seconds = time.monotonic() - began
