@@ -34,10 +34,13 @@ def misbehave(path: Path) -> Outcome:
 
 def fail_on_words(path: Path) -> Outcome:
     """A finding while the input holds the word `boom` (its signature changes when `keep` is there too), a
-    real abort while it holds `abort`; anything else is accepted. The reducer's tests shrink around these."""
+    real abort while it holds `abort`, a real hang while it holds `hang`; anything else is accepted. The
+    reducer's tests shrink around these."""
     words = path.read_text(encoding="utf-8").split()
     if "abort" in words:
         os.abort()
+    if "hang" in words:
+        spin_forever()
     if "boom" in words:
         return Outcome(FAILED, [Finding(UNCAUGHT, "boom with keep" if "keep" in words else "boom")])
     return Outcome(ACCEPTED)

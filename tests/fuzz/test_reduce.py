@@ -4,7 +4,7 @@ processes (a crash while reducing is caught like one while fuzzing), within its 
 from pathlib import Path
 
 from tests.fuzz.generate import Mutant
-from tests.fuzz.outcome import CRASH, UNCAUGHT, Finding, Outcome
+from tests.fuzz.outcome import CRASH, HANG, UNCAUGHT, Finding, Outcome
 from tests.fuzz.pool import Job, Pool
 from tests.fuzz.reduce import reduce
 from tests.fuzz.report import Report
@@ -27,6 +27,15 @@ def test_a_crash_in_a_hundred_lines_shrinks_to_its_line():
         reduction = reduce(pool, text, "in.rs", bucket)
     assert reduction.text == "abort\n"
     assert reduction.calls <= 200
+
+
+def test_a_hang_shrinks_under_the_same_time_limit():
+    text = "".join(FILLER[:2] + ["hang\n"] + FILLER[2:4])
+    with Pool(2, 0.5, FAKE) as pool:
+        bucket = bucket_of(pool, text)
+        assert bucket == f"{HANG}: over the time limit in outside oxide"
+        reduction = reduce(pool, text, "in.rs", bucket)
+    assert reduction.text == "hang\n"
 
 
 def test_tokens_go_after_lines():
