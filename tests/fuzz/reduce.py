@@ -48,10 +48,11 @@ class _Reducer:
         budget ran out before one was found."""
         for begin in range(0, len(texts), self.pool.jobs):
             batch = range(begin, min(begin + self.pool.jobs, len(texts)))
-            fresh = {i: texts[i] for i in batch if texts[i] not in self.answers}
-            fresh = dict(list(fresh.items())[:self.max_calls - self.calls])
+            # Distinct untried texts only: removing different chunks can leave the same text (repeated lines).
+            fresh = list(dict.fromkeys(texts[i] for i in batch if texts[i] not in self.answers))
+            fresh = fresh[:self.max_calls - self.calls]
             self.calls += len(fresh)
-            for job, outcome in self.pool.run(Job(i, self.name, text) for i, text in fresh.items()):
+            for job, outcome in self.pool.run(Job(i, self.name, text) for i, text in enumerate(fresh)):
                 self.answers[job.text] = any(f.bucket == self.bucket for f in outcome.findings)
             for i in batch:
                 answer = self.answers.get(texts[i])

@@ -60,6 +60,14 @@ def test_the_budget_bounds_the_oracle_calls():
     assert "boom\n" in reduction.text and len(reduction.text) < len(text)
 
 
+def test_a_text_is_run_once_however_many_removals_leave_it():
+    # With four workers, removing either `x` line of the four leaves the same text in one batch: one call.
+    with Pool(4, 5.0, FAKE) as pool:
+        reduction = reduce(pool, "boom\nx\nx\nkeep\n", "in.rs", f"{UNCAUGHT}: boom with keep")
+    assert reduction.text == "boom\nkeep\n"
+    assert reduction.calls == 10
+
+
 def test_an_input_that_no_longer_fails_stays_as_it_was():
     text = "".join(FILLER[:10])
     with Pool(1, 5.0, FAKE) as pool:
