@@ -1,5 +1,6 @@
 """`python -m tests.fuzz --seed S --inputs N --jobs J --out DIR`: the long fuzz run. Exit status 1 when any
-input failed (the report lists each bucket with its reproducer), else 0."""
+input failed (the report lists each bucket with its reproducer, and the reproducer reduced unless
+--no-reduce), else 0."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from tests.fuzz.reduce import DEFAULT_MAX_CALLS
 from tests.fuzz.run import DEFAULT_TIME_LIMIT_S, default_jobs, fuzz
 
 PROGRESS_EVERY = 500
@@ -21,13 +23,18 @@ PROGRESS_EVERY = 500
 @click.option("--out", default="fuzz-out", show_default=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the reproducers and report.txt.")
 @click.option("--time-limit", default=DEFAULT_TIME_LIMIT_S, show_default=True, help="Seconds per input before it is a hang.")
-def main(seed: int, inputs: int, start: int, jobs: int, out: Path, time_limit: float) -> None:
+@click.option("--reduce/--no-reduce", default=True, show_default=True,
+              help="Reduce each bucket's reproducer (ddmin on lines, then tokens) into <name>.reduced.<ext>.")
+@click.option("--reduce-calls", default=DEFAULT_MAX_CALLS, show_default=True,
+              help="Most oracle calls the reduction of one bucket may make.")
+def main(seed: int, inputs: int, start: int, jobs: int, out: Path, time_limit: float, reduce: bool,
+         reduce_calls: int) -> None:
     """Fuzz oxide with mutants of its own examples and tests."""
     def progress(report):  # type: ignore[no-untyped-def]
         if report.inputs % PROGRESS_EVERY == 0:
             click.echo(report.summary(), err=True)
 
-    report = fuzz(seed, inputs, jobs, out, start, time_limit, progress)
+    report = fuzz(seed, inputs, jobs, out, start, time_limit, progress, reduce_calls if reduce else 0)
     click.echo(report.text())
     click.echo(f"reproducers and report: {out}")
     sys.exit(1 if report.buckets else 0)

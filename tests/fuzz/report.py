@@ -1,5 +1,6 @@
 """Findings grouped into buckets by signature; each bucket keeps its count and smallest reproducer, written
-to the output folder with the (seed, index) that regenerates it."""
+to the output folder with the (seed, index) that regenerates it, and beside it the reduced reproducer when
+the run reduced one (tests/fuzz/reduce.py)."""
 
 from __future__ import annotations
 
@@ -15,16 +16,21 @@ from tests.fuzz.outcome import Finding, Outcome
 
 @dataclass
 class Bucket:
-    """Findings with one signature: how many, and the smallest mutant that shows it."""
+    """Findings with one signature: how many, the smallest mutant that shows it, and that mutant reduced."""
 
     finding: Finding
     count: int
     smallest: Mutant
     file: Path | None = None
+    reduced: str | None = None
+    reduced_file: Path | None = None
 
     def line(self) -> str:
         """One line: count, bucket, reproducer file and how to regenerate it."""
         where = f" -> {self.file}" if self.file else ""
+        if self.reduced_file and self.reduced is not None:
+            where += (f", reduced from {len(self.smallest.text.splitlines())} to {len(self.reduced.splitlines())}"
+                      f" lines -> {self.reduced_file}")
         return (f"{self.count:6d}  {self.finding.bucket}  [seed {self.smallest.seed}, index {self.smallest.index},"
                 f" from {self.smallest.origin}]{where}")
 
@@ -79,6 +85,9 @@ class Report:
             kind = re.sub(r"[^\w-]", "_", bucket.finding.kind)
             bucket.file = out / f"{kind}-{digest}-{bucket.smallest.stem}{bucket.smallest.suffix}"
             bucket.file.write_text(bucket.smallest.text, encoding="utf-8")
+            if bucket.reduced is not None and bucket.reduced != bucket.smallest.text:
+                bucket.reduced_file = bucket.file.with_suffix(".reduced" + bucket.file.suffix)
+                bucket.reduced_file.write_text(bucket.reduced, encoding="utf-8")
             bucket.file.with_suffix(bucket.file.suffix + ".txt").write_text(
                 f"{bucket.finding.bucket}\ncount: {bucket.count}\nseed {bucket.smallest.seed}, index "
                 f"{bucket.smallest.index}, from {bucket.smallest.origin}, mutations "
