@@ -3,5 +3,5 @@ them in worker subprocesses, so that a crash, a hang, a traceback, an internal e
 or an emulator exception is caught and reported with its reproducer.
 
 Mutant `index` under seed `seed` is a pure function of (seed, index): `python -m tests.fuzz --seed S
---only INDEX` replays one finding.
+--start INDEX --inputs 1` replays one finding.
 """
