@@ -38,6 +38,11 @@ class Source:
         return SourceLoc(self.name, first_line + row, col)
 
 
+def syntax_tree(text: str) -> Any:
+    """The tree-sitter tree of `text`, syntax errors and all (they are ERROR nodes)."""
+    return tree_sitter.Parser(_LANGUAGE).parse(text.encode())
+
+
 def parse(source: Source) -> Any:
     """The tree-sitter tree of `source`; raise OxideError listing every syntax error."""
     tree = tree_sitter.Parser(_LANGUAGE).parse(source.data)

@@ -78,3 +78,14 @@ def attribute_fields(args: str) -> list[tuple[str, str]]:
         else:
             current += ch
     return parts
+
+
+def written_attributes(root: Any) -> Iterator[Attribute]:
+    """Every outer attribute in a syntax tree, at any depth (attributes in comments and strings are not
+    nodes, so they are not found)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "attribute_item" and node.named_children:
+            yield read_attribute(node)
+        stack.extend(reversed(node.children))

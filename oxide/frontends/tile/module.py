@@ -16,8 +16,8 @@ from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.frontends.rust import ast
 from oxide.frontends.rust.build import Builder, text
 from oxide.frontends.rust.items import build_function
-from oxide.frontends.rust.parser import Source
-from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields
+from oxide.frontends.rust.parser import Source, syntax_tree
+from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields, written_attributes
 from oxide.ir.diagnostics import OxideError, SourceLoc
 
 SHAPE_MACROS = ("const_shape", "shape", "const_array")
@@ -28,8 +28,12 @@ _ENTRY_KEYS = ("print_ir", "dump_mlir_dir", "unchecked_accesses", "deny_in_kerne
 
 
 def is_tile_source(text_: str) -> bool:
-    """Whether Rust source holds a `#[cutile::module]` (and so goes to the tile frontend)."""
-    return re.search(r"#\s*\[\s*cutile\s*::\s*module\b", text_) is not None
+    """Whether Rust source holds a `#[cutile::module]` attribute (and so goes to the tile frontend); one in a
+    comment or a string does not count. A file with syntax errors is still routed by what parses."""
+    if not re.search(r"cutile\s*::\s*module", text_):
+        return False  # most sources: no parse needed
+    tree = syntax_tree(text_)
+    return any(a.name == "cutile::module" for a in written_attributes(tree.root_node))
 
 
 class TileBuilder(Builder):

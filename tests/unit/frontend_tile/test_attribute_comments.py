@@ -35,3 +35,21 @@ def test_a_commented_entry_next_to_another_entry_is_kept():
     src = kernel("", entry="#[cutile::entry] // first", extra="    #[cutile::entry]\n"
                  "    fn k2(z: &mut Tensor<f32, {[128]}>) {}")
     assert [k.name for k in build(src).kernels] == ["k", "k2"]
+
+
+def test_a_cutile_module_in_a_comment_or_string_does_not_make_a_tile_source():
+    import oxide
+    from oxide.frontends.tile import is_tile_source
+
+    simt = """// Ported from a #[cutile::module] kernel.
+/* #[cutile::module] */
+use cuda_device::{kernel, thread, DisjointSlice};
+#[kernel]
+pub fn k(mut out: DisjointSlice<u32>) {
+    let idx = thread::index_1d();
+    if let Some(o) = out.get_mut(idx) { *o = 1; }
+}
+"""
+    assert not is_tile_source(simt)
+    assert oxide.compile(simt, "k.rs").kernels[0].name == "k"
+    assert is_tile_source("#[cutile::module] // the tile kernels\nmod m {}\n")
