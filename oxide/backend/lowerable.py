@@ -33,6 +33,8 @@ _ELEMENT_TYPE_ATTRIBUTES = {"llvm.getelementptr": "elem_type", "llvm.alloca": "e
                             "llvm.mlir.global": "global_type"}
 _LLVM_ARRAY = re.compile(r"^!llvm\.array<\d+ x (.*)>$", re.DOTALL)
 _POINTER = re.compile(r"\bptr<(\d+)>")
+# Element types no simt type may hold (the simt lowering passes elements through to LLVM unchanged).
+_NO_LLVM_ELEMENT = re.compile(r"(?<![\w.])(tensor<|memref<|complex<|none\b|tf32\b|f8E\w*)")
 # An integer type nested anywhere in a type's or attribute's text (`!simt.shared<i0, 8>`, `vector<4xi0>`,
 # `(i32) -> i0`): the shape prefix of a shaped type is cut first so that `4xi0` reads as `i0`.
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -188,9 +190,24 @@ def ops_outside_functions(op: ir.Operation) -> Iterator[Problem]:
         yield op.location, f"'{op.name}' op is outside any function; move it into a gpu.func body"
 
 
+def simt_type_elements(op: ir.Operation) -> Iterator[Problem]:
+    """A simt type (shared array, slice, pointer, ...) whose element is a type with no LLVM form (a tensor,
+    memref, complex, tf32 or f8 element): the simt lowering maps the element to LLVM as it is, and the
+    translation aborts on it."""
+    for location, t in _value_types(op):
+        text = str(t)
+        if not text.startswith("!simt."):
+            continue
+        found = _NO_LLVM_ELEMENT.search(_QUOTED.sub("", text))
+        if found:
+            element = found.group(0) + "...>" if found.group(0).endswith("<") else found.group(0)
+            yield location, (f"'{op.name}' op type '{text}': its element '{element}' has no LLVM form; use an "
+                             "integer, float, vector or struct element")
+
+
 RULES: tuple[Callable[[ir.Operation], Iterator[Problem]], ...] = (
     element_types, integer_widths, pointer_address_spaces, gep_constant_indices, global_initializers,
-    ops_outside_functions)
+    ops_outside_functions, simt_type_elements)
 
 
 def check_lowerable(module: ir.Operation, rename: Mapping[str, str] | None = None) -> None:

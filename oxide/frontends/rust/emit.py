@@ -9,8 +9,9 @@ LLVM promotes to registers.
 
 from __future__ import annotations
 
+import contextlib
 import operator
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from mlir import ir
 from mlir.dialects import arith, scf
@@ -252,11 +253,28 @@ class FunctionEmitter:
             type_name = getattr(bound, "name", bound.rust()).split("<")[0]
         return self.crate.assoc_const(type_name, name)
 
+    @contextlib.contextmanager
+    def _resolving(self, kind: str, name: str, loc: Any) -> Iterator[None]:
+        """Resolve the fields of struct or enum `name`; meeting it again inside them means it refers to itself,
+        which is a located error (not an endless recursion)."""
+        resolving = self.__dict__.setdefault("_types_resolving", [])
+        if name in resolving:
+            path = " -> ".join(resolving[resolving.index(name):] + [name])
+            raise err(loc, f"{kind} `{name}` refers to itself (through `{path}`): a type that holds itself has "
+                           "infinite size, and device types cannot refer to themselves through pointers either; "
+                           "use indices into a buffer instead")
+        resolving.append(name)
+        try:
+            yield
+        finally:
+            resolving.pop()
+
     def struct_type(self, struct: ast.StructDef, args: list[T.Ty]) -> T.Struct:
         bindings = dict(zip((g.name for g in struct.generics), args))
         self.generics.append({**self.generics[-1], **bindings})
         try:
-            fields = tuple((name, self.resolve_type(t)) for name, t in struct.fields)
+            with self._resolving("struct", struct.name, struct.loc):
+                fields = tuple((name, self.resolve_type(t)) for name, t in struct.fields)
         finally:
             self.generics.pop()
         for (name, ty), (_, written) in zip(fields, struct.fields):
@@ -281,8 +299,9 @@ class FunctionEmitter:
             _check_discriminants(enum, variants, ty.storage, f"its `#[repr({ty.storage})]`")
             return ty
         _check_discriminants(enum, variants, T.PRIMITIVES["i32"], "the i32 tag of an enum with fields")
-        payloads = tuple((f"#{name}", T.Tuple(tuple(self.resolve_type(t) for t in enum.fields.get(name, []))))
-                         for name, _ in variants)
+        with self._resolving("enum", enum.name, enum.loc):
+            payloads = tuple((f"#{name}", T.Tuple(tuple(self.resolve_type(t) for t in enum.fields.get(name, []))))
+                             for name, _ in variants)
         return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, discriminants=tuple(variants))
 
     # Statements ----------------------------------------------------------------------------------------

@@ -1380,11 +1380,29 @@ def e_Tuple(self, e: ast.Tuple, expected: T.Ty | None) -> Val:
     return Val(T.Tuple(tuple(p.ty for p in parts)), parts)
 
 
+# A thread's local memory (where arrays that do not fit in registers live) holds at most 512 KiB on every
+# supported chip; a larger array cannot be launched.
+MAX_LOCAL_BYTES = 512 * 1024
+
+
+def _check_local_array_size(elem: T.Ty, count: int, loc: Any) -> None:
+    """A located error for `[x; count]` larger than a thread's local memory (checked before anything of that
+    size is built)."""
+    try:
+        size = T.layout(elem)[0] * count
+    except (AttributeError, TypeError):
+        return  # an element type with no memory layout: refused where it is stored
+    if size > MAX_LOCAL_BYTES:
+        raise err(loc, f"`[{elem}; {count}]` takes {size:,} bytes, and a thread's local memory holds at most "
+                       f"{MAX_LOCAL_BYTES:,}; put large data in shared memory or a buffer parameter")
+
+
 def e_ArrayLit(self, e: ast.ArrayLit, expected: T.Ty | None) -> Val:
     elem_hint = expected.elem if isinstance(expected, T.Array) else None
     if e.repeat is not None:
         count = self.length_arg(e.repeat)
         first = self.expr(e.elems[0], elem_hint)
+        _check_local_array_size(first.ty, count, e.loc)
         values = [first] * count
     else:
         values = [self.expr(e.elems[0], elem_hint)] if e.elems else []

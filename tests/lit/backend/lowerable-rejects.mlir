@@ -158,3 +158,14 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// A fuzz finding: a shared array of tensors reached the translation, which aborted.
+gpu.module @k {
+  gpu.func @two_arrays() {
+    // expected-error@+1 {{'simt.shared_array' op type '!simt.shared<tensor<?xf32>, 8192 : i64>': its element 'tensor<...>' has no LLVM form}}
+    %a = "simt.shared_array"() {align = 16} : () -> !simt.shared<tensor<?xf32>, 8192>
+    gpu.return
+  }
+}
