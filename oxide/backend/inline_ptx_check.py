@@ -90,18 +90,40 @@ def check_inline_ptx(sites: list[InlinePtxSite], ptx: str, chip: str) -> None:
 def _diagnose(sites: list[InlinePtxSite], lines: list[str], stderr: str) -> list[Diagnostic]:
     found = _PTXAS_LINE.search(stderr)
     message = found.group(2).strip() if found else stderr.strip().splitlines()[-1] if stderr.strip() else "failed"
-    block = _inline_block(lines, int(found.group(1)) - 1) if found else None
+    block = _inline_block(lines, int(found.group(1)) - 1, stderr) if found else None
     if block is None:
         return [Diagnostic("error", f"internal error: ptxas refused the PTX oxide generated: {stderr.strip()}")]
     site = next((s for s in sites if s.matches(block)), sites[0])
     return [Diagnostic("error", f"ptxas refuses this inline PTX: {message} (in `{' '.join(block.split())}`); "
-                                "check the instruction, its operands and the `$i` placeholders", site.loc)]
+                                "check the instruction, its operands, the `$i` placeholders and the `;` that ends "
+                                "each instruction", site.loc)]
 
 
-def _inline_block(lines: list[str], index: int) -> str | None:
-    """The text of the inline-asm block around line `index` of the PTX, or None if it is outside all."""
-    begin = next((i for i in range(min(index, len(lines) - 1), -1, -1) if lines[i].strip() in (_BEGIN, _END)), None)
-    if begin is None or lines[begin].strip() != _BEGIN:
-        return None
-    end = next((i for i in range(begin + 1, len(lines)) if lines[i].strip() == _END), len(lines))
-    return "\n".join(lines[begin + 1:end]) if begin < index < end else None
+def _blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """(begin, end) line indices of every inline-asm block of the PTX (its marker comments)."""
+    out, begin = [], None
+    for i, line in enumerate(lines):
+        if line.strip() == _BEGIN:
+            begin = i
+        elif line.strip() == _END and begin is not None:
+            out.append((begin, i))
+            begin = None
+    return out
+
+
+def _inline_block(lines: list[str], index: int, stderr: str) -> str | None:
+    """The text of the inline-asm block ptxas's error on line `index` of the PTX is about: the block around
+    that line, else a block whose text the error quotes, else an unterminated block just before it (a template
+    that does not end its instruction with `;` runs into the next line); None when no block is to blame."""
+    blocks = [(b, e, "\n".join(lines[b + 1:e])) for b, e in _blocks(lines)]
+    for begin, end, text in blocks:
+        if begin < index < end:
+            return text
+    for _, _, text in blocks:
+        if text.strip() and text.strip()[:40] in stderr:
+            return text
+    before = [(end, text) for _, end, text in blocks if end < index]
+    if before and not any(line.strip() for line in lines[before[-1][0] + 1:index]) \
+            and not before[-1][1].strip().endswith((";", "}")):
+        return before[-1][1]
+    return None

@@ -115,8 +115,17 @@ def shapes_overflowing_int64(source: _Source) -> Iterator[tuple[int, str]]:
                                   "in 64 bits; use smaller dimensions")
 
 
+def unterminated_strings(source: _Source) -> Iterator[tuple[int, str]]:
+    """A `"` that starts no string ending on its line: MLIR's lexer refuses it, and the bindings abort while
+    reporting that error for some inputs."""
+    offset = source.masked.find('"')
+    if offset >= 0:
+        yield offset, "unterminated string: a string literal ends with `\"` on the line where it starts"
+
+
 _RULES: tuple[Callable[[_Source], Iterator[tuple[int, str]]], ...] = (
-    op_names_without_operation, names_not_utf8, dense_arrays_of_index, shapes_overflowing_int64)
+    op_names_without_operation, names_not_utf8, dense_arrays_of_index, shapes_overflowing_int64,
+    unterminated_strings)
 
 
 def text_problems(text: str, name: str) -> list[Diagnostic]:

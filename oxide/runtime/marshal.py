@@ -153,9 +153,11 @@ class Binder(ArgumentChecker):
         return scalar
 
     def _buffer_converter(self, p: ParamSpec) -> Callable[[Any, Bound, bool], None]:
-        dtype, name, mutable, key = element_of(p).plain, p.name, p.mutable, f"{p.name}.len()"
-        # Buffers of structs/arrays take the checked path (element count, alignment).
+        name, mutable, key = p.name, p.mutable, f"{p.name}.len()"
+        # Buffers of structs/arrays take the checked path (element count, alignment), and so do raw pointers
+        # (whose element may be a type no array holds: that is reported when an array is passed).
         fast_path = self.gpu and p.kind != "ptr" and p.space != "runtime_2d" and not p.layout
+        dtype = element_of(p).plain if fast_path else None
 
         def buffer(value: Any, bound: Bound, allow_host: bool) -> None:
             if fast_path and type(value) is DeviceBuffer and value.dtype == dtype:
@@ -191,7 +193,11 @@ class Binder(ArgumentChecker):
                 except KernelArgumentError as exc:
                     return f"`{p.name}`: {exc}"
                 dtype = getattr(view, "dtype", None)
-                if dtype is None or element_of(p).count(np.dtype(dtype), int(getattr(view, "size", 0))) is None:
+                try:
+                    element = element_of(p)
+                except KeyError as exc:  # a pointer to a type no array holds
+                    return f"`{p.name}: {p.rust_type}`: the runtime has no arrays of {exc.args[0]} elements"
+                if dtype is None or element.count(np.dtype(dtype), int(getattr(view, "size", 0))) is None:
                     return f"`{p.name}: {p.rust_type}` does not take {_describe(value)}"
         return None
 
@@ -229,6 +235,11 @@ class Binder(ArgumentChecker):
         if p.kind == "ptr" and self.gpu and isinstance(value, int) and not isinstance(value, bool):
             bound.abi.append(device_address(value, lambda why: self._fail(p, why)))
             return
+        try:
+            element = element_of(p)
+        except KeyError as exc:  # a pointer to a type no array holds (`*mut u128`): only an address can go
+            raise self._fail(p, f"the runtime has no arrays of {exc.args[0]} elements; pass a raw device address "
+                                "(an int) on the GPU") from None
         array = None
         if self.gpu:
             view = self._gpu_view(p, value)
@@ -261,7 +272,6 @@ class Binder(ArgumentChecker):
             if p.mutable and not array.flags.writeable:
                 raise self._fail(p, "the kernel writes this argument, but the array is read-only")
             view = ArrayView(int(array.__array_interface__["data"][0]), array.dtype, array.size, array.shape)
-        element = element_of(p)
         count = self._element_count(p, element, view, array)
         bound.buffers.append(BufferArg(p.name, view.ptr, view.nbytes, p.mutable))
         bound.values[f"{p.name}.len()"] = count

@@ -61,3 +61,10 @@ def test_an_error_outside_inline_asm_is_an_internal_error():
     (diagnostic,) = _diagnose(_SITES, _PTX, "ptxas k.ptx, line 6; error   : Unknown symbol '%r1'")
     assert diagnostic.loc is None and diagnostic.message.startswith("internal error: ptxas refused the PTX oxide "
                                                                    "generated")
+
+
+def test_an_unterminated_template_is_blamed_for_the_line_it_runs_into():
+    lines = [".entry k()", "{", "\t// begin inline asm", "\txxxx", "\t// end inline asm", "\tret;", "}"]
+    sites = [InlinePtxSite(SourceLoc("k.rs", 5, 14), "xxxx")]
+    (diagnostic,) = _diagnose(sites, lines, "ptxas k.ptx, line 6; error   : Unknown symbol 'ret'")
+    assert diagnostic.loc == SourceLoc("k.rs", 5, 14) and "(in `xxxx`)" in diagnostic.message

@@ -252,7 +252,11 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
                 if flag == "unchecked_indexing":
                     out["unchecked_indexing"] = True
                 elif flag.startswith("launch_context"):
-                    out["launch_context"] = flag.split("=")[1].strip()
+                    name = flag.partition("=")[2].strip()
+                    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+                        raise OxideError("#[kernel(launch_context = name)] names the launch context parameter, "
+                                         f"got `{flag}`", b.loc(attr.node))
+                    out["launch_context"] = name
                 elif re.fullmatch(r"[iu](8|16|32|64|size)|f32|f64|bool", flag):
                     # `#[kernel(f32, i32)]`: cuda-oxide's explicit instantiation list of one type parameter.
                     out.setdefault("instances", []).append([flag])

@@ -70,3 +70,12 @@ func.func @f() {
   () : () -> ()
   return
 }
+
+// -----
+
+// A fuzz finding: an unterminated string made the bindings abort while reporting the lexer's error.
+func.func @f() {
+  // expected-error@+1 {{unterminated string: a string literal ends with `"` on the line where it starts}}
+  "
+  return
+}

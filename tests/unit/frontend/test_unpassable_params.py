@@ -82,3 +82,16 @@ pub fn halves(h: &[f16], mut out: DisjointSlice<f32>) {
                                                   r"arrays of f16 elements; this kernel cannot be launched from Python"):
         binder.bind([np.zeros(4, np.float16), np.zeros(4, np.float32)], allow_host=True)
     assert "the runtime has no arrays of f16 elements" in binder.mismatch([np.zeros(4, np.float16), np.zeros(4)])
+
+
+def test_an_array_for_a_pointer_to_128_bit_integers_is_a_kernel_argument_error():
+    import numpy as np
+
+    from oxide.runtime import KernelArgumentError
+    from oxide.runtime.marshal import Binder
+
+    source = "#[kernel]\npub unsafe fn k(p: *mut u128) {\n}\n"  # a fuzz finding: KeyError in element_of
+    spec = oxide.compile(source, "p.rs").artifact(source).kernels[0]
+    with pytest.raises(KernelArgumentError, match=r"kernel `k`, argument `p: \*mut u128`: the runtime has no arrays "
+                                                  r"of u128 elements; pass a raw device address"):
+        Binder(spec, gpu=False).bind([np.zeros(4, np.uint64)], allow_host=True)
