@@ -169,3 +169,14 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// A fuzz finding: a symbol where the element type belongs (the lowering failed to read it back).
+gpu.module @k {
+  gpu.func @two_arrays() {
+    // expected-error@+1 {{'simt.shared_array' op type '!simt.shared<@copy, 8192 : i64>': its element '@copy' has no LLVM form}}
+    %a = "simt.shared_array"() {align = 16} : () -> !simt.shared<@copy, 8192>
+    gpu.return
+  }
+}
