@@ -60,13 +60,18 @@ def inline_ptx_sites(module: Any, rename: Mapping[str, str] | None) -> list[Inli
     return sites
 
 
-def find_ptxas() -> str | None:
-    """ptxas on PATH, else under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda; None when there is none."""
-    found = shutil.which("ptxas")
+def find_cuda_tool(name: str) -> str | None:
+    """A CUDA toolkit program on PATH, else under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda; None if absent."""
+    found = shutil.which(name)
     for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if not found and root and (Path(root) / "bin" / "ptxas").is_file():
-            found = str(Path(root) / "bin" / "ptxas")
+        if not found and root and (Path(root) / "bin" / name).is_file():
+            found = str(Path(root) / "bin" / name)
     return found
+
+
+def find_ptxas() -> str | None:
+    """The ptxas that checks inline PTX (see find_cuda_tool)."""
+    return find_cuda_tool("ptxas")
 
 
 def check_inline_ptx(sites: list[InlinePtxSite], ptx: str, chip: str) -> None:

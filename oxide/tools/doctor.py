@@ -3,11 +3,8 @@ optional, or informational such as "no GPU: the emulator runs kernels"), each wi
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 OK, FAIL, WARN = "✓", "✗", "⚠"
@@ -110,10 +107,9 @@ def _libdevice() -> Check:
 
 
 def _tool(name: str, purpose: str, hint: str) -> Check:
-    found = shutil.which(name)
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if not found and root and (Path(root) / "bin" / name).exists():
-            found = str(Path(root) / "bin" / name)
+    from oxide.backend.inline_ptx_check import find_cuda_tool
+
+    found = find_cuda_tool(name)
     if found:
         return Check(OK, f"{name} (optional)", found)
     return Check(WARN, f"{name} (optional)", f"not found; {purpose}", hint)
