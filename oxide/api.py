@@ -22,7 +22,7 @@ from oxide.runtime.artifact import Artifact
 from oxide.runtime.signature import KernelSpec, UnpassableParameter, param_spec
 
 if TYPE_CHECKING:  # the frontend imports MLIR; `oxide.load` of a cached build must work without it
-    from oxide.frontends.rust.compile import KernelInfo
+    from oxide.frontends.simt.compile import KernelInfo
 
 DEFAULT_CHIP = "sm_90"
 
@@ -70,7 +70,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     """Compile Rust kernel source to PTX for `chip`; raise OxideError (located diagnostics) on bad input.
 
     A source with a `#[cutile::module]` is tile kernels (the Tile track, frontends/tile); any other source is
-    SIMT kernels (frontends/rust). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels."""
+    SIMT kernels (frontends/simt). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels."""
     from oxide.backend import Target, compile_to_ptx
     from oxide.backend.ptx import tile_kernel_warps
     from oxide.frontends import compile_source

@@ -1,4 +1,4 @@
-"""oxide.frontends: Rust-syntax frontends (rust/ for SIMT kernels, tile/ for tile kernels) emitting oxide IR.
+"""oxide.frontends: Rust-syntax frontends (syntax/ shared by all: tree-sitter adapter, AST, macros; simt/ for SIMT kernels, tile/ for tile kernels) emitting oxide IR.
 
 `compile_source` picks the frontend from the source itself: a `#[cutile::module]` is tile kernels (the Tile
 track), anything else SIMT kernels (the cuda-oxide track)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from oxide.frontends.rust.compile import FrontendResult
+    from oxide.frontends.simt.compile import FrontendResult
 
 
 def compile_source(text: str, name: str, context: Any,
@@ -18,6 +18,6 @@ def compile_source(text: str, name: str, context: Any,
 
     if is_tile_source(text):
         return compile_tile(text, name, context, instances)
-    from oxide.frontends.rust.compile import compile_rust
+    from oxide.frontends.simt.compile import compile_rust
 
     return compile_rust(text, name, context, instances)

@@ -49,7 +49,7 @@ def _split_arguments(args: str) -> list[str] | None:
 
 def generic_kernels(text: str, name: str) -> list[str]:
     """The generic kernels (SIMT `#[kernel]`s or tile `#[cutile::entry]`s) a Rust source declares."""
-    from oxide.frontends.rust.parser import Source, parse
+    from oxide.frontends.syntax.parser import Source, parse
     from oxide.frontends.tile.compile import is_tile_source
 
     source = Source(name, text)
@@ -59,7 +59,7 @@ def generic_kernels(text: str, name: str) -> list[str]:
         crate: Any = collect_tile(source, parse(source).root_node)
         kernels = crate.entries
     else:
-        from oxide.frontends.rust.items import collect
+        from oxide.frontends.simt.items import collect
 
         crate = collect(source, parse(source).root_node)
         kernels = crate.kernels

@@ -34,9 +34,9 @@ class GenericKernel:
 
 def generic_kernels(text: str, name: str) -> dict[str, GenericKernel]:
     """The generic kernels of a Rust source, by name."""
-    from oxide.frontends.rust import ast
-    from oxide.frontends.rust.items import collect
-    from oxide.frontends.rust.parser import Source, parse
+    from oxide.frontends.syntax import ast
+    from oxide.frontends.simt.items import collect
+    from oxide.frontends.syntax.parser import Source, parse
 
     source = Source(name, text)
     crate = collect(source, parse(source).root_node)

@@ -11,8 +11,8 @@ from typing import Callable, Iterator
 
 def ast_summary(text: str, name: str) -> str:
     """The crate's items as the frontend sees them: kernels with their attributes, helpers, types."""
-    from oxide.frontends.rust.items import collect, parse_attributes
-    from oxide.frontends.rust.parser import Source, parse
+    from oxide.frontends.simt.items import collect, parse_attributes
+    from oxide.frontends.syntax.parser import Source, parse
 
     source = Source(name, text)
     crate = collect(source, parse(source).root_node)

@@ -1,6 +1,6 @@
 """The safety corpus (issue 7): kernels that must be rejected, kernels near the same edges that must compile
 cleanly, and kernels that compile with a warning. Each goes through the whole pipeline to PTX, so that both
-the frontend's checks (oxide/frontends/rust/safety.py, contract.py) and the IR pass oxide-verify-aliasing
+the frontend's checks (oxide/frontends/simt/safety.py, contract.py) and the IR pass oxide-verify-aliasing
 take part.
 
 - reject/*.rs ends with `// expect: <line>:<col>: <message>`: the first error, exactly.

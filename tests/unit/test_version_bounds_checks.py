@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oxide.frontends.rust.compile import compile_rust
+from oxide.frontends.simt.compile import compile_rust
 from oxide.ir import make_context
 from oxide.passes.pipeline import build_pass_manager
 from tests.unit.frontend.simt_interp import Interpreter, Trap

@@ -17,10 +17,10 @@ from mlir import ir
 from mlir.dialects import gpu
 
 from oxide.dialects.tile.types import MAX_OUTPUT_RANK
-from oxide.frontends.rust import ast
-from oxide.frontends.rust.compile import FrontendResult, KernelInfo, KernelParam, entry_name, new_kernel_module
-from oxide.frontends.rust.emit_support import err, location
-from oxide.frontends.rust.parser import Source, parse
+from oxide.frontends.syntax import ast
+from oxide.frontends.simt.compile import FrontendResult, KernelInfo, KernelParam, entry_name, new_kernel_module
+from oxide.frontends.simt.emit_support import err, location
+from oxide.frontends.syntax.parser import Source, parse
 from oxide.frontends.tile.emit import Emitter
 from oxide.frontends.tile.module import TileCrate, collect, is_tile_source
 from oxide.frontends.tile.types import SCALARS, PtrT, Scalar, TileT, V, ViewT, rust_name

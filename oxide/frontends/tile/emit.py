@@ -9,8 +9,8 @@ from typing import Any, Callable
 
 from mlir.dialects import arith
 
-from oxide.frontends.rust import ast
-from oxide.frontends.rust.emit_support import err, location
+from oxide.frontends.syntax import ast
+from oxide.frontends.simt.emit_support import err, location
 from oxide.frontends.tile import ops, ops_memory
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.control import Binding, ControlFlow, LoopFrame

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
-from oxide.frontends.rust import ast
-from oxide.frontends.rust.build import Builder, text
-from oxide.frontends.rust.items import build_function
-from oxide.frontends.rust.parser import Source, syntax_tree
+from oxide.frontends.syntax import ast
+from oxide.frontends.syntax.build import Builder, text
+from oxide.frontends.simt.items import build_function
+from oxide.frontends.syntax.parser import Source, syntax_tree
 from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields, written_attributes
 from oxide.ir.diagnostics import OxideError, SourceLoc
 

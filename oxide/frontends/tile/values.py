@@ -12,7 +12,7 @@ from typing import Any
 from mlir import ir
 from mlir.dialects import arith
 
-from oxide.frontends.rust.emit_support import err
+from oxide.frontends.simt.emit_support import err
 from oxide.frontends.tile.types import BOOL, SCALARS, Flex, Scalar, TileT, TupleT, V, rust_name
 from oxide.ir.diagnostics import SourceLoc
 

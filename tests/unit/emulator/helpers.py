@@ -9,7 +9,7 @@ from typing import Any
 from mlir import ir
 
 from oxide.backend.emulator import emit_program
-from oxide.frontends.rust.compile import compile_rust
+from oxide.frontends.simt.compile import compile_rust
 from oxide.ir import make_context
 from oxide.runtime.emulator import launch
 

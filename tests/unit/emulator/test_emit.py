@@ -27,7 +27,7 @@ def test_program_is_deterministic_and_names_rust_locations():
     source = (EXAMPLES / "vecadd.rs").read_text()
     first = example("vecadd")
     with _context(), ir.Location.unknown():
-        from oxide.frontends.rust.compile import compile_rust
+        from oxide.frontends.simt.compile import compile_rust
 
         again = emit_program(compile_rust(source, "examples/rust/vecadd.rs", _context()).module)
     assert first == again

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import oxide
-from oxide.frontends.rust.compile import compile_rust
+from oxide.frontends.simt.compile import compile_rust
 from oxide.ir import make_context
 from oxide.ir.diagnostics import OxideError
 from tests.unit.frontend.simt_interp import Trap, run_kernel, to_signed

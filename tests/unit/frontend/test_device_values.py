@@ -1,4 +1,4 @@
-"""Frontend tests of the value-level device API (oxide/frontends/rust/intrinsics: core_fns, conversions, int_methods,
+"""Frontend tests of the value-level device API (oxide/frontends/simt/intrinsics: core_fns, conversions, int_methods,
 casts, libm): what each construct computes, through the reference interpreter, or the IR it emits where
 the interpreter has no model of the op."""
 

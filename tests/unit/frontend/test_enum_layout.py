@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import oxide
-from oxide.frontends.rust import types as T
+from oxide.frontends.simt import types as T
 from oxide.ir import make_context
 from oxide.runtime import KernelArgumentError
 from tests.unit.frontend.test_constructs import ir

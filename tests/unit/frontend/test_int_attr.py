@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from mlir import ir
 
-from oxide.frontends.rust.emit_support import int_attr
+from oxide.frontends.simt.emit_support import int_attr
 from oxide.ir import make_context
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from oxide.frontends.rust.compile import compile_rust
+from oxide.frontends.simt.compile import compile_rust
 from oxide.ir import make_context
 from oxide.ir.diagnostics import OxideError
 

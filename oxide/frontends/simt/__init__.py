@@ -1,0 +1,9 @@
+"""The SIMT-track frontend: cuda-oxide kernels (Rust syntax, read by frontends/syntax) in, simt IR out.
+
+    types.py       semantic types (i32, &[T], DisjointSlice<T, S>, structs, ...) and their MLIR form
+    items.py       the crate: kernels, device functions, structs, impls, consts; generics and entry names
+    emit.py        AST -> simt + scf/arith/math inside a gpu.module, structured control flow only
+    device_api.py  cuda_device paths and methods (thread::, warp::, atomics, math) -> ops
+    intrinsics/    device functions and methods registered by name
+    compile.py     the driver: compile_rust
+"""

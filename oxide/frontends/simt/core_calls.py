@@ -1,0 +1,263 @@
+"""Calls of `core` functions that are language features rather than GPU API: `mem::replace`,
+`mem::transmute`, `mem::size_of` / `align_of`, `ptr::null(_mut)`, `T::from` (lossless), `MaybeUninit`,
+`array::from_fn`, `intrinsics::exact_div`, `ptr::fn_addr_eq`; array `.map(f)`;
+and constructing variants of enums with fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import arith, scf
+
+from oxide.dialects import simt
+from oxide.frontends.syntax import ast
+from oxide.frontends.simt import types as T
+from oxide.frontends.simt.emit_support import err, i1
+from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell
+
+
+def _const(ty: T.Ty, value: int) -> ir.Value:
+    return arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), value))
+
+
+def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, args: list[ast.Expr],
+              expected: T.Ty | None, loc: Any) -> Val | None:
+    """The value of one of the calls this module owns, or None when `name` is none of them."""
+    if name in ("null", "null_mut") and qualifier == "ptr" and not args:
+        if not isinstance(expected, T.Ptr):
+            raise err(loc, f"cannot infer the pointee type of `ptr::{name}()` here; annotate the binding")
+        zero = arith.constant(ir.IntegerType.get_signless(64), ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0))
+        ptr_ty = T.Ptr(expected.elem, name == "null_mut", 0)  # the generic null pointer
+        return Val(ptr_ty, simt.IntToPtrOp.build(zero, results=[ptr_ty.mlir()]))
+    if name in ("size_of", "align_of") and qualifier == "mem" and len(func.generics) == 1 and not args:
+        size, align = T.layout(em.resolve_type(func.generics[0]))
+        return Val(T.USIZE, _const(T.USIZE, size if name == "size_of" else align))
+    if name == "from" and qualifier in T.PRIMITIVES and type(T.PRIMITIVES[qualifier]) in (T.Int, T.Float, T._Usize, T._Isize) \
+            and len(args) == 1:  # `char::from` (only from u8) is the intrinsics' (char_fns)
+        return _lossless_from(em, T.PRIMITIVES[qualifier], args[0], loc)
+    if name in ("uninit", "zeroed") and qualifier == "MaybeUninit" and not args:
+        from oxide.frontends.simt.emit_expr import placeholder
+
+        ty = em.resolve_type(func.generics[0]) if func.generics else expected
+        if ty is None:
+            raise err(loc, f"cannot infer the type of `MaybeUninit::{name}()` here; annotate the binding")
+        if isinstance(ty, T.Never):
+            # An uninhabited type has no values: Rust's `assert_inhabited` guard panics, here a trap.
+            simt.TrapOp.build()
+            return Val(T.NEVER, None)
+        if name == "uninit":
+            with ir.InsertionPoint.at_block_begin(em.entry):
+                slot = new_cell(ty)  # a fresh local, never written yet
+            return load_cell(slot)
+        try:
+            return placeholder(ty)  # zero bits
+        except TypeError:
+            raise err(loc, f"`MaybeUninit::zeroed()` of `{ty}` is not supported in device code") from None
+    if name == "transmute" and qualifier == "mem" and len(args) == 1:
+        return _transmute(em, func.generics, args[0], expected, loc)
+    if name == "replace" and qualifier == "mem" and len(args) == 2:
+        # core::mem::replace(&mut place, v): the old value out, v in.
+        from oxide.frontends.simt.emit_expr import assign, referent
+
+        target = args[0]
+        if not (isinstance(target, ast.Unary) and target.op == "&mut"):
+            raise err(target.loc, "`mem::replace` takes `&mut place` as its first argument")
+        old = referent(em, em.expr(target))
+        assign(em, target.operand, em.coerce(em.expr(args[1], old.ty), old.ty, args[1].loc), args[1], loc)
+        return old
+    if name == "from_fn" and qualifier == "array" and len(args) == 1:
+        return _array_from_fn(em, args[0], expected, loc)
+    if name == "exact_div" and len(args) == 2:
+        # core::intrinsics::exact_div: a division the caller promises is exact; computed as `/`.
+        from oxide.frontends.simt.emit_expr import binary_values, operands
+
+        a, b = operands(em, args[0], args[1], expected)
+        return binary_values(em, "/", a, b, loc)
+    if name == "fn_addr_eq" and len(args) == 2:
+        f, g = em.expr(args[0]), em.expr(args[1])
+        if not (isinstance(f.ty, T.FnItem) and isinstance(g.ty, T.FnItem)) or f.v or g.v:
+            raise err(loc, "`fn_addr_eq` compares two non-generic functions in device code")
+        return Val(T.BOOL, i1(f.ty.path == g.ty.path))  # every function is a distinct, statically known item
+    return None
+
+
+def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
+    """`slot.write(v)` on a `let mut slot: MaybeUninit<T>` local and `slot.assume_init()`: MaybeUninit<T> is
+    the T's own storage here, so these are a store into the local and its value."""
+    from oxide.frontends.simt.emit_expr import _local_cell
+
+    if e.name == "write" and len(e.args) == 1:
+        cell = _local_cell(em, e.receiver)
+        if cell is None or isinstance(cell.ty, T.Ptr):
+            return None  # `p.write(v)` through a raw pointer
+        store_cell(cell, em.coerce(em.expr(e.args[0], cell.ty), cell.ty, e.args[0].loc))
+        return Val(T.UNIT, None)
+    if e.name in ("assume_init", "assume_init_read") and not e.args:
+        from oxide.frontends.simt.intrinsics.maybe_uninit import MaybeUninitTy
+
+        em.require_unsafe(e.loc, f"`{e.name}`")
+        value = em.expr(e.receiver)
+        if isinstance(value.ty, MaybeUninitTy):
+            # A `MaybeUninit` value (intrinsics/maybe_uninit.py) holds its T; an uninhabited T has none.
+            if isinstance(value.v, Val):
+                return value.v
+            simt.TrapOp.build()
+            return Val(T.NEVER, None)
+        return value
+    return None
+
+
+def _lossless_from(em: Any, target: T.Ty, arg: ast.Expr, loc: Any) -> Val:
+    """`u32::from(b)`, `u64::from(x_u32)`, `f64::from(x_f32)`: the conversions Rust's `From` provides, which
+    never lose information (bools to integers, widening integers, widening floats, small ints to floats)."""
+    from oxide.frontends.simt.emit_expr import cast_int
+
+    value = em.expr(arg)
+    source = value.ty
+    if source == target:
+        return value
+    if not _is_lossless(source, target):
+        raise err(loc, f"the trait `From<{source}>` is not implemented for `{target}`")
+    if isinstance(target, T.Int):
+        return Val(target, cast_int(value.v, source, target))
+    if isinstance(source, T.Float):
+        return Val(target, arith.extf(target.mlir(), value.v))
+    signed = isinstance(source, T.Int) and source.signed
+    return Val(target, (arith.sitofp if signed else arith.uitofp)(target.mlir(), value.v))
+
+
+def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
+    """`mem::transmute::<A, B>(x)` between scalars of one size (and pointers): the same bits, retyped."""
+    em.require_unsafe(loc, "`mem::transmute`")
+    source_hint = em.resolve_type(generics[0]) if len(generics) == 2 else None
+    target = em.resolve_type(generics[-1]) if generics else expected
+    value = em.expr(arg, source_hint)
+    if source_hint is not None:
+        value = em.coerce(value, source_hint, arg.loc)
+    source = value.ty
+
+    if isinstance(source, T.Ptr) and isinstance(target, T.OptionTy) and target.inner == source.elem \
+            and T.is_scalar(target.inner):
+        return _pointer_as_option_ref(value, target)
+
+    def bits(t: T.Ty) -> int | None:
+        if isinstance(t, (T.Int, T.Float)):
+            return t.bits
+        return 64 if isinstance(t, T.Ptr) else None
+
+    if target is not None and (isinstance(source, T.Array) or isinstance(target, T.Array)):
+        from oxide.frontends.simt.intrinsics.conversions import reinterpret
+
+        return reinterpret(em, value, target, loc)  # byte arrays <-> scalars (the intrinsics' byte views)
+    if target is None or bits(source) is None or bits(target) is None:
+        raise err(loc, f"`mem::transmute` from `{source}` to `{target}` is not supported in device code "
+                       "(only between integers, floats, byte arrays and pointers of one size)")
+    if bits(source) != bits(target):
+        raise err(loc, f"cannot transmute between types of different sizes: `{source}` ({bits(source)} bits) "
+                       f"and `{target}` ({bits(target)} bits)")
+    raw = simt.PtrToIntOp.build(value.v) if isinstance(source, T.Ptr) else value.v
+    if isinstance(target, T.Ptr):
+        if isinstance(source, T.Float):
+            raw = arith.bitcast(ir.IntegerType.get_signless(64), raw)
+        target = T.Ptr(target.elem, target.mutable, 0)  # an integer address is a generic pointer
+        return Val(target, simt.IntToPtrOp.build(raw, results=[target.mlir()]))
+    if isinstance(target, T.Float) or isinstance(source, T.Float):
+        raw = arith.bitcast(target.mlir(), raw) if raw.type != target.mlir() else raw
+    return Val(target, raw)
+
+
+def _pointer_as_option_ref(ptr: Val, target: T.OptionTy) -> Val:
+    """`transmute::<*const T, Option<&T>>(p)`: None for a null pointer (the niche), else Some of what p
+    points to. A `&T` is used by value here, so the value is read now, and only when p is not null."""
+    from oxide.frontends.simt.emit_expr import placeholder
+    from oxide.frontends.simt.values import OptionVal
+
+    i64 = ir.IntegerType.get_signless(64)
+    is_some = arith.cmpi(arith.CmpIPredicate.ne, simt.PtrToIntOp.build(ptr.v), arith.constant(i64, ir.IntegerAttr.get(i64, 0)))
+    read = scf.IfOp(is_some, [target.inner.mlir()], has_else=True)
+    with ir.InsertionPoint(read.then_block):
+        scf.YieldOp([simt.PtrLoadOp.build(ptr.v)])
+    with ir.InsertionPoint(read.else_block):
+        scf.YieldOp([placeholder(target.inner).v])
+    return Val(target, OptionVal(is_some, Val(target.inner, read.results[0])))
+
+
+def _is_lossless(source: T.Ty, target: T.Ty) -> bool:
+    """Whether Rust implements `From<source> for target` among the primitives."""
+    pointer_sized = (T.USIZE, T.ISIZE)
+    if isinstance(source, T.Bool):
+        return isinstance(target, (T.Int, T.Float))
+    if isinstance(source, T.Float):
+        return isinstance(target, T.Float) and target.bits > source.bits
+    if not isinstance(source, T.Int) or source in pointer_sized:
+        return False
+    if isinstance(target, T.Float):
+        return source.bits <= (16 if target.bits == 32 else 32)
+    if not isinstance(target, T.Int) or target.bits <= source.bits or (source.signed and not target.signed):
+        return False
+    return target not in pointer_sized or source.bits <= (8 if target.signed and not source.signed else 16)
+
+
+def _array_from_fn(em: Any, f_expr: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
+    """`core::array::from_fn(|i| ...)` where the array type is known from context: f(0), f(1), ... in order."""
+    from oxide.frontends.simt.emit_expr import array_store
+    from oxide.frontends.simt.values import ArrayView
+
+    if not isinstance(expected, T.Array):
+        raise err(loc, "`array::from_fn` needs its array type from context: `let a: [T; N] = array::from_fn(...)`")
+    f = em.expr(f_expr)
+    if not isinstance(f.ty, T.Closure):
+        raise err(f_expr.loc, "`array::from_fn` takes a closure")
+    with ir.InsertionPoint.at_block_begin(em.entry):
+        view = ArrayView(new_cell(expected).leaves)
+    for i in range(expected.length):
+        em.bind("__from_fn_index", Val(T.USIZE, _const(T.USIZE, i)))
+        element = em.call_closure(f, [ast.PathExpr(loc, ["__from_fn_index"])], loc)
+        array_store(em.coerce(element, expected.elem, loc), view, _index_const(i), expected.elem)
+    return Val(expected, view)
+
+
+def array_map(em: Any, array: Val, f_expr: ast.Expr, loc: Any) -> Val:
+    """`[T; N].map(f)`: a new array of f(element), in order."""
+    from oxide.frontends.simt.emit_expr import array_load, array_store
+    from oxide.frontends.simt.values import ArrayView
+
+    f = em.expr(f_expr)
+    if not isinstance(f.ty, T.Closure):
+        raise err(f_expr.loc, "`map` takes a closure")
+    source = em.owned(array)
+    ty: T.Array = array.ty
+    loop = scf.ForOp(_index_const(0), _index_const(ty.length), _index_const(1))
+    with ir.InsertionPoint(loop.body):
+        em.bind("__map_element", array_load(source.v, loop.induction_variable, ty.elem))
+        out = em.call_closure(f, [ast.PathExpr(loc, ["__map_element"])], loc)
+        with ir.InsertionPoint.at_block_begin(em.entry):
+            try:
+                result = new_cell(T.Array(out.ty, ty.length))
+            except TypeError:
+                raise err(loc, f"`map` to `{out.ty}` elements is not supported in device code") from None
+        array_store(out, ArrayView(result.leaves), loop.induction_variable, out.ty)
+        scf.YieldOp([])
+    return load_cell(result)
+
+
+def _index_const(i: int) -> ir.Value:
+    return arith.constant(ir.IndexType.get(), i)
+
+
+def data_variant(em: Any, ty: T.DataEnum, name: str, args: list[ast.Expr], loc: Any) -> Val:
+    """`E::A(x, y)` / `E::C` of an enum with fields: the discriminant, A's fields, placeholders elsewhere."""
+    from oxide.frontends.simt.emit_expr import placeholder
+
+    found = ty.variant(name)
+    if found is None:
+        raise err(loc, f"no variant `{name}` in enum `{ty}`")
+    position, discriminant, payload = found
+    if len(args) != len(payload.elems):
+        raise err(loc, f"`{ty}::{name}` takes {len(payload.elems)} field(s) but {len(args)} were supplied")
+    fields = [em.coerce(em.expr(a, want), want, a.loc) for a, want in zip(args, payload.elems)]
+    parts = [Val(T.PRIMITIVES["i32"], _const(T.PRIMITIVES["i32"], discriminant))]
+    for i, (_, part_ty) in enumerate(ty.fields[1:], start=1):
+        parts.append(Val(payload, fields) if i == position else placeholder(part_ty))
+    return Val(ty, parts)

@@ -1,0 +1,103 @@
+"""Small pieces shared by the emitter modules: located errors, jump frames, constants, AST walks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from mlir import ir
+from mlir.dialects import arith
+
+from oxide.frontends.syntax import ast
+from oxide.frontends.simt.values import Cell
+from oxide.ir.diagnostics import OxideError, SourceLoc
+
+
+def err(loc: SourceLoc | None, message: str) -> OxideError:
+    """A located error in the user's program."""
+    return OxideError(message, loc)
+
+
+def unknown_type(crate: Any, loc: SourceLoc | None, name: str, what: str = "type") -> OxideError:
+    """`cannot find <what> <name>`, or why a name the file does declare (a union) or a core type with a
+    niche (`NonZeroU32`) cannot be used in device code."""
+    if name in crate.unions:
+        return err(loc, f"unions are not supported in device code (`{name}` is a union); use a struct and "
+                        "explicit bit conversions (`f32::from_bits`, `u32::from_ne_bytes`, `x.to_ne_bytes()`)")
+    if name.startswith("NonZero"):
+        return err(loc, f"`{name}` (an integer whose zero is the niche of `Option<{name}>`) is not supported in "
+                        "device code; use the plain integer type and test for zero")
+    return err(loc, f"cannot find {what} `{name}` in this scope")
+
+
+@dataclass
+class Frame:
+    """A loop (or an inlined function body) that jumps can leave."""
+
+    kind: str  # "loop" | "function"
+    label: str | None
+    exit_flag: ir.Value | None = None       # break / return
+    continue_flag: ir.Value | None = None
+    result: Cell | None = None               # return value of an inlined function
+
+
+@dataclass
+class Scope:
+    """One lexical scope's names."""
+
+    names: dict[str, Any] = field(default_factory=dict)
+
+
+def i1(value: bool) -> ir.Value:
+    """An i1 constant."""
+    t = ir.IntegerType.get_signless(1)
+    return arith.constant(t, ir.IntegerAttr.get(t, int(value)))
+
+
+def int_attr(t: ir.Type, value: int) -> ir.Attribute:
+    """An integer attribute of type `t` (an integer or index type) holding `value` wrapped to its width, as
+    Rust's `as` wraps: `u128::MAX` is the i128 -1. The binding's IntegerAttr.get takes only 64-bit values,
+    so constants of wider types (i128) are parsed."""
+    bits = 64 if isinstance(t, ir.IndexType) else ir.IntegerType(t).width
+    value &= (1 << bits) - 1
+    if bits > 1 and value >> (bits - 1):
+        value -= 1 << bits
+    # The binding zero-extends a negative value into a wider type (-1 became 2**64 - 1 as an i128).
+    if bits <= 64:
+        return ir.IntegerAttr.get(t, value)
+    return ir.Attribute.parse(f"{value} : {t}")
+
+
+def index(value: int) -> ir.Value:
+    """An index constant."""
+    return arith.constant(ir.IndexType.get(), value)
+
+
+def location(loc: SourceLoc | None) -> ir.Location:
+    """The MLIR location of a source position."""
+    return ir.Location.file(loc.file, loc.line, loc.col) if loc is not None else ir.Location.unknown()
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Every AST node under `node`."""
+    yield node
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            yield from walk(item)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:
+            if name in ("loc", "ty"):
+                continue
+            yield from walk(getattr(node, name))
+
+
+def may_jump(node: Any) -> bool:
+    """Whether a statement contains a break, continue or return (remembered on the node: emission asks this
+    of every statement of every block, and again when a kernel is re-emitted with a literal retyped)."""
+    cached = getattr(node, "__dict__", {}).get("_may_jump")
+    if cached is not None:
+        return cached
+    found = any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in walk(node))
+    if hasattr(node, "__dict__"):
+        node.__dict__["_may_jump"] = found
+    return found

@@ -1,0 +1,81 @@
+"""cuda_device's `CuSimd<T, N>`: N values of T held in registers, built with `CuSimd::<T, N>::new([..])`, read
+with `s[i]` (bounds-checked), `s.at(i)`, `s.get::<K>()`, `s.x()`/`y()`/`z()`/`w()`, `s.xy()` and `s.to_array()`.
+It is an array value of its own type (no arithmetic on it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from oxide.frontends.syntax import ast
+from oxide.frontends.simt import types as T
+from oxide.frontends.simt.emit_expr import array_load, index_value
+from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.values import Val
+
+_LANES = {"x": 0, "y": 1, "z": 2, "w": 3}
+
+
+@dataclass(frozen=True)
+class CuSimdTy(T.Array):
+    """`CuSimd<T, N>`: an array of N Ts (a distinct type: `[T; N]` and `CuSimd<T, N>` do not mix)."""
+
+    def rust(self) -> str:
+        return f"CuSimd<{self.elem.rust()}, {self.length}>"
+
+
+def cusimd_type(em: Any, t: ast.PathTy) -> T.Ty | None:
+    """`CuSimd<T, N>` as a type, else None."""
+    if t.name != "CuSimd" or len(t.args) != 2:
+        return None
+    elem = em.resolve_type(t.args[0])
+    if not isinstance(elem, (T.Int, T.Float)):
+        raise err(t.loc, f"`CuSimd<{elem}, _>` is not supported in device code (integers and floats)")
+    return CuSimdTy(elem, em.const_arg(t.args[1]))
+
+
+@device_fn("new")
+def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+         loc: Any) -> Val | None:
+    if len(segs) < 2 or segs[-2] != "CuSimd" or len(args) != 1:
+        return None
+    if len(generics) == 2:
+        ty = cusimd_type(em, ast.PathTy(loc, "CuSimd", list(generics)))
+    elif isinstance(expected, CuSimdTy):
+        ty = expected
+    else:
+        ty = None
+    want = T.Array(ty.elem, ty.length) if ty is not None else None
+    value = em.expr(args[0], want)
+    if not isinstance(value.ty, T.Array) or isinstance(value.ty, CuSimdTy):
+        raise err(args[0].loc, f"`CuSimd::new` takes an array, not `{value.ty}`")
+    if want is not None:
+        value = em.coerce(value, want, args[0].loc)
+    return Val(CuSimdTy(value.ty.elem, value.ty.length), em.owned(value).v)
+
+
+def _lane(em: Any, recv: Val, k: int, loc: Any) -> Val:
+    if not 0 <= k < recv.ty.length:
+        raise err(loc, f"lane {k} is out of range for `{recv.ty}`")
+    return array_load(recv.v, index(k), recv.ty.elem)
+
+
+@device_method("x", "y", "z", "w", "xy", "get", "at", "to_array")
+def _methods(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+             expected: T.Ty | None) -> Val | None:
+    if not isinstance(recv.ty, CuSimdTy):
+        return None
+    if name in _LANES and not args:
+        return _lane(em, recv, _LANES[name], loc)
+    if name == "xy" and not args:
+        return Val(T.Tuple((recv.ty.elem, recv.ty.elem)), [_lane(em, recv, 0, loc), _lane(em, recv, 1, loc)])
+    if name == "get" and len(generics) == 1 and not args:
+        return _lane(em, recv, em.const_arg(generics[0]), loc)
+    if name == "at" and len(args) == 1:
+        i = index_value(em, args[0])
+        em.check_array_bounds(i, recv.ty.length)
+        return array_load(recv.v, i, recv.ty.elem)
+    if name == "to_array" and not args:
+        return em.owned(Val(T.Array(recv.ty.elem, recv.ty.length), recv.v))
+    return None

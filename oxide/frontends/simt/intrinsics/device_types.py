@@ -1,0 +1,48 @@
+"""cuda_device types beyond the core set: the mbarrier object `Barrier` (a u64 in shared memory, declared
+as `static mut BAR: Barrier = Barrier::UNINIT`), the TMA `TmaDescriptor`, `ConstantMemory<T>`
+(constant_memory.py), `CuSimd<T, N>` (cusimd.py), the `vector` types (vectors.py), `MaybeUninit<T>` and uninhabited types (maybe_uninit.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from oxide.frontends.syntax import ast
+from oxide.frontends.simt import types as T
+
+
+@dataclass(frozen=True)
+class BarrierTy(T.Shared):
+    """`Barrier`: one 8-byte-aligned u64 in shared memory that the mbarrier instructions address."""
+
+    def rust(self) -> str:
+        return "Barrier"
+
+
+class TmaDescriptorTy(T.Int):
+    """`TmaDescriptor`: the opaque 128-byte tensor map a TMA copy reads, passed as `*const TmaDescriptor`; the
+    device only forwards its address (as a pointee type it is a byte)."""
+
+    def rust(self) -> str:
+        return "TmaDescriptor"
+
+
+def device_type(em: Any, t: ast.PathTy) -> T.Ty | None:
+    """The semantic type of a cuda_device type name this module knows, or None."""
+    if t.name == "Barrier" and not t.args:
+        return BarrierTy(T.PRIMITIVES["u64"], 1, 8)
+    if t.name == "TmaDescriptor" and not t.args:
+        return TmaDescriptorTy(8, False)
+    if t.name == "NonNull" and len(t.args) == 1:
+        # A pointer that is never null (the niche only matters for layouts): a generic `*mut T` here.
+        return T.Ptr(em.scalar_element(t.args[0], "a NonNull"), True, 0)
+    if t.name == "MaybeUninit" and len(t.args) == 1:
+        from oxide.frontends.simt.intrinsics.maybe_uninit import MaybeUninitTy
+
+        return MaybeUninitTy(em.resolve_type(t.args[0]))
+    from oxide.frontends.simt.intrinsics.constant_memory import constant_memory_type
+    from oxide.frontends.simt.intrinsics.cusimd import cusimd_type
+    from oxide.frontends.simt.intrinsics.maybe_uninit import uninhabited_type
+    from oxide.frontends.simt.intrinsics.vectors import vector_type
+
+    return constant_memory_type(em, t) or cusimd_type(em, t) or vector_type(t) or uninhabited_type(em, t)

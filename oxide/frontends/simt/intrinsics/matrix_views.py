@@ -1,0 +1,204 @@
+"""cuda_device's proof-carrying read views: `MatrixView32::new(slice, stride)` reads a `&[T]` as a row-major
+matrix with `stride` elements per row; `m.row(r, len)` / `m.col(c, len)` are `Option<RowView32>` /
+`Option<ColView32>`, Some only when all `len` elements (row r from column 0, or column c from row 0) lie in the
+slice. A view is then read with no further bounds checks: `v.get(i)` (None past its length), `v.len()`,
+`for x in v.iter()`, and `a.zip_exact(b)` (Some when the lengths agree) iterated as `for (x, y) in pair`.
+`RowView32::empty()` / `ColView32::empty()` are views of no elements (`m.row(r, k).unwrap_or(RowView32::empty())`).
+
+A view is a frontend value: (pointer to its first element, element step, length), all i64 but the pointer.
+An `empty()` view has no pointer; it exists only as the default of `unwrap_or`, whose result keeps the
+optional view's pointer and a length of 0 when None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mlir import ir
+from mlir.dialects import arith, scf
+
+from oxide.dialects import simt
+from oxide.frontends.syntax import ast
+from oxide.frontends.simt import types as T
+from oxide.frontends.simt.emit_support import err
+from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.values import OptionVal, Val
+
+
+@dataclass(frozen=True)
+class MatrixViewTy(T.Ty):
+    """`MatrixView32<T>`: a read-only slice seen as rows of `stride` elements."""
+
+    elem: T.Ty
+
+    def rust(self) -> str:
+        return f"MatrixView32<{self.elem.rust()}>"
+
+
+@dataclass(frozen=True)
+class LineViewTy(T.Ty):
+    """`RowView32<T>` / `ColView32<T>`: elements at a fixed step, all inside the slice they view."""
+
+    elem: T.Ty
+    column: bool
+
+    def rust(self) -> str:
+        return f"{'ColView32' if self.column else 'RowView32'}<{self.elem.rust()}>"
+
+
+@dataclass(frozen=True)
+class ZipViewTy(T.Ty):
+    """`a.zip_exact(b)` of two views of one length: iterated as pairs."""
+
+    left: LineViewTy
+    right: LineViewTy
+
+    def rust(self) -> str:
+        return f"ZipExact32<{self.left.rust()}, {self.right.rust()}>"
+
+
+@dataclass
+class Line:
+    """A view's parts: `ptr` (its first element; None for an empty view), `step` and `length` (i64)."""
+
+    ptr: ir.Value | None
+    step: ir.Value
+    length: ir.Value
+
+
+def _i64(value: int) -> ir.Value:
+    i64 = ir.IntegerType.get_signless(64)
+    return arith.constant(i64, ir.IntegerAttr.get(i64, value))
+
+
+def _u32(em: Any, e: ast.Expr) -> ir.Value:
+    """A u32 argument, zero-extended to i64."""
+    value = em.coerce(em.expr(e, T.PRIMITIVES["u32"]), T.PRIMITIVES["u32"], e.loc)
+    return arith.extui(ir.IntegerType.get_signless(64), value.v)
+
+
+@device_fn("new")
+def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+         loc: Any) -> Val | None:
+    """`MatrixView32::new(slice, stride)`."""
+    if len(segs) < 2 or segs[-2] != "MatrixView32":
+        return None
+    if len(args) != 2:
+        raise err(loc, "`MatrixView32::new` takes a slice and a row stride: `MatrixView32::new(a, k)`")
+    s = em.expr(args[0])
+    if not isinstance(s.ty, T.Slice) or T.is_aggregate(s.ty.elem):
+        raise err(args[0].loc, f"`MatrixView32::new` takes a `&[T]` of scalars in global memory, not `{s.ty}`")
+    ptr = simt.SlicePtrOp.build(s.v, results=[T.Ptr(s.ty.elem, False, 1).mlir()])
+    length = arith.index_cast(ir.IntegerType.get_signless(64), simt.LenOp.build(s.v))
+    return Val(MatrixViewTy(s.ty.elem), (ptr, length, _u32(em, args[1])))
+
+
+@device_fn("empty")
+def _empty(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+           loc: Any) -> Val | None:
+    """`RowView32::empty()` / `ColView32::empty()`: the element type comes from where it is used."""
+    if len(segs) < 2 or segs[-2] not in ("RowView32", "ColView32") or args:
+        return None
+    if not isinstance(expected, LineViewTy):
+        raise err(loc, f"cannot infer the element type of `{segs[-2]}::empty()`; use it where a view is expected")
+    return Val(expected, Line(None, _i64(1), _i64(0)))
+
+
+def _line(recv: Val, column: bool, args: list[ast.Expr], em: Any) -> Val:
+    ptr, length, stride = recv.v
+    at, count = _u32(em, args[0]), _u32(em, args[1])
+    ult = arith.CmpIPredicate.ult
+    # First element: (r, 0) at r*stride, or (0, c) at c; last: len-1 steps of 1 (row) or stride (column) on.
+    # r, c, len and stride are below 2^32, so none of this wraps in 64 bits.
+    first = at if column else arith.muli(at, stride)
+    step = stride if column else _i64(1)
+    last = arith.addi(first, arith.muli(arith.subi(count, _i64(1)), step))
+    empty = arith.cmpi(arith.CmpIPredicate.eq, count, _i64(0))
+    ok = arith.ori(empty, arith.andi(arith.cmpi(ult, first, length), arith.cmpi(ult, last, length)))
+    start = arith.select(arith.andi(ok, arith.xori(empty, arith.constant(ir.IntegerType.get_signless(1), 1))),
+                         first, _i64(0))
+    first_ptr = simt.PtrOffsetOp.build(ptr, arith.index_cast(ir.IndexType.get(), start))
+    view_ty = LineViewTy(recv.ty.elem, column)
+    return Val(T.OptionTy(view_ty), OptionVal(ok, Val(view_ty, Line(first_ptr, step, count))))
+
+
+def element(view: Val, i: ir.Value) -> Val:
+    """Element i (i64, known to be below the view's length) of a view."""
+    line: Line = view.v
+    at = arith.index_cast(ir.IndexType.get(), arith.muli(i, line.step))
+    return Val(view.ty.elem, simt.PtrLoadOp.build(simt.PtrOffsetOp.build(line.ptr, at)))
+
+
+@device_method("row", "col", "get", "len", "is_empty", "zip_exact", "iter")
+def _method(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+            expected: T.Ty | None) -> Val | None:
+    ty = recv.ty
+    if isinstance(ty, MatrixViewTy) and name in ("row", "col"):
+        if len(args) != 2:
+            raise err(loc, f"`MatrixView32::{name}` takes an index and a length: `m.{name}(i, len)`")
+        return _line(recv, name == "col", args, em)
+    if not isinstance(ty, (LineViewTy, ZipViewTy)):
+        return None
+    line: Line = recv.v if isinstance(ty, LineViewTy) else recv.v[0].v
+    if name in ("len", "is_empty") and not args:
+        if name == "len":
+            return Val(T.USIZE, line.length)
+        return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, line.length, _i64(0)))
+    if name == "iter" and not args:
+        return recv
+    if isinstance(ty, LineViewTy) and name == "get" and len(args) == 1:
+        i = _u32(em, args[0])
+        ok = arith.cmpi(arith.CmpIPredicate.ult, i, line.length)
+        load = scf.IfOp(ok, [ty.elem.mlir()], has_else=True)  # an empty view has no element to read
+        with ir.InsertionPoint(load.then_block):
+            scf.YieldOp([element(recv, i).v])
+        with ir.InsertionPoint(load.else_block):
+            from oxide.frontends.simt.values import zero_value
+
+            scf.YieldOp([zero_value(ty.elem)])
+        return Val(T.OptionTy(ty.elem), OptionVal(ok, Val(ty.elem, load.result)))
+    if isinstance(ty, LineViewTy) and name == "zip_exact" and len(args) == 1:
+        other = em.expr(args[0])
+        if not isinstance(other.ty, LineViewTy):
+            raise err(args[0].loc, f"`zip_exact` takes a RowView32 or ColView32, not `{other.ty}`")
+        same = arith.cmpi(arith.CmpIPredicate.eq, line.length, other.v.length)
+        pair_ty = ZipViewTy(ty, other.ty)
+        return Val(T.OptionTy(pair_ty), OptionVal(same, Val(pair_ty, (recv, other))))
+    return None
+
+
+def is_view(ty: T.Ty) -> bool:
+    """Whether `for` iterates over a value of `ty` as a view (its elements, or pairs of a zip)."""
+    return isinstance(ty, (LineViewTy, ZipViewTy))
+
+
+def loop_length(seq: Val) -> ir.Value:
+    """How many times `for` over a view runs (an index)."""
+    line: Line = seq.v if isinstance(seq.ty, LineViewTy) else seq.v[0].v
+    return arith.index_cast(ir.IndexType.get(), line.length)
+
+
+def loop_element(seq: Val, i: ir.Value) -> Val:
+    """The value `for` over a view binds at step i (an index): an element, or a pair of a zip."""
+    i64 = arith.index_cast(ir.IntegerType.get_signless(64), i)
+    if isinstance(seq.ty, LineViewTy):
+        return element(seq, i64)
+    left, right = seq.v
+    parts = [element(left, i64), element(right, i64)]
+    return Val(T.Tuple((left.ty.elem, right.ty.elem)), parts)
+
+
+def unwrap_or(em: Any, recv: Val, arg: ast.Expr, loc: Any) -> Val:
+    """`opt.unwrap_or(RowView32::empty())` of an optional view: the view when Some, else no elements. (A
+    non-empty default would need a choice of pointer at run time: refused.)"""
+    opt: OptionVal = recv.v
+    view: Val = opt.payload
+    other = em.expr(arg, view.ty)
+    if other.ty != view.ty:
+        raise err(arg.loc, f"mismatched types: expected `{view.ty}`, found `{other.ty}`")
+    if other.v.ptr is not None:
+        raise err(arg.loc, "`unwrap_or` of an optional view takes an empty view (`RowView32::empty()`) in device "
+                           "code; branch on the option to use another view")
+    line: Line = view.v
+    return Val(view.ty, Line(line.ptr, line.step, arith.select(opt.is_some, line.length, _i64(0))))
