@@ -74,7 +74,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     from oxide.backend import Target, compile_to_ptx
     from oxide.backend.ptx import tile_kernel_warps
     from oxide.frontends import compile_source
-    from oxide.ir.context import make_context
+    from oxide.dialects.context import make_context
 
     target = Target(chip, opt_level=opt_level)
     start = time.perf_counter()

@@ -1,6 +1,6 @@
 """oxide.ir: declare dialects, types, attributes and ops in Python on top of upstream mlir.ir.
 
-Declarations generate IRDL (loaded into every context from make_context), typed OpViews and builders;
+Declarations generate IRDL (loaded into every context by oxide.dialects.context), typed OpViews and builders;
 diagnostics carry source locations; compat probes the installed bindings once.
 
 Only the diagnostics load eagerly: they import no MLIR, so the runtime and the command line can report
@@ -19,10 +19,9 @@ _CONSTRAINTS = ("ANY_FLOAT", "ANY_INTEGER", "I1", "INDEX", "INTEGER_ATTR", "SCAL
                 "BaseOf", "Constraint", "Is", "Parametric", "TypeVar", "one_of")
 _DECLARE = ("DIALECTS", "Attr", "AttrDef", "DeclarationError", "Dialect", "Op", "Operand", "OptOperand", "Param",
             "Result", "TypeDef", "VarOperand", "VarResult", "VerifyError")
-_HOME = {**{name: "oxide.ir.constraints" for name in _CONSTRAINTS}, **{name: "oxide.ir.declare" for name in _DECLARE},
-         "make_context": "oxide.ir.context"}
+_HOME = {**{name: "oxide.ir.constraints" for name in _CONSTRAINTS}, **{name: "oxide.ir.declare" for name in _DECLARE}}
 
-__all__ = [*_CONSTRAINTS, "make_context", *_DECLARE, "Diagnostic", "OxideError", "SourceLoc"]
+__all__ = [*_CONSTRAINTS, *_DECLARE, "Diagnostic", "OxideError", "SourceLoc"]
 
 
 def __getattr__(name: str) -> Any:

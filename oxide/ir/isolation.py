@@ -9,7 +9,7 @@ in-place changes to the IR are exactly those of an unisolated run. The probe dou
 (tens of milliseconds for a kernel); forking costs a few milliseconds.
 
 Fork safety: the child must not wait on thread-pool threads, which do not exist after fork, so oxide's
-contexts run single-threaded (oxide.ir.context.make_context) and `contained` turns threading off on the
+contexts run single-threaded (oxide.dialects.context.make_context) and `contained` turns threading off on the
 context it is given. Where os.fork is missing, or OXIDE_NO_ISOLATION=1 (for debugging with a debugger or
 a core dump), `fn` simply runs in the process.
 """

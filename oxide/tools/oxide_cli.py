@@ -163,7 +163,7 @@ def _shown(path: Path) -> str:
 def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> int:
     """The .mlir build job; returns the exit status."""
     from oxide.backend import Target, compile_to_ptx
-    from oxide.ir.context import make_context
+    from oxide.dialects.context import make_context
     from oxide.ir.parse import parse_source
     from oxide.ir.verifier import verify_python
 

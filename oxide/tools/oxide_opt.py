@@ -121,7 +121,7 @@ def pass_listing() -> str:
 
 def irdl_text() -> str:
     """oxide's dialects as IRDL text (one module), loadable by upstream `mlir-opt --irdl-file=`."""
-    from oxide.ir.context import oxide_dialects
+    from oxide.dialects.context import oxide_dialects
 
     body = "".join(dialect.irdl() for dialect in oxide_dialects())
     return "module {\n" + body + "}\n"
@@ -161,7 +161,7 @@ def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str
         verify_diagnostics: bool, print_after_all: bool, instances: dict[str, list[list[str]]] | None = None,
         show_time: bool = False) -> int:
     """The oxide-opt job; returns the exit status."""
-    from oxide.ir.context import make_context
+    from oxide.dialects.context import make_context
     from oxide.ir.source_text import decode_source, read_source
     from oxide.passes.pipeline import PIPELINE_SOURCE
     from oxide.tools.expected_diagnostics import check, expectations

@@ -34,7 +34,7 @@ def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iter
     from oxide.backend import Target, compile_to_llvm_ir, compile_to_ptx
     from oxide.frontends import compile_source
     from oxide.frontends.tile.compile import is_tile_source
-    from oxide.ir.context import make_context
+    from oxide.dialects.context import make_context
     from oxide.ir.source_text import read_source
     from oxide.passes.pipeline import build_pass_manager
     from oxide.tools.instances import require_kernels

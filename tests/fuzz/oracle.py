@@ -134,7 +134,7 @@ def _api(text: str, path: Path, cli_ptx: str | None, outcome: Outcome, emulator_
 def warm_up() -> None:
     """Import the compiler and build one context, so a worker's first input is timed like every other."""
     import oxide  # noqa: F401
-    from oxide.ir.context import make_context
+    from oxide.dialects.context import make_context
     from oxide.tools import oxide_opt  # noqa: F401
 
     make_context()

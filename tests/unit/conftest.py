@@ -3,7 +3,7 @@
 import pytest
 from mlir import ir
 
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 
 
 @pytest.fixture()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from mlir import ir
 
-from oxide.ir.context import make_context
+from oxide.dialects.context import make_context
 from oxide.ir.parse import parse_source
 from oxide.ir.walk import walk
 from oxide.passes.pipeline import build_pass_manager

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oxide.frontends.simt.compile import compile_rust
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.passes.pipeline import build_pass_manager
 from tests.unit.frontend.simt_interp import Interpreter, Trap
 

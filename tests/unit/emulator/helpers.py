@@ -10,7 +10,7 @@ from mlir import ir
 
 from oxide.backend.emulator import emit_program
 from oxide.frontends.simt.compile import compile_rust
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.runtime.emulator import launch
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "rust"

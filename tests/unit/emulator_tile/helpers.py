@@ -9,7 +9,7 @@ from typing import Any
 from mlir import ir
 
 from oxide.backend.emulator import emit_program
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.ir.parse import parse_source
 from oxide.runtime.emulator import launch_tile
 

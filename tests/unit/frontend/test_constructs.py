@@ -12,7 +12,7 @@ import pytest
 
 import oxide
 from oxide.frontends.simt.compile import compile_rust
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.ir.diagnostics import OxideError
 from tests.unit.frontend.simt_interp import Trap, run_kernel, to_signed
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oxide.frontends.simt.compile import compile_rust
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 
 _KERNEL = "#[kernel]\n#[launch_contract(domain = 1, {field})]\npub fn k(mut out: DisjointSlice<f32>) {{}}\n"
 

@@ -13,7 +13,7 @@ import pytest
 
 import oxide
 from oxide.frontends.simt import types as T
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.runtime import KernelArgumentError
 from tests.unit.frontend.test_constructs import ir
 

@@ -6,7 +6,7 @@ import pytest
 from mlir import ir
 
 from oxide.frontends.simt.emit_support import int_attr
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 
 
 @pytest.mark.parametrize("bits, value, printed", [

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from oxide.frontends.simt.compile import compile_rust
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.ir.diagnostics import OxideError
 
 # `*o = EXPR;` with `o: &mut T`: the literal is on line 6 at column 14.

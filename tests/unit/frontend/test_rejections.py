@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from oxide.frontends.simt.compile import compile_rust
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.ir.diagnostics import OxideError
 
 REJECTIONS = Path(__file__).parent / "rejections"

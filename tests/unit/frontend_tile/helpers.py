@@ -10,7 +10,7 @@ import pytest
 from mlir import ir
 
 from oxide.frontends.tile import compile_tile
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.ir.diagnostics import OxideError
 from oxide.ir.verifier import python_verifier_failures
 

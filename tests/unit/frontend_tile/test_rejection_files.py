@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from oxide.frontends.tile import compile_tile
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.ir.diagnostics import OxideError
 
 REJECTIONS = Path(__file__).parent / "rejections"

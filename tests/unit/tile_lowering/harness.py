@@ -14,7 +14,7 @@ import numpy as np
 from mlir import ir
 
 from oxide.backend.emulator import emit_program
-from oxide.ir import make_context
+from oxide.dialects.context import make_context
 from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime.emulator import launch
 

@@ -1,4 +1,6 @@
-"""The context factory: an mlir.ir.Context with the upstream dialects oxide uses and oxide's own."""
+"""The context factory: an mlir.ir.Context with the upstream dialects oxide uses and oxide's own.
+
+It lives on the dialects floor because it loads them; oxide.ir below declares dialects but knows none."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ from typing import Iterable
 
 from mlir import ir
 
+from oxide.dialects import simt, tile
 from oxide.ir.compat import probe
 from oxide.ir.declare import Dialect
 
@@ -15,8 +18,6 @@ UPSTREAM_DIALECTS = ("builtin", "func", "arith", "math", "scf", "cf", "gpu", "ll
 
 def oxide_dialects() -> list[Dialect]:
     """oxide's own dialects (importing them declares them)."""
-    from oxide.dialects import simt, tile
-
     return [simt.DIALECT, tile.DIALECT]
 
 
