@@ -15,6 +15,7 @@ import inspect
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Iterable
 
 import click
 
@@ -77,6 +78,11 @@ def _families(dialect: Dialect) -> dict[str, list[type[Op]]]:
     return dict(sorted(groups.items()))
 
 
+def _module_docs(module_names: Iterable[str]) -> list[str]:
+    """The docstrings of these modules, each once, in name order."""
+    return [line for name in sorted(set(module_names)) for line in (_doc(sys.modules[name]), "")]
+
+
 def render(package: ModuleType) -> str:
     """The Markdown reference of the dialect that `package` declares."""
     dialect: Dialect = package.DIALECT
@@ -87,12 +93,15 @@ def render(package: ModuleType) -> str:
            _doc(dialect), "", _doc(package), ""]
     if dialect.types or dialect.attributes:
         out += ["## Types and attributes", ""]
+        out += _module_docs(defn.__module__ for defn in dialect.types + dialect.attributes)
         for defn in dialect.types + dialect.attributes:
             out += _parametric_section(defn)
     if dialect.attribute_verifiers:
+        verifiers = sorted(dialect.attribute_verifiers.items())
         out += ["## Attributes on kernels", "",
                 "Discardable attributes that the Python verifier checks wherever they appear.", ""]
-        for attr_name, verifier in sorted(dialect.attribute_verifiers.items()):
+        out += _module_docs(verifier.__module__ for _, verifier in verifiers)
+        for attr_name, verifier in verifiers:
             out += [f"### `{attr_name}`", "", _doc(verifier), ""]
     for module_name, ops in _families(dialect).items():
         module = sys.modules[module_name]
