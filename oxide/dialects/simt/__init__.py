@@ -1,5 +1,10 @@
 """The simt dialect: the IR of one GPU thread (the SIMT track, cuda-oxide's device API).
 
+Everything cuda-oxide's device API offers, as ops that verify what they can and lower to NVVM/PTX
+(`convert-simt-to-nvvm`, or the named pipeline `simt-to-ptx`). Kernels are upstream `gpu.func ... kernel` ops in
+a `gpu.module` whose parameters may have simt types. Ops print in generic form (`"simt.load"(%s, %i) : (...) ->
+f32`), because IRDL ops on MLIR 22 have no custom syntax.
+
 One module per op family; importing this package declares them all. It must stay importable as
 `oxide.dialects.simt`: the MLIR bindings import it to find the OpView classes of `simt.*` ops.
 """

@@ -7,6 +7,26 @@ is a slice of i32 and its elements reach these ops through `simt.elem_ptr`. The 
 op's `kind` (min/max are signed, umin/umax unsigned). Every op takes its memory ordering by name
 (`relaxed`, `acquire`, `release`, `acq_rel`, `seq_cst`, as Rust's `AtomicOrdering`), and `verify_()`
 rejects the orderings Rust rejects at run time (a release load, an acquire store).
+
+PTX: loads `ld.{relaxed,acquire}.{cta,gpu,sys}[.global|.shared].b32/.b64`, stores
+`st.{relaxed,release}.<scope>[.space]`, read-modify-writes `atom.<sem>.<scope>[.space].{add.u32/u64/f32/f64,
+and/or/xor.b32/b64, min/max.s32/s64/u32/u64, exch.b32/b64}` (sub and fsub add the negation), compare-exchange
+`atom.<sem>.<scope>[.space].cas.b32/.b64`; a seq_cst op is `fence.sc.<scope>` followed by its acquire form
+(release for stores). Scopes: block is `.cta`, device `.gpu`, system `.sys`. All need the PTX memory model,
+sm_70+: with an older `--chip` each atomic op is a located lowering error.
+
+Lowering: loads, stores and compare-exchange are LLVM atomic `load`/`store`/`cmpxchg` with NVPTX sync scopes
+("block", "device", and the unnamed system scope). Read-modify-writes are one inline PTX `atom` each (with a
+memory clobber), because LLVM 22's NVPTX backend drops the ordering and scope of `atomicrmw` (an acq_rel
+system-scope add comes out as a relaxed `.gpu` one; llvm-project#179553 fixes it for LLVM 23). LLVM 22 would
+also expand `atomicrmw fsub` into a compare-exchange loop; adding the negation is exact.
+
+Verification: IRDL checks the pointer's element type against the value and result (one type variable), the
+element types, the address spaces (0, 1, 3) and the string enums. The Python verifier rejects what Rust
+rejects at run time or what has no meaning: a `release` or `acq_rel` load, an `acquire` or `acq_rel` store, a
+`release` or `acq_rel` compare-exchange failure ordering, integer kinds on floats and float kinds on integers.
+
+Not covered: packed `atom_add_f16x2`/`bf16x2`, `compare_exchange_weak`, cluster scope.
 """
 
 from __future__ import annotations

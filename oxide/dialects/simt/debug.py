@@ -11,7 +11,12 @@ from oxide.ir.declare import Attr, Op, Operand, Result, VarOperand, VerifyError
 @DIALECT.op
 class AssertOp(Op):
     """`assert!(cond, "message")`: when `cond` is false, report the message with the source file and line
-    (CUDA's `__assertfail`) and stop the kernel; the launch then fails with CUDA_ERROR_ASSERT."""
+    (CUDA's `__assertfail`) and stop the kernel; the launch then fails with CUDA_ERROR_ASSERT.
+
+    The message is non-empty and has no NUL characters (Rust's default message is `assertion failed: <cond>`).
+    Lowers to upstream `cf.assert`, then a call of `__assertfail(message, file, line, function, 1)`. A failed
+    assertion leaves the CUDA context unusable, as a trap does.
+    """
 
     mnemonic = "assert"
     cond = Operand(I1, "the asserted condition")
@@ -28,7 +33,11 @@ class AssertOp(Op):
 @DIALECT.op
 class TrapOp(Op):
     """`core::intrinsics::abort()` / a panic with no message: stop the kernel at once (PTX `trap;`); the
-    launch fails (an unspecified launch failure) and the context is unusable afterwards."""
+    launch fails (an unspecified launch failure) and the context is unusable afterwards.
+
+    Lowers to `llvm.intr.trap`; the launch fails with CUDA_ERROR_LAUNCH_FAILED or
+    CUDA_ERROR_ILLEGAL_INSTRUCTION.
+    """
 
     mnemonic = "trap"
 
@@ -44,7 +53,13 @@ class PrintfOp(Op):
 
     The arguments come in three groups, one per type (IRDL types a variadic group as one type), and
     `order` says which group each argument, in format order, is taken from next: `i` i32, `l` i64,
-    `d` f64 (`"idi"`: ints32[0], floats[0], ints32[1])."""
+    `d` f64 (`"idi"`: ints32[0], floats[0], ints32[1]).
+
+    Widening the arguments is the frontend's job: vprintf reads every integer argument as at least 4 bytes and
+    every float as a double, so an i8 passed as one byte would be misread. Lowers to a call of
+    `vprintf(format, argument buffer)`, its result kept (upstream `gpu.printf` is still accepted in MLIR input
+    but drops it).
+    """
 
     mnemonic = "printf"
     ints32 = VarOperand(_I32, "the i32 arguments, in order")

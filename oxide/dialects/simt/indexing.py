@@ -1,4 +1,9 @@
-"""simt indexing ops: launch coordinates, special registers, and thread-index witnesses."""
+"""simt indexing ops: launch coordinates, special registers, and thread-index witnesses.
+
+The launch coordinates lower to `%tid`, `%ctaid`, `%ntid` and `%nctaid`; `blockDim` folds to a constant when
+the kernel's launch contract fixes the block. A witness lowers to its value and a validity bit;
+`simt.index_value` of a runtime 2-D witness is a verifier error.
+"""
 
 from __future__ import annotations
 
@@ -61,7 +66,10 @@ SPECIAL_REGISTERS = {
 @DIALECT.op
 class SpecialRegOp(Op):
     """Read a PTX special register: lane and warp ids, lane masks, SM ids, clocks, the global timer and
-    shared-memory sizes (`warp::lane_id()`, `clock64()`, `globaltimer()`, ...)."""
+    shared-memory sizes (`warp::lane_id()`, `clock64()`, `globaltimer()`, ...).
+
+    The result width (i32 or i64) is verified per register.
+    """
 
     mnemonic = "special_reg"
     reg = Attr(one_of(*SPECIAL_REGISTERS), "register name")
@@ -88,7 +96,11 @@ class _MintOp(Op):
 @DIALECT.op
 class Index1DOp(_MintOp):
     """`thread::index_1d()`: blockIdx.x * blockDim.x + threadIdx.x as a witness. Unique only when the
-    launch is 1-D: valid if the kernel's contract proves `domain = 1`, else checked on the device."""
+    launch is 1-D: valid if the kernel's contract proves `domain = 1`, else checked on the device.
+
+    Lowers to `ctaid.x * ntid.x + tid.x` in 64 bits (`mul.wide`); without `domain = 1` the validity check on
+    the device is that `ntid.y/z` and `nctaid.y/z` are all 1.
+    """
 
     mnemonic = "index_1d"
     space_kind = "1d"
@@ -98,7 +110,10 @@ class Index1DOp(_MintOp):
 @DIALECT.op
 class Index1DU32Op(_MintOp):
     """`thread::index_1d_u32(lc)`: the 1-D witness computed in 32-bit arithmetic; needs a launch contract
-    with `domain = 1, coordinates = u32` on the kernel (the host proves grid x block <= 2^32)."""
+    with `domain = 1, coordinates = u32` on the kernel (the host proves grid x block <= 2^32).
+
+    Lowers to 32-bit arithmetic (`mad.lo.s32`); without that contract the lowering is a located error.
+    """
 
     mnemonic = "index_1d_u32"
     space_kind = "1d"

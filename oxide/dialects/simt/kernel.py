@@ -8,6 +8,8 @@
 
 The contract states facts the runtime checks at every launch; the compiler may rely on them (a proven
 `domain = 1` makes `index_1d` witnesses valid without a device check; `block` becomes `.reqntid`).
+
+Slice parameters are `noalias` (and `readonly` for `&[T]`); PTX marks them `.ptr .global`.
 """
 
 from __future__ import annotations
@@ -46,7 +48,10 @@ def _ints(attr: ir.Attribute, what: str) -> list[int]:
 
 @DIALECT.discardable_attribute("simt.launch_bounds")
 def verify_launch_bounds(op: ir.Operation, attr: ir.Attribute) -> None:
-    """`array<i32: max_threads[, min_blocks]>` on a kernel, max_threads in 1..1024."""
+    """`array<i32: max_threads[, min_blocks]>` on a kernel, max_threads in 1..1024.
+
+    From `#[launch_bounds(MAX, MIN)]`; PTX `.maxntid MAX, 1, 1` and `.minnctapersm MIN`.
+    """
     _kernel_only(op, "simt.launch_bounds")
     values = _ints(attr, "simt.launch_bounds")
     if not 1 <= len(values) <= 2 or not 1 <= values[0] <= 1024 or (len(values) == 2 and values[1] < 1):
@@ -76,7 +81,13 @@ def contract_entries(attr: ir.Attribute) -> dict[str, Any]:
 
 @DIALECT.discardable_attribute("simt.contract")
 def verify_contract(op: ir.Operation, attr: ir.Attribute) -> None:
-    """A launch contract: known keys, well-formed values, `domain` present."""
+    """A launch contract: known keys, well-formed values, `domain` present.
+
+    From `#[launch_contract(...)]`: `{domain = 1, block = array<i32: x, y, z>, coordinates = "u32",
+    dynamic_shared = N, dynamic_shared_min/max, dynamic_shared_alignment, min_compute_capability, requires}`.
+    `block` becomes `.reqntid x, y, z`, a constant `blockDim` and thread-id ranges; `domain` proves witnesses
+    valid. The contract stays on the kernel for the runtime to check at every launch.
+    """
     _kernel_only(op, "simt.contract")
     if not isinstance(attr.maybe_downcast(), ir.DictAttr):
         raise VerifyError(f"expected a dictionary, got {attr}")

@@ -43,7 +43,12 @@ def libdevice_symbol(fn: str, float_type: str) -> str:
 @DIALECT.op
 class LibdeviceOp(Op):
     """`x.hypot(y)`, `x.trunc()`, `x.sqrt()` on f32: call the libdevice function `fn` on f32 or f64
-    operands (all of one type, which the result has too); docs/simt-math-debug.md lists the names."""
+    operands (all of one type, which the result has too); docs/simt-math-debug.md lists the names.
+
+    The verifier rejects unknown names and wrong argument counts (`LIBDEVICE_FUNCTIONS`); the lowering
+    declares the function (`llvm.func @__nv_hypotf(f32, f32) -> f32`) once per gpu.module and calls it, and
+    oxide-attach-target links libdevice, so the PTX holds the function's body.
+    """
 
     mnemonic = "libdevice"
     args = VarOperand(_FLOAT, "the function's arguments")

@@ -1,4 +1,13 @@
-"""simt memory ops: slices, disjoint slices through witnesses, element references, vectors, raw pointers."""
+"""simt memory ops: slices, disjoint slices through witnesses, element references, vectors, raw pointers.
+
+Lowering: a slice is its (pointer, length) parts and `simt.len` is the length part. A checked access compares
+`i < len` and traps otherwise; reads of `&[T]` are `ld.global.nc`, writes `st.global`, element references
+`ld`/`st.global`. `ptr_cast`, `ref_ptr` and `slice_from_ptr` emit no code beyond (pointer, length).
+
+Every access states its natural alignment, or a larger `simt.align` (whole-struct accesses of an over-aligned
+`#[repr(align(N))]` struct, which LLVM merges into vector accesses). Loads from read-only slices are
+`invariant` because the runtime refuses launches where a writable buffer overlaps any other buffer argument.
+"""
 
 from __future__ import annotations
 
@@ -88,7 +97,10 @@ _GET_SPACE = TypeVar("Space", STRING_ATTR)
 class GetMutOp(Op):
     """`out.get_mut(idx)`: this thread's own element of a disjoint slice. `ok` is false (the Option is
     None) when the witness is invalid for this launch or out of bounds; the witness's index space must be
-    the slice's (an `Index2D<256>` witness cannot index an `Index2D<128>` slice)."""
+    the slice's (an `Index2D<256>` witness cannot index an `Index2D<128>` slice).
+
+    Lowers to `ok = valid && index < len` (runtime 2-D: and `col < width`).
+    """
 
     mnemonic = "get_mut"
     slice = Operand(Parametric(DisjointType, _GET_T, _GET_SPACE))
@@ -153,7 +165,11 @@ def _byte_width(elem: str) -> int:
 @DIALECT.op
 class VectorLoadOp(Op):
     """`s.as_vectors()[i]`: read the i-th aligned vector (f32x4, ...) of a slice, bounds-checked; the
-    runtime guarantees the base alignment, so the access is one `ld.global.v4`."""
+    runtime guarantees the base alignment, so the access is one `ld.global.v4`.
+
+    2 or 4 lanes, at most 16 bytes; the bounds check is against `len / lanes`; one `ld.global.nc.v4` on a
+    read-only slice.
+    """
 
     mnemonic = "vector_load"
     slice = Operand(AnyOf(BaseOf(SliceType), BaseOf(SliceMutType)))
@@ -167,7 +183,10 @@ class VectorLoadOp(Op):
 
 @DIALECT.op
 class VectorStoreOp(Op):
-    """`s.as_vectors_mut()[i] = v` on a `&mut [T]`: write the i-th aligned vector, bounds-checked."""
+    """`s.as_vectors_mut()[i] = v` on a `&mut [T]`: write the i-th aligned vector, bounds-checked.
+
+    One `st.global.v4` (or `.v2`), checked against `len / lanes`.
+    """
 
     mnemonic = "vector_store"
     slice = Operand(BaseOf(SliceMutType))

@@ -23,7 +23,10 @@ def _check_align(align: int) -> None:
 @DIALECT.op
 class SharedArrayOp(Op):
     """`static mut A: SharedArray<T, N, ALIGN>`: a block-shared array, aligned to `align` bytes; each op
-    is its own array (the lowering gives it a unique symbol)."""
+    is its own array (the lowering gives it a unique symbol).
+
+    Lowers to one `.shared .align A` array per op; `align` is a power of two up to 256 and `N > 0` (verified).
+    """
 
     mnemonic = "shared_array"
     align = Attr(INTEGER_ATTR, "alignment in bytes: a power of two")
@@ -87,7 +90,10 @@ _SL_T = TypeVar("T")
 
 @DIALECT.op
 class SharedLoadOp(Op):
-    """`A[i]`: a bounds-checked read of a shared array (traps when i >= N)."""
+    """`A[i]`: a bounds-checked read of a shared array (traps when i >= N).
+
+    The check folds away when the thread id's range proves the index in bounds.
+    """
 
     mnemonic = "shared_load"
     array = Operand(Parametric(SharedType, _SL_T, AnyType()))
@@ -127,7 +133,10 @@ class SharedPtrOp(Op):
 @DIALECT.op
 class DynamicSharedOp(Op):
     """`DynamicSharedArray::<T, ALIGN>::offset(bytes)`: the dynamic shared memory of the launch, `offset`
-    bytes in, as a pointer in address space 3 (its size comes from the launch)."""
+    bytes in, as a pointer in address space 3 (its size comes from the launch).
+
+    Lowers to one `.extern .shared` array per gpu.module, with the largest alignment any op asks for.
+    """
 
     mnemonic = "dynamic_shared"
     offset = Operand(INDEX, "byte offset")

@@ -17,7 +17,10 @@ FENCE_SCOPES = ("block", "device", "system")
 @DIALECT.op
 class SyncThreadsOp(Op):
     """`thread::sync_threads()` (`__syncthreads`): wait until every thread of the block arrives, and
-    make each one's earlier shared and global writes visible to the others."""
+    make each one's earlier shared and global writes visible to the others.
+
+    PTX `bar.sync 0`.
+    """
 
     mnemonic = "sync_threads"
 
@@ -25,7 +28,10 @@ class SyncThreadsOp(Op):
 @DIALECT.op
 class WarpSyncOp(Op):
     """`warp::sync_mask(mask)` (`__syncwarp`): wait until every lane named in `mask` arrives; the
-    executing lane must be in the mask."""
+    executing lane must be in the mask.
+
+    PTX `bar.warp.sync mask`.
+    """
 
     mnemonic = "warp_sync"
     mask = Operand(Is("i32"), "the participating lanes, one bit per lane")
@@ -34,7 +40,10 @@ class WarpSyncOp(Op):
 @DIALECT.op
 class ThreadFenceOp(Op):
     """`threadfence_block()` / `threadfence()` / `threadfence_system()`: order this thread's memory
-    accesses as seen by the block, the device, or the whole system (host and peer devices)."""
+    accesses as seen by the block, the device, or the whole system (host and peer devices).
+
+    PTX `membar.cta`, `membar.gl`, `membar.sys` (which are `fence.sc.cta/gpu/sys` on sm_70+).
+    """
 
     mnemonic = "thread_fence"
     scope = Attr(one_of(*FENCE_SCOPES), "who observes the ordering: block, device or system")

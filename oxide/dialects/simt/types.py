@@ -1,5 +1,18 @@
 """simt types and attributes: slices, disjoint slices and their index spaces, thread-index witnesses,
-shared arrays, raw pointers and element references; the axis attribute."""
+shared arrays, raw pointers and element references; the axis attribute.
+
+How each type lowers, as a kernel parameter too: `!simt.slice<T>` to `(ptr<1> noalias readonly, i64 len)`,
+whose loads are `ld.global.nc`; `!simt.slice_mut<T>` to `(ptr<1> noalias, i64 len)`; `!simt.disjoint<T,
+space>` to `(ptr<1> noalias, i64 len)`, plus an `i32` row width for `"runtime_2d"`;
+`!simt.thread_index<space>` to `(i64 value, i1 valid)`, a runtime 2-D one to `(i64 row, i64 col, i1 valid)`;
+`!simt.ref<T>` to `ptr<1>`; `!simt.ptr<T, AS>` to `ptr<AS>`; `!simt.shared<T, N>` to a `.shared` global of the
+gpu.module.
+
+Index spaces are `"1d"` (`Index1D`), `"2d:S"` (`Index2D<S>`, the stride in the type), `"runtime_2d"`
+(`Runtime2DIndex`: row and column resolved against the addressed slice's row width) and `"warp"`
+(`WarpIndex`). A witness indexes only a disjoint slice of the same space: `get_mut` of an `Index2D<128>` slice
+with an `Index2D<256>` witness is a verifier error.
+"""
 
 from __future__ import annotations
 

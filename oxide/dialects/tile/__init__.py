@@ -1,7 +1,12 @@
 """The tile dialect: the IR of one tile block (the Tile track, cutile-rs's kernel API).
 
 Tile values are builtin ranked tensors; upstream `arith`/`math` ops on them are the elementwise part of
-the dialect. One module per op family; importing this package declares them all. It must stay importable
+the dialect. Tiles have static power-of-two dimensions and rank 0 to 4 (`tensor<128x64xf32>`): immutable and
+statically shaped, so upstream `arith` and `math` ops on them are the elementwise arithmetic, bitwise ops, math,
+compare, select and conversions, and `arith.constant dense<..>` the constants. Kernels are `gpu.func ... kernel`
+ops carrying `tile.warps` (warps per tile block). Ops print in generic form.
+
+One module per op family; importing this package declares them all. It must stay importable
 as `oxide.dialects.tile`: the MLIR bindings import it to find the OpView classes of `tile.*` ops.
 """
 
