@@ -19,6 +19,8 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
 from oxide.frontends.simt.values import Cell, Val, load_cell, new_cell, store_cell
+from oxide.frontends.simt.expressions.indexing import local_cell, local_element_place
+from oxide.frontends.simt.values import element_cell
 
 # Bindings that hold handles to memory rather than a local value: `addr_of!` through them is not a pointer to a
 # local (a slice element, a shared array, ...).
@@ -43,16 +45,13 @@ def _local_binding(em: Any, e: ast.Expr) -> Val | Cell | None:
 
 def address_of_local(em: Any, operand: ast.Expr, mutable: bool, loc: Any) -> Val | None:
     """`addr_of!(operand)` / `addr_of_mut!(operand)` when the operand is (part of) a local; None otherwise."""
-    from oxide.frontends.simt.emit_expr import _element_place, _local_cell
-    from oxide.frontends.simt.values import element_cell
-
     bound = _local_binding(em, operand)
     if bound is None or (isinstance(bound, Val) and isinstance(bound.ty, _NOT_LOCAL)):
         return None
     if not (isinstance(operand, ast.Index) and isinstance(operand.index, ast.Range)):
-        cell = _local_cell(em, operand)
+        cell = local_cell(em, operand)
         if cell is None and isinstance(operand, (ast.Index, ast.Field)):
-            place = _element_place(em, operand)
+            place = local_element_place(em, operand)
             if place is not None:
                 try:
                     cell = element_cell(*place)

@@ -18,7 +18,7 @@ from mlir.dialects import gpu
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit import FunctionEmitter
-from oxide.frontends.simt.emit_expr import Retype
+from oxide.frontends.simt.expressions.inference import Retype
 from oxide.frontends.simt.emit_support import Frame, err, index, location, walk
 from oxide.frontends.simt.items import Crate, collect
 from oxide.frontends.simt import contract as launch_contract

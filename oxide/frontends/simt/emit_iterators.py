@@ -14,6 +14,8 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell, zero_value
+from oxide.frontends.simt.expressions.indexing import array_load
+from oxide.frontends.simt.local_slices import element_unchecked
 
 _PASS_THROUGH = ("iter", "into_iter", "copied", "cloned")
 
@@ -53,14 +55,10 @@ def reduction(em: Any, e: ast.MethodCall, expected: T.Ty | None) -> Val | None:
     with ir.InsertionPoint(loop.body):
         i = loop.induction_variable
         if isinstance(seq.ty, T.LocalSlice):
-            from oxide.frontends.simt.local_slices import element_unchecked
-
             value = element_unchecked(seq, i)
         elif isinstance(seq.ty, T.Slice):
             value = Val(seq.ty.elem, simt.LoadUncheckedOp.build(seq.v, i))  # i < len by construction
         else:
-            from oxide.frontends.simt.emit_expr import array_load
-
             value = array_load(seq.v, i, seq.ty.elem)
         for f in functions:
             em.bind("__chain_value", value)

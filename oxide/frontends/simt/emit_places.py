@@ -15,24 +15,23 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
+from oxide.frontends.simt import local_pointers
+from oxide.frontends.simt.emit_slices import subslice
 from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.expressions.indexing import field_of, index_on_value, index_value, local_cell
+from oxide.frontends.simt.local_slices import borrow_array
 from oxide.frontends.simt.places import (
     Place, as_reference, element_place, field_place, load_place, pointer_place, reference_place, slice_of_array,
     store_place,
 )
+from oxide.frontends.simt.ptr_slices import element_place as ptr_slice_element
 from oxide.frontends.simt.values import OptionVal, Val, load_cell
 
 
 def place_or_value(em: Any, e: ast.Expr) -> Place | Val:
     """The memory place `e` denotes when it is one (nothing read yet), else the value of `e`."""
-    from oxide.frontends.simt.emit_expr import deref_value, field_of, index_on_value
-
     if isinstance(e, ast.Index) and isinstance(e.index, ast.Range):
-        from oxide.frontends.simt.emit_slices import subslice
-
-        from oxide.frontends.simt.emit_expr import _local_cell
-
-        cell = _local_cell(em, e.base)
+        cell = local_cell(em, e.base)
         if cell is not None and isinstance(cell.ty, T.Array):
             base = Val(T.LocalRef(cell.ty, True), cell)  # `&mut arr[..k]` of a `let mut` array: its window
         else:
@@ -53,6 +52,25 @@ def place_or_value(em: Any, e: ast.Expr) -> Place | Val:
         place = deref_place(em, ref, e.loc)
         return place if place is not None else deref_value(em, ref, e)
     return em.expr(e)
+
+
+def deref_value(em: Any, v: Val, e: ast.Unary) -> Val:
+    """`*v` when v is not a reference into memory: a local's storage (also through an `addr_of!` pointer), the
+    element a pointer into a local array is at, an element reference, a pointer to an atomic cell, or a by-value
+    `&T`."""
+    if isinstance(v.ty, T.LocalRef):
+        return load_cell(v.v)
+    if isinstance(v.ty, T.CellPtr):
+        em.require_unsafe(e.loc, "dereferencing a raw pointer")
+        return load_cell(v.v)  # `addr_of!(x)`: the local's cell
+    if isinstance(v.ty, T.LocalPtr):
+        return local_pointers.read(em, v, e.loc)  # `arr.as_ptr()`: the element at its position
+    if isinstance(v.ty, T.ElemRef):
+        return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
+    if isinstance(v.ty, T.Ptr):
+        em.require_unsafe(e.loc, "dereferencing a raw pointer")
+        return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
+    return v  # `*x` of a by-value `&T`
 
 
 def _through_local_ref(p: Place | Val) -> Place | Val:
@@ -84,8 +102,6 @@ def deref_place(em: Any, ref: Val, loc: Any) -> Place | None:
 def index_place(em: Any, base: Place | Val, e: ast.Index) -> Place | None:
     """`base[i]` as a place: an array place (or a reference to one), a slice of shared or generic memory, or a
     slice / shared array whose elements are aggregates. None when `base[i]` is a plain value read (scalar slices, local arrays)."""
-    from oxide.frontends.simt.emit_expr import index_value
-
     place = base if isinstance(base, Place) else reference_place(base)
     if place is not None:
         if isinstance(place.ty, T.Array):
@@ -93,8 +109,6 @@ def index_place(em: Any, base: Place | Val, e: ast.Index) -> Place | None:
         return None
     ty = base.ty
     if isinstance(ty, T.PtrSlice):
-        from oxide.frontends.simt.ptr_slices import element_place as ptr_slice_element
-
         return ptr_slice_element(em, base, index_value(em, e.index))
     if isinstance(ty, T.Slice) and T.is_aggregate(ty.elem):
         ptr_ty = T.Ptr(ty.elem, True, 1).mlir()
@@ -165,8 +179,6 @@ def is_place_syntax(e: ast.Expr) -> bool:
 
 def array_ref_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any) -> Val | None:
     """Methods of a reference to an array in memory: len, get, get_mut, as_ptr, as_mut_ptr."""
-    from oxide.frontends.simt.emit_expr import index_value
-
     place = reference_place(recv)
     if place is None or not isinstance(place.ty, T.Array):
         return None
@@ -228,6 +240,4 @@ def unsize_snapshot(em: Any, value: Val, ty: T.Ty, loc: Any) -> Val | None:
         memory = "constant memory (read-only)" if place.space == 4 else "shared memory"
         raise err(loc, f"a `&mut [{ty.elem.rust()}]` of an array in {memory} is not supported in device code "
                        "(slices address global memory); index the array itself, or take `&[T]`")
-    from oxide.frontends.simt.local_slices import borrow_array
-
     return borrow_array(load_place(em, place), ty)

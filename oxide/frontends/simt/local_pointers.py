@@ -17,6 +17,7 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.local_slices import Window
 from oxide.frontends.simt.values import ArrayView, Val, element_at
+from oxide.frontends.simt.expressions.indexing import index_value
 
 
 def array_pointer(array: Val) -> Val:
@@ -38,8 +39,6 @@ _MOVES = {"add": 1, "wrapping_add": 1, "sub": -1, "wrapping_sub": -1, "offset": 
 
 def method(em: Any, p: Val, e: ast.MethodCall) -> Val:
     """add / sub / offset (and wrapping forms), read, is_null of a pointer into a local array."""
-    from oxide.frontends.simt.emit_expr import index_value
-
     w: Window = p.v
     if e.name in _MOVES and len(e.args) == 1:
         if not e.name.startswith("wrapping_"):

@@ -551,7 +551,9 @@ def layout(t: Ty) -> tuple[int, int]:
         return layout(t.value)
     if isinstance(t, Unit):
         return 0, 1
-    width = t.mlir().width // 8
+    # An integer's or float's width is its bit count; reading it from `bits` needs no MLIR context (device
+    # types are laid out when their modules are imported).
+    width = t.bits // 8 if isinstance(t, (Int, Float)) else t.mlir().width // 8
     return width, width
 
 
