@@ -18,9 +18,8 @@ from mlir import ir
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.values import Cell, Val, load_cell, new_cell, store_cell
+from oxide.frontends.simt.values import Cell, Val, element_cell, load_cell, new_cell, store_cell
 from oxide.frontends.simt.expressions.indexing import local_cell, local_element_place
-from oxide.frontends.simt.values import element_cell
 
 # Bindings that hold handles to memory rather than a local value: `addr_of!` through them is not a pointer to a
 # local (a slice element, a shared array, ...).

@@ -16,8 +16,8 @@ from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
 from oxide.frontends.simt import branch_results, type_resolution
-from oxide.frontends.simt import emit_expr  # noqa: F401  (loops, jumps and calls register their handlers)
 from oxide.frontends.simt import types as T
+from oxide.frontends.simt import emit_expr  # noqa: F401  (loops, jumps and calls register their handlers)
 from oxide.frontends.simt.emit_places import unsize, unsize_snapshot
 from oxide.frontends.simt.emit_support import Frame, Scope, err, i1, index, int_attr, location, may_jump
 from oxide.frontends.simt.emit_support import walk as _walk

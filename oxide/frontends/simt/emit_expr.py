@@ -9,12 +9,12 @@ from mlir.dialects import arith, memref, scf
 
 from oxide.dialects import simt
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err, Frame, index, walk
+from oxide.frontends.simt.emit_support import Frame, err, index, walk
 from oxide.frontends.simt.expressions.indexing import array_load
 from oxide.frontends.simt.expressions.inference import is_plain_literal, unify
 from oxide.frontends.simt.expressions.operators import operands
 from oxide.frontends.simt.expressions.table import emits
-from oxide.frontends.simt.values import flag_cell, new_cell, set_flag, store_cell, Val
+from oxide.frontends.simt.values import Val, flag_cell, new_cell, set_flag, store_cell
 from oxide.frontends.syntax import ast
 
 

@@ -14,8 +14,8 @@ from mlir.dialects import arith
 
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt import types as T
 from oxide.frontends.simt import local_pointers
+from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_slices import subslice
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.expressions.indexing import field_of, index_on_value, index_value, local_cell

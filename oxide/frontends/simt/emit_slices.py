@@ -14,10 +14,9 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.places import reference_place, slice_of_array
-from oxide.frontends.simt.local_slices import window
+from oxide.frontends.simt.local_slices import borrow_array, window
 from oxide.frontends.simt.values import OptionVal, Val
 from oxide.frontends.simt.expressions.indexing import index_value
-from oxide.frontends.simt.local_slices import borrow_array
 from oxide.frontends.simt.ptr_slices import window as ptr_window
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator, TYPE_CHECKING
 
 from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import scf
@@ -12,7 +12,7 @@ from oxide.frontends.simt.device_api import _mentions, unify_generics
 from oxide.frontends.simt.emit_support import err, index, unknown_type
 from oxide.frontends.simt.expressions.indexing import array_store
 from oxide.frontends.simt.expressions.table import emits
-from oxide.frontends.simt.values import ArrayView, new_cell, Val
+from oxide.frontends.simt.values import ArrayView, Val, new_cell
 from oxide.frontends.syntax import ast
 
 

@@ -3,15 +3,16 @@ as an address, or as results (branch_results.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import scf
 
 from oxide.dialects import simt
-from oxide.frontends.simt import branch_results, types as T
+from oxide.frontends.simt import branch_results
+from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.values import Cell, load_cell, new_cell, pointer_at, store_cell, Val
+from oxide.frontends.simt.values import Cell, Val, load_cell, new_cell, pointer_at, store_cell
 
 
 if TYPE_CHECKING:

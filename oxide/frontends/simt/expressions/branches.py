@@ -12,7 +12,7 @@ from oxide.frontends.simt.emit_support import i1
 from oxide.frontends.simt.expressions.branch_values import value_if
 from oxide.frontends.simt.expressions.patterns import match_pattern
 from oxide.frontends.simt.expressions.table import emits
-from oxide.frontends.simt.values import load_cell, new_cell, store_cell, Val
+from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell
 from oxide.frontends.syntax import ast
 
 

@@ -3,7 +3,7 @@ written in their cells (structure of arrays), and reads from evaluated bases tha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith
@@ -13,7 +13,7 @@ from oxide.frontends.simt import local_slices
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
 from oxide.frontends.simt.expressions.inference import Retype
-from oxide.frontends.simt.values import ArrayView, Cell, element_at, store_element, Val
+from oxide.frontends.simt.values import ArrayView, Cell, Val, element_at, store_element
 from oxide.frontends.syntax import ast
 
 
@@ -147,11 +147,11 @@ def local_cell(em: FunctionEmitter, e: ast.Expr) -> Cell | None:
     if not isinstance(cell, Cell):
         return None
     for name in reversed(path):
-        cell = _sub_cell(cell, name, e.loc)
+        cell = sub_cell(cell, name, e.loc)
     return cell
 
 
-def _sub_cell(cell: Cell, name: str, loc: Any) -> Cell:
+def sub_cell(cell: Cell, name: str, loc: Any) -> Cell:
     if isinstance(cell.ty, T.Tuple) and name.isdigit():
         return cell.leaves[int(name)]
     if isinstance(cell.ty, T.Struct):

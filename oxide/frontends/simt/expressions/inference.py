@@ -3,7 +3,7 @@ of what it meets, and a variable initialised by one is re-emitted with the type 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TYPE_CHECKING
 
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith, scf
@@ -14,11 +14,11 @@ from oxide.frontends.simt.cell_pointers import no_address
 from oxide.frontends.simt.device_api import inline_call
 from oxide.frontends.simt.emit_places import as_value, borrow, is_place_syntax, place_or_value
 from oxide.frontends.simt.emit_support import err, i1
-from oxide.frontends.simt.expressions.indexing import local_element_place, local_cell
+from oxide.frontends.simt.expressions.indexing import local_cell, local_element_place
 from oxide.frontends.simt.expressions.inference import is_plain_literal, unify
 from oxide.frontends.simt.expressions.numeric import cast_int, is_signed
 from oxide.frontends.simt.expressions.table import emits
-from oxide.frontends.simt.values import element_cell, Val
+from oxide.frontends.simt.values import Val, element_cell
 from oxide.frontends.syntax import ast
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith, scf
@@ -13,7 +13,7 @@ from oxide.frontends.simt.emit_support import err, i1, int_attr
 from oxide.frontends.simt.expressions.branch_values import value_if
 from oxide.frontends.simt.places import load_place, reference_place
 from oxide.frontends.simt.expressions.table import emits
-from oxide.frontends.simt.values import Cell, load_cell, Val
+from oxide.frontends.simt.values import Cell, Val, load_cell
 from oxide.frontends.syntax import ast
 
 
@@ -32,67 +32,9 @@ def match_pattern(em: FunctionEmitter, pattern: Any, value: Val) -> tuple[ir.Val
     if isinstance(pattern, ast.BindPat):
         return i1(True), [(pattern, value)]
     if isinstance(pattern, ast.VariantPat):
-        name = pattern.path[-1]
-        if isinstance(value.ty, T.ResultTy) and name in ("Ok", "Err") and len(pattern.elems) == 1:
-            ok, binds = match_pattern(em, pattern.elems[0], value.v.payload)
-            holds = value.v.is_some if name == "Ok" else arith.xori(value.v.is_some, i1(True))
-            return arith.andi(holds, ok), binds
-        if isinstance(value.ty, T.OptionTy):
-            if name == "Some" and len(pattern.elems) == 1:
-                ok, binds = match_pattern(em, pattern.elems[0], value.v.payload)
-                return arith.andi(value.v.is_some, ok), binds
-            if name == "None" and not pattern.elems:
-                return arith.xori(value.v.is_some, i1(True)), []
-        if isinstance(value.ty, T.DataEnum):
-            found = value.ty.variant(name)
-            if found is None:
-                raise err(pattern.loc, f"no variant `{name}` in enum `{value.ty}`")
-            position, discriminant, payload = found
-            pattern = ast.VariantPat(pattern.loc, pattern.path, expand_rest(pattern.elems, len(payload.elems)))
-            if len(pattern.elems) != len(payload.elems):
-                raise err(pattern.loc, f"this pattern has {len(pattern.elems)} field(s), but `{name}` has "
-                                       f"{len(payload.elems)}")
-            i32 = ir.IntegerType.get_signless(32)
-            ok = arith.cmpi(arith.CmpIPredicate.eq, value.v[0].v,
-                            arith.constant(i32, ir.IntegerAttr.get(i32, discriminant)))
-            binds = []
-            for sub, part in zip(pattern.elems, value.v[position].v):
-                sub_ok, sub_binds = match_pattern(em, sub, part)
-                ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
-            return ok, binds
-        if isinstance(value.ty, T.Struct) and value.ty.name.split("<")[0] == name \
-                and len(pattern.elems) == len(value.ty.fields):
-            ok, binds = i1(True), []
-            for sub, part in zip(pattern.elems, value.v):  # `Pair(a, b)` of a tuple struct
-                sub_ok, sub_binds = match_pattern(em, sub, part)
-                ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
-            return ok, binds
-        if isinstance(value.ty, T.Enum):
-            for variant, discriminant in value.ty.variants:
-                if variant == name:
-                    d = arith.constant(value.ty.mlir(), ir.IntegerAttr.get(value.ty.mlir(), discriminant))
-                    return arith.cmpi(arith.CmpIPredicate.eq, value.v, d), []
-        raise err(pattern.loc, f"the pattern `{'::'.join(pattern.path)}` cannot match a value of type `{value.ty}`")
+        return _match_variant(em, pattern, value)
     if isinstance(pattern, ast.LitPat):
-        if isinstance(value.ty, T.Bool):
-            lit = i1(bool(pattern.value))
-            return arith.cmpi(arith.CmpIPredicate.eq, value.v, lit), []
-        if not isinstance(value.ty, T.Int):
-            raise err(pattern.loc, f"an integer pattern cannot match a value of type `{value.ty}`")
-        ty: T.Int = value.ty
-        low, high = (-(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1) if ty.signed else (0, (1 << ty.bits) - 1)
-
-        def const(x: int) -> ir.Value:
-            # A pattern that cannot fit the scrutinee would otherwise wrap and match some other value.
-            if not low <= x <= high:
-                raise err(pattern.loc, f"literal out of range for `{ty}`: the pattern's {x} is outside "
-                                       f"{low}..={high}, the values of the matched `{ty}`")
-            return arith.constant(ty.mlir(), int_attr(ty.mlir(), x))
-        if pattern.upper is None:
-            return arith.cmpi(arith.CmpIPredicate.eq, value.v, const(pattern.value)), []
-        ge, le = ("sge", "sle") if value.ty.signed else ("uge", "ule")
-        return arith.andi(arith.cmpi(getattr(arith.CmpIPredicate, ge), value.v, const(pattern.value)),
-                          arith.cmpi(getattr(arith.CmpIPredicate, le), value.v, const(pattern.upper))), []
+        return _match_literal(pattern, value)
     if isinstance(pattern, ast.OrPat):
         ok = i1(False)
         for alternative in pattern.alternatives:
@@ -108,6 +50,76 @@ def match_pattern(em: FunctionEmitter, pattern: Any, value: Val) -> tuple[ir.Val
             ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
         return ok, binds
     raise err(pattern.loc, f"this pattern cannot match a value of type `{value.ty}`")
+
+
+def _match_variant(em: FunctionEmitter, pattern: ast.VariantPat,
+                   value: Val) -> tuple[ir.Value, list[tuple[Any, Val]]]:
+    """`Some(p)`, `None`, `Ok(p)`, `Err(p)`, `E::V(p, ..)` of an enum with fields, `S(p, q)` of a tuple struct,
+    `E::V` of a fieldless enum."""
+    name = pattern.path[-1]
+    if isinstance(value.ty, T.ResultTy) and name in ("Ok", "Err") and len(pattern.elems) == 1:
+        ok, binds = match_pattern(em, pattern.elems[0], value.v.payload)
+        holds = value.v.is_some if name == "Ok" else arith.xori(value.v.is_some, i1(True))
+        return arith.andi(holds, ok), binds
+    if isinstance(value.ty, T.OptionTy):
+        if name == "Some" and len(pattern.elems) == 1:
+            ok, binds = match_pattern(em, pattern.elems[0], value.v.payload)
+            return arith.andi(value.v.is_some, ok), binds
+        if name == "None" and not pattern.elems:
+            return arith.xori(value.v.is_some, i1(True)), []
+    if isinstance(value.ty, T.DataEnum):
+        found = value.ty.variant(name)
+        if found is None:
+            raise err(pattern.loc, f"no variant `{name}` in enum `{value.ty}`")
+        position, discriminant, payload = found
+        pattern = ast.VariantPat(pattern.loc, pattern.path, expand_rest(pattern.elems, len(payload.elems)))
+        if len(pattern.elems) != len(payload.elems):
+            raise err(pattern.loc, f"this pattern has {len(pattern.elems)} field(s), but `{name}` has "
+                                   f"{len(payload.elems)}")
+        i32 = ir.IntegerType.get_signless(32)
+        ok = arith.cmpi(arith.CmpIPredicate.eq, value.v[0].v,
+                        arith.constant(i32, ir.IntegerAttr.get(i32, discriminant)))
+        binds = []
+        for sub, part in zip(pattern.elems, value.v[position].v):
+            sub_ok, sub_binds = match_pattern(em, sub, part)
+            ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
+        return ok, binds
+    if isinstance(value.ty, T.Struct) and value.ty.name.split("<")[0] == name \
+            and len(pattern.elems) == len(value.ty.fields):
+        ok, binds = i1(True), []
+        for sub, part in zip(pattern.elems, value.v):  # `Pair(a, b)` of a tuple struct
+            sub_ok, sub_binds = match_pattern(em, sub, part)
+            ok, binds = arith.andi(ok, sub_ok), binds + sub_binds
+        return ok, binds
+    if isinstance(value.ty, T.Enum):
+        for variant, discriminant in value.ty.variants:
+            if variant == name:
+                d = arith.constant(value.ty.mlir(), ir.IntegerAttr.get(value.ty.mlir(), discriminant))
+                return arith.cmpi(arith.CmpIPredicate.eq, value.v, d), []
+    raise err(pattern.loc, f"the pattern `{'::'.join(pattern.path)}` cannot match a value of type `{value.ty}`")
+
+
+def _match_literal(pattern: ast.LitPat, value: Val) -> tuple[ir.Value, list[tuple[Any, Val]]]:
+    """`true`, `3`, `-1`, `0..=9` against a bool or an integer."""
+    if isinstance(value.ty, T.Bool):
+        lit = i1(bool(pattern.value))
+        return arith.cmpi(arith.CmpIPredicate.eq, value.v, lit), []
+    if not isinstance(value.ty, T.Int):
+        raise err(pattern.loc, f"an integer pattern cannot match a value of type `{value.ty}`")
+    ty: T.Int = value.ty
+    low, high = (-(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1) if ty.signed else (0, (1 << ty.bits) - 1)
+
+    def const(x: int) -> ir.Value:
+        # A pattern that cannot fit the scrutinee would otherwise wrap and match some other value.
+        if not low <= x <= high:
+            raise err(pattern.loc, f"literal out of range for `{ty}`: the pattern's {x} is outside "
+                                   f"{low}..={high}, the values of the matched `{ty}`")
+        return arith.constant(ty.mlir(), int_attr(ty.mlir(), x))
+    if pattern.upper is None:
+        return arith.cmpi(arith.CmpIPredicate.eq, value.v, const(pattern.value)), []
+    ge, le = ("sge", "sle") if value.ty.signed else ("uge", "ule")
+    return arith.andi(arith.cmpi(getattr(arith.CmpIPredicate, ge), value.v, const(pattern.value)),
+                      arith.cmpi(getattr(arith.CmpIPredicate, le), value.v, const(pattern.upper))), []
 
 
 def expand_rest(elems: list[Any], count: int) -> list[Any]:
@@ -132,7 +144,8 @@ def referent(em: FunctionEmitter, value: Val) -> Val:
     return value
 
 
-def _match_in_place(em: FunctionEmitter, pattern: Any, cell: Cell, mutable: bool) -> tuple[ir.Value, list[tuple[Any, Val]]]:
+def _match_in_place(em: FunctionEmitter, pattern: Any, cell: Cell,
+                    mutable: bool) -> tuple[ir.Value, list[tuple[Any, Val]]]:
     """Match through `&mut local` / `&local`: the names a pattern binds refer to the local's parts, in place
     (`if let Slot::Occupied(v) = &mut slot { *v = 1.0; }` writes `slot`)."""
     if isinstance(pattern, ast.BindPat):

@@ -6,7 +6,8 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
-from oxide.frontends.simt import branch_results, types as T
+from oxide.frontends.simt import branch_results
+from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import i1
 from oxide.frontends.simt.values import OptionVal, Val, zero_value
 

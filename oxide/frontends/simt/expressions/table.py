@@ -7,7 +7,7 @@ import time, so which handler runs never depends on the order modules are import
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, TYPE_CHECKING
 
 from oxide.frontends.syntax import ast
 
