@@ -4,7 +4,7 @@ one counted loop; the sum wraps on overflow (cuda-oxide builds with debug assert
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith, scf
@@ -17,10 +17,13 @@ from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell, ze
 from oxide.frontends.simt.expressions.indexing import array_load
 from oxide.frontends.simt.local_slices import element_unchecked
 
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
+
 _PASS_THROUGH = ("iter", "into_iter", "copied", "cloned")
 
 
-def reduction(em: Any, e: ast.MethodCall, expected: T.Ty | None) -> Val | None:
+def reduction(em: FunctionEmitter, e: ast.MethodCall, expected: T.Ty | None) -> Val | None:
     """`<chain>.sum()` / `.product()` as a loop, or None when `e` is no such chain."""
     if e.name not in ("sum", "product") or e.args:
         return None

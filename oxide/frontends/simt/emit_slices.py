@@ -4,7 +4,7 @@ an offset pointer and a new length; Rust's panics on bad bounds are traps here."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith
@@ -18,6 +18,9 @@ from oxide.frontends.simt.local_slices import borrow_array, window
 from oxide.frontends.simt.values import OptionVal, Val
 from oxide.frontends.simt.expressions.indexing import index_value
 from oxide.frontends.simt.ptr_slices import window as ptr_window
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 
 def as_slice(base: Val) -> Val | None:
@@ -51,7 +54,7 @@ def _piece(s: Val, start: ir.Value, count: ir.Value, elem: T.Ty | None = None) -
     return Val(piece, simt.SliceFromPtrOp.build(first, count, results=[piece.mlir()]))
 
 
-def subslice(em: Any, base: Val, rng: ast.Range, loc: Any) -> Val:
+def subslice(em: FunctionEmitter, base: Val, rng: ast.Range, loc: Any) -> Val:
     """`s[a..b]`, `s[a..]`, `s[..b]`, `s[a..=b]`: traps unless a <= b <= len."""
     s = as_slice(base)
     if s is None and isinstance(base.ty, (T.Array, T.LocalRef)):
@@ -73,7 +76,7 @@ def subslice(em: Any, base: Val, rng: ast.Range, loc: Any) -> Val:
     return _piece(s, start, arith.subi(end, start))
 
 
-def slice_method(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
+def slice_method(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val | None:
     """split_at, split_at_mut, their `_checked` forms, and as_chunks / as_chunks_mut; None for others."""
     name = e.name
     if name not in ("split_at", "split_at_mut", "split_at_checked", "split_at_mut_checked", "as_chunks",
