@@ -11,14 +11,18 @@ reads through the pointer see what it holds.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.values import Cell, Val, load_cell, new_cell, store_cell
+from oxide.frontends.simt.values import Cell, Val, element_cell, load_cell, new_cell, store_cell
+from oxide.frontends.simt.expressions.indexing import local_cell, local_element_place
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 # Bindings that hold handles to memory rather than a local value: `addr_of!` through them is not a pointer to a
 # local (a slice element, a shared array, ...).
@@ -32,7 +36,7 @@ def _root(e: ast.Expr) -> ast.Expr:
     return e
 
 
-def _local_binding(em: Any, e: ast.Expr) -> Val | Cell | None:
+def _local_binding(em: FunctionEmitter, e: ast.Expr) -> Val | Cell | None:
     """The local binding at the root of a place expression (`pair` of `pair.0[i]`), if it is one."""
     root = _root(e)
     if not (isinstance(root, ast.PathExpr) and len(root.segments) == 1):
@@ -41,18 +45,15 @@ def _local_binding(em: Any, e: ast.Expr) -> Val | Cell | None:
     return bound if isinstance(bound, (Val, Cell)) else None
 
 
-def address_of_local(em: Any, operand: ast.Expr, mutable: bool, loc: Any) -> Val | None:
+def address_of_local(em: FunctionEmitter, operand: ast.Expr, mutable: bool, loc: Any) -> Val | None:
     """`addr_of!(operand)` / `addr_of_mut!(operand)` when the operand is (part of) a local; None otherwise."""
-    from oxide.frontends.simt.emit_expr import _element_place, _local_cell
-    from oxide.frontends.simt.values import element_cell
-
     bound = _local_binding(em, operand)
     if bound is None or (isinstance(bound, Val) and isinstance(bound.ty, _NOT_LOCAL)):
         return None
     if not (isinstance(operand, ast.Index) and isinstance(operand.index, ast.Range)):
-        cell = _local_cell(em, operand)
+        cell = local_cell(em, operand)
         if cell is None and isinstance(operand, (ast.Index, ast.Field)):
-            place = _element_place(em, operand)
+            place = local_element_place(em, operand)
             if place is not None:
                 try:
                     cell = element_cell(*place)
@@ -72,7 +73,7 @@ def address_of_local(em: Any, operand: ast.Expr, mutable: bool, loc: Any) -> Val
     return Val(T.CellPtr(value.ty, False), copy)
 
 
-def access(em: Any, p: Val, name: str, args: list[ast.Expr], loc: Any) -> Val:
+def access(em: FunctionEmitter, p: Val, name: str, args: list[ast.Expr], loc: Any) -> Val:
     """`p.read()` / `p.write(v)` (unsafe): the local's value, or an assignment to it."""
     em.require_unsafe(loc, f"`{name}` on a raw pointer")
     if name == "read" and not args:

@@ -17,8 +17,9 @@ from mlir.dialects import gpu
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
+from oxide.frontends.simt.buffer_layout import element_layout
 from oxide.frontends.simt.emit import FunctionEmitter
-from oxide.frontends.simt.emit_expr import Retype
+from oxide.frontends.simt.expressions.inference import Retype
 from oxide.frontends.simt.emit_support import Frame, err, index, location, walk
 from oxide.frontends.simt.items import Crate, collect
 from oxide.frontends.simt import contract as launch_contract
@@ -44,7 +45,7 @@ class KernelParam:
     name: str
     rust_type: str
     mlir_types: list[str]
-    elem_layout: dict[str, Any] = field(default_factory=dict)  # buffers of structs/arrays: T.element_layout
+    elem_layout: dict[str, Any] = field(default_factory=dict)  # buffers of structs/arrays: element_layout
 
 
 @dataclass
@@ -313,7 +314,7 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
         func.operation.erase()
         raise
     params = [KernelParam(_param_name(p), str(ty), [str(t.mlir()) for t in _param_parts(ty, p.loc)],
-                          T.element_layout(ty.elem) if isinstance(ty, (T.Slice, T.Disjoint, T.Ptr)) else {})
+                          element_layout(ty.elem) if isinstance(ty, (T.Slice, T.Disjoint, T.Ptr)) else {})
               for p, ty in zip(fn.params, param_types)]
     return KernelInfo(fn.name, entry, params, fn.attrs.get("launch_contract", {}), bounds)
 

@@ -37,7 +37,7 @@ def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, arg
             and len(args) == 1:  # `char::from` (only from u8) is the intrinsics' (char_fns)
         return _lossless_from(em, T.PRIMITIVES[qualifier], args[0], loc)
     if name in ("uninit", "zeroed") and qualifier == "MaybeUninit" and not args:
-        from oxide.frontends.simt.emit_expr import placeholder
+        from oxide.frontends.simt.expressions.placeholders import placeholder
 
         ty = em.resolve_type(func.generics[0]) if func.generics else expected
         if ty is None:
@@ -58,7 +58,8 @@ def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, arg
         return _transmute(em, func.generics, args[0], expected, loc)
     if name == "replace" and qualifier == "mem" and len(args) == 2:
         # core::mem::replace(&mut place, v): the old value out, v in.
-        from oxide.frontends.simt.emit_expr import assign, referent
+        from oxide.frontends.simt.expressions.assignment import assign
+        from oxide.frontends.simt.expressions.patterns import referent
 
         target = args[0]
         if not (isinstance(target, ast.Unary) and target.op == "&mut"):
@@ -70,7 +71,7 @@ def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, arg
         return _array_from_fn(em, args[0], expected, loc)
     if name == "exact_div" and len(args) == 2:
         # core::intrinsics::exact_div: a division the caller promises is exact; computed as `/`.
-        from oxide.frontends.simt.emit_expr import binary_values, operands
+        from oxide.frontends.simt.expressions.operators import binary_values, operands
 
         a, b = operands(em, args[0], args[1], expected)
         return binary_values(em, "/", a, b, loc)
@@ -85,10 +86,10 @@ def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, arg
 def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
     """`slot.write(v)` on a `let mut slot: MaybeUninit<T>` local and `slot.assume_init()`: MaybeUninit<T> is
     the T's own storage here, so these are a store into the local and its value."""
-    from oxide.frontends.simt.emit_expr import _local_cell
+    from oxide.frontends.simt.expressions.indexing import local_cell
 
     if e.name == "write" and len(e.args) == 1:
-        cell = _local_cell(em, e.receiver)
+        cell = local_cell(em, e.receiver)
         if cell is None or isinstance(cell.ty, T.Ptr):
             return None  # `p.write(v)` through a raw pointer
         store_cell(cell, em.coerce(em.expr(e.args[0], cell.ty), cell.ty, e.args[0].loc))
@@ -111,7 +112,7 @@ def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
 def _lossless_from(em: Any, target: T.Ty, arg: ast.Expr, loc: Any) -> Val:
     """`u32::from(b)`, `u64::from(x_u32)`, `f64::from(x_f32)`: the conversions Rust's `From` provides, which
     never lose information (bools to integers, widening integers, widening floats, small ints to floats)."""
-    from oxide.frontends.simt.emit_expr import cast_int
+    from oxide.frontends.simt.expressions.numeric import cast_int
 
     value = em.expr(arg)
     source = value.ty
@@ -170,7 +171,7 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
 def _pointer_as_option_ref(ptr: Val, target: T.OptionTy) -> Val:
     """`transmute::<*const T, Option<&T>>(p)`: None for a null pointer (the niche), else Some of what p
     points to. A `&T` is used by value here, so the value is read now, and only when p is not null."""
-    from oxide.frontends.simt.emit_expr import placeholder
+    from oxide.frontends.simt.expressions.placeholders import placeholder
     from oxide.frontends.simt.values import OptionVal
 
     i64 = ir.IntegerType.get_signless(64)
@@ -201,7 +202,7 @@ def _is_lossless(source: T.Ty, target: T.Ty) -> bool:
 
 def _array_from_fn(em: Any, f_expr: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
     """`core::array::from_fn(|i| ...)` where the array type is known from context: f(0), f(1), ... in order."""
-    from oxide.frontends.simt.emit_expr import array_store
+    from oxide.frontends.simt.expressions.indexing import array_store
     from oxide.frontends.simt.values import ArrayView
 
     if not isinstance(expected, T.Array):
@@ -220,7 +221,7 @@ def _array_from_fn(em: Any, f_expr: ast.Expr, expected: T.Ty | None, loc: Any) -
 
 def array_map(em: Any, array: Val, f_expr: ast.Expr, loc: Any) -> Val:
     """`[T; N].map(f)`: a new array of f(element), in order."""
-    from oxide.frontends.simt.emit_expr import array_load, array_store
+    from oxide.frontends.simt.expressions.indexing import array_load, array_store
     from oxide.frontends.simt.values import ArrayView
 
     f = em.expr(f_expr)
@@ -248,7 +249,7 @@ def _index_const(i: int) -> ir.Value:
 
 def data_variant(em: Any, ty: T.DataEnum, name: str, args: list[ast.Expr], loc: Any) -> Val:
     """`E::A(x, y)` / `E::C` of an enum with fields: the discriminant, A's fields, placeholders elsewhere."""
-    from oxide.frontends.simt.emit_expr import placeholder
+    from oxide.frontends.simt.expressions.placeholders import placeholder
 
     found = ty.variant(name)
     if found is None:

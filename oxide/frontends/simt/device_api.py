@@ -14,9 +14,10 @@ from oxide.dialects.simt.printf import rust_format_to_c
 from oxide.frontends.simt import intrinsics, safety
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_expr import (
-    Retype, cast_int, index_value, none_of, placeholder,
-)
+from oxide.frontends.simt.expressions.indexing import index_value
+from oxide.frontends.simt.expressions.inference import Retype
+from oxide.frontends.simt.expressions.numeric import cast_int
+from oxide.frontends.simt.expressions.placeholders import none_of, placeholder
 from oxide.frontends.simt.emit_support import Frame, err, i1, int_attr, walk
 from oxide.frontends.simt.values import OptionVal, Val, flag_cell, load_cell, new_cell, set_flag, store_cell
 
@@ -185,7 +186,7 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
             self_ty = em.struct_type(struct, []) if struct is not None and not struct.generics else None
             if method.self_param is not None and args:
                 # `Type::method(value, x)` / `<Type as Trait>::method(value, x)`: the first argument is self.
-                from oxide.frontends.simt.emit_expr import referent
+                from oxide.frontends.simt.expressions.patterns import referent
 
                 self_val = em.expr(args[0], self_ty)
                 if method.self_param != "&mut self":
@@ -790,7 +791,8 @@ def _option_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any
 
 def _option_map(em: Any, recv: Val, f_expr: ast.Expr, loc: Any) -> Val:
     """`opt.map(f)`: f runs only when the option is Some (it may write memory); the result is Some(f(x))."""
-    from oxide.frontends.simt.emit_expr import placeholder_or_unit, value_if
+    from oxide.frontends.simt.expressions.branch_values import value_if
+    from oxide.frontends.simt.expressions.placeholders import placeholder_or_unit
 
     opt: OptionVal = recv.v
     f = em.expr(f_expr)
@@ -1058,7 +1060,7 @@ def macro(em: Any, e: ast.MacroCall, expected: T.Ty | None) -> Val:
         if name in ("assert_eq", "assert_ne"):
             a, b = em.expr(e.args[0]), None
             b = em.expr(e.args[1], a.ty)
-            from oxide.frontends.simt.emit_expr import binary_values
+            from oxide.frontends.simt.expressions.operators import binary_values
 
             cond = binary_values(em, "==" if name == "assert_eq" else "!=", a, b, e.loc).v
             message = f"assertion failed: {name}"

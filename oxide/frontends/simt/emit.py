@@ -9,21 +9,31 @@ LLVM promotes to registers.
 
 from __future__ import annotations
 
-import contextlib
-import operator
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
-from oxide.frontends.simt import branch_results, safety
-from oxide.frontends.syntax import ast
+from oxide.frontends.simt import branch_results, type_resolution
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.items import Crate
-from oxide.frontends.simt.emit_support import Frame, Scope, err, i1, location, may_jump, unknown_type
+from oxide.frontends.simt import emit_expr  # noqa: F401  (loops, jumps and calls register their handlers)
+from oxide.frontends.simt.emit_places import unsize, unsize_snapshot
+from oxide.frontends.simt.emit_support import Frame, Scope, err, i1, index, int_attr, location, may_jump
 from oxide.frontends.simt.emit_support import walk as _walk
+from oxide.frontends.simt.expressions import (  # noqa: F401  (each registers its handlers in EMITTERS)
+    access, aggregates, assignment, branches, casts, closures, literals, operators, patterns, ranges,
+)
+from oxide.frontends.simt.expressions.inference import Retype, unsuffixed_literal
+from oxide.frontends.simt.expressions.literals import e_Lit
+from oxide.frontends.simt.expressions.patterns import expand_rest, match_pattern, referent
+from oxide.frontends.simt.expressions.table import EMITTERS
+from oxide.frontends.simt.items import Crate
+from oxide.frontends.simt.local_slices import borrow_array
+from oxide.frontends.simt.places import shared_pointer
+from oxide.frontends.simt.type_resolution import HANDLES
 from oxide.frontends.simt.values import Cell, Val, load_cell, new_cell, read_flag, store_cell
+from oxide.frontends.syntax import ast
 from oxide.ir.diagnostics import SourceLoc
 
 
@@ -46,6 +56,7 @@ class FunctionEmitter:
         self.in_unsafe = False
         self.entry: ir.Block | None = None
         self.retypes: dict[int, T.Ty] = {}
+        self.types_resolving: list[str] = []  # the structs and enums being resolved (type_resolution.py)
 
     # Names ---------------------------------------------------------------------------------------------
     def bind(self, name: str, value: Any) -> None:
@@ -63,247 +74,36 @@ class FunctionEmitter:
     def pop(self) -> None:
         self.scopes.pop()
 
-    # Types ---------------------------------------------------------------------------------------------
+    # Types (type_resolution.py) ------------------------------------------------------------------------
     def resolve_type(self, t: Any) -> T.Ty:
         """The semantic type of a written type."""
-        if isinstance(t, ast.PathTy):
-            bound = self.generics[-1].get(t.name)
-            if isinstance(bound, T.Ty):
-                return bound
-            if t.name in T.PRIMITIVES:
-                return T.PRIMITIVES[t.name]
-            if t.name == "!":
-                return T.NEVER
-            if t.name == "DisjointSlice":
-                elem = self.scalar_element(t.args[0], "a DisjointSlice")
-                return T.Disjoint(elem, self.space(t.args[1]) if len(t.args) > 1 else "1d")
-            if t.name == "Option":
-                return T.OptionTy(self.resolve_type(t.args[0]))
-            if t.name == "Range" and len(t.args) == 1:
-                from oxide.frontends.simt.emit_expr import range_type
-
-                return range_type(self.resolve_type(t.args[0]))
-            if t.name == "MaybeUninit" and len(t.args) == 1:
-                # A local that may be uninitialised: its storage is the T's (reading before writing is UB in
-                # Rust; here it reads whatever the local holds).
-                return self.resolve_type(t.args[0])
-            if t.name == "Infallible":
-                return T.NEVER
-            if t.name == "Uniform" and len(t.args) == 1:
-                # A launch-uniform value is its value here (uniformity is not tracked yet); the host passes T.
-                return self.resolve_type(t.args[0])
-            if t.name == "SharedArray":
-                align = self.align_arg(t.args[2], "`SharedArray`") if len(t.args) > 2 else 0
-                return T.Shared(self.scalar_element(t.args[0], "a SharedArray"), self.length_arg(t.args[1]), align)
-            if t.name in T.ATOMICS:
-                scope, value = T.ATOMICS[t.name]
-                return T.Atomic(value, scope)
-            if t.name == "ThreadIndex":
-                return T.ThreadIndex(self.space(t.args[-1]) if t.args else "1d")
-            if t.name == "Self" and "Self" in self.generics[-1]:
-                return self.generics[-1]["Self"]
-            struct = self.crate.struct(t.name)
-            if struct is not None:
-                return self.struct_type(struct, [self.resolve_type(a) for a in t.args])
-            enum = self.crate.enum(t.name)
-            if enum is not None:
-                return self.enum_type(enum)
-            if t.name == "Ordering":
-                return T.ORDERING  # core::cmp::Ordering (a user's own `Ordering` item was found above)
-            from oxide.frontends.simt.intrinsics.device_types import device_type
-
-            device = device_type(self, t)
-            if device is not None:
-                return device
-            self_ty = self.generics[-1].get("Self")
-            if isinstance(self_ty, T.Ty):
-                # `Self::Output` inside an impl: the impl's associated type (the path's last segment names it).
-                assoc = self.crate.assoc_type(getattr(self_ty, "name", self_ty.rust()).split("<")[0], t.name)
-                if assoc is not None:
-                    return self.resolve_type(assoc)
-            if t.name in ("Vec", "Box", "String", "HashMap", "Rc", "Arc"):
-                raise err(t.loc, f"heap allocation (`{t.name}`) is not supported in device code")
-            raise unknown_type(self.crate, t.loc, t.name)
-        if isinstance(t, ast.RefTy):
-            if isinstance(t.inner, ast.SliceTy):
-                return T.Slice(self.scalar_element(t.inner.elem, "a slice"), t.mutable)
-            inner = self.resolve_type(t.inner)
-            if isinstance(inner, _HANDLES):
-                return inner  # `&mut DisjointSlice<T>` / `&SharedArray`: the handle already refers to the memory
-            if t.mutable:
-                return T.ElemRef(inner)
-            return inner  # `&T` of a Copy value is passed by value
-        if isinstance(t, ast.ArrayTy):
-            elem = self.resolve_type(t.elem)
-            safety.check_stored(elem, getattr(t, "loc", None), "an array")
-            return T.Array(elem, self.length_arg(t.length))
-        if isinstance(t, ast.TupleTy):
-            return T.UNIT if not t.elems else T.Tuple(tuple(self.resolve_type(e) for e in t.elems))
-        if isinstance(t, ast.PtrTy):
-            pointee = self.resolve_type(t.inner)
-            if isinstance(pointee, T.Unit):
-                return T.Ptr(T.UNIT, t.mutable, 1)  # `*const ()`: an address only, never read through
-            if isinstance(t.inner, ast.PtrTy) and not t.mutable:
-                # `*const *const T`: only a local array of pointers has one (local_pointers.py); it is never
-                # read through memory.
-                return T.Ptr(pointee, False, 1)
-            if isinstance(pointee, T.Shared):
-                # `*mut SharedArray<T, N>`: a pointer to the array, in shared memory (places.shared_pointer).
-                return T.Ptr(T.Array(pointee.elem, pointee.length), t.mutable, 3)
-            return T.Ptr(self.scalar_element(t.inner, "a raw pointer"), t.mutable, 1)
-        if isinstance(t, ast.FnPtrTy):
-            return T.FnPtr()
-        if isinstance(t, ast.SliceTy):
-            raise err(t.loc, "an unsized slice `[T]` must be behind a reference: `&[T]`")
-        raise err(getattr(t, "loc", None), f"unsupported type {t}")
+        return type_resolution.resolve_type(self, t)
 
     def scalar_element(self, t: Any, container: str) -> T.Ty:
-        """The element type of a slice, DisjointSlice, SharedArray or raw pointer: scalars, atomics, and
-        arrays, tuples and structs built from scalars (laid out in memory as `T.mem` says)."""
-        elem = self.resolve_type(t)
-        if not isinstance(elem, T.Atomic) and not _in_memory(elem):
-            raise err(getattr(t, "loc", None), f"{container} of `{elem}` elements is not supported in device code "
-                                               "(elements must be integers, floats, bools, fieldless enums, or "
-                                               "arrays, tuples and structs of them)")
-        return elem
-
-    def space(self, t: Any) -> str:
-        if isinstance(t, ast.PathTy):
-            if t.name == "Index1D":
-                return "1d"
-            if t.name == "Index2D":
-                return f"2d:{self.const_arg(t.args[0])}"
-            if t.name in ("Runtime2DIndex", "Runtime2D"):
-                return "runtime_2d"
-            if t.name == "WarpIndex":
-                return "warp"
-            if t.name == "LinearTiles" and len(t.args) == 1:
-                count = self.const_arg(t.args[0])
-                if count <= 0:
-                    raise err(t.loc, "`LinearTiles<N>` needs N >= 1")
-                self.check_tile_dims(t, [count])
-                return f"tiles:{count}"
-            if t.name in ("RowMajorTiles", "RuntimeRowMajorTiles") and len(t.args) == (3 if t.name == "RowMajorTiles" else 2):
-                dims = [self.const_arg(a) for a in t.args]
-                if min(dims) <= 0 or (len(dims) == 3 and dims[1] > dims[2]):
-                    raise err(t.loc, f"`{t.name}` needs tile rows and columns of at least 1"
-                                     + (" and no more columns than the row stride" if len(dims) == 3 else ""))
-                self.check_tile_dims(t, dims)
-                return f"{'rmtiles' if len(dims) == 3 else 'rttiles'}:{':'.join(map(str, dims))}"
-        raise err(getattr(t, "loc", None), f"unknown index space `{getattr(t, 'name', t)}` (Index1D, Index2D<S>, Runtime2DIndex, WarpIndex, "
-                                              "LinearTiles<N>, RowMajorTiles<R, C, S>, RuntimeRowMajorTiles<R, C>)")
-
-    def check_tile_dims(self, t: ast.PathTy, dims: list[int]) -> None:
-        """A tiled index space's sizes stay within MAX_LENGTH: the view code multiplies them by 32-bit thread
-        coordinates in 64 bits, which must not wrap."""
-        for arg, dim in zip(t.args, dims):
-            if dim > MAX_LENGTH:
-                raise err(getattr(arg, "loc", None) or t.loc, f"`{t.name}` size {dim} is out of range: a tile size "
-                                                              f"or row stride is from 1 to {MAX_LENGTH}")
+        """The element type of a slice, DisjointSlice, SharedArray or raw pointer."""
+        return type_resolution.scalar_element(self, t, container)
 
     def const_arg(self, e: Any) -> int:
         """A compile-time integer: a literal, a const generic, a `const` item, or arithmetic on them."""
-        if isinstance(e, ast.PathTy):
-            e = ast.PathExpr(e.loc, [e.name])
-        if isinstance(e, ast.Lit) and e.kind == "int":
-            return int(e.value)
-        if isinstance(e, ast.PathExpr) and len(e.segments) > 1:
-            from oxide.frontends.simt.device_api import strip_modules
-
-            e = ast.PathExpr(e.loc, strip_modules(self, e.segments))  # `super::N16`
-        if isinstance(e, ast.PathExpr) and len(e.segments) == 2:
-            const = self.assoc_const(e.segments[0], e.segments[1])
-            if const is not None:
-                return self.const_arg(const.value)
-        if isinstance(e, ast.PathExpr) and len(e.segments) == 1:
-            bound = self.generics[-1].get(e.segments[0])
-            if isinstance(bound, int):
-                return bound
-            const = self.crate.const(e.segments[0])
-            if const is not None:
-                return self.const_arg(const.value)
-        if isinstance(e, ast.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>"):
-            return _fold_const(e, self.const_arg(e.lhs), self.const_arg(e.rhs))
-        if isinstance(e, ast.Block) and e.tail is not None and not e.stmts:
-            return self.const_arg(e.tail)
-        if isinstance(e, ast.Cast):
-            return self.const_arg(e.operand)
-        raise err(getattr(e, "loc", None), "expected a compile-time integer (a literal, a const generic or a `const`)")
+        return type_resolution.const_arg(self, e)
 
     def length_arg(self, e: Any) -> int:
         """An array or shared-array length: a compile-time integer from 0 to MAX_LENGTH."""
-        length = self.const_arg(e)
-        if not 0 <= length <= MAX_LENGTH:
-            raise err(getattr(e, "loc", None), f"array length {length} is out of range: a length is from 0 to "
-                                               f"{MAX_LENGTH} (the 32-bit indices of device code)")
-        return length
+        return type_resolution.length_arg(self, e)
 
     def align_arg(self, e: Any, what: str) -> int:
-        """A shared-memory alignment: a compile-time power of two from 1 to MAX_SHARED_ALIGN bytes."""
-        align = self.const_arg(e)
-        if align <= 0 or align & (align - 1) or align > MAX_SHARED_ALIGN:
-            raise err(getattr(e, "loc", None), f"{what} alignment {align} must be a power of two from 1 to "
-                                               f"{MAX_SHARED_ALIGN} bytes")
-        return align
+        """A shared-memory alignment: a compile-time power of two."""
+        return type_resolution.align_arg(self, e, what)
 
     def assoc_const(self, qualifier: str, name: str) -> ast.ConstDef | None:
         """`Q::NAME` where Q is a type (or a generic parameter bound to one) with an associated const NAME."""
-        bound = self.generics[-1].get(qualifier)
-        type_name = qualifier
-        if isinstance(bound, T.Ty):
-            type_name = getattr(bound, "name", bound.rust()).split("<")[0]
-        return self.crate.assoc_const(type_name, name)
-
-    @contextlib.contextmanager
-    def _resolving(self, kind: str, name: str, loc: Any) -> Iterator[None]:
-        """Resolve the fields of struct or enum `name`; meeting it again inside them means it refers to itself,
-        which is a located error (not an endless recursion)."""
-        resolving = self.__dict__.setdefault("_types_resolving", [])
-        if name in resolving:
-            path = " -> ".join(resolving[resolving.index(name):] + [name])
-            raise err(loc, f"{kind} `{name}` refers to itself (through `{path}`): a type that holds itself has "
-                           "infinite size, and device types cannot refer to themselves through pointers either; "
-                           "use indices into a buffer instead")
-        resolving.append(name)
-        try:
-            yield
-        finally:
-            resolving.pop()
+        return type_resolution.assoc_const(self, qualifier, name)
 
     def struct_type(self, struct: ast.StructDef, args: list[T.Ty]) -> T.Struct:
-        bindings = dict(zip((g.name for g in struct.generics), args))
-        self.generics.append({**self.generics[-1], **bindings})
-        try:
-            with self._resolving("struct", struct.name, struct.loc):
-                fields = tuple((name, self.resolve_type(t)) for name, t in struct.fields)
-        finally:
-            self.generics.pop()
-        for (name, ty), (_, written) in zip(fields, struct.fields):
-            safety.check_stored(ty, getattr(written, "loc", struct.loc), f"a struct field (`{struct.name}.{name}`)")
-        suffix = "<" + ", ".join(a.rust() for a in args) + ">" if args else ""
-        return T.Struct(struct.name + suffix, fields, struct.align)
+        return type_resolution.struct_type(self, struct, args)
 
     def enum_type(self, enum: ast.EnumDef) -> T.Enum | T.DataEnum:
-        variants, next_value = [], 0
-        for name, value in enum.variants:
-            next_value = value if value is not None else next_value
-            variants.append((name, next_value))
-            next_value += 1
-        if not enum.fields:
-            ty = T.Enum(enum.name, tuple(variants), enum.repr)
-            try:
-                ty.storage
-            except ValueError:
-                values = [value for _, value in variants]
-                raise err(enum.loc, f"enum `{enum.name}`: its discriminants ({min(values)} to {max(values)}) fit no "
-                                    "integer type of 64 bits or less")
-            _check_discriminants(enum, variants, ty.storage, f"its `#[repr({ty.storage})]`")
-            return ty
-        _check_discriminants(enum, variants, T.PRIMITIVES["i32"], "the i32 tag of an enum with fields")
-        with self._resolving("enum", enum.name, enum.loc):
-            payloads = tuple((f"#{name}", T.Tuple(tuple(self.resolve_type(t) for t in enum.fields.get(name, []))))
-                             for name, _ in variants)
-        return T.DataEnum(enum.name, (("#tag", T.PRIMITIVES["i32"]),) + payloads, discriminants=tuple(variants))
+        return type_resolution.enum_type(self, enum)
 
     # Statements ----------------------------------------------------------------------------------------
     def block(self, block: ast.Block, expected: T.Ty | None = None) -> Val:
@@ -388,7 +188,7 @@ class FunctionEmitter:
                 cell = new_cell(declared)
             self.bind(stmt.pattern.name, cell)
             return
-        flexible = declared is None and _unsuffixed_literal(stmt.init)
+        flexible = declared is None and unsuffixed_literal(stmt.init)
         if flexible and id(stmt) in self.retypes:
             declared = self.retypes[id(stmt)]
         value = self.expr(stmt.init, declared)
@@ -402,8 +202,6 @@ class FunctionEmitter:
     def let_else(self, stmt: ast.Let) -> None:
         """`let P = v else { diverge };`: the else block runs (and must jump, return or panic) when P fails;
         the rest of the block is guarded like any statement that may jump."""
-        from oxide.frontends.simt.emit_expr import match_pattern
-
         value = self.expr(stmt.init)
         ok, binds = match_pattern(self, stmt.pattern, value)
         branch = scf.IfOp(arith.xori(ok, i1(True)))
@@ -422,7 +220,7 @@ class FunctionEmitter:
         if isinstance(pattern, ast.BindPat):
             # `mut` on a handle (slice, DisjointSlice, pointer, witness) only allows `&mut self` methods;
             # the handle itself is never reassigned, so it stays an SSA value.
-            if pattern.mutable and (not isinstance(value.ty, _HANDLES) or isinstance(value.ty, T.Ptr)):
+            if pattern.mutable and (not isinstance(value.ty, HANDLES) or isinstance(value.ty, T.Ptr)):
                 try:
                     with ir.InsertionPoint.at_block_begin(self.entry):
                         cell = new_cell(value.ty)
@@ -436,8 +234,6 @@ class FunctionEmitter:
         elif isinstance(pattern, ast.WildPat):
             return
         elif isinstance(pattern, ast.TuplePat):
-            from oxide.frontends.simt.emit_expr import expand_rest
-
             if not pattern.elems and isinstance(value.ty, T.Unit):
                 return  # `()` matches the unit value
             elems = expand_rest(pattern.elems, len(value.ty.elems)) if isinstance(value.ty, T.Tuple) else pattern.elems
@@ -446,8 +242,6 @@ class FunctionEmitter:
             for sub, part in zip(elems, value.v):
                 self.bind_pattern(sub, part)
         elif isinstance(pattern, ast.RefPat):
-            from oxide.frontends.simt.emit_expr import referent
-
             self.bind_pattern(pattern.inner, referent(self, value))
         else:
             raise err(pattern.loc, "this pattern is refutable; use `if let` or `match`")
@@ -484,11 +278,11 @@ class FunctionEmitter:
 
     # Expressions ---------------------------------------------------------------------------------------
     def expr(self, e: ast.Expr, expected: T.Ty | None = None) -> Val:
-        method: Callable[[Any, T.Ty | None], Val] | None = getattr(self, "e_" + type(e).__name__, None)
-        if method is None:
+        handler = EMITTERS.get(type(e))
+        if handler is None:
             raise err(e.loc, f"{type(e).__name__} expressions are not supported in device code")
         with location(e.loc):
-            value = method(e, expected)
+            value = handler(self, e, expected)
         e.ty = value.ty
         return value
 
@@ -507,8 +301,6 @@ class FunctionEmitter:
             return value  # `arr.as_ptr()` passed as a `*const T`: still the position in the local array
         if isinstance(value.ty, T.Shared) and isinstance(ty, T.Ptr) \
                 and ty.elem == T.Array(value.ty.elem, value.ty.length):
-            from oxide.frontends.simt.places import shared_pointer
-
             return shared_pointer(value, ty.mutable)  # `&raw mut TILE` passed as a `*mut SharedArray<T, N>`
         if isinstance(value.ty, T.Ptr) and isinstance(ty, T.Ptr) and value.ty.elem == ty.elem \
                 and (value.ty.mutable or not ty.mutable):
@@ -516,12 +308,10 @@ class FunctionEmitter:
             return Val(T.Ptr(ty.elem, ty.mutable, value.ty.space), value.v)
         literal = getattr(value, "literal", None)
         if literal is not None and isinstance(ty, T.Int if literal.kind == "int" else T.Float):
-            return self.e_Lit(literal, ty)  # an unsuffixed literal typed by where it goes (`(raw, (2, 3))`)
+            return e_Lit(self, literal, ty)  # an unsuffixed literal typed by where it goes (`(raw, (2, 3))`)
         if isinstance(value.ty, T.Tuple) and isinstance(ty, T.Tuple) and len(value.ty.elems) == len(ty.elems):
             return Val(ty, [self.coerce(part, want, loc) for part, want in zip(value.v, ty.elems)])
         if isinstance(ty, T.Slice):
-            from oxide.frontends.simt.local_slices import borrow_array
-
             window = borrow_array(value, ty)
             if window is not None:
                 return window  # `&arr` / `&mut arr` of a local array where `&[T]` is expected
@@ -531,8 +321,6 @@ class FunctionEmitter:
         if isinstance(value.ty, T.FnItem) and isinstance(ty, T.FnPtr):
             return value  # the function item itself: calls through it are inlined
         if isinstance(value.ty, (T.PlaceRef, T.ElemRef, T.Shared)):
-            from oxide.frontends.simt.emit_places import unsize, unsize_snapshot
-
             as_slice = unsize(value, ty)
             if as_slice is not None:
                 return as_slice  # `let s: &mut [f32] = row;` of an array in memory
@@ -545,8 +333,6 @@ class FunctionEmitter:
                     and (isinstance(value.ty, T.ElemRef) or value.ty.mutable):
                 return value  # a `&mut T` into memory passed where `&mut T` is expected
         if getattr(value, "flex", None) is not None and isinstance(ty, (T.Int, T.Float)):
-            from oxide.frontends.simt.emit_expr import Retype
-
             raise Retype(value.flex, ty)
         raise err(loc, f"mismatched types: expected `{ty}`, found `{value.ty}`")
 
@@ -555,78 +341,60 @@ class FunctionEmitter:
         if not self.in_unsafe:
             raise err(loc, f"{what} is unsafe and requires an `unsafe` block")
 
-    from oxide.frontends.simt.emit_expr import (  # noqa: E402  (methods kept in their own module)
-        check_array_bounds, check_division, e_ArrayLit, e_Assign, e_Binary, e_Block, e_Break, e_Call, e_Cast,
-        e_Continue, e_Field, e_For, e_If, e_Index, e_Lit, e_Loop, e_MacroCall, e_Match, e_MethodCall, e_PathExpr,
-        e_Range, e_Return, e_StructLit, e_Tuple, e_Unary, e_While, trap_unless, _for_body, e_Closure, call_closure,
-    )
+    # Checks and closures -------------------------------------------------------------------------------
+    def trap_unless(self, ok: ir.Value) -> None:
+        branch = scf.IfOp(arith.xori(ok, i1(True)))
+        with ir.InsertionPoint(branch.then_block):
+            simt.TrapOp.build()
+            scf.YieldOp([])
+
+    def check_division(self, a: Val, b: Val, ty: T.Int) -> None:
+        """Rust panics (here: traps) on division by zero and on MIN / -1."""
+        zero = arith.constant(ty.mlir(), int_attr(ty.mlir(), 0))
+        ok = arith.cmpi(arith.CmpIPredicate.ne, b.v, zero)
+        if ty.signed:
+            minimum = arith.constant(ty.mlir(), int_attr(ty.mlir(), -(1 << (ty.bits - 1))))
+            minus_one = arith.constant(ty.mlir(), int_attr(ty.mlir(), -1))
+            overflow = arith.andi(arith.cmpi(arith.CmpIPredicate.eq, a.v, minimum),
+                                  arith.cmpi(arith.CmpIPredicate.eq, b.v, minus_one))
+            ok = arith.andi(ok, arith.xori(overflow, i1(True)))
+        self.trap_unless(ok)
+
+    def check_array_bounds(self, i: ir.Value, length: int) -> None:
+        if not self.unchecked:
+            self.trap_unless(arith.cmpi(arith.CmpIPredicate.ult, i, index(length)))
+
+    def call_closure(self, closure: Val, args: list[ast.Expr], loc: Any) -> Val:
+        """Inline a closure's body with its parameters bound, in the scopes it was created in."""
+        node, scopes, generics = closure.v
+        if len(args) != len(node.params):
+            raise err(loc, f"this closure takes {len(node.params)} argument(s) but {len(args)} were supplied")
+        values = []
+        for p, a in zip(node.params, args):
+            want = self.resolve_type(p.ty) if p.ty is not None else None
+            v = self.expr(a, want)
+            values.append(self.coerce(v, want, a.loc) if want is not None else v)
+        outer_scopes, self.scopes = self.scopes, scopes + [self.scopes[0].__class__()]
+        self.generics.append(generics)
+        try:
+            for p, v in zip(node.params, values):
+                self.bind_pattern(p.pattern, v)
+            return self.expr(node.body)
+        finally:
+            self.generics.pop()
+            self.scopes = outer_scopes
 
 
 
-def _check_discriminants(enum: ast.EnumDef, variants: list[tuple[str, int]], ty: T.Int, what: str) -> None:
-    """Every discriminant fits the integer the enum is stored as (a wrapped one would equal another's)."""
-    low, high = (-(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1) if ty.signed else (0, (1 << ty.bits) - 1)
-    for name, value in variants:
-        if not low <= value <= high:
-            raise err(enum.loc, f"enum `{enum.name}`: the discriminant of `{name}` is {value}, which does not fit "
-                                f"{what} ({low} to {high})")
 
 
-MAX_LENGTH = (1 << 31) - 1
-# The simt dialect's limit on a shared array's alignment (its verifier's).
-MAX_SHARED_ALIGN = 256
-# Compile-time integers are at most 128 bits wide in Rust (u128, i128); a fold past that is an overflow.
-_CONST_LIMIT = 1 << 128
-_CONST_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<<": operator.lshift, ">>": operator.rshift}
 
 
-def _fold_const(e: ast.Binary, a: int, b: int) -> int:
-    """Rust's `a op b` on compile-time integers: division truncates toward zero; a division by zero, a shift
-    past 127 or a result past 128 bits is a located error, never a wrapped or huge Python value."""
-    if e.op in ("/", "%") and b == 0:
-        raise err(e.loc, f"this `{e.op}` divides by zero in a compile-time integer")
-    if e.op in ("<<", ">>") and not 0 <= b < 128:
-        raise err(e.loc, f"this `{e.op}` shifts by {b}: a shift amount is from 0 to 127")
-    if e.op in ("/", "%"):
-        quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
-        value = quotient if e.op == "/" else a - b * quotient
-    else:
-        value = _CONST_OPS[e.op](a, b)
-    if not -_CONST_LIMIT <= value < _CONST_LIMIT:
-        raise err(e.loc, f"this `{e.op}` overflows: compile-time integers are at most 128 bits")
-    return value
-
-def _unsuffixed_literal(e: Any) -> bool:
-    """An unsuffixed number, or an `if`/`match`/block whose every result is one (`match f { A => 2, _ => 0 }`):
-    its type comes from later uses."""
-    if isinstance(e, ast.Unary) and e.op == "-":
-        return _unsuffixed_literal(e.operand)
-    if isinstance(e, ast.Block):
-        return e.tail is not None and _unsuffixed_literal(e.tail)
-    if isinstance(e, ast.If):
-        return e.else_ is not None and _unsuffixed_literal(e.then) and _unsuffixed_literal(e.else_)
-    if isinstance(e, ast.Match):
-        return bool(e.arms) and all(_unsuffixed_literal(arm.body) for arm in e.arms)
-    return isinstance(e, ast.Lit) and e.kind in ("int", "float") and not e.suffix
 
 
-_HANDLES = (T.Slice, T.Disjoint, T.Shared, T.Ptr, T.ElemRef, T.ThreadIndex, T.Closure, T.Atomic, T.LocalRef, T.CellPtr,
-            T.PlaceRef, T.FnItem, T.LocalSlice, T.PtrSlice, T.ThreadRun, T.GridRuns, T.Tile2D)
 
 
-def _in_memory(ty: T.Ty) -> bool:
-    """Whether values of `ty` can live in memory: scalars and aggregates of them (not enums with fields,
-    whose register form is no memory layout)."""
-    if isinstance(ty, T.DataEnum):
-        return False
-    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum)):
-        return True
-    if isinstance(ty, T.Array):
-        return _in_memory(ty.elem)
-    if isinstance(ty, (T.Tuple, T.Struct)):
-        parts = ty.elems if isinstance(ty, T.Tuple) else [f for _, f in ty.fields]
-        return bool(parts) and all(_in_memory(p) for p in parts)
-    return False
+
 
 
 def _holds_array(ty: T.Ty) -> bool:

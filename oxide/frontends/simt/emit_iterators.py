@@ -4,7 +4,7 @@ one counted loop; the sum wraps on overflow (cuda-oxide builds with debug assert
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith, scf
@@ -14,11 +14,16 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell, zero_value
+from oxide.frontends.simt.expressions.indexing import array_load
+from oxide.frontends.simt.local_slices import element_unchecked
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 _PASS_THROUGH = ("iter", "into_iter", "copied", "cloned")
 
 
-def reduction(em: Any, e: ast.MethodCall, expected: T.Ty | None) -> Val | None:
+def reduction(em: FunctionEmitter, e: ast.MethodCall, expected: T.Ty | None) -> Val | None:
     """`<chain>.sum()` / `.product()` as a loop, or None when `e` is no such chain."""
     if e.name not in ("sum", "product") or e.args:
         return None
@@ -53,14 +58,10 @@ def reduction(em: Any, e: ast.MethodCall, expected: T.Ty | None) -> Val | None:
     with ir.InsertionPoint(loop.body):
         i = loop.induction_variable
         if isinstance(seq.ty, T.LocalSlice):
-            from oxide.frontends.simt.local_slices import element_unchecked
-
             value = element_unchecked(seq, i)
         elif isinstance(seq.ty, T.Slice):
             value = Val(seq.ty.elem, simt.LoadUncheckedOp.build(seq.v, i))  # i < len by construction
         else:
-            from oxide.frontends.simt.emit_expr import array_load
-
             value = array_load(seq.v, i, seq.ty.elem)
         for f in functions:
             em.bind("__chain_value", value)

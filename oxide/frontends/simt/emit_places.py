@@ -7,32 +7,34 @@ read (in value position) or written (as an assignment target).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
+from oxide.frontends.simt import local_pointers
 from oxide.frontends.simt import types as T
+from oxide.frontends.simt.emit_slices import subslice
 from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.expressions.indexing import field_of, index_on_value, index_value, local_cell
+from oxide.frontends.simt.local_slices import borrow_array
 from oxide.frontends.simt.places import (
     Place, as_reference, element_place, field_place, load_place, pointer_place, reference_place, slice_of_array,
     store_place,
 )
+from oxide.frontends.simt.ptr_slices import element_place as ptr_slice_element
 from oxide.frontends.simt.values import OptionVal, Val, load_cell
 
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
-def place_or_value(em: Any, e: ast.Expr) -> Place | Val:
+
+def place_or_value(em: FunctionEmitter, e: ast.Expr) -> Place | Val:
     """The memory place `e` denotes when it is one (nothing read yet), else the value of `e`."""
-    from oxide.frontends.simt.emit_expr import deref_value, field_of, index_on_value
-
     if isinstance(e, ast.Index) and isinstance(e.index, ast.Range):
-        from oxide.frontends.simt.emit_slices import subslice
-
-        from oxide.frontends.simt.emit_expr import _local_cell
-
-        cell = _local_cell(em, e.base)
+        cell = local_cell(em, e.base)
         if cell is not None and isinstance(cell.ty, T.Array):
             base = Val(T.LocalRef(cell.ty, True), cell)  # `&mut arr[..k]` of a `let mut` array: its window
         else:
@@ -55,6 +57,25 @@ def place_or_value(em: Any, e: ast.Expr) -> Place | Val:
     return em.expr(e)
 
 
+def deref_value(em: FunctionEmitter, v: Val, e: ast.Unary) -> Val:
+    """`*v` when v is not a reference into memory: a local's storage (also through an `addr_of!` pointer), the
+    element a pointer into a local array is at, an element reference, a pointer to an atomic cell, or a by-value
+    `&T`."""
+    if isinstance(v.ty, T.LocalRef):
+        return load_cell(v.v)
+    if isinstance(v.ty, T.CellPtr):
+        em.require_unsafe(e.loc, "dereferencing a raw pointer")
+        return load_cell(v.v)  # `addr_of!(x)`: the local's cell
+    if isinstance(v.ty, T.LocalPtr):
+        return local_pointers.read(em, v, e.loc)  # `arr.as_ptr()`: the element at its position
+    if isinstance(v.ty, T.ElemRef):
+        return Val(v.ty.elem, simt.RefLoadOp.build(v.v))
+    if isinstance(v.ty, T.Ptr):
+        em.require_unsafe(e.loc, "dereferencing a raw pointer")
+        return Val(v.ty.elem, v.v)  # `&*(p as *const DeviceAtomicU32)`: the cell, in place
+    return v  # `*x` of a by-value `&T`
+
+
 def _through_local_ref(p: Place | Val) -> Place | Val:
     """Indexing and field access see through a `&mut local` (`row[1]` of `row = &mut grid[0]`)."""
     if isinstance(p, Val) and isinstance(p.ty, T.LocalRef):
@@ -62,12 +83,12 @@ def _through_local_ref(p: Place | Val) -> Place | Val:
     return p
 
 
-def as_value(em: Any, p: Place | Val) -> Val:
+def as_value(em: FunctionEmitter, p: Place | Val) -> Val:
     """A place read, or a value as it is."""
     return load_place(em, p) if isinstance(p, Place) else p
 
 
-def deref_place(em: Any, ref: Val, loc: Any) -> Place | None:
+def deref_place(em: FunctionEmitter, ref: Val, loc: Any) -> Place | None:
     """`*ref` as a place when `ref` is a reference into memory or a raw pointer (unsafe)."""
     place = reference_place(ref)
     if place is not None:
@@ -81,11 +102,9 @@ def deref_place(em: Any, ref: Val, loc: Any) -> Place | None:
     return None
 
 
-def index_place(em: Any, base: Place | Val, e: ast.Index) -> Place | None:
+def index_place(em: FunctionEmitter, base: Place | Val, e: ast.Index) -> Place | None:
     """`base[i]` as a place: an array place (or a reference to one), a slice of shared or generic memory, or a
     slice / shared array whose elements are aggregates. None when `base[i]` is a plain value read (scalar slices, local arrays)."""
-    from oxide.frontends.simt.emit_expr import index_value
-
     place = base if isinstance(base, Place) else reference_place(base)
     if place is not None:
         if isinstance(place.ty, T.Array):
@@ -93,8 +112,6 @@ def index_place(em: Any, base: Place | Val, e: ast.Index) -> Place | None:
         return None
     ty = base.ty
     if isinstance(ty, T.PtrSlice):
-        from oxide.frontends.simt.ptr_slices import element_place as ptr_slice_element
-
         return ptr_slice_element(em, base, index_value(em, e.index))
     if isinstance(ty, T.Slice) and T.is_aggregate(ty.elem):
         ptr_ty = T.Ptr(ty.elem, True, 1).mlir()
@@ -111,7 +128,7 @@ def _shared_as_array(first: ir.Value, ty: T.Shared) -> ir.Value:
     return simt.PtrCastOp.build(first, results=[T.Ptr(T.Array(ty.elem, ty.length), True, 3).mlir()])
 
 
-def assign_place(em: Any, target: ast.Expr, rhs: Any) -> bool | Val | None:
+def assign_place(em: FunctionEmitter, target: ast.Expr, rhs: Any) -> bool | Val | None:
     """Store `rhs(place type)` into `target` when it is a memory place (`s[i].f = v`, `row[j] = v`, `*r = v`
     of an aggregate) and return True. Otherwise return what was evaluated on the way (the base of an index,
     the operand of `*`) for the caller to go on with, or None when nothing was."""
@@ -142,7 +159,7 @@ def assign_place(em: Any, target: ast.Expr, rhs: Any) -> bool | Val | None:
     return True
 
 
-def borrow(em: Any, e: ast.Unary) -> Val:
+def borrow(em: FunctionEmitter, e: ast.Unary) -> Val:
     """`&x` / `&mut x` of an index, field or `*` expression: a reference when it is a memory place
     (`let e = &mut a[i];`), else the operand's value for the caller to go on with. `&` of a scalar in
     memory reads it (a `&T` of a Copy value is used by value everywhere else)."""
@@ -163,10 +180,8 @@ def is_place_syntax(e: ast.Expr) -> bool:
     return isinstance(e, (ast.Index, ast.Field)) or (isinstance(e, ast.Unary) and e.op == "*")
 
 
-def array_ref_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any) -> Val | None:
+def array_ref_method(em: FunctionEmitter, recv: Val, name: str, args: list[ast.Expr], loc: Any) -> Val | None:
     """Methods of a reference to an array in memory: len, get, get_mut, as_ptr, as_mut_ptr."""
-    from oxide.frontends.simt.emit_expr import index_value
-
     place = reference_place(recv)
     if place is None or not isinstance(place.ty, T.Array):
         return None
@@ -206,7 +221,7 @@ def unsize(value: Val, ty: T.Ty) -> Val | None:
     return slice_of_array(place, ty.mutable)
 
 
-def unsize_snapshot(em: Any, value: Val, ty: T.Ty, loc: Any) -> Val | None:
+def unsize_snapshot(em: FunctionEmitter, value: Val, ty: T.Ty, loc: Any) -> Val | None:
     """A shared array (`&TILE`), or a reference to an array in shared or constant memory (`&TILE[r]`), used where
     `&[T]` is expected. Slices address
     global memory only, so the array is read once into a local array and the slice is a window on that copy:
@@ -228,6 +243,4 @@ def unsize_snapshot(em: Any, value: Val, ty: T.Ty, loc: Any) -> Val | None:
         memory = "constant memory (read-only)" if place.space == 4 else "shared memory"
         raise err(loc, f"a `&mut [{ty.elem.rust()}]` of an array in {memory} is not supported in device code "
                        "(slices address global memory); index the array itself, or take `&[T]`")
-    from oxide.frontends.simt.local_slices import borrow_array
-
     return borrow_array(load_place(em, place), ty)

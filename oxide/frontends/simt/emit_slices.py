@@ -4,7 +4,7 @@ an offset pointer and a new length; Rust's panics on bad bounds are traps here."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith
@@ -14,8 +14,13 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.places import reference_place, slice_of_array
-from oxide.frontends.simt.local_slices import window
+from oxide.frontends.simt.local_slices import borrow_array, window
 from oxide.frontends.simt.values import OptionVal, Val
+from oxide.frontends.simt.expressions.indexing import index_value
+from oxide.frontends.simt.ptr_slices import window as ptr_window
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 
 def as_slice(base: Val) -> Val | None:
@@ -38,8 +43,6 @@ def _piece(s: Val, start: ir.Value, count: ir.Value, elem: T.Ty | None = None) -
     if isinstance(s.ty, T.LocalSlice):
         return window(s, start, count)
     if isinstance(s.ty, T.PtrSlice):
-        from oxide.frontends.simt.ptr_slices import window as ptr_window
-
         return ptr_window(s, start, count, elem)
     elem = elem or s.ty.elem
     ptr_ty = T.Ptr(s.ty.elem, True, 1)
@@ -51,14 +54,10 @@ def _piece(s: Val, start: ir.Value, count: ir.Value, elem: T.Ty | None = None) -
     return Val(piece, simt.SliceFromPtrOp.build(first, count, results=[piece.mlir()]))
 
 
-def subslice(em: Any, base: Val, rng: ast.Range, loc: Any) -> Val:
+def subslice(em: FunctionEmitter, base: Val, rng: ast.Range, loc: Any) -> Val:
     """`s[a..b]`, `s[a..]`, `s[..b]`, `s[a..=b]`: traps unless a <= b <= len."""
-    from oxide.frontends.simt.emit_expr import index_value
-
     s = as_slice(base)
     if s is None and isinstance(base.ty, (T.Array, T.LocalRef)):
-        from oxide.frontends.simt.local_slices import borrow_array
-
         elem = base.ty.elem if isinstance(base.ty, T.Array) else getattr(base.ty.elem, "elem", None)
         if elem is not None:  # `&arr[1..3]` / `&mut arr[..k]` of a local array
             s = borrow_array(base, T.Slice(elem, isinstance(base.ty, T.LocalRef)))
@@ -77,10 +76,8 @@ def subslice(em: Any, base: Val, rng: ast.Range, loc: Any) -> Val:
     return _piece(s, start, arith.subi(end, start))
 
 
-def slice_method(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
+def slice_method(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val | None:
     """split_at, split_at_mut, their `_checked` forms, and as_chunks / as_chunks_mut; None for others."""
-    from oxide.frontends.simt.emit_expr import index_value
-
     name = e.name
     if name not in ("split_at", "split_at_mut", "split_at_checked", "split_at_mut_checked", "as_chunks",
                     "as_chunks_mut"):

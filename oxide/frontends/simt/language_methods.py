@@ -138,7 +138,8 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
 
 def _bool_then(em: Any, flag: Val, e: ast.MethodCall) -> Val:
     """`b.then_some(v)` (v is computed either way) and `b.then(|| v)` (the closure runs only when b)."""
-    from oxide.frontends.simt.emit_expr import placeholder_or_unit, value_if
+    from oxide.frontends.simt.expressions.branch_values import value_if
+    from oxide.frontends.simt.expressions.placeholders import placeholder_or_unit
     from oxide.frontends.simt.values import OptionVal
 
     if e.name == "then_some":

@@ -7,7 +7,7 @@ trapping when it is outside the array, which Rust leaves undefined). It is passe
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith
@@ -17,6 +17,10 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.local_slices import Window
 from oxide.frontends.simt.values import ArrayView, Val, element_at
+from oxide.frontends.simt.expressions.indexing import index_value
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 
 def array_pointer(array: Val) -> Val:
@@ -25,7 +29,7 @@ def array_pointer(array: Val) -> Val:
     return Val(T.LocalPtr(ty.elem), Window(array.v, index(0), index(ty.length)))
 
 
-def read(em: Any, p: Val, loc: Any) -> Val:
+def read(em: FunctionEmitter, p: Val, loc: Any) -> Val:
     """`*p` / `p.read()`: the element the pointer is at."""
     em.require_unsafe(loc, "dereferencing a raw pointer")
     w: Window = p.v
@@ -36,10 +40,8 @@ def read(em: Any, p: Val, loc: Any) -> Val:
 _MOVES = {"add": 1, "wrapping_add": 1, "sub": -1, "wrapping_sub": -1, "offset": 1, "wrapping_offset": 1}
 
 
-def method(em: Any, p: Val, e: ast.MethodCall) -> Val:
+def method(em: FunctionEmitter, p: Val, e: ast.MethodCall) -> Val:
     """add / sub / offset (and wrapping forms), read, is_null of a pointer into a local array."""
-    from oxide.frontends.simt.emit_expr import index_value
-
     w: Window = p.v
     if e.name in _MOVES and len(e.args) == 1:
         if not e.name.startswith("wrapping_"):

@@ -5,7 +5,7 @@ pointer: it is indexed, measured, looped over, subsliced and passed to helpers l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith
@@ -13,6 +13,9 @@ from mlir.dialects import arith
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.values import ArrayView, Cell, Val, element_at, store_element
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 
 @dataclass
@@ -43,14 +46,14 @@ def length(s: Val) -> Val:
     return Val(T.USIZE, arith.index_cast(ir.IntegerType.get_signless(64), s.v.length))
 
 
-def _checked(em: Any, s: Val, i: ir.Value) -> ArrayView:
+def _checked(em: FunctionEmitter, s: Val, i: ir.Value) -> ArrayView:
     if not em.unchecked:
         em.trap_unless(arith.cmpi(arith.CmpIPredicate.ult, i, s.v.length))
     w: Window = s.v
     return ArrayView(w.view.storage, w.view.prefix + (arith.addi(w.start, i),))
 
 
-def read(em: Any, s: Val, i: ir.Value) -> Val:
+def read(em: FunctionEmitter, s: Val, i: ir.Value) -> Val:
     """`s[i]`, bounds-checked."""
     return element_at(_checked(em, s, i), s.ty.elem)
 
@@ -61,7 +64,7 @@ def element_unchecked(s: Val, i: ir.Value) -> Val:
     return element_at(ArrayView(w.view.storage, w.view.prefix + (arith.addi(w.start, i),)), s.ty.elem)
 
 
-def write(em: Any, s: Val, i: ir.Value, value: Val, loc: Any) -> None:
+def write(em: FunctionEmitter, s: Val, i: ir.Value, value: Val, loc: Any) -> None:
     """`s[i] = v` through a `&mut [T]` window."""
     if not s.ty.mutable:
         raise err(loc, "cannot assign to an element of a `&[T]`; borrow the array as `&mut`")

@@ -12,7 +12,7 @@ unrolled with each leaf's alignment stated (`simt.align`), from which LLVM merge
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import scf
@@ -21,6 +21,9 @@ from oxide.dialects import simt
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.values import ArrayView, Val, element_at, load_cell, new_cell, store_element
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 
 @dataclass
@@ -70,7 +73,7 @@ def as_reference(place: Place) -> Val:
     return Val(T.PlaceRef(place.ty, place.mutable, place.space), place.ptr)
 
 
-def element_place(em: Any, place: Place, i: ir.Value, loc: Any) -> Place:
+def element_place(em: FunctionEmitter, place: Place, i: ir.Value, loc: Any) -> Place:
     """`place[i]` of an array place; the index is bounds-checked like any array index."""
     if not isinstance(place.ty, T.Array):
         raise err(loc, f"cannot index into a value of type `{place.ty}`")
@@ -139,7 +142,7 @@ def _parts_of(place: Place, known: Known) -> list[tuple[str, Known]]:
             for name, offset in zip(_field_names(place.ty), offsets)]
 
 
-def load_place(em: Any, place: Place, known: Known | bool = True) -> Val:
+def load_place(em: FunctionEmitter, place: Place, known: Known | bool = True) -> Val:
     """The value stored at a place (a copy: arrays are read into a local array). `known` is the alignment
     context of a part of an over-aligned aggregate; callers leave it out (it follows from the place's type)."""
     known = _known(place.ty) if known is True else known
@@ -162,7 +165,7 @@ def load_place(em: Any, place: Place, known: Known | bool = True) -> Val:
     return Val(ty, load)
 
 
-def store_place(em: Any, place: Place, value: Val, known: Known | bool = True) -> None:
+def store_place(em: FunctionEmitter, place: Place, value: Val, known: Known | bool = True) -> None:
     """Write a whole value to a place, one scalar store per leaf (`known` as for load_place)."""
     known = _known(place.ty) if known is True else known
     ty = place.ty

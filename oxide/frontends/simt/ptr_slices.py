@@ -9,7 +9,7 @@ to helpers like a slice in global memory.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith
@@ -18,6 +18,9 @@ from oxide.dialects import simt
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.places import Place
 from oxide.frontends.simt.values import Val
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 
 @dataclass
@@ -38,7 +41,7 @@ def length(s: Val) -> Val:
     return Val(T.USIZE, arith.index_cast(ir.IntegerType.get_signless(64), s.v.length))
 
 
-def element_place(em: Any, s: Val, i: ir.Value) -> Place:
+def element_place(em: FunctionEmitter, s: Val, i: ir.Value) -> Place:
     """`s[i]` as a place; traps unless `i < len` (as indexing any slice does)."""
     if not em.unchecked:
         em.trap_unless(arith.cmpi(arith.CmpIPredicate.ult, i, s.v.length))

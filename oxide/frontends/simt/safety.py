@@ -15,12 +15,15 @@ The IR-level counterpart (oxide-verify-aliasing) re-checks witness provenance on
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from typing import Any, Iterator, TYPE_CHECKING
 
 from mlir import ir
 
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 # Types of cuda_device a user file must not redefine.
 RESERVED_TYPES = ("DisjointSlice", "ThreadIndex", "SharedArray", "DynamicSharedArray", "Uniform", "Index1D",
@@ -68,7 +71,7 @@ def check_return(fn: Any, ret_ty: T.Ty, loc: Any) -> None:
                        "minted in; return the index value (`idx.get()`) or take the DisjointSlice as a parameter")
 
 
-def check_index_call(em: Any, name: str, loc: Any) -> None:
+def check_index_call(em: FunctionEmitter, name: str, loc: Any) -> None:
     """Refuse the index functions inside a plain helper (only `#[kernel]`/`#[device]` functions may mint)."""
     if name not in INDEX_FUNCTIONS:
         return
@@ -88,7 +91,7 @@ def witness_method(ty: T.Ty, name: str, loc: Any) -> None:
 
 
 @contextlib.contextmanager
-def borrowing(em: Any) -> Iterator[None]:
+def borrowing(em: FunctionEmitter) -> Iterator[None]:
     """While evaluating a method receiver: `idx.get()` borrows the witness instead of moving it."""
     was = em.borrowing_witness
     em.borrowing_witness = True
@@ -98,7 +101,7 @@ def borrowing(em: Any) -> Iterator[None]:
         em.borrowing_witness = was
 
 
-def use_binding(em: Any, name: str, value: Any, loc: Any) -> None:
+def use_binding(em: FunctionEmitter, name: str, value: Any, loc: Any) -> None:
     """A read of the binding `name`: a witness binding is moved by it, and cannot be read where that move
     always happened before (the move's block encloses the read). A move in one arm of an `if`/`match` does
     not stop the other arms; a second use by the same thread could only name its own element again, so the

@@ -461,7 +461,8 @@ def mem_field_index(t: Tuple | Struct, position: int) -> int:
     return _struct_body(t)[1][position]
 
 
-def _parts(t: Tuple | Struct) -> list[Ty]:
+def members(t: Tuple | Struct) -> list[Ty]:
+    """The field types of a tuple or struct, in declaration order."""
     return list(t.elems) if isinstance(t, Tuple) else [f for _, f in t.fields]
 
 
@@ -470,7 +471,7 @@ def _struct_body(t: Tuple | Struct) -> tuple[list[str], list[int]]:
     body: list[str] = []
     positions: list[int] = []
     end = 0
-    for part, offset in zip(_parts(t), field_offsets(t)):
+    for part, offset in zip(members(t), field_offsets(t)):
         # LLVM places a field at its own (natural) alignment; pad up to the Rust offset where that differs.
         if -(-end // natural_align(part)) * natural_align(part) != offset:
             body.append(f"!llvm.array<{offset - end} x i8>")
@@ -478,7 +479,7 @@ def _struct_body(t: Tuple | Struct) -> tuple[list[str], list[int]]:
         body.append(str(mem(part)))
         end = offset + layout(part)[0]
     size = layout(t)[0]
-    natural = max((natural_align(p) for p in _parts(t)), default=1)
+    natural = max((natural_align(p) for p in members(t)), default=1)
     if -(-end // natural) * natural != size:
         body.append(f"!llvm.array<{size - end} x i8>")
     return body, positions
@@ -490,45 +491,18 @@ def natural_align(t: Ty) -> int:
     if isinstance(t, Array):
         return natural_align(t.elem)
     if isinstance(t, (Tuple, Struct)):
-        return max((natural_align(p) for p in _parts(t)), default=1)
+        return max((natural_align(p) for p in members(t)), default=1)
     return layout(t)[1]
 
 
 def field_offsets(t: Tuple | Struct) -> list[int]:
     """The byte offset of each field of `t` in memory: in order, each rounded up to its alignment."""
     offsets, end = [], 0
-    for part in _parts(t):
+    for part in members(t):
         size, align = layout(part)
         offsets.append(-(-end // align) * align)
         end = offsets[-1] + size
     return offsets
-
-
-def element_layout(t: Ty) -> dict[str, Any]:
-    """What the runtime needs to know of a buffer element that is a struct, tuple or array (empty for a
-    scalar): its size and alignment and each scalar leaf's byte offset and type, e.g. for
-    `#[repr(C, align(16))] struct F3([f32; 3])` {"size": 16, "align": 16, "leaves": [[0, "f32"], [4, "f32"],
-    [8, "f32"]]}."""
-    if not is_aggregate(t) and not isinstance(t, Enum):  # an enum element is its discriminant integer
-        return {}
-    size, align = layout(t)
-    return {"size": size, "align": align, "leaves": [[offset, name] for offset, name in _leaves(t, 0)]}
-
-
-def _leaves(t: Ty, base: int) -> list[tuple[int, str]]:
-    if isinstance(t, Array):
-        size = layout(t.elem)[0]
-        return [leaf for i in range(t.length) for leaf in _leaves(t.elem, base + i * size)]
-    if isinstance(t, (Tuple, Struct)):
-        return [leaf for part, offset in zip(_parts(t), field_offsets(t)) for leaf in _leaves(part, base + offset)]
-    if isinstance(t, Atomic):
-        return _leaves(t.value, base)
-    if isinstance(t, (Int, Float, Bool)) and not isinstance(t, Char):
-        return [(base, t.rust())]
-    if isinstance(t, Enum):
-        return [(base, t.storage.rust())]
-    # char, pointers: by their bits
-    return [(base, f"u{layout(t)[0] * 8}")]
 
 
 def layout(t: Ty) -> tuple[int, int]:
@@ -539,7 +513,7 @@ def layout(t: Ty) -> tuple[int, int]:
         size, align = layout(t.elem)
         return size * t.length, align
     if isinstance(t, (Tuple, Struct)):
-        parts = _parts(t)
+        parts = members(t)
         align = max([layout(p)[1] for p in parts] + [t.align if isinstance(t, Struct) else 1, 1])
         end = field_offsets(t)[-1] + layout(parts[-1])[0] if parts else 0
         return -(-end // align) * align, align
@@ -551,7 +525,8 @@ def layout(t: Ty) -> tuple[int, int]:
         return layout(t.value)
     if isinstance(t, Unit):
         return 0, 1
-    width = t.mlir().width // 8
+    # From `bits` for integers and floats: device types are laid out at import, with no MLIR context.
+    width = t.bits // 8 if isinstance(t, (Int, Float)) else t.mlir().width // 8
     return width, width
 
 
@@ -606,14 +581,6 @@ ATOMICS = {f"{scope.capitalize()}Atomic{name}": (scope, PRIMITIVES[name.lower()]
 # core::sync::atomic types compile at system scope, as in cuda-oxide.
 ATOMICS.update({f"Atomic{name}": ("system", PRIMITIVES[name.lower()])
                 for name in ("U32", "I32", "U64", "I64", "Usize", "Isize")})
-
-
-def is_int(t: Any) -> bool:
-    return isinstance(t, Int)
-
-
-def is_float(t: Any) -> bool:
-    return isinstance(t, Float)
 
 
 def is_scalar(t: Any) -> bool:

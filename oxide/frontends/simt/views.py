@@ -11,7 +11,7 @@ threads differ modulo P, so they never share a run either. A slot is an element 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith
@@ -22,20 +22,23 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
 from oxide.frontends.simt.values import OptionVal, Val, load_cell, new_cell, store_cell
 
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
+
 
 def _i64(value: int) -> ir.Value:
     i64 = ir.IntegerType.get_signless(64)
     return arith.constant(i64, ir.IntegerAttr.get(i64, value))
 
 
-def _witness(em: Any, arg: ast.Expr, name: str) -> Val:
+def _witness(em: FunctionEmitter, arg: ast.Expr, name: str) -> Val:
     witness = em.expr(arg)
     if not isinstance(witness.ty, T.ThreadIndex) or witness.ty.space != "1d":
         raise err(arg.loc, f"`{name}` takes a 1-D thread index (`thread::index_1d_u32(..)`), not `{witness.ty}`")
     return witness
 
 
-def disjoint_view(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
+def disjoint_view(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val | None:
     """element_thread32 / thread_run32 / tile_thread32 on a DisjointSlice; None for other methods."""
     ty: T.Disjoint = recv.ty
     if e.name == "element_thread32" and len(e.args) == 1:
@@ -75,7 +78,7 @@ def _run_at(recv: Val, run: ir.Value, count: int, valid: ir.Value) -> Val:
     return Val(T.OptionTy(run_ty), OptionVal(ok, Val(run_ty, (recv, base, arith.minui(remaining, _i64(count))))))
 
 
-def _grid_runs(em: Any, recv: Val, thread: ir.Value, valid: ir.Value, count: int) -> Val:
+def _grid_runs(em: FunctionEmitter, recv: Val, thread: ir.Value, valid: ir.Value, count: int) -> Val:
     """The runs of thread `thread`: the next run's number lives in a cell that `next_run()` advances by the
     grid's thread count (an invalid witness gets no runs)."""
     i64 = ir.IntegerType.get_signless(64)
@@ -89,7 +92,7 @@ def _grid_runs(em: Any, recv: Val, thread: ir.Value, valid: ir.Value, count: int
     return Val(ty, (recv, cell, period, valid))
 
 
-def grid_runs_method(em: Any, recv: Val, e: ast.MethodCall) -> Val:
+def grid_runs_method(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val:
     """`runs.next_run()`: this thread's next run (None once it starts past the slice's end)."""
     if e.name != "next_run" or e.args:
         raise err(e.loc, f"no method named `{e.name}` found for `{recv.ty}` (it has `next_run()`)")
@@ -99,7 +102,7 @@ def grid_runs_method(em: Any, recv: Val, e: ast.MethodCall) -> Val:
     return _run_at(handle, run, recv.ty.count, valid)
 
 
-def run_method(em: Any, recv: Val, e: ast.MethodCall) -> Val:
+def run_method(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val:
     """len / is_clipped / at(k) / at_const::<I>() of a run or tile (lengths and indices are u32)."""
     ty: T.ThreadRun = recv.ty
     handle, base, length = recv.v
@@ -127,7 +130,7 @@ def run_method(em: Any, recv: Val, e: ast.MethodCall) -> Val:
     raise err(e.loc, f"no method named `{e.name}` found for `{ty}`")
 
 
-def slot_method(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
+def slot_method(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val | None:
     """read / get / write(v) of an element slot (an element reference)."""
     ty: T.ElemRef = recv.ty
     if e.name in ("read", "get") and not e.args and T.is_scalar(ty.elem):

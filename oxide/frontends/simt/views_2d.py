@@ -10,7 +10,7 @@ out `&mut` slots. `at_const::<r, c>()` is checked against R x C at compile time 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mlir import ir
 from mlir.dialects import arith
@@ -20,6 +20,9 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
 from oxide.frontends.simt.values import OptionVal, Val
+
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
 
 def _i64(value: int) -> ir.Value:
@@ -34,7 +37,7 @@ def _as_i64(v: ir.Value) -> ir.Value:
     return arith.extui(i64, v) if str(v.type) != "i64" else v
 
 
-def tile_view(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
+def tile_view(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val | None:
     """tile_2d32 / tile_2d32_rt on a DisjointSlice; None for other methods."""
     if e.name not in ("tile_2d32", "tile_2d32_rt") or len(e.args) != 1:
         return None
@@ -73,7 +76,7 @@ def tile_view(em: Any, recv: Val, e: ast.MethodCall) -> Val | None:
     return Val(T.OptionTy(tile_ty), OptionVal(ok, Val(tile_ty, (recv, base, stride))))
 
 
-def tile_method(em: Any, recv: Val, e: ast.MethodCall) -> Val:
+def tile_method(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val:
     """at_const::<r, c>() of a tile: the slot of element (r, c)."""
     ty: T.Tile2D = recv.ty
     handle, base, stride = recv.v

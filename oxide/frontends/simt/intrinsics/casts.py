@@ -8,7 +8,7 @@ from typing import Any
 
 from oxide.dialects import simt
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_expr import cast_int
+from oxide.frontends.simt.expressions.numeric import cast_int
 from oxide.frontends.simt.values import Val
 
 _U64 = T.PRIMITIVES["u64"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_expr import array_load, index_value
+from oxide.frontends.simt.expressions.indexing import array_load, index_value
 from oxide.frontends.simt.emit_support import err, index
 from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
