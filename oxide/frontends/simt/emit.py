@@ -110,7 +110,7 @@ class FunctionEmitter:
                 return self.enum_type(enum)
             if t.name == "Ordering":
                 return T.ORDERING  # core::cmp::Ordering (a user's own `Ordering` item was found above)
-            from oxide.frontends.simt.intrinsics.device_types import device_type
+            from oxide.frontends.simt.calls.device_types import device_type
 
             device = device_type(self, t)
             if device is not None:
@@ -208,7 +208,7 @@ class FunctionEmitter:
         if isinstance(e, ast.Lit) and e.kind == "int":
             return int(e.value)
         if isinstance(e, ast.PathExpr) and len(e.segments) > 1:
-            from oxide.frontends.simt.device_api import strip_modules
+            from oxide.frontends.simt.calls.device_api import strip_modules
 
             e = ast.PathExpr(e.loc, strip_modules(self, e.segments))  # `super::N16`
         if isinstance(e, ast.PathExpr) and len(e.segments) == 2:

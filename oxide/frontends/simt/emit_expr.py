@@ -58,7 +58,7 @@ def e_Lit(self, e: ast.Lit, expected: T.Ty | None) -> Val:
 
 
 def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.device_api import strip_modules
+    from oxide.frontends.simt.calls.device_api import strip_modules
 
     segments = strip_modules(self, e.segments) if len(e.segments) > 1 else e.segments
     if len(segments) == 1:
@@ -82,7 +82,7 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
         const = self.crate.const(name)
         if const is not None:
             ty = self.resolve_type(const.ty)
-            from oxide.frontends.simt.intrinsics.constant_memory import ConstantMemoryTy, constant_memory_handle
+            from oxide.frontends.simt.calls.constant_memory import ConstantMemoryTy, constant_memory_handle
 
             if isinstance(ty, ConstantMemoryTy):
                 return constant_memory_handle(self, name, ty)  # a `#[constant] static`: read through its address
@@ -91,7 +91,7 @@ def e_PathExpr(self, e: ast.PathExpr, expected: T.Ty | None) -> Val:
             if not isinstance(expected, T.OptionTy):
                 raise err(e.loc, "cannot infer the type of `None` here; annotate the binding")
             return none_of(expected)
-    from oxide.frontends.simt.device_api import path_value
+    from oxide.frontends.simt.calls.device_api import path_value
 
     value = path_value(self, e, expected)
     if value is not None:
@@ -173,7 +173,7 @@ def _overloaded(self, op: str, a: Val, b: Val, loc: Any) -> Val | None:
     """`a op b` on a user struct: its `impl Add for T { fn add(self, rhs) }` (or Sub, Mul, ...), inlined."""
     if not isinstance(a.ty, T.Struct) or op not in _OPERATOR_TRAITS:
         return None
-    from oxide.frontends.simt.device_api import inline_call
+    from oxide.frontends.simt.calls.device_api import inline_call
 
     base = a.ty.name.split("<")[0]
     method = self.crate.method(base, _OPERATOR_TRAITS[op])
@@ -276,7 +276,7 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
     if e.op == "-":
         v = self.expr(e.operand, expected)
         if isinstance(v.ty, T.Struct) and self.crate.method(v.ty.name.split("<")[0], "neg") is not None:
-            from oxide.frontends.simt.device_api import inline_call
+            from oxide.frontends.simt.calls.device_api import inline_call
 
             return inline_call(self, self.crate.method(v.ty.name.split("<")[0], "neg"), [], e.loc, self_val=v)
         if isinstance(v.ty, T.Float):
@@ -399,7 +399,7 @@ def e_Cast(self, e: ast.Cast, expected: T.Ty | None) -> Val:
             return Val(dst, src.v)
         dst = T.Ptr(dst.elem, dst.mutable, s.space)  # a cast keeps the address space it points into
         return Val(dst, simt.PtrCastOp.build(src.v, results=[dst.mlir()]))
-    from oxide.frontends.simt.intrinsics.casts import address_cast
+    from oxide.frontends.simt.calls.casts import address_cast
 
     converted = address_cast(self, src, dst)
     if converted is not None:
@@ -1198,7 +1198,7 @@ def _element_loop(self, e: ast.For) -> Val | None:
     elif isinstance(it, (ast.Range, ast.MethodCall)):
         return None
     seq = self.expr(it)
-    from oxide.frontends.simt.intrinsics import matrix_views
+    from oxide.frontends.simt.calls import matrix_views
 
     if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)) and not matrix_views.is_view(seq.ty):
         return None
@@ -1444,7 +1444,7 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
     if ty is None:
         # Generic struct: infer its parameters from the field values; fields whose declared type names no
         # parameter give their type to literals (`offset: 1` of an `offset: u32` field).
-        from oxide.frontends.simt.device_api import _mentions, unify_generics
+        from oxide.frontends.simt.calls.device_api import _mentions, unify_generics
 
         declared = dict(struct.fields)
         generic_names = {g.name for g in struct.generics}
@@ -1475,7 +1475,7 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
 
 # Calls ----------------------------------------------------------------------------------------------------
 def e_Call(self, e: ast.Call, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.device_api import call_path
+    from oxide.frontends.simt.calls.device_api import call_path
 
     if not isinstance(e.func, ast.PathExpr):
         callee = self.expr(e.func)  # `(self.f)(x)`, `(table[i])(x)`: a closure or function item value
@@ -1489,13 +1489,13 @@ def e_Call(self, e: ast.Call, expected: T.Ty | None) -> Val:
 
 
 def e_MethodCall(self, e: ast.MethodCall, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.device_api import call_method
+    from oxide.frontends.simt.calls.device_api import call_method
 
     return call_method(self, e, expected)
 
 
 def e_MacroCall(self, e: ast.MacroCall, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.device_api import macro
+    from oxide.frontends.simt.calls.device_api import macro
 
     return macro(self, e, expected)
 

@@ -11,7 +11,8 @@ from mlir.dialects import arith, math as mmath, memref, scf
 
 from oxide.dialects import simt
 from oxide.dialects.simt.printf import rust_format_to_c
-from oxide.frontends.simt import intrinsics, safety
+from oxide.frontends.simt import safety
+from oxide.frontends.simt.calls import registry
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_expr import (
@@ -89,7 +90,7 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
         if enum is not None:
             ty = em.enum_type(enum)
             if isinstance(ty, T.DataEnum):
-                from oxide.frontends.simt.core_calls import data_variant
+                from oxide.frontends.simt.calls.core_calls import data_variant
 
                 return data_variant(em, ty, segs[-1], [], e.loc)
             for name, value in ty.variants:
@@ -145,7 +146,7 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
                                loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
-    from oxide.frontends.simt.core_calls import core_call
+    from oxide.frontends.simt.calls.core_calls import core_call
 
     handled = core_call(em, name, qualifier, func, args, expected, loc)
     if handled is not None:
@@ -162,7 +163,7 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
     if qualifier is not None and em.crate.enum(qualifier) is not None:
         ty = em.enum_type(em.crate.enum(qualifier))
         if isinstance(ty, T.DataEnum):
-            from oxide.frontends.simt.core_calls import data_variant
+            from oxide.frontends.simt.calls.core_calls import data_variant
 
             return data_variant(em, ty, name, args, loc)  # `E::A(x)`
         raise err(loc, f"`{qualifier}::{name}` is not a function (the enum's variants have no fields)")
@@ -407,7 +408,7 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         ptr_ty = T.Ptr(elem, True, 3)
         offset = index_value(em, args[0]) if name == "offset" and args else arith.constant(ir.IndexType.get(), 0)
         return Val(ptr_ty, simt.DynamicSharedOp.build(offset, align=_attr_i64(align), results=[ptr_ty.mlir()]))
-    return intrinsics.call_path(em, segs, generics, args, expected, loc)
+    return registry.call_path(em, segs, generics, args, expected, loc)
 
 
 def _u32_arg(em: Any, a: ast.Expr) -> ir.Value:
@@ -612,7 +613,7 @@ def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: 
 
 # Methods ---------------------------------------------------------------------------------------------------
 def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val:
-    from oxide.frontends.simt.language_methods import method_before_receiver, method_on_value
+    from oxide.frontends.simt.calls.language_methods import method_before_receiver, method_on_value
 
     early = method_before_receiver(em, e, expected)
     if early is not None:
@@ -744,7 +745,7 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
             args = _typed_args(em, method, e.args, None)
             return inline_call(em, method, args, e.loc, explicit=e.generics, self_val=recv,
                                arg_locs=[a.loc for a in e.args])
-    extension = intrinsics.call_method(em, recv, name, e.args, e.loc, expected, e.generics)
+    extension = registry.call_method(em, recv, name, e.args, e.loc, expected, e.generics)
     if extension is not None:
         return extension
     if name in ("iter", "iter_mut", "map", "sum", "collect", "enumerate", "zip"):
@@ -778,7 +779,7 @@ def _option_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any
     if name == "map" and len(args) == 1:
         return _option_map(em, recv, args[0], loc)
     if name == "unwrap_or" and len(args) == 1:
-        from oxide.frontends.simt.intrinsics import matrix_views
+        from oxide.frontends.simt.calls import matrix_views
 
         if isinstance(opt.payload.ty, matrix_views.LineViewTy):
             return matrix_views.unwrap_or(em, recv, args[0], loc)
@@ -995,7 +996,7 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
                 neg = arith.cmpi(arith.CmpIPredicate.slt, r, _const(ty, 0))
                 r = arith.select(neg, arith.addi(r, mmath.absi(d)), r)
             return Val(ty, r)
-    extension = intrinsics.call_method(em, recv, name, args, loc, expected)
+    extension = registry.call_method(em, recv, name, args, loc, expected)
     if extension is not None:
         return extension
     raise err(loc, f"no method named `{name}` found for `{ty}` in device code")
@@ -1094,7 +1095,7 @@ def macro(em: Any, e: ast.MacroCall, expected: T.Ty | None) -> Val:
     if name == "asm":
         raise err(e.loc, "Rust `asm!` is not supported in device code")
     if name == "ptx_asm":
-        from oxide.frontends.simt.intrinsics.ptx_asm import ptx_asm
+        from oxide.frontends.simt.calls.ptx_asm import ptx_asm
 
         return ptx_asm(em, e)
     raise err(e.loc, f"the macro `{name}!` is not supported in device code")

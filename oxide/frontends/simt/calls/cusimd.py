@@ -11,7 +11,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_expr import array_load, index_value
 from oxide.frontends.simt.emit_support import err, index
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
 _LANES = {"x": 0, "y": 1, "z": 2, "w": 3}

@@ -10,7 +10,7 @@ from mlir.dialects import arith
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
 _P = arith.CmpIPredicate

@@ -23,8 +23,8 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.casts import shared_as_pointer
-from oxide.frontends.simt.intrinsics.registry import device_fn
+from oxide.frontends.simt.calls.casts import shared_as_pointer
+from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
 _CONSTRAINT = {"u16": "h", "u32": "r", "i32": "r", "u64": "l", "i64": "l", "f32": "f", "f64": "d",

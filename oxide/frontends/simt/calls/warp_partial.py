@@ -18,7 +18,7 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.intrinsics.registry import device_fn
+from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
 _U32 = T.PRIMITIVES["u32"]

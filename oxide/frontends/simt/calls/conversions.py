@@ -14,7 +14,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_expr import cast_int
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method, qualifier
+from oxide.frontends.simt.calls.registry import device_fn, device_method, qualifier
 from oxide.frontends.simt.values import ArrayView, Val, element_at, load_cell, new_cell
 
 _U8 = T.PRIMITIVES["u8"]

@@ -13,7 +13,7 @@ from mlir.dialects import arith, llvm
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import i1, int_attr
-from oxide.frontends.simt.intrinsics.registry import device_method
+from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
 _P = arith.CmpIPredicate

@@ -21,7 +21,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
 _U32 = T.PRIMITIVES["u32"]

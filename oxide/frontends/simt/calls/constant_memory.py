@@ -16,7 +16,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_method
+from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.values import Val, array_shape, load_cell, new_cell
 
 _CONSTANT_SPACE = 4

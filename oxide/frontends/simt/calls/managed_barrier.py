@@ -16,9 +16,9 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.casts import shared_as_pointer
-from oxide.frontends.simt.intrinsics.ptx_fns import PTX_FNS
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.casts import shared_as_pointer
+from oxide.frontends.simt.calls.ptx_fns import PTX_FNS
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
 _STATES = ("Uninit", "Ready", "Invalidated")

@@ -10,7 +10,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, walk
-from oxide.frontends.simt.intrinsics.registry import device_fn
+from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
 _ORDERINGS = {"Relaxed": "relaxed", "Acquire": "acquire", "Release": "release", "AcqRel": "acq_rel",

@@ -94,7 +94,7 @@ def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
         store_cell(cell, em.coerce(em.expr(e.args[0], cell.ty), cell.ty, e.args[0].loc))
         return Val(T.UNIT, None)
     if e.name in ("assume_init", "assume_init_read") and not e.args:
-        from oxide.frontends.simt.intrinsics.maybe_uninit import MaybeUninitTy
+        from oxide.frontends.simt.calls.maybe_uninit import MaybeUninitTy
 
         em.require_unsafe(e.loc, f"`{e.name}`")
         value = em.expr(e.receiver)
@@ -147,7 +147,7 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
         return 64 if isinstance(t, T.Ptr) else None
 
     if target is not None and (isinstance(source, T.Array) or isinstance(target, T.Array)):
-        from oxide.frontends.simt.intrinsics.conversions import reinterpret
+        from oxide.frontends.simt.calls.conversions import reinterpret
 
         return reinterpret(em, value, target, loc)  # byte arrays <-> scalars (the intrinsics' byte views)
     if target is None or bits(source) is None or bits(target) is None:

@@ -14,7 +14,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_expr import referent
 from oxide.frontends.simt.emit_support import int_attr
-from oxide.frontends.simt.intrinsics.registry import device_method
+from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
 _I8 = T.ORDERING.storage

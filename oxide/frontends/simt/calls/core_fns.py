@@ -14,7 +14,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_expr import placeholder
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn, qualifier
+from oxide.frontends.simt.calls.registry import device_fn, qualifier
 from oxide.frontends.simt.values import Val, load_cell, store_cell
 
 
