@@ -146,11 +146,6 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
                                loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
-    from oxide.frontends.simt.calls.core_calls import core_call
-
-    handled = core_call(em, name, qualifier, func, args, expected, loc)
-    if handled is not None:
-        return handled
     struct = em.crate.struct(name) if len(segs) == 1 else None
     if struct is not None and all(f.isdigit() for f, _ in struct.fields):
         # `Pair(x, y)`: a tuple struct's constructor is a struct literal with fields 0, 1, ...
@@ -160,6 +155,9 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
     device = _device_call(em, segs, func.generics, args, expected, loc)
     if device is not None:
         return device
+    registered = registry.call_path(em, segs, func.generics, args, expected, loc)
+    if registered is not None:
+        return registered
     if qualifier is not None and em.crate.enum(qualifier) is not None:
         ty = em.enum_type(em.crate.enum(qualifier))
         if isinstance(ty, T.DataEnum):
@@ -408,7 +406,7 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         ptr_ty = T.Ptr(elem, True, 3)
         offset = index_value(em, args[0]) if name == "offset" and args else arith.constant(ir.IndexType.get(), 0)
         return Val(ptr_ty, simt.DynamicSharedOp.build(offset, align=_attr_i64(align), results=[ptr_ty.mlir()]))
-    return registry.call_path(em, segs, generics, args, expected, loc)
+    return None
 
 
 def _u32_arg(em: Any, a: ast.Expr) -> ir.Value:

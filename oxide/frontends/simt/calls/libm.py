@@ -72,12 +72,11 @@ _FLOAT_METHODS = ("floor", "ceil", "round", "round_ties_even", "trunc", "fract",
                   "copysign", "recip", "signum", "rem_euclid", "div_euclid")
 
 
-@device_fn(*_FLOAT_METHODS)
+@device_fn(*(f"{ty}::math::{name}" for ty in ("f32", "f64") for name in _FLOAT_METHODS),
+           when=lambda em, segs, generics, args, *_: bool(args))
 def _core_float_math(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                     loc: Any) -> Val | None:
+                     loc: Any) -> Val:
     """`core::f32::math::floor(x)` & co (the `core_float_math` feature): the f32/f64 method of the same name."""
-    if len(segs) < 3 or segs[-2] != "math" or segs[-3] not in ("f32", "f64") or not args:
-        return None
     from oxide.frontends.simt.calls.device_api import primitive_method
 
     ty = T.PRIMITIVES[segs[-3]]
