@@ -173,7 +173,7 @@ def _overloaded(self, op: str, a: Val, b: Val, loc: Any) -> Val | None:
     """`a op b` on a user struct: its `impl Add for T { fn add(self, rhs) }` (or Sub, Mul, ...), inlined."""
     if not isinstance(a.ty, T.Struct) or op not in _OPERATOR_TRAITS:
         return None
-    from oxide.frontends.simt.calls.device_api import inline_call
+    from oxide.frontends.simt.inline import inline_call
 
     base = a.ty.name.split("<")[0]
     method = self.crate.method(base, _OPERATOR_TRAITS[op])
@@ -276,7 +276,7 @@ def e_Unary(self, e: ast.Unary, expected: T.Ty | None) -> Val:
     if e.op == "-":
         v = self.expr(e.operand, expected)
         if isinstance(v.ty, T.Struct) and self.crate.method(v.ty.name.split("<")[0], "neg") is not None:
-            from oxide.frontends.simt.calls.device_api import inline_call
+            from oxide.frontends.simt.inline import inline_call
 
             return inline_call(self, self.crate.method(v.ty.name.split("<")[0], "neg"), [], e.loc, self_val=v)
         if isinstance(v.ty, T.Float):
@@ -1444,11 +1444,11 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
     if ty is None:
         # Generic struct: infer its parameters from the field values; fields whose declared type names no
         # parameter give their type to literals (`offset: 1` of an `offset: u32` field).
-        from oxide.frontends.simt.calls.device_api import _mentions, unify_generics
+        from oxide.frontends.simt.inline import mentions, unify_generics
 
         declared = dict(struct.fields)
         generic_names = {g.name for g in struct.generics}
-        values = {n: self.expr(x, None if n not in declared or _mentions(declared[n], generic_names)
+        values = {n: self.expr(x, None if n not in declared or mentions(declared[n], generic_names)
                                else self.resolve_type(declared[n]))
                   for n, x in e.fields}
         bindings: dict[str, T.Ty] = {}
@@ -1475,29 +1475,21 @@ def e_StructLit(self, e: ast.StructLit, expected: T.Ty | None) -> Val:
 
 # Calls ----------------------------------------------------------------------------------------------------
 def e_Call(self, e: ast.Call, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.calls.device_api import call_path
+    from oxide.frontends.simt.calls.entry import call_function
 
-    if not isinstance(e.func, ast.PathExpr):
-        callee = self.expr(e.func)  # `(self.f)(x)`, `(table[i])(x)`: a closure or function item value
-        if isinstance(callee.ty, T.Closure):
-            return self.call_closure(callee, e.args, e.loc)
-        if isinstance(callee.ty, T.FnItem):
-            return call_path(self, ast.PathExpr(e.func.loc, list(callee.ty.path), list(callee.v or [])), e.args,
-                             expected, e.loc)
-        raise err(e.loc, f"expected a function, found a value of type `{callee.ty}`")
-    return call_path(self, e.func, e.args, expected, e.loc)
+    return call_function(self, e, expected)
 
 
 def e_MethodCall(self, e: ast.MethodCall, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.calls.device_api import call_method
+    from oxide.frontends.simt.calls.entry import call_method
 
     return call_method(self, e, expected)
 
 
 def e_MacroCall(self, e: ast.MacroCall, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.calls.device_api import macro
+    from oxide.frontends.simt.calls.entry import call_macro
 
-    return macro(self, e, expected)
+    return call_macro(self, e, expected)
 
 
 # Closures -------------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
