@@ -3,7 +3,6 @@
     types.py       semantic types (i32, &[T], DisjointSlice<T, S>, structs, ...) and their MLIR form
     items.py       the crate: kernels, device functions, structs, impls, consts; generics and entry names
     emit.py        AST -> simt + scf/arith/math inside a gpu.module, structured control flow only
-    device_api.py  cuda_device paths and methods (thread::, warp::, atomics, math) -> ops
-    intrinsics/    device functions and methods registered by name
+    calls/         device calls: cuda_device paths, core functions and methods, each a registered handler
     compile.py     the driver: compile_rust
 """

@@ -20,31 +20,23 @@ from oxide.frontends.syntax import ast
 
 @emits(ast.Call)
 def e_Call(self, e: ast.Call, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.device_api import call_path
+    from oxide.frontends.simt.calls.entry import call_function
 
-    if not isinstance(e.func, ast.PathExpr):
-        callee = self.expr(e.func)  # `(self.f)(x)`, `(table[i])(x)`: a closure or function item value
-        if isinstance(callee.ty, T.Closure):
-            return self.call_closure(callee, e.args, e.loc)
-        if isinstance(callee.ty, T.FnItem):
-            return call_path(self, ast.PathExpr(e.func.loc, list(callee.ty.path), list(callee.v or [])), e.args,
-                             expected, e.loc)
-        raise err(e.loc, f"expected a function, found a value of type `{callee.ty}`")
-    return call_path(self, e.func, e.args, expected, e.loc)
+    return call_function(self, e, expected)
 
 
 @emits(ast.MethodCall)
 def e_MethodCall(self, e: ast.MethodCall, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.device_api import call_method
+    from oxide.frontends.simt.calls.entry import call_method
 
     return call_method(self, e, expected)
 
 
 @emits(ast.MacroCall)
 def e_MacroCall(self, e: ast.MacroCall, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.device_api import macro
+    from oxide.frontends.simt.calls.entry import call_macro
 
-    return macro(self, e, expected)
+    return call_macro(self, e, expected)
 
 
 def _loop_frame(self, label: str | None, body: Any) -> Frame:
@@ -139,7 +131,7 @@ def _element_loop(self, e: ast.For) -> Val | None:
     elif isinstance(it, (ast.Range, ast.MethodCall)):
         return None
     seq = self.expr(it)
-    from oxide.frontends.simt.intrinsics import matrix_views
+    from oxide.frontends.simt.calls import matrix_views
 
     if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)) and not matrix_views.is_view(seq.ty):
         return None

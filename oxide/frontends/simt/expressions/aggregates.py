@@ -8,7 +8,7 @@ from mlir import ir
 from mlir.dialects import scf
 
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.device_api import _mentions, unify_generics
+from oxide.frontends.simt.inline import mentions, unify_generics
 from oxide.frontends.simt.emit_support import err, index, unknown_type
 from oxide.frontends.simt.expressions.indexing import array_store
 from oxide.frontends.simt.expressions.table import emits
@@ -96,7 +96,7 @@ def e_StructLit(em: FunctionEmitter, e: ast.StructLit, expected: T.Ty | None) ->
         # parameter give their type to literals (`offset: 1` of an `offset: u32` field).
         declared = dict(struct.fields)
         generic_names = {g.name for g in struct.generics}
-        values = {n: em.expr(x, None if n not in declared or _mentions(declared[n], generic_names)
+        values = {n: em.expr(x, None if n not in declared or mentions(declared[n], generic_names)
                                else em.resolve_type(declared[n]))
                   for n, x in e.fields}
         bindings: dict[str, T.Ty] = {}

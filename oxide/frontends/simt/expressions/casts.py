@@ -12,7 +12,7 @@ from oxide.frontends.simt.cell_pointers import no_address
 from oxide.frontends.simt.emit_support import err
 from oxide.frontends.simt.expressions.inference import is_plain_literal
 from oxide.frontends.simt.expressions.numeric import cast_int, saturating_fptoi
-from oxide.frontends.simt.intrinsics.casts import address_cast
+from oxide.frontends.simt.calls.casts import address_cast
 from oxide.frontends.simt.expressions.table import emits
 from oxide.frontends.simt.values import Val
 from oxide.frontends.syntax import ast

@@ -14,7 +14,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.numeric import cast_int
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method, qualifier
+from oxide.frontends.simt.calls.registry import device_fn, device_method, qualifier
 from oxide.frontends.simt.values import ArrayView, Val, element_at, load_cell, new_cell
 
 _U8 = T.PRIMITIVES["u8"]
@@ -52,11 +52,11 @@ def reinterpret(em: Any, value: Val, dst: T.Ty, loc: Any) -> Val:
     return Val(dst, arith.bitcast(dst.mlir(), value.v))
 
 
-@device_fn("transmute", "transmute_copy")
+# `mem::transmute` is core_calls.py's; this is the bare `transmute(x)` and `transmute_copy`.
+@device_fn("transmute", "transmute_copy", "mem::transmute_copy",
+           when=lambda em, segs, generics, args, *_: qualifier(segs) in (None, "mem") and len(args) == 1)
 def _transmute(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-               loc: Any) -> Val | None:
-    if qualifier(segs) not in (None, "mem") or len(args) != 1:
-        return None
+               loc: Any) -> Val:
     em.require_unsafe(loc, f"`mem::{segs[-1]}`")
     src_ty = em.resolve_type(generics[0]) if len(generics) == 2 else None
     dst = em.resolve_type(generics[-1]) if generics else expected
@@ -106,12 +106,19 @@ def convert_from(value: Val, dst: T.Ty) -> Val:
     return Val(dst, arith.extf(dst.mlir(), value.v))
 
 
-@device_fn("from")
+def _one_arg(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+    return len(args) == 1
+
+
+# The primitives whose `T::from` is core_calls.py's lossless `From` (integers and floats, not char or bool).
+LOSSLESS_FROM_TYPES = (T.Int, T.Float, T._Usize, T._Isize)
+
+
+@device_fn(*(f"{name}::from" for name, ty in T.PRIMITIVES.items() if type(ty) not in LOSSLESS_FROM_TYPES),
+           when=_one_arg)
 def _from(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-          loc: Any) -> Val | None:
-    dst = T.PRIMITIVES.get(qualifier(segs) or "")
-    if dst is None or len(args) != 1:
-        return None
+          loc: Any) -> Val:
+    dst = T.PRIMITIVES[segs[-2]]
     value = em.expr(args[0])
     if value.ty == dst or _lossless(value.ty, dst):
         return convert_from(value, dst)
@@ -120,14 +127,11 @@ def _from(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], e
     raise err(loc, f"the trait `From<{value.ty}>` is not implemented for `{dst}` (use `as` or `try_from`)")
 
 
-@device_method("into")
+@device_method(T.Ty, "into", when=lambda em, recv, name, args, generics, loc, expected:
+               not args and expected is not None and (recv.ty == expected or _lossless(recv.ty, expected)))
 def _into(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if args or expected is None:
-        return None
-    if recv.ty == expected or _lossless(recv.ty, expected):
-        return convert_from(recv, expected)
-    return None
+        loc: Any, expected: T.Ty | None) -> Val:
+    return convert_from(recv, expected)
 
 
 # Byte views -------------------------------------------------------------------------------------------------
@@ -155,12 +159,11 @@ def int_to_bytes(em: Any, raw: ir.Value, count: int) -> Val:
     return load_cell(cell)
 
 
-@device_fn("from_ne_bytes", "from_le_bytes", "from_be_bytes")
+@device_fn(*(f"{name}::{fn}" for name, ty in T.PRIMITIVES.items() if isinstance(ty, (T.Int, T.Float))
+             for fn in ("from_ne_bytes", "from_le_bytes", "from_be_bytes")), when=_one_arg)
 def _from_bytes(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                loc: Any) -> Val | None:
-    dst = T.PRIMITIVES.get(qualifier(segs) or "")
-    if not isinstance(dst, (T.Int, T.Float)) or len(args) != 1:
-        return None
+                loc: Any) -> Val:
+    dst = T.PRIMITIVES[segs[-2]]
     count = dst.bits // 8
     want = T.Array(_U8, count)
     array = em.coerce(em.expr(args[0], want), want, args[0].loc)
@@ -170,11 +173,14 @@ def _from_bytes(em: Any, segs: list[str], generics: list[Any], args: list[ast.Ex
     return Val(dst, arith.bitcast(dst.mlir(), raw) if isinstance(dst, T.Float) else raw)
 
 
-@device_method("to_ne_bytes", "to_le_bytes", "to_be_bytes")
+def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+    return not args
+
+
+@device_method(T.Int, "to_ne_bytes", "to_le_bytes", "to_be_bytes", when=_no_args)
+@device_method(T.Float, "to_ne_bytes", "to_le_bytes", "to_be_bytes", when=_no_args)
 def _to_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if args or not isinstance(recv.ty, (T.Int, T.Float)):
-        return None
+        loc: Any, expected: T.Ty | None) -> Val:
     count = recv.ty.bits // 8
     raw = recv.v if isinstance(recv.ty, T.Int) else arith.bitcast(T.Int(recv.ty.bits, False).mlir(), recv.v)
     if name == "to_be_bytes":
@@ -188,19 +194,15 @@ def _byte_swap(raw: ir.Value, count: int) -> ir.Value:
     return raw if count == 1 else llvm.intr_bswap(raw)
 
 
-@device_method("swap_bytes")
+@device_method(T.Int, "swap_bytes", when=_no_args)
 def _swap_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if args or not isinstance(recv.ty, T.Int):
-        return None
+        loc: Any, expected: T.Ty | None) -> Val:
     return Val(recv.ty, _byte_swap(recv.v, recv.ty.bits // 8))
 
 
-@device_fn("from_bits")
+@device_fn("f16::from_bits", when=_one_arg)  # f32::from_bits / f64::from_bits are device_api's
 def _half_from_bits(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                    loc: Any) -> Val | None:
-    if qualifier(segs) != "f16" or len(args) != 1:
-        return None  # f32::from_bits / f64::from_bits are device_api's
+                    loc: Any) -> Val:
     bits_ty = T.PRIMITIVES["u16"]
     bits = em.coerce(em.expr(args[0], bits_ty), bits_ty, args[0].loc)
     return Val(T.PRIMITIVES["f16"], arith.bitcast(ir.F16Type.get(), bits.v))

@@ -16,7 +16,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_method
+from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.values import Val, array_shape, load_cell, new_cell
 
 _CONSTANT_SPACE = 4
@@ -71,11 +71,13 @@ def constant_memory_handle(em: Any, name: str, ty: ConstantMemoryTy) -> Val:
     return Val(ConstantMemoryTy(ty.value, name), simt.ConstantAddrOp.build(symbol=name, results=[ptr.mlir()]))
 
 
-@device_method("get")
+def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+    return not args
+
+
+@device_method(ConstantMemoryTy, "get", when=_no_args)
 def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-         expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, ConstantMemoryTy) or args:
-        return None
+         expected: T.Ty | None) -> Val:
     value = recv.ty.value
     if not isinstance(value, T.Array):
         return Val(value, simt.PtrLoadOp.build(recv.v))
@@ -91,13 +93,11 @@ def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any
     return load_cell(cell)
 
 
-@device_method("get_ref")
+@device_method(ConstantMemoryTy, "get_ref", when=_no_args)
 def _get_ref(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-             expected: T.Ty | None) -> Val | None:
+             expected: T.Ty | None) -> Val:
     """`X.get_ref()`: `&T` of the variable; an array is a reference into constant memory (indexing it reads
     just that element), a scalar is read (a `&T` of a Copy value is its value here)."""
-    if not isinstance(recv.ty, ConstantMemoryTy) or args:
-        return None
     value = recv.ty.value
     if not isinstance(value, T.Array):
         return Val(value, simt.PtrLoadOp.build(recv.v))

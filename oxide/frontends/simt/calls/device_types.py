@@ -37,12 +37,12 @@ def device_type(em: Any, t: ast.PathTy) -> T.Ty | None:
         # A pointer that is never null (the niche only matters for layouts): a generic `*mut T` here.
         return T.Ptr(em.scalar_element(t.args[0], "a NonNull"), True, 0)
     if t.name == "MaybeUninit" and len(t.args) == 1:
-        from oxide.frontends.simt.intrinsics.maybe_uninit import MaybeUninitTy
+        from oxide.frontends.simt.calls.maybe_uninit import MaybeUninitTy
 
         return MaybeUninitTy(em.resolve_type(t.args[0]))
-    from oxide.frontends.simt.intrinsics.constant_memory import constant_memory_type
-    from oxide.frontends.simt.intrinsics.cusimd import cusimd_type
-    from oxide.frontends.simt.intrinsics.maybe_uninit import uninhabited_type
-    from oxide.frontends.simt.intrinsics.vectors import vector_type
+    from oxide.frontends.simt.calls.constant_memory import constant_memory_type
+    from oxide.frontends.simt.calls.cusimd import cusimd_type
+    from oxide.frontends.simt.calls.maybe_uninit import uninhabited_type
+    from oxide.frontends.simt.calls.vectors import vector_type
 
     return constant_memory_type(em, t) or cusimd_type(em, t) or vector_type(t) or uninhabited_type(em, t)

@@ -23,8 +23,8 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.casts import shared_as_pointer
-from oxide.frontends.simt.intrinsics.registry import device_fn
+from oxide.frontends.simt.calls.casts import shared_as_pointer
+from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
 _CONSTRAINT = {"u16": "h", "u32": "r", "i32": "r", "u64": "l", "i64": "l", "f32": "f", "f64": "d",
@@ -178,7 +178,7 @@ def _result(kind: str) -> tuple[T.Ty, ir.Type]:
 
 @device_fn(*PTX_FNS)
 def _ptx_fn(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-            loc: Any) -> Val | None:
+            loc: Any) -> Val:
     name = segs[-1]
     fn = PTX_FNS[name]
     if len(args) != len(fn.params):
@@ -204,7 +204,7 @@ def _ptx_fn(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr],
 
 @device_fn("prof_trigger")
 def _prof_trigger(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                  loc: Any) -> Val | None:
+                  loc: Any) -> Val:
     if args or len(generics) != 1:
         raise err(loc, "`debug::prof_trigger` takes its counter as a const generic: `prof_trigger::<N>()`")
     counter = em.const_arg(generics[0])
@@ -216,7 +216,7 @@ def _prof_trigger(em: Any, segs: list[str], generics: list[Any], args: list[ast.
 
 @device_fn("cp_async_wait_group")
 def _wait_group(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                loc: Any) -> Val | None:
+                loc: Any) -> Val:
     em.require_unsafe(loc, "`cp_async_wait_group`")
     if len(generics) == 1 and not args:
         count = em.const_arg(generics[0])
@@ -234,7 +234,7 @@ _BF16_UNPACK = {"cvt_f32x2_bf16x2": ("lo", "hi"), "cvt_f32_bf16x2_lo": ("lo",), 
 
 @device_fn(*_BF16_UNPACK)
 def _bf16_unpack(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                 loc: Any) -> Val | None:
+                 loc: Any) -> Val:
     from mlir.dialects import arith
 
     name = segs[-1]
@@ -279,7 +279,7 @@ _LDMATRIX = {f"{prefix}x{n}{trans}{suffix}": (n, bool(trans))
 
 @device_fn(*_LDMATRIX)
 def _ldmatrix(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-              loc: Any) -> Val | None:
+              loc: Any) -> Val:
     """`ldmatrix_x4(p)` & co (warp-wide, sm_75): n 8x8 b16 matrices from shared memory, each lane giving one
     row address; the lane's fragments come back as a u32 (n = 1) or a `[u32; n]`."""
     name = segs[-1]
@@ -298,7 +298,7 @@ def _ldmatrix(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr
 
 @device_fn("mbarrier_arrive_expect_tx")
 def _arrive_expect_tx(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                      loc: Any) -> Val | None:
+                      loc: Any) -> Val:
     """`mbarrier_arrive_expect_tx(bar, tx_bytes)` or `(bar, arrivals, tx_bytes)`: expect `tx_bytes` more bytes of
     asynchronous copies on the barrier, then arrive (once, or `arrivals` times); returns the phase token."""
     name = segs[-1]
@@ -324,7 +324,7 @@ _TMA = {f"cp_async_bulk_tensor_{d}d_{direction}": (d, direction) for d in range(
 
 @device_fn(*_TMA)
 def _tma_copy(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-              loc: Any) -> Val | None:
+              loc: Any) -> Val:
     """TMA tile copies (sm_90): `cp_async_bulk_tensor_<d>d_g2s(smem, tensor_map, c0.., barrier)` loads a box
     of the tensor into shared memory and signals the barrier's transaction count; `_s2g(tensor_map, c0..,
     smem)` stores one back (completed with cp_async_bulk_commit_group / wait_group)."""

@@ -10,7 +10,7 @@ from mlir.dialects import arith
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
 _P = arith.CmpIPredicate
@@ -33,11 +33,9 @@ def _is_scalar_value(x: ir.Value) -> ir.Value:
     return arith.andi(below, arith.xori(_in(x, _U32, 0xD800, 0xDFFF), _c(T.BOOL, 1)))
 
 
-@device_fn("from_u32", "from_u32_unchecked")
+@device_fn("char::from_u32", "char::from_u32_unchecked", when=lambda em, segs, generics, args, *_: len(args) == 1)
 def _from_u32(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-              loc: Any) -> Val | None:
-    if len(segs) < 2 or segs[-2] != "char" or len(args) != 1:
-        return None
+              loc: Any) -> Val:
     x = em.coerce(em.expr(args[0], _U32), _U32, args[0].loc).v
     if segs[-1] == "from_u32_unchecked":
         em.require_unsafe(loc, "`char::from_u32_unchecked`")
@@ -62,19 +60,19 @@ _CLASSES = {
 }
 
 
-@device_method(*_CLASSES)
+def _ascii_call(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+    return _ascii_receiver(recv) and not args
+
+
+@device_method(T.Int, *_CLASSES, when=_ascii_call)
 def _classify(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-              expected: T.Ty | None) -> Val | None:
-    if not _ascii_receiver(recv) or args:
-        return None
+              expected: T.Ty | None) -> Val:
     return Val(T.BOOL, _CLASSES[name](recv.v, recv.ty))
 
 
-@device_method("to_ascii_uppercase", "to_ascii_lowercase")
+@device_method(T.Int, "to_ascii_uppercase", "to_ascii_lowercase", when=_ascii_call)
 def _case(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-          expected: T.Ty | None) -> Val | None:
-    if not _ascii_receiver(recv) or args:
-        return None
+          expected: T.Ty | None) -> Val:
     t = recv.ty
     upper = name == "to_ascii_uppercase"
     hit = _in(recv.v, t, 0x61, 0x7A) if upper else _in(recv.v, t, 0x41, 0x5A)
@@ -83,11 +81,9 @@ def _case(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
     return Val(t, arith.select(hit, flipped, recv.v))
 
 
-@device_method("to_digit")
+@device_method(T.Char, "to_digit", when=lambda em, recv, name, args, *_: len(args) == 1)
 def _to_digit(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-              expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, T.Char) or len(args) != 1:
-        return None
+              expected: T.Ty | None) -> Val:
     radix = em.coerce(em.expr(args[0], _U32), _U32, args[0].loc).v
     x = recv.v
     digit = arith.subi(x, _c(_U32, 0x30))
@@ -99,11 +95,9 @@ def _to_digit(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: lis
     return Val(T.OptionTy(_U32), OptionVal(arith.cmpi(_P.ult, value, radix), Val(_U32, value)))
 
 
-@device_method("len_utf8")
+@device_method(T.Char, "len_utf8", when=lambda em, recv, name, args, *_: not args)
 def _len_utf8(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-              expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, T.Char) or args:
-        return None
+              expected: T.Ty | None) -> Val:
     x = recv.v
     length = _c(T.USIZE, 4)
     for bound, n in ((0x10000, 3), (0x800, 2), (0x80, 1)):

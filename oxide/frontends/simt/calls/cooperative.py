@@ -12,7 +12,7 @@ Grid-wide groups (`this_grid().sync()`, `grid::sync()`) need a cooperative launc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from mlir import ir
 from mlir.dialects import arith
@@ -21,7 +21,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
 _U32 = T.PRIMITIVES["u32"]
@@ -77,33 +77,23 @@ def _relative(mask: ir.Value, n: int) -> ir.Value:
     return arith.andi(arith.shrui(mask, _tile_base(n)), _i32((1 << n) - 1))
 
 
-@device_fn("this_thread_block")
+@device_fn("this_thread_block", when=lambda em, segs, generics, args, *_: not args)
 def _this_thread_block(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                       loc: Any) -> Val | None:
-    if args:
-        return None
+                       loc: Any) -> Val:
     return Val(GroupTy(), None)
 
 
-@device_fn("this_grid", "sync")
+@device_fn("this_grid", "grid::sync")
 def _grid(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-          loc: Any) -> Val | None:
-    if segs[-1] == "sync" and (len(segs) < 2 or segs[-2] != "grid"):
-        return None
+          loc: Any) -> Val:
     raise err(loc, "grid-wide synchronisation (`grid::sync`, `this_grid()`) needs a cooperative launch, which is "
                    "not supported in device code; split the kernel at the grid barrier")
 
 
-def _group(recv: Val) -> GroupTy | None:
-    return recv.ty if isinstance(recv.ty, GroupTy) else None
-
-
-@device_method("tiled_partition")
+@device_method(GroupTy, "tiled_partition")
 def _tiled_partition(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-                     expected: T.Ty | None) -> Val | None:
-    group = _group(recv)
-    if group is None:
-        return None
+                     expected: T.Ty | None) -> Val:
+    group = recv.ty
     if group.size or args or len(generics) != 1:
         raise err(loc, "`tiled_partition::<N>()` partitions a `ThreadBlock`; N is a const generic")
     n = em.const_arg(generics[0])
@@ -112,12 +102,11 @@ def _tiled_partition(em: Any, recv: Val, name: str, args: list[ast.Expr], generi
     return Val(GroupTy(n), None)
 
 
-@device_method("thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size", "sync")
+@device_method(GroupTy, "thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size", "sync",
+               when=lambda em, recv, name, args, *_: not args)
 def _queries(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-             expected: T.Ty | None) -> Val | None:
-    group = _group(recv)
-    if group is None or args:
-        return None
+             expected: T.Ty | None) -> Val:
+    group = recv.ty
     n = group.size
     if name == "sync":
         if n:
@@ -138,22 +127,24 @@ def _queries(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list
     return Val(_U32, value)
 
 
-def _tile(recv: Val, loc: Any, name: str) -> int | None:
-    group = _group(recv)
-    if group is None:
-        return None
+def _tile_call(arity: int) -> Callable[..., bool]:
+    """The guard of a warp-tile collective taking `arity` arguments; an unpartitioned group is always the
+    handler's (it reports that the block needs partitioning first)."""
+    return lambda em, recv, name, args, *_: len(args) == arity or not recv.ty.size
+
+
+def _tile(recv: Val, loc: Any, name: str) -> int:
+    group = recv.ty
     if not group.size:
         raise err(loc, f"`{name}` is a warp-tile collective; partition the block first: "
                        "`this_thread_block().tiled_partition::<32>()`")
     return group.size
 
 
-@device_method("ballot", "any", "all")
+@device_method(GroupTy, "ballot", "any", "all", when=_tile_call(1))
 def _votes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-           expected: T.Ty | None) -> Val | None:
+           expected: T.Ty | None) -> Val:
     n = _tile(recv, loc, name)
-    if n is None or len(args) != 1:
-        return None
     pred = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc).v
     mask = _tile_mask(n)
     if name == "ballot":
@@ -165,12 +156,10 @@ _SHFL = {"shfl": "idx", "shfl_xor": "xor", "shfl_down": "down", "shfl_up": "up"}
 _SHFL_TYPES = {"": None, "_f32": "f32", "_u32": "u32", "_i32": "i32", "_u64": "u64", "_i64": "i64", "_f64": "f64"}
 
 
-@device_method(*(base + suffix for base in _SHFL for suffix in _SHFL_TYPES))
+@device_method(GroupTy, *(base + suffix for base in _SHFL for suffix in _SHFL_TYPES), when=_tile_call(2))
 def _shuffles(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-              expected: T.Ty | None) -> Val | None:
+              expected: T.Ty | None) -> Val:
     n = _tile(recv, loc, name)
-    if n is None or len(args) != 2:
-        return None
     base = next(b for b in sorted(_SHFL, key=len, reverse=True) if name.startswith(b))
     type_name = _SHFL_TYPES[name[len(base):]]
     value = em.expr(args[0], T.PRIMITIVES[type_name] if type_name else None)
@@ -183,12 +172,10 @@ def _shuffles(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: lis
     return Val(value.ty, simt.ShuffleOp.build(_tile_mask(n), value.v, offset, kind=_SHFL[base], width=width))
 
 
-@device_method("match_any")
+@device_method(GroupTy, "match_any", when=_tile_call(1))
 def _match_any(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-               expected: T.Ty | None) -> Val | None:
+               expected: T.Ty | None) -> Val:
     n = _tile(recv, loc, name)
-    if n is None or len(args) != 1:
-        return None
     value = em.expr(args[0], _U32)
     if value.ty not in (_U32, T.PRIMITIVES["i32"]):
         raise err(args[0].loc, f"`match_any` on a tile compares u32 or i32 values, not `{value.ty}`")

@@ -5,7 +5,7 @@ and constructing variants of enums with fields."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from mlir import ir
 from mlir.dialects import arith, scf
@@ -13,6 +13,13 @@ from mlir.dialects import arith, scf
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
+from oxide.frontends.simt.calls import maybe_uninit
+from oxide.frontends.simt.calls.conversions import LOSSLESS_FROM_TYPES
+from oxide.frontends.simt.calls.registry import device_fn
+from oxide.frontends.simt.expressions.assignment import assign
+from oxide.frontends.simt.expressions.operators import binary_values, operands
+from oxide.frontends.simt.expressions.patterns import referent
+from oxide.frontends.simt.expressions.placeholders import placeholder
 from oxide.frontends.simt.emit_support import err, i1
 from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell
 
@@ -21,66 +28,105 @@ def _const(ty: T.Ty, value: int) -> ir.Value:
     return arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), value))
 
 
-def core_call(em: Any, name: str, qualifier: str | None, func: ast.PathExpr, args: list[ast.Expr],
-              expected: T.Ty | None, loc: Any) -> Val | None:
-    """The value of one of the calls this module owns, or None when `name` is none of them."""
-    if name in ("null", "null_mut") and qualifier == "ptr" and not args:
-        if not isinstance(expected, T.Ptr):
-            raise err(loc, f"cannot infer the pointee type of `ptr::{name}()` here; annotate the binding")
-        zero = arith.constant(ir.IntegerType.get_signless(64), ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0))
-        ptr_ty = T.Ptr(expected.elem, name == "null_mut", 0)  # the generic null pointer
-        return Val(ptr_ty, simt.IntToPtrOp.build(zero, results=[ptr_ty.mlir()]))
-    if name in ("size_of", "align_of") and qualifier == "mem" and len(func.generics) == 1 and not args:
-        size, align = T.layout(em.resolve_type(func.generics[0]))
-        return Val(T.USIZE, _const(T.USIZE, size if name == "size_of" else align))
-    if name == "from" and qualifier in T.PRIMITIVES and type(T.PRIMITIVES[qualifier]) in (T.Int, T.Float, T._Usize, T._Isize) \
-            and len(args) == 1:  # `char::from` (only from u8) is the intrinsics' (char_fns)
-        return _lossless_from(em, T.PRIMITIVES[qualifier], args[0], loc)
-    if name in ("uninit", "zeroed") and qualifier == "MaybeUninit" and not args:
-        from oxide.frontends.simt.expressions.placeholders import placeholder
+def _no_args(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+    return not args
 
-        ty = em.resolve_type(func.generics[0]) if func.generics else expected
-        if ty is None:
-            raise err(loc, f"cannot infer the type of `MaybeUninit::{name}()` here; annotate the binding")
-        if isinstance(ty, T.Never):
-            # An uninhabited type has no values: Rust's `assert_inhabited` guard panics, here a trap.
-            simt.TrapOp.build()
-            return Val(T.NEVER, None)
-        if name == "uninit":
-            with ir.InsertionPoint.at_block_begin(em.entry):
-                slot = new_cell(ty)  # a fresh local, never written yet
-            return load_cell(slot)
-        try:
-            return placeholder(ty)  # zero bits
-        except TypeError:
-            raise err(loc, f"`MaybeUninit::zeroed()` of `{ty}` is not supported in device code") from None
-    if name == "transmute" and qualifier == "mem" and len(args) == 1:
-        return _transmute(em, func.generics, args[0], expected, loc)
-    if name == "replace" and qualifier == "mem" and len(args) == 2:
-        # core::mem::replace(&mut place, v): the old value out, v in.
-        from oxide.frontends.simt.expressions.assignment import assign
-        from oxide.frontends.simt.expressions.patterns import referent
 
-        target = args[0]
-        if not (isinstance(target, ast.Unary) and target.op == "&mut"):
-            raise err(target.loc, "`mem::replace` takes `&mut place` as its first argument")
-        old = referent(em, em.expr(target))
-        assign(em, target.operand, em.coerce(em.expr(args[1], old.ty), old.ty, args[1].loc), args[1], loc)
-        return old
-    if name == "from_fn" and qualifier == "array" and len(args) == 1:
-        return _array_from_fn(em, args[0], expected, loc)
-    if name == "exact_div" and len(args) == 2:
-        # core::intrinsics::exact_div: a division the caller promises is exact; computed as `/`.
-        from oxide.frontends.simt.expressions.operators import binary_values, operands
+def _arity(n: int) -> Callable[..., bool]:
+    return lambda em, segs, generics, args, *_: len(args) == n
 
-        a, b = operands(em, args[0], args[1], expected)
-        return binary_values(em, "/", a, b, loc)
-    if name == "fn_addr_eq" and len(args) == 2:
-        f, g = em.expr(args[0]), em.expr(args[1])
-        if not (isinstance(f.ty, T.FnItem) and isinstance(g.ty, T.FnItem)) or f.v or g.v:
-            raise err(loc, "`fn_addr_eq` compares two non-generic functions in device code")
-        return Val(T.BOOL, i1(f.ty.path == g.ty.path))  # every function is a distinct, statically known item
-    return None
+
+@device_fn("ptr::null", "ptr::null_mut", when=_no_args)
+def _null(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+          loc: Any) -> Val:
+    """`ptr::null()` / `ptr::null_mut()`: the generic null pointer, its pointee from the expected type."""
+    name = segs[-1]
+    if not isinstance(expected, T.Ptr):
+        raise err(loc, f"cannot infer the pointee type of `ptr::{name}()` here; annotate the binding")
+    zero = arith.constant(ir.IntegerType.get_signless(64), ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0))
+    ptr_ty = T.Ptr(expected.elem, name == "null_mut", 0)  # the generic null pointer
+    return Val(ptr_ty, simt.IntToPtrOp.build(zero, results=[ptr_ty.mlir()]))
+
+
+@device_fn("mem::size_of", "mem::align_of", when=lambda em, segs, generics, args, *_: len(generics) == 1 and not args)
+def _size_of(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+             loc: Any) -> Val:
+    size, align = T.layout(em.resolve_type(generics[0]))
+    return Val(T.USIZE, _const(T.USIZE, size if segs[-1] == "size_of" else align))
+
+
+# `char::from` (only from u8) and the other primitives' are conversions.py's.
+@device_fn(*(f"{name}::from" for name, ty in T.PRIMITIVES.items() if type(ty) in LOSSLESS_FROM_TYPES),
+           when=_arity(1))
+def _from(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+          loc: Any) -> Val:
+    return _lossless_from(em, T.PRIMITIVES[segs[-2]], args[0], loc)
+
+
+@device_fn("MaybeUninit::uninit", "MaybeUninit::zeroed")
+def _maybe_uninit(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                  loc: Any) -> Val:
+    """`MaybeUninit::uninit()` / `zeroed()`: the T's own storage, a fresh local or zero bits; with arguments,
+    maybe_uninit.py's constructor reports the mistake."""
+    name = segs[-1]
+    if args:
+        return maybe_uninit.make(em, segs, generics, args, expected, loc)
+    ty = em.resolve_type(generics[0]) if generics else expected
+    if ty is None:
+        raise err(loc, f"cannot infer the type of `MaybeUninit::{name}()` here; annotate the binding")
+    if isinstance(ty, T.Never):
+        # An uninhabited type has no values: Rust's `assert_inhabited` guard panics, here a trap.
+        simt.TrapOp.build()
+        return Val(T.NEVER, None)
+    if name == "uninit":
+        with ir.InsertionPoint.at_block_begin(em.entry):
+            slot = new_cell(ty)  # a fresh local, never written yet
+        return load_cell(slot)
+    try:
+        return placeholder(ty)  # zero bits
+    except TypeError:
+        raise err(loc, f"`MaybeUninit::zeroed()` of `{ty}` is not supported in device code") from None
+
+
+@device_fn("mem::transmute", when=_arity(1))
+def _mem_transmute(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                   loc: Any) -> Val:
+    return _transmute(em, generics, args[0], expected, loc)
+
+
+@device_fn("mem::replace", when=_arity(2))
+def _replace(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+             loc: Any) -> Val:
+    """core::mem::replace(&mut place, v): the old value out, v in."""
+    target = args[0]
+    if not (isinstance(target, ast.Unary) and target.op == "&mut"):
+        raise err(target.loc, "`mem::replace` takes `&mut place` as its first argument")
+    old = referent(em, em.expr(target))
+    assign(em, target.operand, em.coerce(em.expr(args[1], old.ty), old.ty, args[1].loc), args[1], loc)
+    return old
+
+
+@device_fn("array::from_fn", when=_arity(1))
+def _from_fn(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+             loc: Any) -> Val:
+    return _array_from_fn(em, args[0], expected, loc)
+
+
+@device_fn("exact_div", when=_arity(2))
+def _exact_div(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+               loc: Any) -> Val:
+    """core::intrinsics::exact_div: a division the caller promises is exact; computed as `/`."""
+    a, b = operands(em, args[0], args[1], expected)
+    return binary_values(em, "/", a, b, loc)
+
+
+@device_fn("fn_addr_eq", when=_arity(2))
+def _fn_addr_eq(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                loc: Any) -> Val:
+    f, g = em.expr(args[0]), em.expr(args[1])
+    if not (isinstance(f.ty, T.FnItem) and isinstance(g.ty, T.FnItem)) or f.v or g.v:
+        raise err(loc, "`fn_addr_eq` compares two non-generic functions in device code")
+    return Val(T.BOOL, i1(f.ty.path == g.ty.path))  # every function is a distinct, statically known item
 
 
 def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
@@ -95,7 +141,7 @@ def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
         store_cell(cell, em.coerce(em.expr(e.args[0], cell.ty), cell.ty, e.args[0].loc))
         return Val(T.UNIT, None)
     if e.name in ("assume_init", "assume_init_read") and not e.args:
-        from oxide.frontends.simt.intrinsics.maybe_uninit import MaybeUninitTy
+        from oxide.frontends.simt.calls.maybe_uninit import MaybeUninitTy
 
         em.require_unsafe(e.loc, f"`{e.name}`")
         value = em.expr(e.receiver)
@@ -148,7 +194,7 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
         return 64 if isinstance(t, T.Ptr) else None
 
     if target is not None and (isinstance(source, T.Array) or isinstance(target, T.Array)):
-        from oxide.frontends.simt.intrinsics.conversions import reinterpret
+        from oxide.frontends.simt.calls.conversions import reinterpret
 
         return reinterpret(em, value, target, loc)  # byte arrays <-> scalars (the intrinsics' byte views)
     if target is None or bits(source) is None or bits(target) is None:
@@ -171,7 +217,6 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
 def _pointer_as_option_ref(ptr: Val, target: T.OptionTy) -> Val:
     """`transmute::<*const T, Option<&T>>(p)`: None for a null pointer (the niche), else Some of what p
     points to. A `&T` is used by value here, so the value is read now, and only when p is not null."""
-    from oxide.frontends.simt.expressions.placeholders import placeholder
     from oxide.frontends.simt.values import OptionVal
 
     i64 = ir.IntegerType.get_signless(64)
@@ -249,7 +294,6 @@ def _index_const(i: int) -> ir.Value:
 
 def data_variant(em: Any, ty: T.DataEnum, name: str, args: list[ast.Expr], loc: Any) -> Val:
     """`E::A(x, y)` / `E::C` of an enum with fields: the discriminant, A's fields, placeholders elsewhere."""
-    from oxide.frontends.simt.expressions.placeholders import placeholder
 
     found = ty.variant(name)
     if found is None:

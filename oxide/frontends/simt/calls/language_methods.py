@@ -28,7 +28,7 @@ def _usize(value: int) -> ir.Value:
 
 def method_before_receiver(em: Any, e: ast.MethodCall, expected: T.Ty | None) -> Val | None:
     """`xs.iter().map(f).sum()`, `slot.write(v)` / `slot.assume_init()` of a MaybeUninit local."""
-    from oxide.frontends.simt.core_calls import maybe_uninit_method
+    from oxide.frontends.simt.calls.core_calls import maybe_uninit_method
     from oxide.frontends.simt.emit_iterators import reduction
 
     reduced = reduction(em, e, expected)
@@ -99,7 +99,7 @@ def method_on_value(em: Any, recv: Val, e: ast.MethodCall) -> tuple[Val | None, 
     if isinstance(ty, T.Bool) and name in ("then", "then_some") and len(e.args) == 1:
         return _bool_then(em, recv, e), recv
     if isinstance(ty, T.Array) and name == "map" and len(e.args) == 1:
-        from oxide.frontends.simt.core_calls import array_map
+        from oxide.frontends.simt.calls.core_calls import array_map
 
         return array_map(em, recv, e.args[0], e.loc), recv
     if isinstance(ty, (T.ElemRef, T.PlaceRef)) and T.is_scalar(ty.elem):

@@ -13,7 +13,7 @@ from mlir.dialects import arith, llvm
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import i1, int_attr
-from oxide.frontends.simt.intrinsics.registry import device_method
+from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
 _P = arith.CmpIPredicate
@@ -79,22 +79,20 @@ def _division_ok(ty: T.Int, x: ir.Value, d: ir.Value) -> ir.Value:
     return ok
 
 
-@device_method("overflowing_mul")
+@device_method(T.Int, "overflowing_mul",
+               when=lambda em, recv, name, args, *_: len(args) == 1)
 def _overflowing_mul(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, T.Int) or len(args) != 1:
-        return None
+        loc: Any, expected: T.Ty | None) -> Val:
     result, overflow = mul_overflow(recv.ty, recv.v, _arg(em, args, 0, recv.ty))
     return Val(T.Tuple((recv.ty, T.BOOL)), [Val(recv.ty, result), Val(T.BOOL, overflow)])
 
 
-@device_method("checked_add", "checked_sub", "checked_mul", "checked_div", "checked_rem", "checked_neg",
-                  "checked_shl", "checked_shr")
+@device_method(T.Int, "checked_add", "checked_sub", "checked_mul", "checked_div", "checked_rem", "checked_neg",
+               "checked_shl", "checked_shr",
+               when=lambda em, recv, name, args, *_: len(args) == (0 if name == "checked_neg" else 1))
 def _checked(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
+        loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
-    if not isinstance(ty, T.Int) or len(args) != (0 if name == "checked_neg" else 1):
-        return None
     x = recv.v
     op = name[len("checked_"):]
     if op in ("add", "sub"):
@@ -123,12 +121,11 @@ def _checked(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list
     return Val(T.OptionTy(ty), OptionVal(ok, Val(ty, value)))
 
 
-@device_method("saturating_add", "saturating_sub", "saturating_mul")
+@device_method(T.Int, "saturating_add", "saturating_sub", "saturating_mul",
+               when=lambda em, recv, name, args, *_: len(args) == 1)
 def _saturating(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
+        loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
-    if not isinstance(ty, T.Int) or len(args) != 1:
-        return None
     x, y = recv.v, _arg(em, args, 0, ty)
     op = name[len("saturating_"):]
     if op == "mul":
@@ -148,13 +145,15 @@ def _saturating(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: l
     return Val(ty, arith.select(overflow, bound, value))
 
 
-@device_method("widening_mul", "carrying_mul", "carrying_mul_add")
+_DOUBLE_WIDTH_ARITY = {"widening_mul": 1, "carrying_mul": 2, "carrying_mul_add": 3}
+
+
+@device_method(T.Int, "widening_mul", "carrying_mul", "carrying_mul_add",
+               when=lambda em, recv, name, args, *_: recv.ty.bits <= 64 and len(args) == _DOUBLE_WIDTH_ARITY[name])
 def _double_width(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
+        loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
-    want = {"widening_mul": 1, "carrying_mul": 2, "carrying_mul_add": 3}[name]
-    if not isinstance(ty, T.Int) or ty.bits > 64 or len(args) != want:
-        return None
+    want = _DOUBLE_WIDTH_ARITY[name]
     full = arith.muli(_extend(recv.v, ty), _extend(_arg(em, args, 0, ty), ty))
     for i in range(1, want):  # the carry and the addend; the sum cannot overflow the double width
         full = arith.addi(full, _extend(_arg(em, args, i, ty), ty))
@@ -162,12 +161,11 @@ def _double_width(em: Any, recv: Val, name: str, args: list[ast.Expr], generics:
     return Val(T.Tuple((low_ty, ty)), [Val(low_ty, arith.trunci(ty.mlir(), full)), Val(ty, _high(full, ty))])
 
 
-@device_method("abs_diff")
+@device_method(T.Int, "abs_diff",
+               when=lambda em, recv, name, args, *_: len(args) == 1)
 def _abs_diff(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
+        loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
-    if not isinstance(ty, T.Int) or len(args) != 1:
-        return None
     x, y = recv.v, _arg(em, args, 0, ty)
     less = arith.cmpi(_P.slt if ty.signed else _P.ult, x, y)
     # The difference of the larger and the smaller, as an unsigned number (fits even for i32::MIN..MAX).
@@ -175,22 +173,20 @@ def _abs_diff(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: lis
     return Val(T.Int(ty.bits, False), diff)
 
 
-@device_method("unsigned_abs")
+@device_method(T.Int, "unsigned_abs",
+               when=lambda em, recv, name, args, *_: recv.ty.signed and not args)
 def _unsigned_abs(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
+        loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
-    if not isinstance(ty, T.Int) or not ty.signed or args:
-        return None
     negative = arith.cmpi(_P.slt, recv.v, _c(ty, 0))
     return Val(T.Int(ty.bits, False), arith.select(negative, arith.subi(_c(ty, 0), recv.v), recv.v))
 
 
-@device_method("signum", "is_positive", "is_negative")
+@device_method(T.Int, "signum", "is_positive", "is_negative",
+               when=lambda em, recv, name, args, *_: recv.ty.signed and not args)
 def _sign(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
+        loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
-    if not isinstance(ty, T.Int) or not ty.signed or args:
-        return None
     zero = _c(ty, 0)
     if name == "is_positive":
         return Val(T.BOOL, arith.cmpi(_P.sgt, recv.v, zero))
@@ -201,28 +197,25 @@ def _sign(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
     return Val(ty, arith.subi(positive, negative))
 
 
-@device_method("reverse_bits")
+@device_method(T.Int, "reverse_bits",
+               when=lambda em, recv, name, args, *_: not args)
 def _reverse_bits(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, T.Int) or args:
-        return None
+        loc: Any, expected: T.Ty | None) -> Val:
     return Val(recv.ty, llvm.intr_bitreverse(recv.v))
 
 
-@device_method("wrapping_neg")
+@device_method(T.Int, "wrapping_neg",
+               when=lambda em, recv, name, args, *_: not args)
 def _wrapping_neg(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, T.Int) or args:
-        return None
+        loc: Any, expected: T.Ty | None) -> Val:
     return Val(recv.ty, arith.subi(_c(recv.ty, 0), recv.v))
 
 
-@device_method("wrapping_shl", "wrapping_shr")
+@device_method(T.Int, "wrapping_shl", "wrapping_shr",
+               when=lambda em, recv, name, args, *_: len(args) == 1)
 def _wrapping_shift(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
+        loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
-    if not isinstance(ty, T.Int) or len(args) != 1:
-        return None
     u32 = T.PRIMITIVES["u32"]
     amount = arith.andi(_arg(em, args, 0, u32), _c(u32, ty.bits - 1))
     amount = amount if ty.bits == 32 else (arith.extui if ty.bits > 32 else arith.trunci)(ty.mlir(), amount)
@@ -230,12 +223,11 @@ def _wrapping_shift(em: Any, recv: Val, name: str, args: list[ast.Expr], generic
     return Val(ty, op(recv.v, amount))
 
 
-@device_method("leading_ones", "trailing_ones", "count_zeros")
+@device_method(T.Int, "leading_ones", "trailing_ones", "count_zeros",
+               when=lambda em, recv, name, args, *_: not args)
 def _ones(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
+        loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
-    if not isinstance(ty, T.Int) or args:
-        return None
     inverted = arith.xori(recv.v, _c(ty, (1 << ty.bits) - 1))
     count = {"leading_ones": lambda v: llvm.intr_ctlz(v, False), "trailing_ones": lambda v: llvm.intr_cttz(v, False),
              "count_zeros": llvm.intr_ctpop}[name](inverted)
@@ -245,11 +237,10 @@ def _ones(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
     return Val(u32, count)
 
 
-@device_method("cast_unsigned", "cast_signed")
+@device_method(T.Int, "cast_unsigned", "cast_signed",
+               when=lambda em, recv, name, args, *_: not args and recv.ty.signed == (name == "cast_unsigned"))
 def _cast_sign(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
+        loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
-    if not isinstance(ty, T.Int) or args or ty.signed != (name == "cast_unsigned"):
-        return None
     target = {T.USIZE: T.ISIZE, T.ISIZE: T.USIZE}.get(ty, T.Int(ty.bits, not ty.signed))
     return Val(target, recv.v)  # the same bits, read with the other signedness

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from mlir import ir
 from mlir.dialects import arith
@@ -14,7 +14,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.placeholders import placeholder
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn, qualifier
+from oxide.frontends.simt.calls.registry import device_fn, qualifier
 from oxide.frontends.simt.values import Val, load_cell, store_cell
 
 
@@ -25,11 +25,13 @@ def select_values(cond: ir.Value, a: Val, b: Val) -> Val:
     return Val(a.ty, arith.select(cond, a.v, b.v))
 
 
-@device_fn("select_unpredictable")
+def _hint(arity: int) -> Callable[..., bool]:
+    return lambda em, segs, generics, args, *_: qualifier(segs) in (None, "hint") and len(args) == arity
+
+
+@device_fn("select_unpredictable", "hint::select_unpredictable", when=_hint(3))
 def _select_unpredictable(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr],
-                          expected: T.Ty | None, loc: Any) -> Val | None:
-    if qualifier(segs) not in (None, "hint") or len(args) != 3:
-        return None
+                          expected: T.Ty | None, loc: Any) -> Val:
     cond = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc)
     a = em.expr(args[1], expected)
     b = em.coerce(em.expr(args[2], a.ty), a.ty, args[2].loc)
@@ -47,11 +49,9 @@ def _selectable(ty: T.Ty) -> bool:
     return isinstance(ty, (T.Int, T.Float, T.Bool, T.Enum, T.Ptr))
 
 
-@device_fn("black_box")
+@device_fn("black_box", "hint::black_box", when=_hint(1))
 def _black_box(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-               loc: Any) -> Val | None:
-    if qualifier(segs) not in (None, "hint") or len(args) != 1:
-        return None
+               loc: Any) -> Val:
     return em.expr(args[0], expected)  # only an optimisation barrier: the value is unchanged
 
 
@@ -77,11 +77,9 @@ def _write(place: Val, value: Val) -> None:
         simt.RefStoreOp.build(place.v, value.v)
 
 
-@device_fn("take")
+@device_fn("mem::take", when=lambda em, segs, generics, args, *_: len(args) == 1)
 def _mem_take(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-              loc: Any) -> Val | None:
-    if qualifier(segs) != "mem" or len(args) != 1:
-        return None
+              loc: Any) -> Val:
     place = _place(em, args[0], "mem::take")
     elem = place.ty.elem
     old = em.owned(_read(place))
@@ -97,18 +95,21 @@ def _zero_default(ty: T.Ty) -> bool:
     return isinstance(ty, (T.Int, T.Float, T.Bool))
 
 
-@device_fn("default")
-def _default(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-             loc: Any) -> Val | None:
-    """`T::default()` / `u32::default()` of a primitive (or a generic bound to one): zero, false, '\\0'."""
+def _default_type(em: Any, segs: list[str]) -> T.Ty | None:
+    """The primitive (or the type a generic is bound to) whose `::default()` this is, if it has a zero default."""
     owner = qualifier(segs)
-    if owner is None or args:
+    if owner is None:
         return None
     bound = em.generics[-1].get(owner)
     ty = bound if isinstance(bound, T.Ty) else T.PRIMITIVES.get(owner)
-    if ty is None or not _zero_default(ty):
-        return None
-    return placeholder(ty)
+    return ty if ty is not None and _zero_default(ty) else None
+
+
+@device_fn("default", when=lambda em, segs, generics, args, *_: not args and _default_type(em, segs) is not None)
+def _default(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+             loc: Any) -> Val:
+    """`T::default()` / `u32::default()` of a primitive (or a generic bound to one): zero, false, '\\0'."""
+    return placeholder(_default_type(em, segs))
 
 
 def size_and_align(ty: T.Ty) -> tuple[int, int] | None:
@@ -136,11 +137,11 @@ def size_and_align(ty: T.Ty) -> tuple[int, int] | None:
     return None
 
 
-@device_fn("size_of", "align_of")
+# `mem::size_of` is core_calls.py's; this is the bare `size_of::<T>()`.
+@device_fn("size_of", "align_of",
+           when=lambda em, segs, generics, args, *_: qualifier(segs) is None and not args and len(generics) == 1)
 def _size_of(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-             loc: Any) -> Val | None:
-    if qualifier(segs) not in (None, "mem") or args or len(generics) != 1:
-        return None
+             loc: Any) -> Val:
     ty = em.resolve_type(generics[0])
     layout = size_and_align(ty)
     if layout is None:

@@ -20,7 +20,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.indexing import array_load
 from oxide.frontends.simt.emit_support import err, index
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
 _LANES = {"x": 0, "y": 1, "z": 2, "w": 3}
@@ -60,11 +60,13 @@ def vector_type(t: ast.PathTy) -> VectorTy | None:
     return VECTORS.get(t.name) if not t.args else None
 
 
-@device_fn("as_vectors", "as_vectors_mut")
+def _one_arg(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+    return len(args) == 1
+
+
+@device_fn("vector::as_vectors", "vector::as_vectors_mut", when=_one_arg)
 def _as_vectors(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                loc: Any) -> Val | None:
-    if len(segs) < 2 or segs[-2] != "vector" or len(args) != 1:
-        return None
+                loc: Any) -> Val:
     mutable = segs[-1] == "as_vectors_mut"
     vector = _requested(em, generics, expected, loc)
     s = em.expr(args[0])
@@ -95,23 +97,18 @@ def _requested(em: Any, generics: list[Any], expected: T.Ty | None, loc: Any) ->
     return ty
 
 
-@device_fn("new", *VECTORS)
+@device_fn(*VECTORS, *(f"{name}::new" for name in VECTORS), when=_one_arg)
 def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-         loc: Any) -> Val | None:
+         loc: Any) -> Val:
     """`F32x4::new([..])` and the tuple-struct constructor `F32x4([..])`."""
-    name = segs[-1] if segs[-1] in VECTORS else segs[-2] if len(segs) >= 2 and segs[-1] == "new" else None
-    if name not in VECTORS or len(args) != 1:
-        return None
-    vector = VECTORS[name]
+    vector = VECTORS[segs[-1] if segs[-1] in VECTORS else segs[-2]]
     value = em.coerce(em.expr(args[0], vector.lanes), vector.lanes, args[0].loc)
     return Val(vector, [em.owned(value)])
 
 
-@device_method("x", "y", "z", "w", "to_array")
+@device_method(VectorTy, "x", "y", "z", "w", "to_array", when=lambda em, recv, name, args, *_: not args)
 def _methods(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-             expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, VectorTy) or args:
-        return None
+             expected: T.Ty | None) -> Val:
     lanes = recv.v[0]
     if name == "to_array":
         return em.owned(lanes)

@@ -14,7 +14,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.patterns import referent
 from oxide.frontends.simt.emit_support import int_attr
-from oxide.frontends.simt.intrinsics.registry import device_method
+from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
 _I8 = T.ORDERING.storage
@@ -35,13 +35,26 @@ def _other(em: Any, recv: Val, args: list[ast.Expr]) -> Val:
     return em.coerce(value, recv.ty, args[0].loc)
 
 
-@device_method("cmp", "partial_cmp")
+def _one_arg(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+    return len(args) == 1
+
+
+def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+    return not args
+
+
+def _of_ordering(guard: Any) -> Any:
+    """`guard`, on a receiver that is core::cmp::Ordering (not another enum)."""
+    return lambda em, recv, *rest: recv.ty == T.ORDERING and guard(em, recv, *rest)
+
+
+@device_method(T.Int, "cmp", "partial_cmp", when=_one_arg)
+@device_method(T.Bool, "cmp", "partial_cmp", when=_one_arg)
+@device_method(T.Enum, "cmp", "partial_cmp", when=_one_arg)
+@device_method(T.Float, "partial_cmp", when=_one_arg)
 def _cmp(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-         expected: T.Ty | None) -> Val | None:
+         expected: T.Ty | None) -> Val:
     ty = recv.ty
-    comparable = isinstance(ty, (T.Int, T.Bool, T.Enum)) or (isinstance(ty, T.Float) and name == "partial_cmp")
-    if len(args) != 1 or not comparable:
-        return None
     other = _other(em, recv, args).v
     if isinstance(ty, T.Float):
         lt = arith.cmpf(arith.CmpFPredicate.OLT, recv.v, other)
@@ -60,18 +73,22 @@ def _cmp(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any
 _PREDICATES = {"is_lt": "slt", "is_le": "sle", "is_gt": "sgt", "is_ge": "sge", "is_eq": "eq", "is_ne": "ne"}
 
 
-@device_method(*_PREDICATES, "reverse", "then")
-def _ordering_method(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-                     expected: T.Ty | None) -> Val | None:
-    if recv.ty != T.ORDERING:
-        return None
-    if name in _PREDICATES and not args:
-        return Val(T.BOOL, arith.cmpi(getattr(arith.CmpIPredicate, _PREDICATES[name]), recv.v, _tag(0)))
-    if name == "reverse" and not args:
-        return Val(T.ORDERING, arith.subi(_tag(0), recv.v))
-    if name == "then" and len(args) == 1:
-        # `self` unless it is Equal, else the argument (both are evaluated, as in Rust: `then` takes a value).
-        other = em.coerce(em.expr(args[0], T.ORDERING), T.ORDERING, args[0].loc)
-        equal = arith.cmpi(arith.CmpIPredicate.eq, recv.v, _tag(0))
-        return Val(T.ORDERING, arith.select(equal, other.v, recv.v))
-    return None
+@device_method(T.Enum, *_PREDICATES, when=_of_ordering(_no_args))
+def _predicate(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+               expected: T.Ty | None) -> Val:
+    return Val(T.BOOL, arith.cmpi(getattr(arith.CmpIPredicate, _PREDICATES[name]), recv.v, _tag(0)))
+
+
+@device_method(T.Enum, "reverse", when=_of_ordering(_no_args))
+def _reverse(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+             expected: T.Ty | None) -> Val:
+    return Val(T.ORDERING, arith.subi(_tag(0), recv.v))
+
+
+@device_method(T.Enum, "then", when=_of_ordering(_one_arg))
+def _then(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+          expected: T.Ty | None) -> Val:
+    # `self` unless it is Equal, else the argument (both are evaluated, as in Rust: `then` takes a value).
+    other = em.coerce(em.expr(args[0], T.ORDERING), T.ORDERING, args[0].loc)
+    equal = arith.cmpi(arith.CmpIPredicate.eq, recv.v, _tag(0))
+    return Val(T.ORDERING, arith.select(equal, other.v, recv.v))

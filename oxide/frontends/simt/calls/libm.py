@@ -13,7 +13,7 @@ from oxide.dialects.simt.math import LIBDEVICE_FUNCTIONS
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn
+from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
 # Besides libdevice's functions: fabs (a sign-bit clear, not a call) and sincos (a pair).
@@ -72,13 +72,12 @@ _FLOAT_METHODS = ("floor", "ceil", "round", "round_ties_even", "trunc", "fract",
                   "copysign", "recip", "signum", "rem_euclid", "div_euclid")
 
 
-@device_fn(*_FLOAT_METHODS)
+@device_fn(*(f"{ty}::math::{name}" for ty in ("f32", "f64") for name in _FLOAT_METHODS),
+           when=lambda em, segs, generics, args, *_: bool(args))
 def _core_float_math(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                     loc: Any) -> Val | None:
+                     loc: Any) -> Val:
     """`core::f32::math::floor(x)` & co (the `core_float_math` feature): the f32/f64 method of the same name."""
-    if len(segs) < 3 or segs[-2] != "math" or segs[-3] not in ("f32", "f64") or not args:
-        return None
-    from oxide.frontends.simt.device_api import primitive_method
+    from oxide.frontends.simt.calls.device_api import primitive_method
 
     ty = T.PRIMITIVES[segs[-3]]
     receiver = em.coerce(em.expr(args[0], ty), ty, args[0].loc)

@@ -16,9 +16,9 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.casts import shared_as_pointer
-from oxide.frontends.simt.intrinsics.ptx_fns import PTX_FNS
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.casts import shared_as_pointer
+from oxide.frontends.simt.calls.ptx_fns import PTX_FNS
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
 _STATES = ("Uninit", "Ready", "Invalidated")
@@ -44,11 +44,9 @@ def _name(t: Any) -> str:
     return t.name if isinstance(t, ast.PathTy) else getattr(t, "segments", ["?"])[-1]
 
 
-@device_fn("from_static")
+@device_fn("ManagedBarrier::from_static", when=lambda em, segs, generics, args, *_: len(args) == 1)
 def _from_static(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                 loc: Any) -> Val | None:
-    if len(segs) < 2 or segs[-2] != "ManagedBarrier" or len(args) != 1:
-        return None
+                 loc: Any) -> Val:
     names = [_name(g) for g in generics]
     if len(names) < 2 or names[0] != "Uninit" or names[1] not in _KINDS:
         raise err(loc, "`ManagedBarrier::<Uninit, Kind>::from_static(&raw mut BAR)`: Kind is TmaBarrier, "
@@ -80,12 +78,10 @@ _ARITY = {"init": 1, "arrive": 0, "arrive_expect_tx": 1, "wait": 1, "try_wait": 
           "try_wait_parity": 1, "wait_parity": 1, "inval": 0}
 
 
-@device_method(*_WANT)
+@device_method(ManagedBarrierTy, *_WANT)
 def _methods(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-             expected: T.Ty | None) -> Val | None:
+             expected: T.Ty | None) -> Val:
     ty = recv.ty
-    if not isinstance(ty, ManagedBarrierTy):
-        return None
     if ty.state != _WANT[name]:
         raise err(loc, f"`{name}` needs a `ManagedBarrier<{_WANT[name]}, _>`; this one is `{ty}`")
     if len(args) != _ARITY[name]:

@@ -17,8 +17,8 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.casts import shared_as_pointer
-from oxide.frontends.simt.intrinsics.registry import device_fn
+from oxide.frontends.simt.calls.casts import shared_as_pointer
+from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
 _U32 = T.PRIMITIVES["u32"]
@@ -31,23 +31,23 @@ def _sreg(reg: str) -> ir.Value:
     return simt.SpecialRegOp.build(reg=reg, results=[ir.IntegerType.get_signless(32)])
 
 
-def _in_cluster_module(segs: list[str]) -> bool:
-    return len(segs) >= 2 and segs[-2] == "cluster"
+def _no_args(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+    return not args
 
 
-@device_fn(*_REGISTERS)
+def _two_args(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+    return len(args) == 2
+
+
+@device_fn(*(f"cluster::{name}" for name in _REGISTERS), when=_no_args)
 def _register(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-              loc: Any) -> Val | None:
-    if not _in_cluster_module(segs) or args:
-        return None
+              loc: Any) -> Val:
     return Val(_U32, _sreg(_REGISTERS[segs[-1]]))
 
 
-@device_fn("cluster_idx", "num_clusters")
+@device_fn("cluster::cluster_idx", "cluster::num_clusters", when=_no_args)
 def _cluster_index(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                   loc: Any) -> Val | None:
-    if not _in_cluster_module(segs) or args:
-        return None
+                   loc: Any) -> Val:
     counts = [_sreg(f"nclusterid_{a}") for a in "xyz"]
     if segs[-1] == "num_clusters":
         return Val(_U32, arith.muli(arith.muli(counts[0], counts[1]), counts[2]))
@@ -56,11 +56,9 @@ def _cluster_index(em: Any, segs: list[str], generics: list[Any], args: list[ast
     return Val(_U32, linear)
 
 
-@device_fn("cluster_sync")
+@device_fn("cluster_sync", when=_no_args)
 def _cluster_sync(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                  loc: Any) -> Val | None:
-    if args:
-        return None
+                  loc: Any) -> Val:
     # arrive has release and wait acquire semantics: shared-memory writes before the barrier are visible to
     # every block of the cluster after it.
     build_inline_ptx([], "barrier.cluster.arrive;\n\tbarrier.cluster.wait;", "~{memory}", [])
@@ -80,11 +78,9 @@ def _rank(em: Any, a: ast.Expr) -> ir.Value:
     return em.coerce(em.expr(a, _U32), _U32, a.loc).v
 
 
-@device_fn("map_shared_rank", "map_shared_rank_mut")
+@device_fn("map_shared_rank", "map_shared_rank_mut", when=_two_args)
 def _map_shared_rank(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                     loc: Any) -> Val | None:
-    if len(args) != 2:
-        return None
+                     loc: Any) -> Val:
     em.require_unsafe(loc, f"`cluster::{segs[-1]}`")
     address, ptr = _generic_address(em, args[0], segs[-1])
     (mapped,) = build_inline_ptx([address, _rank(em, args[1])], "mapa.u64 $0, $1, $2;", "=l,l,r",
@@ -93,11 +89,9 @@ def _map_shared_rank(em: Any, segs: list[str], generics: list[Any], args: list[a
     return Val(result, simt.IntToPtrOp.build(mapped, results=[result.mlir()]))
 
 
-@device_fn("dsmem_read_u32")
+@device_fn("dsmem_read_u32", when=_two_args)
 def _dsmem_read(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                loc: Any) -> Val | None:
-    if len(args) != 2:
-        return None
+                loc: Any) -> Val:
     em.require_unsafe(loc, "`cluster::dsmem_read_u32`")
     address, _ = _generic_address(em, args[0], "dsmem_read_u32")
     (value,) = build_inline_ptx([address, _rank(em, args[1])],

@@ -10,7 +10,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err, walk
-from oxide.frontends.simt.intrinsics.registry import device_fn
+from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
 _ORDERINGS = {"Relaxed": "relaxed", "Acquire": "acquire", "Release": "release", "AcqRel": "acq_rel",
@@ -30,11 +30,10 @@ def _ordering(g: Any, loc: Any) -> str:
     raise err(loc, "an atomic intrinsic's ordering is a const argument: `{ AtomicOrdering::Acquire }`")
 
 
-@device_fn("atomic_load", "atomic_store", "atomic_cxchg", "atomic_cxchgweak", *_RMW)
+@device_fn(*(f"intrinsics::{name}" for name in ("atomic_load", "atomic_store", "atomic_cxchg", "atomic_cxchgweak",
+                                                *_RMW)))
 def _core_atomic(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                 loc: Any) -> Val | None:
-    if len(segs) < 2 or segs[-2] != "intrinsics":
-        return None
+                 loc: Any) -> Val:
     name = segs[-1]
     em.require_unsafe(loc, f"`core::intrinsics::{name}`")
     want = {"atomic_load": 1, "atomic_store": 2, "atomic_cxchg": 3, "atomic_cxchgweak": 3}.get(name, 2)

@@ -18,7 +18,7 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.intrinsics.registry import device_fn
+from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
 _U32 = T.PRIMITIVES["u32"]
@@ -30,13 +30,11 @@ def _i32(value: int) -> ir.Value:
     return arith.constant(t, ir.IntegerAttr.get(t, value))
 
 
-@device_fn("live_lanes_1d")
+@device_fn("live_lanes_1d", when=lambda em, segs, generics, args, *_: not args)
 def _live_lanes(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                loc: Any) -> Val | None:
+                loc: Any) -> Val:
     """min(32, threads in the block - the first linear thread id of this warp): warps are cut from the
     linear thread id, so this holds for any block shape."""
-    if args:
-        return None
     dims = {axis: simt.BlockDimOp.build(dim=simt.DimAttr.get(axis)) for axis in "xyz"}
     tids = {axis: simt.ThreadIdOp.build(dim=simt.DimAttr.get(axis)) for axis in "xyz"}
     threads = arith.muli(arith.muli(dims["x"], dims["y"]), dims["z"])
@@ -48,11 +46,10 @@ def _live_lanes(em: Any, segs: list[str], generics: list[Any], args: list[ast.Ex
 _COMBINE = {"sum": arith.addf, "max": arith.maxnumf, "min": arith.minnumf}
 
 
-@device_fn(*(f"reduce_{op}_{ty}_partial" for op in _COMBINE for ty in ("f32", "f64")))
+@device_fn(*(f"reduce_{op}_{ty}_partial" for op in _COMBINE for ty in ("f32", "f64")),
+           when=lambda em, segs, generics, args, *_: len(args) == 2)
 def _reduce_partial(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                    loc: Any) -> Val | None:
-    if len(args) != 2:
-        return None
+                    loc: Any) -> Val:
     _, op, ty_name, _ = segs[-1].split("_")
     ty = T.PRIMITIVES[ty_name]
     value = em.coerce(em.expr(args[0], ty), ty, args[0].loc).v

@@ -11,7 +11,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.indexing import array_load, index_value
 from oxide.frontends.simt.emit_support import err, index
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
 _LANES = {"x": 0, "y": 1, "z": 2, "w": 3}
@@ -35,11 +35,9 @@ def cusimd_type(em: Any, t: ast.PathTy) -> T.Ty | None:
     return CuSimdTy(elem, em.const_arg(t.args[1]))
 
 
-@device_fn("new")
+@device_fn("CuSimd::new", when=lambda em, segs, generics, args, *_: len(args) == 1)
 def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-         loc: Any) -> Val | None:
-    if len(segs) < 2 or segs[-2] != "CuSimd" or len(args) != 1:
-        return None
+         loc: Any) -> Val:
     if len(generics) == 2:
         ty = cusimd_type(em, ast.PathTy(loc, "CuSimd", list(generics)))
     elif isinstance(expected, CuSimdTy):
@@ -61,21 +59,37 @@ def _lane(em: Any, recv: Val, k: int, loc: Any) -> Val:
     return array_load(recv.v, index(k), recv.ty.elem)
 
 
-@device_method("x", "y", "z", "w", "xy", "get", "at", "to_array")
-def _methods(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-             expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, CuSimdTy):
-        return None
-    if name in _LANES and not args:
-        return _lane(em, recv, _LANES[name], loc)
-    if name == "xy" and not args:
-        return Val(T.Tuple((recv.ty.elem, recv.ty.elem)), [_lane(em, recv, 0, loc), _lane(em, recv, 1, loc)])
-    if name == "get" and len(generics) == 1 and not args:
-        return _lane(em, recv, em.const_arg(generics[0]), loc)
-    if name == "at" and len(args) == 1:
-        i = index_value(em, args[0])
-        em.check_array_bounds(i, recv.ty.length)
-        return array_load(recv.v, i, recv.ty.elem)
-    if name == "to_array" and not args:
-        return em.owned(Val(T.Array(recv.ty.elem, recv.ty.length), recv.v))
-    return None
+def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+    return not args
+
+
+@device_method(CuSimdTy, *_LANES, when=_no_args)
+def _lane_method(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+                 expected: T.Ty | None) -> Val:
+    return _lane(em, recv, _LANES[name], loc)
+
+
+@device_method(CuSimdTy, "xy", when=_no_args)
+def _xy(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+        expected: T.Ty | None) -> Val:
+    return Val(T.Tuple((recv.ty.elem, recv.ty.elem)), [_lane(em, recv, 0, loc), _lane(em, recv, 1, loc)])
+
+
+@device_method(CuSimdTy, "get", when=lambda em, recv, name, args, generics, *_: len(generics) == 1 and not args)
+def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+         expected: T.Ty | None) -> Val:
+    return _lane(em, recv, em.const_arg(generics[0]), loc)
+
+
+@device_method(CuSimdTy, "at", when=lambda em, recv, name, args, *_: len(args) == 1)
+def _at(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+        expected: T.Ty | None) -> Val:
+    i = index_value(em, args[0])
+    em.check_array_bounds(i, recv.ty.length)
+    return array_load(recv.v, i, recv.ty.elem)
+
+
+@device_method(CuSimdTy, "to_array", when=_no_args)
+def _to_array(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+              expected: T.Ty | None) -> Val:
+    return em.owned(Val(T.Array(recv.ty.elem, recv.ty.length), recv.v))

@@ -6,23 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.places import shared_pointer
 from oxide.frontends.simt.values import Val
 
 
-@device_method("cast", "cast_mut", "cast_const")
+@device_method(T.Ptr, "cast", "cast_mut", "cast_const", when=lambda em, recv, name, args, *_: not args)
 def _cast(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-        loc: Any, expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, T.Ptr) or args:
-        return None
+        loc: Any, expected: T.Ty | None) -> Val:
     mutable = {"cast": recv.ty.mutable, "cast_mut": True, "cast_const": False}[name]
     elem = recv.ty.elem
     if name == "cast":
@@ -43,32 +40,13 @@ def _cast(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
     return Val(target, simt.PtrCastOp.build(recv.v, results=[target.mlir()]))
 
 
-@device_method("row_width")
+@device_method(T.Disjoint, "row_width", when=lambda em, recv, name, args, *_:
+               not args and (recv.ty.space == "runtime_2d" or recv.ty.space.startswith("rttiles:")))
 def _row_width(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-               loc: Any, expected: T.Ty | None) -> Val | None:
+               loc: Any, expected: T.Ty | None) -> Val:
     """`s.row_width()` of a `DisjointSlice<T, Runtime2DIndex>` (or `RuntimeRowMajorTiles<R, C>`): its elements
     per row, as u32."""
-    if not isinstance(recv.ty, T.Disjoint) or args or \
-            not (recv.ty.space == "runtime_2d" or recv.ty.space.startswith("rttiles:")):
-        return None
     return Val(T.PRIMITIVES["u32"], simt.RowWidthOp.build(recv.v))
-
-
-@device_fn("null", "null_mut")
-def _null(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-          loc: Any) -> Val | None:
-    """`ptr::null()` / `ptr::null_mut()`: the generic pointer with address 0."""
-    if len(segs) < 2 or segs[-2] != "ptr" or args:
-        return None
-    if generics:
-        elem = em.resolve_type(generics[0])
-    elif isinstance(expected, T.Ptr):
-        elem = expected.elem
-    else:
-        raise err(loc, f"cannot infer the pointee of `ptr::{segs[-1]}()`; write `ptr::{segs[-1]}::<T>()`")
-    ptr = T.Ptr(elem, segs[-1] == "null_mut", 0)
-    zero = arith.constant(ir.IntegerType.get_signless(64), 0)
-    return Val(ptr, simt.IntToPtrOp.build(zero, results=[ptr.mlir()]))
 
 
 def _as_pointer(em: Any, a: ast.Expr) -> Val:
@@ -80,13 +58,11 @@ def _as_pointer(em: Any, a: ast.Expr) -> Val:
     return value
 
 
-@device_fn("eq")
+@device_fn("ptr::eq", when=lambda em, segs, generics, args, *_: len(args) == 2)
 def _ptr_eq(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-            loc: Any) -> Val | None:
+            loc: Any) -> Val:
     """`ptr::eq(a, b)`: whether two pointers hold the same address (compared as generic addresses, so a
     shared pointer equals the generic pointer made from its address)."""
-    if len(segs) < 2 or segs[-2] != "ptr" or len(args) != 2:
-        return None
     a, b = (_as_pointer(em, x) for x in args)
     if a.ty.elem != b.ty.elem:
         raise err(loc, f"`ptr::eq` takes two pointers of one type, not `{a.ty}` and `{b.ty}`")
@@ -94,13 +70,12 @@ def _ptr_eq(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr],
     return Val(T.BOOL, same)
 
 
-@device_fn("as_raw_mut_ptr", "as_raw_ptr")
+@device_fn("SharedArray::as_raw_mut_ptr", "SharedArray::as_raw_ptr",
+           when=lambda em, segs, generics, args, *_: len(args) == 1)
 def _shared_raw_ptr(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                    loc: Any) -> Val | None:
+                    loc: Any) -> Val:
     """`SharedArray::as_raw_mut_ptr(p)` (unsafe): the pointer to element 0 of the shared array `p` points to,
     made without a `&mut` of the array (threads then write disjoint elements through it)."""
-    if len(segs) < 2 or segs[-2] != "SharedArray" or len(args) != 1:
-        return None
     em.require_unsafe(loc, f"`SharedArray::{segs[-1]}`")
     array = _as_pointer(em, args[0])
     if not isinstance(array.ty.elem, T.Array):

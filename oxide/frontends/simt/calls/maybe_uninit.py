@@ -13,7 +13,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.placeholders import placeholder
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
+from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
 
@@ -64,11 +64,11 @@ def _value(ty: T.Ty, loc: Any) -> Val:
         raise err(loc, f"`MaybeUninit<{ty}>` is not supported in device code (primitives, tuples and structs)") from None
 
 
-@device_fn("uninit", "zeroed", "new")
-def _make(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-          loc: Any) -> Val | None:
-    if len(segs) < 2 or segs[-2] != "MaybeUninit":
-        return None
+# `MaybeUninit::uninit()` / `zeroed()` without arguments are core_calls.py's (the T's own storage); it hands
+# the calls with arguments to this function, which reports them.
+@device_fn("MaybeUninit::new")
+def make(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+         loc: Any) -> Val:
     inner = _inner(em, segs, generics, expected, loc) if segs[-1] != "new" or generics else None
     if segs[-1] == "new":
         if len(args) != 1:
@@ -82,11 +82,9 @@ def _make(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], e
     return Val(MaybeUninitTy(inner), _value(inner, loc))
 
 
-@device_method("assume_init", "assume_init_read")
+@device_method(MaybeUninitTy, "assume_init", "assume_init_read", when=lambda em, recv, name, args, *_: not args)
 def _assume_init(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
-                 loc: Any, expected: T.Ty | None) -> Val | None:
-    if not isinstance(recv.ty, MaybeUninitTy) or args:
-        return None
+                 loc: Any, expected: T.Ty | None) -> Val:
     em.require_unsafe(loc, f"`MaybeUninit::{name}`")
     if isinstance(recv.ty.inner, Uninhabited):
         simt.TrapOp.build()  # no value of the type exists: reaching here is undefined behaviour; stop

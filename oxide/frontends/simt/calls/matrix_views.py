@@ -22,8 +22,8 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.intrinsics.registry import device_fn, device_method
-from oxide.frontends.simt.values import OptionVal, Val
+from oxide.frontends.simt.calls.registry import device_fn, device_method
+from oxide.frontends.simt.values import OptionVal, Val, zero_value
 
 
 @dataclass(frozen=True)
@@ -78,12 +78,10 @@ def _u32(em: Any, e: ast.Expr) -> ir.Value:
     return arith.extui(ir.IntegerType.get_signless(64), value.v)
 
 
-@device_fn("new")
+@device_fn("MatrixView32::new")
 def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-         loc: Any) -> Val | None:
+         loc: Any) -> Val:
     """`MatrixView32::new(slice, stride)`."""
-    if len(segs) < 2 or segs[-2] != "MatrixView32":
-        return None
     if len(args) != 2:
         raise err(loc, "`MatrixView32::new` takes a slice and a row stride: `MatrixView32::new(a, k)`")
     s = em.expr(args[0])
@@ -94,12 +92,10 @@ def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], ex
     return Val(MatrixViewTy(s.ty.elem), (ptr, length, _u32(em, args[1])))
 
 
-@device_fn("empty")
+@device_fn("RowView32::empty", "ColView32::empty", when=lambda em, segs, generics, args, *_: not args)
 def _empty(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-           loc: Any) -> Val | None:
+           loc: Any) -> Val:
     """`RowView32::empty()` / `ColView32::empty()`: the element type comes from where it is used."""
-    if len(segs) < 2 or segs[-2] not in ("RowView32", "ColView32") or args:
-        return None
     if not isinstance(expected, LineViewTy):
         raise err(loc, f"cannot infer the element type of `{segs[-2]}::empty()`; use it where a view is expected")
     return Val(expected, Line(None, _i64(1), _i64(0)))
@@ -130,42 +126,66 @@ def element(view: Val, i: ir.Value) -> Val:
     return Val(view.ty.elem, simt.PtrLoadOp.build(simt.PtrOffsetOp.build(line.ptr, at)))
 
 
-@device_method("row", "col", "get", "len", "is_empty", "zip_exact", "iter")
-def _method(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
-            expected: T.Ty | None) -> Val | None:
-    ty = recv.ty
-    if isinstance(ty, MatrixViewTy) and name in ("row", "col"):
-        if len(args) != 2:
-            raise err(loc, f"`MatrixView32::{name}` takes an index and a length: `m.{name}(i, len)`")
-        return _line(recv, name == "col", args, em)
-    if not isinstance(ty, (LineViewTy, ZipViewTy)):
-        return None
-    line: Line = recv.v if isinstance(ty, LineViewTy) else recv.v[0].v
-    if name in ("len", "is_empty") and not args:
-        if name == "len":
-            return Val(T.USIZE, line.length)
-        return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, line.length, _i64(0)))
-    if name == "iter" and not args:
-        return recv
-    if isinstance(ty, LineViewTy) and name == "get" and len(args) == 1:
-        i = _u32(em, args[0])
-        ok = arith.cmpi(arith.CmpIPredicate.ult, i, line.length)
-        load = scf.IfOp(ok, [ty.elem.mlir()], has_else=True)  # an empty view has no element to read
-        with ir.InsertionPoint(load.then_block):
-            scf.YieldOp([element(recv, i).v])
-        with ir.InsertionPoint(load.else_block):
-            from oxide.frontends.simt.values import zero_value
+@device_method(MatrixViewTy, "row", "col")
+def _row_col(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+             expected: T.Ty | None) -> Val:
+    if len(args) != 2:
+        raise err(loc, f"`MatrixView32::{name}` takes an index and a length: `m.{name}(i, len)`")
+    return _line(recv, name == "col", args, em)
 
-            scf.YieldOp([zero_value(ty.elem)])
-        return Val(T.OptionTy(ty.elem), OptionVal(ok, Val(ty.elem, load.result)))
-    if isinstance(ty, LineViewTy) and name == "zip_exact" and len(args) == 1:
-        other = em.expr(args[0])
-        if not isinstance(other.ty, LineViewTy):
-            raise err(args[0].loc, f"`zip_exact` takes a RowView32 or ColView32, not `{other.ty}`")
-        same = arith.cmpi(arith.CmpIPredicate.eq, line.length, other.v.length)
-        pair_ty = ZipViewTy(ty, other.ty)
-        return Val(T.OptionTy(pair_ty), OptionVal(same, Val(pair_ty, (recv, other))))
-    return None
+
+def _line_of(recv: Val) -> Line:
+    return recv.v if isinstance(recv.ty, LineViewTy) else recv.v[0].v
+
+
+def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+    return not args
+
+
+def _one_arg(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+    return len(args) == 1
+
+
+@device_method(LineViewTy, "len", "is_empty", when=_no_args)
+@device_method(ZipViewTy, "len", "is_empty", when=_no_args)
+def _length(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+            expected: T.Ty | None) -> Val:
+    line = _line_of(recv)
+    if name == "len":
+        return Val(T.USIZE, line.length)
+    return Val(T.BOOL, arith.cmpi(arith.CmpIPredicate.eq, line.length, _i64(0)))
+
+
+@device_method(LineViewTy, "iter", when=_no_args)
+@device_method(ZipViewTy, "iter", when=_no_args)
+def _iter(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+          expected: T.Ty | None) -> Val:
+    return recv
+
+
+@device_method(LineViewTy, "get", when=_one_arg)
+def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+         expected: T.Ty | None) -> Val:
+    ty, line = recv.ty, _line_of(recv)
+    i = _u32(em, args[0])
+    ok = arith.cmpi(arith.CmpIPredicate.ult, i, line.length)
+    load = scf.IfOp(ok, [ty.elem.mlir()], has_else=True)  # an empty view has no element to read
+    with ir.InsertionPoint(load.then_block):
+        scf.YieldOp([element(recv, i).v])
+    with ir.InsertionPoint(load.else_block):
+        scf.YieldOp([zero_value(ty.elem)])
+    return Val(T.OptionTy(ty.elem), OptionVal(ok, Val(ty.elem, load.result)))
+
+
+@device_method(LineViewTy, "zip_exact", when=_one_arg)
+def _zip_exact(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+               expected: T.Ty | None) -> Val:
+    other = em.expr(args[0])
+    if not isinstance(other.ty, LineViewTy):
+        raise err(args[0].loc, f"`zip_exact` takes a RowView32 or ColView32, not `{other.ty}`")
+    same = arith.cmpi(arith.CmpIPredicate.eq, _line_of(recv).length, other.v.length)
+    pair_ty = ZipViewTy(recv.ty, other.ty)
+    return Val(T.OptionTy(pair_ty), OptionVal(same, Val(pair_ty, (recv, other))))
 
 
 def is_view(ty: T.Ty) -> bool:

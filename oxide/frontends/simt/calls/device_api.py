@@ -1,5 +1,5 @@
 """cuda_device's API and Rust's primitive methods, mapped onto simt and upstream ops; calls of the
-user's own functions and methods are inlined here."""
+user's own functions and methods go to the emitter's inline.py."""
 
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ from mlir.dialects import arith, math as mmath, memref, scf
 
 from oxide.dialects import simt
 from oxide.dialects.simt.printf import rust_format_to_c
-from oxide.frontends.simt import intrinsics, safety
+from oxide.frontends.simt import safety
+from oxide.frontends.simt.calls import registry
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.indexing import index_value
-from oxide.frontends.simt.expressions.inference import Retype
 from oxide.frontends.simt.expressions.numeric import cast_int
 from oxide.frontends.simt.expressions.placeholders import none_of, placeholder
-from oxide.frontends.simt.emit_support import Frame, err, i1, int_attr, walk
-from oxide.frontends.simt.values import OptionVal, Val, flag_cell, load_cell, new_cell, set_flag, store_cell
+from oxide.frontends.simt.emit_support import err, i1, int_attr
+from oxide.frontends.simt.inline import inline_call, typed_args
+from oxide.frontends.simt.values import OptionVal, Val, load_cell, new_cell, store_cell
 
 
 
@@ -90,7 +91,7 @@ def path_value(em: Any, e: ast.PathExpr, expected: T.Ty | None) -> Val | None:
         if enum is not None:
             ty = em.enum_type(enum)
             if isinstance(ty, T.DataEnum):
-                from oxide.frontends.simt.core_calls import data_variant
+                from oxide.frontends.simt.calls.core_calls import data_variant
 
                 return data_variant(em, ty, segs[-1], [], e.loc)
             for name, value in ty.variants:
@@ -142,15 +143,10 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
     if len(segs) == 1 or qualifier in ("self", "super", "crate", "kernels"):
         fn = em.crate.function(name)
         if fn is not None and not fn.attrs.get("kernel"):
-            return inline_call(em, fn, [em.expr(a) for a in args] if not fn.params else _typed_args(em, fn, args, func),
+            return inline_call(em, fn, [em.expr(a) for a in args] if not fn.params else typed_args(em, fn, args, func),
                                loc, explicit=func.generics, arg_locs=[a.loc for a in args])
         if fn is not None:
             raise err(loc, f"kernel `{name}` cannot be called from device code")
-    from oxide.frontends.simt.core_calls import core_call
-
-    handled = core_call(em, name, qualifier, func, args, expected, loc)
-    if handled is not None:
-        return handled
     struct = em.crate.struct(name) if len(segs) == 1 else None
     if struct is not None and all(f.isdigit() for f, _ in struct.fields):
         # `Pair(x, y)`: a tuple struct's constructor is a struct literal with fields 0, 1, ...
@@ -160,10 +156,13 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
     device = _device_call(em, segs, func.generics, args, expected, loc)
     if device is not None:
         return device
+    registered = registry.call_path(em, segs, func.generics, args, expected, loc)
+    if registered is not None:
+        return registered
     if qualifier is not None and em.crate.enum(qualifier) is not None:
         ty = em.enum_type(em.crate.enum(qualifier))
         if isinstance(ty, T.DataEnum):
-            from oxide.frontends.simt.core_calls import data_variant
+            from oxide.frontends.simt.calls.core_calls import data_variant
 
             return data_variant(em, ty, name, args, loc)  # `E::A(x)`
         raise err(loc, f"`{qualifier}::{name}` is not a function (the enum's variants have no fields)")
@@ -191,38 +190,15 @@ def call_path(em: Any, func: ast.PathExpr, args: list[ast.Expr], expected: T.Ty 
                 self_val = em.expr(args[0], self_ty)
                 if method.self_param != "&mut self":
                     self_val = referent(em, self_val)
-                return inline_call(em, method, _typed_args(em, method, args[1:], func), loc, self_val=self_val,
+                return inline_call(em, method, typed_args(em, method, args[1:], func), loc, self_val=self_val,
                                    arg_locs=[a.loc for a in args[1:]])
-            return inline_call(em, method, _typed_args(em, method, args, func), loc, self_ty=self_ty,
+            return inline_call(em, method, typed_args(em, method, args, func), loc, self_ty=self_ty,
                                arg_locs=[a.loc for a in args])
     if name in ("vec", "Vec", "Box", "String") or qualifier in ("Vec", "Box", "String"):
         raise err(loc, "heap allocation is not supported in device code")
     if segs[0] == "std":
         raise err(loc, "`std` is not available in device code; use `core` or the cuda_device API")
     raise err(loc, f"cannot find function `{'::'.join(segs)}` in this scope")
-
-
-def _typed_args(em: Any, fn: ast.Function, args: list[ast.Expr], func: Any) -> list[Val]:
-    """Arguments emitted with the parameter types as hints when those do not depend on generics."""
-    names = {g.name for g in fn.generics}
-    # Turbofish type arguments (`f::<f32>(0.0)`) are known before the arguments: they type literals too.
-    explicit = getattr(func, "generics", None) or []
-    given = {g.name: t for g, t in zip(fn.generics, explicit) if g.const_ty is None}
-    out = []
-    for i, a in enumerate(args):
-        hint = None
-        param_ty = _substitute(fn.params[i].ty, given) if i < len(fn.params) else None
-        if param_ty is not None and not _mentions(param_ty, names - set(given)):
-            try:
-                hint = em.resolve_type(param_ty)
-            except Exception:  # a type only the callee's scope knows (Self): no hint
-                hint = None
-        out.append(em.expr(a, hint))
-    return out
-
-
-def _mentions(t: Any, names: set[str]) -> bool:
-    return any(isinstance(n, ast.PathTy) and n.name in names | {"Self"} for n in walk(t))
 
 
 def _disjoint_from_raw_parts(em: Any, p: Val, length: ir.Value, space_arg: ast.Expr | None, expected: T.Ty | None,
@@ -408,7 +384,7 @@ def _device_call(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
         ptr_ty = T.Ptr(elem, True, 3)
         offset = index_value(em, args[0]) if name == "offset" and args else arith.constant(ir.IndexType.get(), 0)
         return Val(ptr_ty, simt.DynamicSharedOp.build(offset, align=_attr_i64(align), results=[ptr_ty.mlir()]))
-    return intrinsics.call_path(em, segs, generics, args, expected, loc)
+    return None
 
 
 def _u32_arg(em: Any, a: ast.Expr) -> ir.Value:
@@ -488,132 +464,9 @@ def _width_attr() -> ir.Attribute:
     return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 32)
 
 
-# Inlining of the user's functions -------------------------------------------------------------------------
-def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val], explicit: list[Any],
-                   loc: Any) -> dict[str, Any]:
-    names = [g.name for g in fn.generics]
-    bindings: dict[str, Any] = {}
-    for g, given in zip(fn.generics, explicit or []):
-        bindings[g.name] = em.const_arg(given) if g.const_ty is not None else em.resolve_type(given)
-
-    for p, a in zip(params, args):
-        unify_generics(em, p.ty, a.ty, names, bindings)
-    # A type parameter named only by the return type (`fn apply<F: FnOnce(T) -> R, R>(f: F) -> R`) is what
-    # the body yields; inline_call binds it from the body's value.
-    in_params = {n.name for p in params for n in walk(p.ty) if isinstance(n, ast.PathTy)}
-    missing = [n for n in names if n not in bindings and (n in in_params or fn.ret is None
-                                                          or not _mentions(fn.ret, {n}) or _is_const(fn, n))]
-    if missing:
-        raise err(loc, f"cannot infer the generic parameter `{missing[0]}` of `{fn.name}`; "
-                       f"write it: `{fn.name}::<...>(...)`")
-    return bindings
-
-
-def unify_generics(em: Any, t: Any, actual: T.Ty, names: list[str] | set[str], bindings: dict[str, Any]) -> None:
-    """Bind the type parameters `names` that the declared type `t` mentions from the type `actual` of a value
-    written where `t` is declared (first binding wins)."""
-    if isinstance(t, ast.PathTy) and t.name in names and t.name not in bindings:
-        bindings[t.name] = actual
-    elif isinstance(t, ast.RefTy) and isinstance(t.inner, ast.SliceTy) and isinstance(actual, T.Slice):
-        unify_generics(em, t.inner.elem, actual.elem, names, bindings)
-    elif isinstance(t, ast.RefTy) and isinstance(actual, (T.ElemRef, T.LocalRef, T.PlaceRef)):
-        unify_generics(em, t.inner, actual.elem, names, bindings)
-    elif isinstance(t, ast.PtrTy) and isinstance(actual, T.Ptr):
-        unify_generics(em, t.inner, actual.elem, names, bindings)
-    elif isinstance(t, ast.RefTy):
-        unify_generics(em, t.inner, actual, names, bindings)
-    elif isinstance(t, ast.ArrayTy) and isinstance(actual, T.Array):
-        unify_generics(em, t.elem, actual.elem, names, bindings)
-        if isinstance(t.length, ast.PathExpr) and t.length.segments[0] in names:
-            bindings.setdefault(t.length.segments[0], actual.length)
-    elif isinstance(t, ast.PathTy) and t.name == "DisjointSlice" and isinstance(actual, T.Disjoint) and t.args:
-        unify_generics(em, t.args[0], actual.elem, names, bindings)
-    elif isinstance(t, ast.PathTy) and t.args and isinstance(actual, T.Struct):
-        struct = em.crate.struct(t.name)
-        if struct is not None:
-            for (_, field_t), (_, field_actual) in zip(struct.fields, actual.fields):
-                declared = _substitute(field_t, {g.name: a for g, a in zip(struct.generics, t.args)})
-                unify_generics(em, declared, field_actual, names, bindings)
-
-
-def _is_const(fn: ast.Function, name: str) -> bool:
-    return any(g.name == name and g.const_ty is not None for g in fn.generics)
-
-
-def _substitute(t: Any, mapping: dict[str, Any]) -> Any:
-    if isinstance(t, ast.PathTy) and t.name in mapping and not t.args:
-        return mapping[t.name]
-    return t
-
-
-def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: list[Any] | None = None,
-                self_val: Val | None = None, self_ty: T.Ty | None = None, arg_locs: list[Any] | None = None) -> Val:
-    """Emit `fn(args)` in place: parameters bound to the argument values, `return` through a frame."""
-    if fn.name in em.inline_depth:
-        raise err(loc, f"recursion (`{fn.name}` calls itself) is not supported in device code")
-    if len(args) != len(fn.params):
-        raise err(loc, f"`{fn.name}` takes {len(fn.params)} argument(s) but {len(args)} were supplied")
-    bindings = _bind_generics(em, fn, fn.params, args, explicit or [], loc)
-    scope_generics = {**em.generics[0], **bindings}
-    if self_val is not None or self_ty is not None:
-        scope_generics["Self"] = self_val.ty if self_val is not None else self_ty
-    em.generics.append(scope_generics)
-    em.inline_depth.append(fn.name)
-    em.inline_fns.append(fn)
-    outer_scopes, em.scopes = em.scopes, [em.scopes[0].__class__()]
-    outer_frames, em.frames = em.frames, []
-    outer_unsafe = em.in_unsafe
-    em.in_unsafe = bool(fn.attrs.get("unsafe"))
-    try:
-        for i, (p, a) in enumerate(zip(fn.params, args)):
-            want = em.resolve_type(p.ty)
-            if a.ty != want and getattr(a, "flex", None) is not None and isinstance(want, (T.Int, T.Float)):
-                raise Retype(a.flex, want)
-            em.bind_pattern(p.pattern, em.coerce(a, want, arg_locs[i] if arg_locs else loc))
-        if self_val is not None:
-            em.bind("self", self_val)
-        has_return = any(isinstance(n, ast.Return) for n in walk(fn.body))
-        unbound = {g.name for g in fn.generics} - set(bindings)
-        if fn.ret is not None and unbound and _mentions(fn.ret, unbound):
-            if has_return:
-                raise err(loc, f"cannot infer the return type of `{fn.name}` (it names `{sorted(unbound)[0]}`, "
-                               "which no argument fixes) in a function with `return`; annotate the call")
-            return em.block(fn.body)  # its type is the return type
-        ret_ty = em.resolve_type(fn.ret) if fn.ret is not None else T.UNIT
-        safety.check_return(fn, ret_ty, fn.loc)
-        frame = Frame("function", None)
-        if has_return:
-            with ir.InsertionPoint.at_block_begin(em.entry):
-                frame.exit_flag = flag_cell()
-                frame.result = new_cell(ret_ty) if not isinstance(ret_ty, T.Unit) else None
-            set_flag(frame.exit_flag, False)
-        em.frames.append(frame)
-        value = em.block(fn.body, ret_ty)
-        if has_return:
-            if frame.result is not None:
-                if not isinstance(value.ty, (T.Never, T.Unit)):
-                    go_on = em.no_jump_pending()
-                    branch = scf.IfOp(go_on)
-                    with ir.InsertionPoint(branch.then_block):
-                        store_cell(frame.result, em.coerce(value, ret_ty, fn.loc))
-                        scf.YieldOp([])
-                value = load_cell(frame.result)
-            else:
-                value = Val(T.UNIT, None)
-        if not isinstance(value.ty, T.Never):
-            value = em.coerce(value, ret_ty, fn.body.tail.loc if fn.body.tail is not None else fn.loc)
-        return value
-    finally:
-        em.scopes, em.frames = outer_scopes, outer_frames
-        em.in_unsafe = outer_unsafe
-        em.inline_depth.pop()
-        em.inline_fns.pop()
-        em.generics.pop()
-
-
 # Methods ---------------------------------------------------------------------------------------------------
 def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val:
-    from oxide.frontends.simt.language_methods import method_before_receiver, method_on_value
+    from oxide.frontends.simt.calls.language_methods import method_before_receiver, method_on_value
 
     early = method_before_receiver(em, e, expected)
     if early is not None:
@@ -742,10 +595,10 @@ def call_method(em: Any, e: ast.MethodCall, expected: T.Ty | None = None) -> Val
         base_name = ty.name.split("<")[0]
         method = em.crate.method(base_name, name)
         if method is not None:
-            args = _typed_args(em, method, e.args, None)
+            args = typed_args(em, method, e.args, None)
             return inline_call(em, method, args, e.loc, explicit=e.generics, self_val=recv,
                                arg_locs=[a.loc for a in e.args])
-    extension = intrinsics.call_method(em, recv, name, e.args, e.loc, expected, e.generics)
+    extension = registry.call_method(em, recv, name, e.args, e.loc, expected, e.generics)
     if extension is not None:
         return extension
     if name in ("iter", "iter_mut", "map", "sum", "collect", "enumerate", "zip"):
@@ -779,7 +632,7 @@ def _option_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any
     if name == "map" and len(args) == 1:
         return _option_map(em, recv, args[0], loc)
     if name == "unwrap_or" and len(args) == 1:
-        from oxide.frontends.simt.intrinsics import matrix_views
+        from oxide.frontends.simt.calls import matrix_views
 
         if isinstance(opt.payload.ty, matrix_views.LineViewTy):
             return matrix_views.unwrap_or(em, recv, args[0], loc)
@@ -997,7 +850,7 @@ def primitive_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: A
                 neg = arith.cmpi(arith.CmpIPredicate.slt, r, _const(ty, 0))
                 r = arith.select(neg, arith.addi(r, mmath.absi(d)), r)
             return Val(ty, r)
-    extension = intrinsics.call_method(em, recv, name, args, loc, expected)
+    extension = registry.call_method(em, recv, name, args, loc, expected)
     if extension is not None:
         return extension
     raise err(loc, f"no method named `{name}` found for `{ty}` in device code")
@@ -1096,7 +949,7 @@ def macro(em: Any, e: ast.MacroCall, expected: T.Ty | None) -> Val:
     if name == "asm":
         raise err(e.loc, "Rust `asm!` is not supported in device code")
     if name == "ptx_asm":
-        from oxide.frontends.simt.intrinsics.ptx_asm import ptx_asm
+        from oxide.frontends.simt.calls.ptx_asm import ptx_asm
 
         return ptx_asm(em, e)
     raise err(e.loc, f"the macro `{name}!` is not supported in device code")
