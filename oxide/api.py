@@ -20,12 +20,10 @@ from oxide.ir.diagnostics import Diagnostic, collected_warnings
 from oxide.ir.source_text import read_source
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.signature import KernelSpec, UnpassableParameter, param_spec
+from oxide.target import DEFAULT_CHIP, Target
 
 if TYPE_CHECKING:  # the frontend imports MLIR; `oxide.load` of a cached build must work without it
     from oxide.frontends.simt.compile import KernelInfo
-
-DEFAULT_CHIP = "sm_90"
-
 
 class OxideWarning(UserWarning):
     """A compiler warning about a kernel (a possible race, a possibly divergent barrier), rendered with its
@@ -71,7 +69,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
 
     A source with a `#[cutile::module]` is tile kernels (the Tile track, frontends/tile); any other source is
     SIMT kernels (frontends/simt). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels."""
-    from oxide.backend import Target, compile_to_ptx
+    from oxide.backend import compile_to_ptx
     from oxide.backend.ptx import tile_kernel_warps
     from oxide.frontends import compile_source
     from oxide.dialects.context import make_context
@@ -169,7 +167,7 @@ def compiler_version() -> str:
 
 
 def default_chip() -> str:
-    """The chip to compile for: $OXIDE_TARGET, else device 0's compute capability, else sm_90."""
+    """The chip to compile for: $OXIDE_TARGET, else device 0's compute capability, else DEFAULT_CHIP."""
     chosen = os.environ.get("OXIDE_TARGET")
     if chosen:
         return chosen
@@ -235,7 +233,7 @@ def load(source: str | Path, *, target: str = "auto", device: int = 0, chips: li
     """Build (through the cache) and load a .rs file, or load an artifact (.oxide.json or its directory).
 
     Generic kernels of a .rs file without `instances` are instantiated on first call, for the type arguments
-    the call's arguments show (oxide.tools.instantiate)."""
+    the call's arguments show (oxide.generics)."""
     from oxide.runtime import load as load_artifact
 
     path = Path(source)
@@ -243,7 +241,7 @@ def load(source: str | Path, *, target: str = "auto", device: int = 0, chips: li
         return load_artifact(path, target, device, **emulator_options)
     module = load_artifact(build(path, chips=chips, instances=instances), target, device, **emulator_options)
     try:
-        from oxide.tools.instantiate import generic_kernels
+        from oxide.generics import generic_kernels
 
         generics = generic_kernels(read_source(path), str(path))
     except ImportError:  # no frontend here (a GPU server running cached builds): nothing to instantiate lazily
@@ -269,7 +267,7 @@ class LazyGeneric:
     def kernel(self, args: tuple[Any, ...]) -> Any:
         """The instance for these arguments, compiled (and cached on disk) when first seen."""
         from oxide.runtime import load as load_artifact
-        from oxide.tools.instantiate import infer
+        from oxide.generics import infer
 
         type_args = tuple(infer(self.generic, args))
         kernel = self.loaded.get(type_args)

@@ -1,7 +1,9 @@
-"""The backend as pipeline pieces: `oxide-attach-target` and the named pipelines `simt-to-ptx` / `simt-to-llvm`.
+"""The backend as pipeline pieces: `oxide-attach-target` and the named pipelines `simt-to-ptx` / `simt-to-llvm`
+/ `tile-to-simt` / `tile-to-ptx`. They register when this module is imported (oxide.backend imports it).
 
 oxide-attach-target does what upstream nvvm-attach-target does, plus the one decision it cannot make:
-whether the lowered code calls libdevice (`__nv_*`), and so whether to link it.
+whether the lowered code calls libdevice (`__nv_*`), and so whether to link it. The named pipelines hand
+their Target to the passes they run as it is: the chip is parsed once, where the pipeline's options are.
 """
 
 from __future__ import annotations
@@ -11,11 +13,15 @@ from dataclasses import dataclass
 from mlir import ir
 
 from oxide.backend.libdevice import find_libdevice, libdevice_candidates, libdevice_functions
-from oxide.backend.target import Target
-from oxide.ir.diagnostics import OxideError
 from oxide.passes.base import OxidePass, PassError
-from oxide.passes.registry import register_pass
-from oxide.passes.pipeline import NamedPipeline, register_pipeline
+from oxide.passes.conversion.simt_to_nvvm import ConvertSimtToNvvm
+from oxide.passes.conversion.tile_to_simt import ConvertTileToSimt
+from oxide.passes.pipeline import NamedPipeline, Step, register_pipeline
+from oxide.passes.registry import option_group, register_pass
+from oxide.passes.transforms.verify import VerifyPass
+from oxide.passes.transforms.verify_aliasing import VerifyAliasingPass
+from oxide.passes.transforms.version_bounds_checks import VersionBoundsChecks
+from oxide.target import Target
 
 # What runs inside each gpu.module to reach the LLVM dialect once simt is lowered.
 LOWER_TO_LLVM = "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,convert-nvvm-to-llvm,reconcile-unrealized-casts)"
@@ -28,15 +34,10 @@ class AttachTarget(OxidePass):
 
     name = "oxide-attach-target"
     verify_after = False  # it only sets the gpu.modules' targets: no oxide op to verify again
-    chip: str = "sm_90"
-    features: str = ""
-    opt_level: int = 3
+    target: Target = option_group(Target())
 
     def run(self, module: ir.Operation) -> None:
-        try:
-            target = Target(self.chip, self.features, self.opt_level)
-        except OxideError as exc:
-            raise PassError([(module.location, exc.diagnostics[0].message)]) from None
+        target = self.target
         for op in module.regions[0].blocks[0].operations:
             if op.operation.name != "gpu.module":
                 continue
@@ -54,18 +55,21 @@ class AttachTarget(OxidePass):
                 f'#nvvm.target<O = {target.opt_level}, chip = "{target.chip}", features = "{target.features}"{link}>')])
 
 
+def _lower_simt(target: Target) -> list[Step]:
+    """The checks and the lowering of simt kernels to the LLVM dialect."""
+    return [VerifyPass(), VerifyAliasingPass(), VersionBoundsChecks(), ConvertSimtToNvvm(target), LOWER_TO_LLVM]
+
+
 @register_pipeline
 @dataclass(frozen=True)
 class SimtToPtx(NamedPipeline):
     """simt (and plain gpu/llvm) kernels to PTX, left in gpu.binary ops: lower, attach target, serialise."""
 
     name = "simt-to-ptx"
-    chip: str = "sm_90"
-    opt_level: int = 3
+    target: Target = option_group(Target(), "chip", "opt-level")
 
-    def expand(self) -> str:
-        return (f"oxide-verify,oxide-verify-aliasing,oxide-version-bounds-checks,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM},"
-                f"oxide-attach-target{{chip={self.chip} opt-level={self.opt_level}}},gpu-module-to-binary{{format=isa}}")
+    def expand(self) -> list[Step]:
+        return [*_lower_simt(self.target), AttachTarget(self.target), "gpu-module-to-binary{format=isa}"]
 
 
 @register_pipeline
@@ -74,10 +78,10 @@ class SimtToLlvm(NamedPipeline):
     """simt kernels to the LLVM dialect (NVVM ops included), stopping before serialisation."""
 
     name = "simt-to-llvm"
-    chip: str = "sm_90"
+    target: Target = option_group(Target(), "chip")
 
-    def expand(self) -> str:
-        return f"oxide-verify,oxide-verify-aliasing,oxide-version-bounds-checks,convert-simt-to-nvvm{{chip={self.chip}}},{LOWER_TO_LLVM}"
+    def expand(self) -> list[Step]:
+        return _lower_simt(self.target)
 
 
 @register_pipeline
@@ -86,10 +90,10 @@ class TileToSimt(NamedPipeline):
     """Tile kernels to simt kernels (layouts, shuffles, shared memory), stopping at the simt dialect."""
 
     name = "tile-to-simt"
-    chip: str = "sm_90"
+    target: Target = option_group(Target(), "chip")
 
-    def expand(self) -> str:
-        return f"oxide-verify,convert-tile-to-simt{{chip={self.chip}}}"
+    def expand(self) -> list[Step]:
+        return [VerifyPass(), ConvertTileToSimt(self.target)]
 
 
 @register_pipeline
@@ -98,10 +102,8 @@ class TileToPtx(NamedPipeline):
     """Tile kernels to PTX: convert-tile-to-simt, then exactly what simt-to-ptx runs."""
 
     name = "tile-to-ptx"
-    chip: str = "sm_90"
-    opt_level: int = 3
+    target: Target = option_group(Target(), "chip", "opt-level")
 
-    def expand(self) -> str:
+    def expand(self) -> list[Step]:
         # convert-tile-to-simt verifies its output, so simt-to-ptx's leading oxide-verify would repeat it.
-        simt = SimtToPtx(self.chip, self.opt_level).expand().removeprefix("oxide-verify,")
-        return f"{TileToSimt(self.chip).expand()},{simt}"
+        return [*TileToSimt(self.target).expand(), *SimtToPtx(self.target).expand()[1:]]

@@ -11,14 +11,14 @@ from typing import Any, Mapping
 from mlir import ir
 from mlir.dialects import gpu
 
-import oxide.backend.passes  # noqa: F401  (registers oxide-attach-target and the named pipelines)
 from oxide.backend.inline_ptx_check import check_inline_ptx, inline_ptx_sites
 from oxide.backend.lowerable import check_lowerable
-from oxide.backend.target import Target
+from oxide.backend.passes import AttachTarget, SimtToLlvm, TileToSimt
 from oxide.ir.compat import probe
 from oxide.ir.diagnostics import OxideError, SourceLoc, from_mlir_error, source_loc
 from oxide.ir.isolation import contained
-from oxide.passes.pipeline import build_pass_manager
+from oxide.passes.pipeline import Step, build_pass_manager
+from oxide.target import Target
 
 # `module` below is a builtin.module: an ir.Module or its OpView, both have .operation, .body and .context.
 
@@ -35,9 +35,9 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
     # IR that upstream's translation would assert on is a located error here, before any pass runs.
     check_lowerable(module.operation, rename)
     # Tile kernels first become simt kernels; simt-to-llvm then lowers both kinds alike.
-    tile = f"tile-to-simt{{chip={target.chip}}}," if tile_kernel_warps(module) else ""
-    pipeline = (f"{tile}simt-to-llvm{{chip={target.chip}}},oxide-attach-target{{chip={target.chip} "
-                f"features={target.features} opt-level={target.opt_level}}},gpu-module-to-binary{{format={fmt}}}")
+    tile = TileToSimt(target).expand() if tile_kernel_warps(module) else []
+    pipeline: list[Step] = [*tile, *SimtToLlvm(target).expand(), AttachTarget(target),
+                            f"gpu-module-to-binary{{format={fmt}}}"]
     try:
         # Upstream lowering and serialization assert on IR they cannot handle: contain an abort.
         contained("lowering and serializing to PTX", lambda: build_pass_manager(pipeline, module.context)

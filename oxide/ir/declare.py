@@ -30,6 +30,7 @@ from mlir import ir
 from mlir._mlir_libs import _mlir as _cext
 
 from oxide.ir.constraints import Constraint, TypeVar
+from oxide.ir.diagnostics import OxideError
 
 # The bindings find an OpView class for `ns.op` only after importing the module `<prefix>.ns`.
 OPVIEW_MODULE_PREFIX = "oxide.dialects"
@@ -48,8 +49,9 @@ class DeclarationError(Exception):
     """A dialect declaration is malformed: a bug in oxide (or in a user's dialect), caught at import."""
 
 
-class VerifyError(Exception):
-    """Raised by an op's `verify_()` to reject it; the oxide-verify pass reports it at the op's location."""
+class VerifyError(OxideError):
+    """Raised by an op's `verify_()` to reject it; the oxide-verify pass reports it at the op's location (its
+    own class because the verifier tells it from a bug in a verifier)."""
 
 
 def read_attribute(read: Callable[[], ir.Attribute], what: str, expected: str) -> ir.Attribute:

@@ -1,10 +1,12 @@
 """Located diagnostics: the one way oxide reports a problem with the user's input.
 
-Every error a user can cause (bad IR, a failed verifier, a bad pipeline, a kernel the frontend rejects)
-becomes a Diagnostic with a file:line:col, rendered MLIR-style on the first line so tools and editors can
-jump to it, followed by the source line and a caret, rustc-style. MLIR's own diagnostics (parser, IRDL and
-upstream verifiers, pass failures) are converted into the same form. This module imports no MLIR at load
-time so that oxide.ir.compat can report a missing wheel through it.
+Every error a user can cause (bad IR, a failed verifier, a bad pipeline, a kernel the frontend rejects, a
+pass or lowering that refuses its input) becomes a Diagnostic with a file:line:col, rendered MLIR-style on
+the first line so tools and editors can jump to it, followed by the source line and a caret, the notes and
+a `help:` line, rustc-style. Errors are raised as OxideError; warnings (`warn`) are Diagnostics too. MLIR's
+own diagnostics (parser, IRDL and upstream verifiers, pass failures) are converted into the same form. This
+module imports no MLIR at load time so that oxide.ir.compat can report a missing wheel through it. (The
+runtime imports nothing of the compiler, this module included: its exceptions are oxide.runtime.errors.)
 """
 
 from __future__ import annotations
@@ -30,15 +32,17 @@ class SourceLoc:
 
 @dataclass
 class Diagnostic:
-    """One error, warning, note or remark, with its location when it has one."""
+    """One error, warning, note or remark, with its location when it has one, notes (diagnostics of their
+    own, located where they point) and `help`: what to do about it."""
 
     severity: str
     message: str
     loc: SourceLoc | None = None
     notes: list["Diagnostic"] = field(default_factory=list)
+    help: str | None = None
 
     def render(self, sources: Mapping[str, str] | None = None) -> str:
-        """`file:line:col: error: message`, the source line with a caret, then the notes."""
+        """`file:line:col: error: message`, the source line with a caret, the notes, then `help: ...`."""
         head = f"{self.loc}: {self.severity}: {self.message}" if self.loc else f"{self.severity}: {self.message}"
         lines = [head]
         snippet = _snippet(self.loc, sources) if self.loc else None
@@ -46,6 +50,8 @@ class Diagnostic:
             lines.extend(snippet)
         for note in self.notes:
             lines.append(note.render(sources))
+        if self.help:
+            lines.append(f"help: {self.help}")
         return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]
             try:
                 view.verify_()
             except VerifyError as exc:
-                failures.append((op.location, f"'{op.name}' op {exc}"))
+                failures.append((op.location, f"'{op.name}' op {exc.diagnostics[0].message}"))
         symbol_problem = ptx_symbol_problem(op)
         if symbol_problem:
             failures.append((op.location, f"'{op.name}' op {symbol_problem}"))
@@ -37,7 +37,7 @@ def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]
                 try:
                     check(op, read_attribute(lambda: op.attributes[name], name, "an attribute of a type oxide reads"))
                 except VerifyError as exc:
-                    failures.append((op.location, f"'{op.name}' op attribute '{name}': {exc}"))
+                    failures.append((op.location, f"'{op.name}' op attribute '{name}': {exc.diagnostics[0].message}"))
         return ir.WalkResult.ADVANCE
 
     walk(root, visit, ir.WalkOrder.PRE_ORDER)

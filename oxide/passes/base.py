@@ -1,9 +1,9 @@
 """OxidePass: the base of every Python-defined pass, and its adapter onto PassManager.add(callable).
 
-A pass is a frozen dataclass whose fields are its options (`{name=value}` in a pipeline). It anchors on
-builtin.module. It reports bad input by raising PassError with MLIR locations; any other exception is a
-bug in oxide and is reported as an internal error at the module's location. Either way the exception
-never crosses into the bindings: it becomes `emit_error` plus `signal_pass_failure()`.
+A pass is a frozen dataclass whose fields are its options (`{name=value}` in a pipeline; registry.py parses
+them). It anchors on builtin.module. It reports bad input by raising PassError with MLIR locations; any other
+exception is a bug in oxide and is reported as an internal error at the module's location. Either way the
+exception never crosses into the bindings: it becomes `emit_error` plus `signal_pass_failure()`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,19 @@ from typing import Any, Callable, ClassVar
 
 from mlir import ir
 
+from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
 from oxide.ir.verifier import python_verifier_failures
 
 
-class PassError(Exception):
-    """Raised by a pass to reject its input: one (location, message) per problem found."""
+class PassError(OxideError):
+    """Raised by a pass to reject its input: one (location, message) per problem found.
+
+    An OxideError whose diagnostics say the same; it stays a class of its own because the pass adapter emits
+    each failure at its MLIR location (`failures`), so that MLIR reports it like its own diagnostics."""
 
     def __init__(self, failures: list[tuple[ir.Location, str]]):
         self.failures = failures
-        super().__init__("; ".join(message for _, message in failures))
+        super().__init__([Diagnostic("error", message, source_loc(location)) for location, message in failures])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,13 +39,6 @@ class OxidePass:
     def run(self, module: ir.Operation) -> None:
         """Transform or check `module` (a builtin.module); raise PassError for bad input."""
         raise NotImplementedError
-
-    def options_text(self) -> str:
-        """The options in pipeline syntax: `{a=1 b=x}`, or '' when the pass has none."""
-        fields = dataclasses.fields(self)
-        if not fields:
-            return ""
-        return "{" + " ".join(f"{f.name.replace('_', '-')}={_spell(getattr(self, f.name))}" for f in fields) + "}"
 
     def as_callable(self) -> Callable[[Any, Any], None]:
         """The function PassManager.add() runs: run the pass, then the Python verifiers, report failures."""
@@ -61,9 +58,3 @@ class OxidePass:
 
         run_pass.__name__ = self.name
         return run_pass
-
-
-def _spell(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)

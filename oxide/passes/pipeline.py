@@ -6,6 +6,10 @@ oxide passes run through PassManager.add(callable) and anchor on builtin.module,
 at the top level of the module pipeline; runs of upstream elements between them are handed to MLIR's own
 parser. Every upstream element is checked when the pipeline is parsed, so a misspelt pass is reported at
 its column in the pipeline text, not when the pipeline runs.
+
+A pipeline is text, or a list of steps (an oxide pass, configured, or upstream pipeline text): code that
+builds a pipeline hands over its passes as objects, so their options (a Target) are never spelt and parsed.
+A named pipeline (`simt-to-ptx{chip=sm_90}`) expands to such steps.
 """
 
 from __future__ import annotations
@@ -16,17 +20,19 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterator
+from typing import ClassVar, Iterator, Sequence, Union
 
 from mlir import ir
 from mlir.passmanager import PassManager
 
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.ir.diagnostics import OxideError
 from oxide.passes.base import OxidePass
-from oxide.passes.registry import OptionError, instantiate, registered_passes
+from oxide.passes.registry import instantiate, pipeline_error, registered_passes
 
-PIPELINE_SOURCE = "<pass-pipeline>"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+
+# One step of a pipeline built in code: an oxide pass with its options set, or upstream pipeline text.
+Step = Union[OxidePass, str]
 
 
 @dataclass
@@ -45,12 +51,12 @@ class PipelineElement:
 
 @dataclass(frozen=True)
 class NamedPipeline:
-    """A pipeline with a name and options (`simt-to-ptx{chip=sm_90}`) that expands to pipeline text."""
+    """A pipeline with a name and options (`simt-to-ptx{chip=sm_90}`) that expands to pipeline steps."""
 
     name: ClassVar[str]
 
-    def expand(self) -> str:
-        """The pipeline text this name stands for."""
+    def expand(self) -> list[Step]:
+        """The steps this name stands for."""
         raise NotImplementedError
 
 
@@ -63,13 +69,6 @@ def register_pipeline(cls: type[NamedPipeline]) -> type[NamedPipeline]:
         raise TypeError(f"pipeline '{cls.name}' is registered twice")
     PIPELINES[cls.name] = cls
     return cls
-
-
-class PipelineError(OxideError):
-    """A malformed pipeline, reported at its column in the pipeline text."""
-
-    def __init__(self, message: str, offset: int):
-        super().__init__(message, SourceLoc(PIPELINE_SOURCE, 1, offset + 1))
 
 
 class _Parser:
@@ -99,14 +98,14 @@ class _Parser:
                 return items
             what = f"'{nxt}'" if nxt else "the end of the pipeline"
             expected = "',' or ')'" if closing == ")" else "',' or the end of the pipeline"
-            raise PipelineError(f"expected {expected}, found {what}", self.pos)
+            raise pipeline_error(f"expected {expected}, found {what}", self.pos)
 
     def element(self) -> PipelineElement:
         self.skip_space()
         match = _NAME.match(self.text, self.pos)
         if not match:
             found = f"'{self.text[self.pos]}'" if self.pos < len(self.text) else "the end of the pipeline"
-            raise PipelineError(f"expected a pass or anchor name, found {found}", self.pos)
+            raise pipeline_error(f"expected a pass or anchor name, found {found}", self.pos)
         element = PipelineElement(match.group(), match.start(), match.end())
         self.pos = match.end()
         if self.pos < len(self.text) and self.text[self.pos] == "{":
@@ -114,7 +113,7 @@ class _Parser:
             element.options = self.braced()
         if self.peek() == "(":
             if element.options is not None:
-                raise PipelineError(f"anchor '{element.name}' takes no options", element.options_offset - 1)
+                raise pipeline_error(f"anchor '{element.name}' takes no options", element.options_offset - 1)
             self.pos += 1
             element.children = self.elements(")")
             self.pos += 1
@@ -130,7 +129,7 @@ class _Parser:
             self.pos += 1
             if depth == 0:
                 return self.text[start + 1 : self.pos - 1]
-        raise PipelineError("unterminated '{' in pass options", start)
+        raise pipeline_error("unterminated '{' in pass options", start)
 
 
 def parse_pipeline(text: str) -> list[PipelineElement]:
@@ -144,18 +143,26 @@ def parse_pipeline(text: str) -> list[PipelineElement]:
 
 def _expand(item: PipelineElement) -> list[PipelineElement]:
     """The elements a named pipeline stands for, located at the name in the user's text."""
+    named = instantiate(PIPELINES[item.name], item.options or "", item.options_offset)
     try:
-        named = instantiate(PIPELINES[item.name], item.options or "")  # type: ignore[arg-type]
-    except OptionError as exc:
-        raise PipelineError(str(exc), item.options_offset + exc.offset) from None
-    expansion = named.expand()  # type: ignore[attr-defined]
-    try:
-        inner = parse_pipeline(expansion)
-    except PipelineError as exc:
-        raise PipelineError(f"internal error in pipeline '{item.name}': {exc.diagnostics[0].message}", item.offset) from None
+        inner = steps_to_elements(named.expand())
+    except OxideError as exc:
+        raise pipeline_error(f"internal error in pipeline '{item.name}': {exc.diagnostics[0].message}",
+                             item.offset) from None
     for element in inner:
         element.offset, element.end = item.offset, item.end
     return inner
+
+
+def steps_to_elements(steps: Sequence[Step]) -> list[PipelineElement]:
+    """The elements of a pipeline given as steps: text is parsed, pass objects are taken as they are."""
+    elements: list[PipelineElement] = []
+    for step in steps:
+        if isinstance(step, str):
+            elements.extend(parse_pipeline(step))
+        else:
+            elements.append(PipelineElement(step.name, 0, 0, oxide=step, source=step.name))
+    return elements
 
 
 def _resolve(text: str, items: list[PipelineElement], nested_in: str | None) -> list[PipelineElement]:
@@ -165,8 +172,8 @@ def _resolve(text: str, items: list[PipelineElement], nested_in: str | None) -> 
     for item in items:
         if item.name in PIPELINES and item.children is None:
             if nested_in is not None:
-                raise PipelineError(f"pipeline '{item.name}' runs on builtin.module and cannot be nested under "
-                                    f"'{nested_in}'", item.offset)
+                raise pipeline_error(f"pipeline '{item.name}' runs on builtin.module and cannot be nested under "
+                                     f"'{nested_in}'", item.offset)
             resolved.extend(_expand(item))
             continue
         resolved.append(item)
@@ -181,15 +188,12 @@ def _resolve(text: str, items: list[PipelineElement], nested_in: str | None) -> 
                 _check_upstream(text, item)
             continue
         if nested_in is not None:
-            raise PipelineError(
+            raise pipeline_error(
                 f"oxide pass '{item.name}' runs on builtin.module and cannot be nested under '{nested_in}'; "
                 "move it to the top level of the pipeline",
                 item.offset,
             )
-        try:
-            item.oxide = instantiate(cls, item.options or "")
-        except OptionError as exc:
-            raise PipelineError(str(exc), item.options_offset + exc.offset) from None
+        item.oxide = instantiate(cls, item.options or "", item.options_offset)
     return resolved
 
 
@@ -239,20 +243,20 @@ def _check_upstream(text: str, item: PipelineElement) -> None:
         offset = item.offset + max(int(match.group(1)) - 1 - len(wrapper), 0)
         if unknown:
             offset = next((e.offset for e in _leaves(item) if e.name == unknown.group(1)), offset)
-        raise PipelineError(match.group(2), offset)
+        raise pipeline_error(match.group(2), offset)
     options = _MLIR_OPTIONS_ERROR.search(message)
     if options:
         details = [line.strip(" :") for line in (message[: options.start()] + "\n" + stderr[0]).splitlines()]
         detail = "; ".join(d.replace("<Pass-Options-Parser>: ", "") for d in details if d)
-        raise PipelineError(f"invalid options for '{options.group(1)}': {detail or 'rejected by MLIR'}",
-                            item.options_offset if item.options is not None else item.offset)
-    raise PipelineError(f"invalid pipeline element: {message.strip().splitlines()[0]}", item.offset)
+        raise pipeline_error(f"invalid options for '{options.group(1)}': {detail or 'rejected by MLIR'}",
+                             item.options_offset if item.options is not None else item.offset)
+    raise pipeline_error(f"invalid pipeline element: {message.strip().splitlines()[0]}", item.offset)
 
 
-def build_pass_manager(text: str, context: ir.Context | None = None) -> PassManager:
-    """A PassManager on builtin.module running the pipeline `text`."""
+def build_pass_manager(pipeline: str | Sequence[Step], context: ir.Context | None = None) -> PassManager:
+    """A PassManager on builtin.module running `pipeline`: pipeline text, or steps."""
     with context or ir.Context.current:
-        items = parse_pipeline(text)
+        items = parse_pipeline(pipeline) if isinstance(pipeline, str) else steps_to_elements(pipeline)
         pm = PassManager("builtin.module")
         pending: list[str] = []
         for item in items:
@@ -268,4 +272,5 @@ def build_pass_manager(text: str, context: ir.Context | None = None) -> PassMana
         return pm
 
 
-__all__ = ["PipelineElement", "PipelineError", "parse_pipeline", "build_pass_manager"]
+__all__ = ["NamedPipeline", "PipelineElement", "Step", "build_pass_manager", "parse_pipeline", "register_pipeline",
+           "steps_to_elements"]

@@ -72,14 +72,6 @@ def device_address(value: int, fail: Callable[[str], Exception]) -> int:
     return value
 
 
-def dtype_of(rust_elem: str) -> np.dtype:
-    """The numpy dtype of a slice element type (a scalar or an atomic cell)."""
-    name = ATOMIC_ELEMENTS.get(rust_elem, rust_elem)
-    if name not in SCALARS:
-        raise KeyError(rust_elem)
-    return SCALARS[name].dtype
-
-
 def convert(value: Any, t: ScalarType) -> Any:
     """The Python value `value` as type `t` (a Python int/float/bool), or raise TypeError saying why not."""
     if t.kind == "bool":

@@ -26,6 +26,7 @@ from typing import Callable, TypeVar
 import click
 
 from oxide.ir.diagnostics import OxideError, exit_status
+from oxide.target import DEFAULT_CHIP
 from oxide.tools.entry import run_cli
 from oxide.ir.source_text import read_source, snippet_text
 from oxide.tools.instances import check_instances, parse_instances, require_kernels
@@ -101,7 +102,7 @@ def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level
           instantiate: tuple[str, ...]) -> None:
     """Compile kernels: .rs sources to artifacts, or a .mlir file (gpu.module kernels) to PTX."""
     if path and path.endswith(".mlir"):
-        sys.exit(build_ptx(Path(path), Path(output) if output else None, arch[0] if arch else "sm_90", opt_level))
+        sys.exit(build_ptx(Path(path), Path(output) if output else None, arch[0] if arch else DEFAULT_CHIP, opt_level))
     project = find_project(path)
     paths = _build(project, arch, _instances(project, instantiate), opt_level, Path(output) if output else None)
     from oxide.runtime.artifact import Artifact
@@ -162,10 +163,11 @@ def _shown(path: Path) -> str:
 
 def build_ptx(source: Path, output: Path | None, chip: str, opt_level: int) -> int:
     """The .mlir build job; returns the exit status."""
-    from oxide.backend import Target, compile_to_ptx
+    from oxide.backend import compile_to_ptx
     from oxide.dialects.context import make_context
     from oxide.ir.parse import parse_source
     from oxide.ir.verifier import verify_python
+    from oxide.target import Target
 
     try:
         text = read_source(source)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from oxide.ir.diagnostics import Diagnostic, OxideError, exit_status
+from oxide.target import DEFAULT_CHIP
 from oxide.tools.entry import run_cli
 from oxide.tools.instances import check_instances, parse_instances, require_kernels
 
@@ -66,11 +67,12 @@ def process_chunk(chunk: Chunk, name: str, pipeline: str | None, emit: str, chip
     """Run one chunk: (output text or None on failure, every diagnostic emitted)."""
     from mlir import ir
 
-    from oxide.backend import Target, compile_to_llvm_ir, compile_to_ptx
+    from oxide.backend import compile_to_llvm_ir, compile_to_ptx
     from oxide.ir.diagnostics import captured_diagnostics, from_mlir_error
     from oxide.ir.parse import UNNAMED_BUFFER, parse_source
     from oxide.ir.verifier import verify_python
     from oxide.passes.pipeline import build_pass_manager
+    from oxide.target import Target
 
     rename = {UNNAMED_BUFFER: name}
     instances = instances or {}
@@ -107,6 +109,7 @@ def process_chunk(chunk: Chunk, name: str, pipeline: str | None, emit: str, chip
 
 def pass_listing() -> str:
     """oxide's passes with their summaries, for --list-passes."""
+    import oxide.backend  # noqa: F401  (registers the backend's pass and the named pipelines)
     from oxide.passes.pipeline import PIPELINES
     from oxide.passes.registry import registered_passes
 
@@ -132,7 +135,7 @@ def irdl_text() -> str:
 @click.option("-o", "output", default="-", type=click.Path(allow_dash=True, dir_okay=False), help="Output file.")
 @click.option("--pass-pipeline", "pipeline", default=None, help="Textual pipeline, e.g. 'builtin.module(oxide-verify,cse)'.")
 @click.option("--emit", type=click.Choice(["mlir", "llvm", "ptx"]), default="mlir", show_default=True, help="What to print.")
-@click.option("--chip", default="sm_90", show_default=True, help="GPU architecture for --emit=llvm/ptx.")
+@click.option("--chip", default=DEFAULT_CHIP, show_default=True, help="GPU architecture for --emit=llvm/ptx.")
 @click.option("--split-input-file", is_flag=True, help="Process each '// -----' separated chunk on its own.")
 @click.option("--verify-diagnostics", is_flag=True, help="Check diagnostics against expected-* comments.")
 @click.option("--mlir-print-ir-after-all", "print_after_all", is_flag=True, help="Print the IR after every pass.")
@@ -163,7 +166,7 @@ def run(input_file: str, output: str, pipeline: str | None, emit: str, chip: str
     """The oxide-opt job; returns the exit status."""
     from oxide.dialects.context import make_context
     from oxide.ir.source_text import decode_source, read_source
-    from oxide.passes.pipeline import PIPELINE_SOURCE
+    from oxide.passes.registry import PIPELINE_SOURCE
     from oxide.tools.expected_diagnostics import check, expectations
 
     name = "<stdin>" if input_file == "-" else input_file

@@ -30,13 +30,19 @@ def ast_summary(text: str, name: str) -> str:
 
 
 def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iterator[tuple[str, Callable[[], str]]]:
-    """(heading, producer) per stage; producers raise OxideError on bad input."""
-    from oxide.backend import Target, compile_to_llvm_ir, compile_to_ptx
+    """(heading, producer) per stage, every stage lowered for `chip`; producers raise OxideError on bad input."""
+    from mlir.ir import MLIRError
+
+    from oxide.backend import compile_to_llvm_ir, compile_to_ptx
+    from oxide.backend.passes import TileToSimt
     from oxide.frontends import compile_source
     from oxide.frontends.tile.compile import is_tile_source
     from oxide.dialects.context import make_context
+    from oxide.ir.diagnostics import OxideError, from_mlir_error
     from oxide.ir.source_text import read_source
-    from oxide.passes.pipeline import build_pass_manager
+    from oxide.passes.conversion.simt_to_nvvm import ConvertSimtToNvvm
+    from oxide.passes.pipeline import Step, build_pass_manager
+    from oxide.target import Target
     from oxide.tools.instances import require_kernels
 
     text = read_source(path)
@@ -44,7 +50,7 @@ def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iter
     target = Target(chip)
 
     tile = is_tile_source(text)
-    to_simt = f"tile-to-simt{{chip={chip}}}," if tile else ""
+    to_simt = TileToSimt(target).expand() if tile else []
 
     def fresh() -> tuple[object, object]:
         context = make_context()
@@ -55,17 +61,20 @@ def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iter
     def frontend_ir() -> str:
         return str(fresh()[1])
 
-    def simt() -> str:
+    def lowered(steps: list[Step]) -> str:
         context, module = fresh()
         with context:
-            build_pass_manager(f"tile-to-simt{{chip={chip}}}", context).run(module.operation)
+            try:
+                build_pass_manager(steps, context).run(module.operation)
+            except MLIRError as exc:  # a kernel this chip cannot run is a located error, as in the later stages
+                raise OxideError(from_mlir_error(exc)) from None
         return str(module)
 
+    def simt() -> str:
+        return lowered(to_simt)
+
     def nvvm() -> str:
-        context, module = fresh()
-        with context:
-            build_pass_manager(f"{to_simt}convert-simt-to-nvvm", context).run(module.operation)
-        return str(module)
+        return lowered([*to_simt, ConvertSimtToNvvm(target)])
 
     def llvm() -> str:
         context, module = fresh()

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from oxide.backend import Target, compile_to_ptx
+from oxide.backend import compile_to_ptx
 from oxide.backend import libdevice
 from oxide.ir import OxideError
 from oxide.ir.compat import probe
 from oxide.ir.parse import parse_source
+from oxide.target import Target
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EXP = Path(__file__).resolve().parents[1] / "lit" / "backend" / "Inputs" / "exp.mlir"

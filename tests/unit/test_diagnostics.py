@@ -2,7 +2,8 @@
 
 from mlir import ir
 
-from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc, captured_diagnostics
+from oxide.ir.declare import VerifyError
+from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc, captured_diagnostics, collected_warnings, warn
 from oxide.ir.parse import parse_source
 from oxide.tools.expected_diagnostics import check, expectations
 from oxide.tools.oxide_opt import split_input
@@ -17,6 +18,22 @@ def test_render_has_location_line_and_caret():
 def test_render_without_source_is_one_line():
     assert Diagnostic("error", "m", SourceLoc("x", 1, 1)).render() == "x:1:1: error: m"
     assert OxideError("plain").render() == "error: plain"
+
+
+def test_help_follows_the_notes():
+    diag = Diagnostic("error", "bad thing", SourceLoc("k.rs", 2, 5),
+                      [Diagnostic("note", "declared here", SourceLoc("k.rs", 1, 4))], help="write `let x = 1;`")
+    assert diag.render({"k.rs": "fn a() {}\nlet x = y;\n"}).splitlines() == [
+        "k.rs:2:5: error: bad thing", "  |", "2 | let x = y;", "  |     ^",
+        "k.rs:1:4: note: declared here", "  |", "1 | fn a() {}", "  |    ^", "help: write `let x = 1;`"]
+    assert Diagnostic("warning", "w", help="h").render() == "warning: w\nhelp: h"
+
+
+def test_verifier_and_warning_reports_are_diagnostics(ctx):
+    assert VerifyError("no").diagnostics == [Diagnostic("error", "no")]
+    with collected_warnings() as found:
+        warn(ir.Location.file("k.rs", 3, 2), "maybe")
+    assert found == [Diagnostic("warning", "maybe", SourceLoc("k.rs", 3, 2))]
 
 
 def test_parse_errors_carry_the_source_name(ctx):

@@ -5,7 +5,10 @@ from dataclasses import dataclass
 import pytest
 from mlir import ir
 
-from oxide.passes import OxidePass, PassError, PipelineError, build_pass_manager, parse_pipeline, register_pass
+from oxide.ir.diagnostics import OxideError
+from oxide.passes import OxidePass, PassError, build_pass_manager, parse_pipeline, register_pass
+from oxide.passes.registry import option_group, options_text
+from oxide.target import Target
 
 SEEN: list[tuple[str, int, bool]] = []
 
@@ -22,6 +25,19 @@ class RecordPass(OxidePass):
 
     def run(self, module: ir.Operation) -> None:
         SEEN.append((self.label, self.times, self.loud))
+
+
+@register_pass
+@dataclass(frozen=True)
+class TargetedPass(OxidePass):
+    """Take a Target as an option object, set from its chip and opt-level."""
+
+    name = "test-targeted"
+    target: Target = option_group(Target(), "chip", "opt-level")
+    loud: bool = False
+
+    def run(self, module: ir.Operation) -> None:
+        SEEN.append((self.target.chip, self.target.opt_level, self.loud))
 
 
 @register_pass
@@ -82,7 +98,7 @@ def test_options_convert_to_field_types(ctx):
     ],
 )
 def test_errors_are_located_in_the_pipeline_text(ctx, text, message, column):
-    with pytest.raises(PipelineError) as info:
+    with pytest.raises(OxideError) as info:
         parse_pipeline(text)
     (diag,) = info.value.diagnostics
     assert message in diag.message
@@ -135,5 +151,49 @@ def test_passes_are_frozen_dataclasses_with_docstrings():
 
 def test_options_text_round_trips(ctx):
     instance = RecordPass(label="x", times=3, loud=True)
-    (item,) = parse_pipeline(f"test-record{instance.options_text()}")
+    (item,) = parse_pipeline(f"test-record{options_text(instance)}")
     assert item.oxide == instance
+
+
+def test_an_option_object_is_made_once_from_its_fields(ctx):
+    (item,) = parse_pipeline("test-targeted{chip=sm_80 loud=true}")
+    assert item.oxide == TargetedPass(Target("sm_80"), loud=True)
+    assert item.oxide.target.features == "+ptx70"  # what the chip needs, not the default chip's
+    (default,) = parse_pipeline("test-targeted")
+    assert default.oxide.target == Target()
+    instance = TargetedPass(Target("sm_90a", opt_level=2))
+    assert options_text(instance) == "{chip=sm_90a opt-level=2 loud=false}"
+    (item,) = parse_pipeline(f"test-targeted{options_text(instance)}")
+    assert item.oxide == instance
+
+
+@pytest.mark.parametrize(
+    "text, message, column",
+    [
+        ("test-targeted{chip=sm_13}", "unknown GPU architecture 'sm_13'", 20),
+        ("test-targeted{opt-level=7}", "optimisation level must be 0 to 3, got 7", 25),
+        ("test-targeted{features=+ptx80}", "'test-targeted' has no option 'features' (its options: chip, loud, "
+                                           "opt-level)", 15),
+    ],
+)
+def test_a_bad_option_object_is_located_at_its_option(ctx, text, message, column):
+    with pytest.raises(OxideError) as info:
+        parse_pipeline(text)
+    (diag,) = info.value.diagnostics
+    assert message in diag.message
+    assert diag.loc.col == column
+
+
+def test_a_pipeline_of_steps_takes_pass_objects_as_they_are(ctx):
+    SEEN.clear()
+    module = ir.Module.parse("")
+    build_pass_manager([TargetedPass(Target("sm_80", opt_level=1)), "canonicalize", RecordPass(label="x")],
+                       ctx).run(module.operation)
+    assert SEEN == [("sm_80", 1, False), ("x", 1, False)]
+
+
+def test_pass_error_is_an_oxide_error_with_located_diagnostics(ctx):
+    op = ir.Operation.parse("func.func @f() {\n  return\n}", source_name="k.mlir")
+    error = PassError([(op.location, "no")])
+    assert isinstance(error, OxideError)
+    assert [str(d.loc) for d in error.diagnostics] == ["k.mlir:1:1"] and error.failures == [(op.location, "no")]

@@ -19,10 +19,9 @@ from oxide.frontends.simt.items import build_function
 from oxide.frontends.syntax.parser import Source, syntax_tree
 from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields, written_attributes
 from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.target import DEFAULT_CHIP
 
 SHAPE_MACROS = ("const_shape", "shape", "const_array")
-# The cutile-rs target whose optimization hints apply: oxide compiles tile kernels for Hopper.
-TARGET_ARCH = "sm_90"
 _HINT_KEYS = ("num_worker_warps_per_cta", "occupancy", "num_cta_in_cga", "max_divisibility")
 _ENTRY_KEYS = ("print_ir", "dump_mlir_dir", "unchecked_accesses", "deny_in_kernel_checks", "optimization_hints")
 
@@ -163,7 +162,8 @@ def _warps(value: str, loc: SourceLoc) -> int | None:
                 raise OxideError(f"unknown optimization hint `{key}`; known: {', '.join(_HINT_KEYS)}", loc)
             if not re.fullmatch(r"\d+", number):
                 raise OxideError(f"optimization hint `{key}` takes an integer literal, got `{number}`", loc)
-            if key == "num_worker_warps_per_cta" and arch == TARGET_ARCH:
+            # The hints that apply are the default chip's: oxide compiles tile kernels for Hopper.
+            if key == "num_worker_warps_per_cta" and arch == DEFAULT_CHIP:
                 warps = int(number)
                 if warps < 1 or warps > 32 or warps & (warps - 1):
                     raise OxideError(f"num_worker_warps_per_cta must be a power of two from 1 to 32, got {warps}", loc)

@@ -11,7 +11,6 @@ with no rule is a located error, never a silent skip.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -22,8 +21,6 @@ from oxide.ir.walk import walk
 from oxide.passes.base import PassError
 
 Rule = Callable[["LoweringContext", Any], Any]
-# The compute capability of a chip name (passes cannot import oxide.backend's Target).
-_CHIP_NUMBER = re.compile(r"sm_(\d+)[af]?")
 PARTS_MARKER = "oxide.parts"
 # Marks an op whose rule failed: a rule that then needs the lowered form of one of its results raises
 # FollowsFailure, which is not reported (a consequence of the error already reported); that op is marked in
@@ -150,11 +147,10 @@ class LoweringContext:
         llvm.store(value, address, **flags)
 
     def require_sm(self, minimum: int, what: str, instead: str) -> None:
-        """Raise LoweringError unless the conversion's target chip (options.chip) is sm_<minimum> or newer."""
-        chip = self.options.chip
-        match = _CHIP_NUMBER.fullmatch(chip)
-        if match is None or int(match.group(1)) < minimum:
-            raise LoweringError(f"{what} needs sm_{minimum} or newer, but the target is {chip}; {instead}")
+        """Raise LoweringError unless the conversion's target (options.target) is sm_<minimum> or newer."""
+        target = self.options.target
+        if target.sm < minimum:
+            raise LoweringError(f"{what} needs sm_{minimum} or newer, but the target is {target.chip}; {instead}")
 
     def unique_symbol(self, prefix: str) -> str:
         """A symbol name not yet used in the gpu.module."""

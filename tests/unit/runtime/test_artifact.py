@@ -135,7 +135,7 @@ def test_runtime_imports_nothing_of_the_compiler(artifact_dir):
 
 
 def test_type_arguments_are_read_from_the_arguments():
-    from oxide.tools.instantiate import generic_kernels, infer
+    from oxide.generics import generic_kernels, infer
 
     source = (EXAMPLES / "scale_generic.rs").read_text()
     (scale,) = generic_kernels(source, "scale_generic.rs").values()

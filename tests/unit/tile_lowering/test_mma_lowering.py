@@ -108,7 +108,8 @@ def test_k_loop_runs_the_planned_tensor_core_ops(m, n, k, warps, ein, eacc):
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
 @pytest.mark.parametrize("m,n,k,warps,ein,eacc", GEMMS)
 def test_gemm_ptx_assembles(m, n, k, warps, ein, eacc, tmp_path):
-    from oxide.backend import Target, compile_to_ptx
+    from oxide.backend import compile_to_ptx
+    from oxide.target import Target
 
     with context(), ir.Location.unknown():
         module = ir.Module.parse(lower(module_text(gemm(m, n, k, warps, ein, eacc))))

@@ -10,8 +10,9 @@ import subprocess
 import pytest
 from mlir import ir
 
-from oxide.backend import Target, compile_to_ptx
+from oxide.backend import compile_to_ptx
 from oxide.passes.pipeline import build_pass_manager
+from oxide.target import Target
 from tests.unit.tile_lowering.harness import context, module_text, tensor, unary_kernel
 from tests.unit.tile_lowering.test_numeric import _norm_kernel, _reduce, _softmax_kernel
 

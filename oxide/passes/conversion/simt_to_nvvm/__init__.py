@@ -18,7 +18,8 @@ from oxide.passes.conversion.simt_to_nvvm.kernel import (
     apply_parameter_attributes, lower_kernel_metadata, mark_coherent_reads, parameter_attributes,
 )
 from oxide.passes.conversion.simt_to_nvvm.rules import SIMT_TO_NVVM
-from oxide.passes.registry import register_pass
+from oxide.passes.registry import option_group, register_pass
+from oxide.target import Target
 
 
 @register_pass
@@ -29,7 +30,7 @@ class ConvertSimtToNvvm(OxidePass):
     name = "convert-simt-to-nvvm"
     # Every oxide op is lowered (one without a rule is a located error), so none is left to verify again.
     verify_after = False
-    chip: str = "sm_90"
+    target: Target = option_group(Target(), "chip")
 
     def run(self, module: ir.Operation) -> None:
         for op in module.regions[0].blocks[0].operations:

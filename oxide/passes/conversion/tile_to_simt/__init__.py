@@ -22,7 +22,8 @@ from oxide.passes.conversion.tile_to_simt.driver import (
     leftover_tile_uses,
     lower_kernel,
 )
-from oxide.passes.registry import register_pass
+from oxide.passes.registry import option_group, register_pass
+from oxide.target import Target
 
 
 @register_pass
@@ -31,7 +32,7 @@ class ConvertTileToSimt(OxidePass):
     """Lower tile kernels to simt kernels: layouts, masked vector memory access, shuffles and shared memory."""
 
     name = "convert-tile-to-simt"
-    chip: str = "sm_90"
+    target: Target = option_group(Target(), "chip")
 
     def run(self, module: ir.Operation) -> None:
         failures: list[tuple[ir.Location, str]] = []
@@ -42,7 +43,7 @@ class ConvertTileToSimt(OxidePass):
                        if f.operation.name == "gpu.func" and is_tile_kernel(f.operation)]
             for func in kernels:
                 try:
-                    lower_kernel(func, self.chip)
+                    lower_kernel(func, self.target)
                 except LocatedLoweringError as exc:
                     failures.append((exc.location, str(exc)))
             if not failures:

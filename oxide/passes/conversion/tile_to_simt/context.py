@@ -17,6 +17,7 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, blocked
+from oxide.target import Target
 
 
 def i_type(width: int) -> ir.Type:
@@ -69,7 +70,7 @@ class TileLowering:
 
     warps: int
     entry: ir.Block
-    chip: str = "sm_90"
+    target: Target = Target()
     # Contiguous elements per thread in blocked layouts (one vector access): the same for every tile of the
     # kernel, so that tiles of different element types line up without conversions.
     vector: int = 4

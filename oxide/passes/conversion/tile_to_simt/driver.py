@@ -19,6 +19,7 @@ from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_RULES
+from oxide.target import Target
 
 # Upstream dialects whose ops on tiles are elementwise (the rule is registered under this key).
 ELEMENTWISE_DIALECTS = ("arith", "math")
@@ -183,7 +184,7 @@ def parameter_facts(old_args: list[ir.Value]) -> list[dict[str, ir.Attribute]]:
     return facts
 
 
-def lower_kernel(func: ir.Operation, chip: str) -> None:
+def lower_kernel(func: ir.Operation, target: Target) -> None:
     """Replace tile kernel `func` by its simt form (same name, the contract's parameters)."""
     old_entry = func.regions[0].blocks[0]
     old_args = list(old_entry.arguments)
@@ -205,7 +206,7 @@ def lower_kernel(func: ir.Operation, chip: str) -> None:
     facts = parameter_facts(old_args)
     if any(facts):
         new_func.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(f) for f in facts])
-    ctx = TileLowering(warps, entry, chip, blocked_vector(func))
+    ctx = TileLowering(warps, entry, target, blocked_vector(func))
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))

@@ -123,19 +123,14 @@ def _constant(formula: Formula, i: int, ks: int) -> int:
 
 
 def _plan(ctx: TileLowering, op: Any) -> ml.MmaPlan:
-    if not _chip_at_least(ctx.chip, MIN_SM):
+    if ctx.target.sm < MIN_SM:
         raise LoweringError(f"tile.mma lowers to mma.sync and ldmatrix, which need sm_{MIN_SM} or newer; the "
-                            f"target is {ctx.chip}")
+                            f"target is {ctx.target.chip}")
     try:
         return ml.plan_mma(tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type), str(tile.elem_of(op.lhs.type)),
                            str(tile.elem_of(op.acc.type)), ctx.warps)
     except ml.MmaPlanError as exc:
         raise LoweringError(str(exc)) from None
-
-
-def _chip_at_least(chip: str, minimum: int) -> bool:
-    digits = "".join(ch for ch in chip.removeprefix("sm_") if ch.isdigit())
-    return bool(digits) and int(digits) >= minimum
 
 
 def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base: ir.Value) -> None:

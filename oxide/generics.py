@@ -5,6 +5,9 @@ A type parameter is read from the first parameter that shows it: the element typ
 `DisjointSlice<T, ...>` or `*const/*mut T` (an array's dtype), or a `T` / `Uniform<T>` scalar (a numpy
 scalar's dtype; a plain Python float or int means f64 or i32, Rust's literal defaults, and is used only when
 no array or numpy scalar shows T). Const generics cannot be read from values: they need `instances=`.
+
+oxide.load uses this (through oxide.api); it needs the Rust frontend's syntax floor, so where the frontend is
+not installed (a GPU server running cached builds) importing it fails and there is nothing to instantiate.
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from oxide.frontends.simt.items import collect
+from oxide.frontends.syntax import ast
+from oxide.frontends.syntax.parser import Source, parse
 from oxide.runtime.errors import KernelArgumentError
 
 _RUST_NAMES = {np.dtype(t): n for n, t in [("f32", np.float32), ("f64", np.float64), ("i8", np.int8),
@@ -34,10 +40,6 @@ class GenericKernel:
 
 def generic_kernels(text: str, name: str) -> dict[str, GenericKernel]:
     """The generic kernels of a Rust source, by name."""
-    from oxide.frontends.syntax import ast
-    from oxide.frontends.simt.items import collect
-    from oxide.frontends.syntax.parser import Source, parse
-
     source = Source(name, text)
     crate = collect(source, parse(source).root_node)
     out: dict[str, GenericKernel] = {}
@@ -49,14 +51,14 @@ def generic_kernels(text: str, name: str) -> dict[str, GenericKernel]:
         consts = [g.name for g in fn.generics if g.const_ty is not None]
         slots: dict[str, list[tuple[int, str]]] = {t: [] for t in types}
         for index, param in enumerate(fn.params):
-            for t, kind in _slots(param.ty, ast):
+            for t, kind in _slots(param.ty):
                 if t in slots:
                     slots[t].append((index, kind))
         out[kernel] = GenericKernel(kernel, [g.name for g in fn.generics], consts, slots)
     return out
 
 
-def _slots(ty: Any, ast: Any) -> list[tuple[str, str]]:
+def _slots(ty: Any) -> list[tuple[str, str]]:
     """(type parameter name, "elem" or "scalar") shown by one parameter type."""
     if isinstance(ty, ast.PathTy):
         if not ty.args:
