@@ -15,7 +15,7 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
-from oxide.passes.conversion.lowering import LoweringError
+from oxide.ir.rules import LoweringError
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, blocked
 
 
@@ -151,12 +151,6 @@ class TileLowering:
     def splat(self, value: ir.Value, layout: Layout) -> TileValue:
         """A tile whose every element is `value`."""
         return TileValue(layout, [value] * layout.per_thread, splat=True)
-
-    def convert(self, tile: TileValue, layout: Layout) -> TileValue:
-        """The same tile in another layout (free for a splat or an equal layout, else through shared memory)."""
-        from oxide.passes.conversion.tile_to_simt.remap import convert_layout
-
-        return convert_layout(self, tile, layout)
 
     # Shared scratch memory ------------------------------------------------------------------------------------
     def scratch(self, elem: ir.Type, count: int) -> ir.Value:
