@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import inspect
 import types
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Generic, TypeVar
 
 from oxide.ir.diagnostics import OxideError, source_loc
 
 Rule = Callable[..., Any]
+V = TypeVar("V")
 
 
 class LoweringError(OxideError):
@@ -74,6 +75,24 @@ class OpSet:
 
     def __or__(self, other: OpSet) -> OpSet:
         return OpSet(*self.classes, *other.classes)
+
+
+class OpMap(Generic[V]):
+    """Values keyed by op class (`{arith.AddIOp: "+"}`), looked up by op (`BINARY[op]`)."""
+
+    def __init__(self, entries: Mapping[type, V]):
+        self.classes = tuple(entries)
+        self._values = {cls.OPERATION_NAME: value for cls, value in entries.items()}
+
+    def __getitem__(self, op: Any) -> V:
+        return self._values[op.operation.name]
+
+    def __contains__(self, op: Any) -> bool:
+        return op_name_of(op) in self._values
+
+    def get(self, op: Any, default: V | None = None) -> V | None:
+        """The value of `op`'s class, or `default`."""
+        return self._values.get(op_name_of(op), default)
 
 
 def ops_of(*modules: types.ModuleType) -> tuple[type, ...]:
