@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from mlir.dialects import memref, scf
+
 from oxide.backend.emulator.emitter import (
     KernelEmitter,
     np_type,
     numpy_dtype,
 )
 from oxide.backend.emulator.rules import rule
-from mlir.dialects import memref
-from mlir.dialects import scf
 from oxide.ir.rules import LoweringError
 
 

@@ -9,11 +9,10 @@ import re
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import llvm, nvvm
 
 from oxide.backend.emulator.emitter import KernelEmitter
 from oxide.backend.emulator.rules import rule
-from mlir.dialects import llvm
-from mlir.dialects import nvvm
 from oxide.dialects import simt
 from oxide.ir.rules import LoweringError
 

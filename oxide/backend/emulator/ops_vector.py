@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import vector as vector_d
 
 from oxide.backend.emulator.emitter import KernelEmitter
 from oxide.backend.emulator.rules import rule
-from mlir.dialects import vector as vector_d
 from oxide.dialects import simt
 from oxide.ir.rules import LoweringError
 

@@ -26,12 +26,12 @@ from oxide.backend.emulator import (  # noqa: F401 (rules)
     ops_tensor_core,
     ops_vector,
 )
+from oxide.backend.emulator import tile_arith, tile_control, tile_ops  # noqa: F401 (tile rules)
 from oxide.backend.emulator.emitter import (
     KernelEmitter,
     LocationTable,
     numpy_dtype,
 )
-from oxide.backend.emulator import tile_arith, tile_control, tile_ops  # noqa: F401 (tile rules)
 from oxide.backend.emulator.tile_emitter import is_tile_kernel, tile_kernel_function
 from oxide.ir.diagnostics import source_loc
 from oxide.ir.rules import LoweringError, is_op

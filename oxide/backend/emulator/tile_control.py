@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import scf
 
 from oxide.backend.emulator.ops_control import emit_execute_region
 from oxide.backend.emulator.rules import tile_rule
 from oxide.backend.emulator.tile_emitter import TileEmitter
-from mlir.dialects import scf
 
 tile_rule(scf.ExecuteRegionOp)(emit_execute_region)
 

@@ -15,8 +15,8 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.ir.declare import python_value
-from oxide.ir.walk import walk
 from oxide.ir.rules import LoweringError, OpSet, is_op
+from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import FUNCTIONS
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
