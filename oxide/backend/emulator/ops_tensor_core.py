@@ -79,6 +79,7 @@ def emit_extractvalue(em: KernelEmitter, op: Any) -> None:
 def emit_llvm_bitcast(em: KernelEmitter, op: Any) -> None:
     source, target = str(op.operands[0].type), str(op.results[0].type)
     if (source, target) != ("i32", "vector<2xf16>"):
-        raise LoweringError(f"the emulator bitcasts a 32-bit register to an f16 pair only, not {source} to {target}", op)
+        raise LoweringError(f"the emulator bitcasts a 32-bit register to an f16 pair only, not {source} to {target}",
+                            op)
     em.line(_IMPORT)
     em.line(f"{em.result(op)} = _tc.f16_pair(c.broadcast({em.args(op)[0]}))")

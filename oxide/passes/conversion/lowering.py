@@ -171,7 +171,8 @@ def natural_alignment(t: ir.Type) -> int:
 
 
 def _tie(ctx: LoweringContext, old: ir.Value, parts: Sequence[ir.Value]) -> None:
-    cast = ir.Operation.create(builtin.UnrealizedConversionCastOp.OPERATION_NAME, results=[old.type], operands=list(parts),
+    cast = ir.Operation.create(builtin.UnrealizedConversionCastOp.OPERATION_NAME, results=[old.type],
+                               operands=list(parts),
                                attributes={PARTS_MARKER: ir.UnitAttr.get()})
     old.replace_all_uses_with(cast.result)
 
@@ -254,7 +255,8 @@ def _split_if_results(ctx: LoweringContext, op: ir.Operation) -> None:
     for result in op.results:
         new_types.extend(ruleset.convert_type(result.type) or [result.type])
     with ir.InsertionPoint(op), op.location:
-        new = ir.Operation.create(scf.IfOp.OPERATION_NAME, results=new_types, operands=list(op.operands), regions=len(op.regions))
+        new = ir.Operation.create(scf.IfOp.OPERATION_NAME, results=new_types, operands=list(op.operands),
+                                  regions=len(op.regions))
     for region, target in zip(op.regions, new.regions):
         for block in list(region.blocks):
             block.append_to(target)

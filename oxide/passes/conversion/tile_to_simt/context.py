@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith
+from mlir.dialects import arith, builtin
 
 from oxide.dialects import simt
 from oxide.ir.rules import LoweringError
@@ -162,8 +162,8 @@ class TileLowering:
         if key not in self._scratch:
             with ir.InsertionPoint.at_block_begin(self.entry):
                 ptr_type = ir.Type.parse(f"!simt.ptr<{storage}, 3>")
-                placeholder = ir.Operation.create("builtin.unrealized_conversion_cast", results=[ptr_type],
-                                                  attributes={"tile.scratch": ir.UnitAttr.get()})
+                placeholder = ir.Operation.create(builtin.UnrealizedConversionCastOp.OPERATION_NAME,
+                                                  results=[ptr_type], attributes={"tile.scratch": ir.UnitAttr.get()})
             self._scratch[key] = _Scratch(placeholder)
         entry = self._scratch[key]
         # Whole 32-element rows: the swizzle moves elements within their row.

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import gpu, scf
+from mlir.dialects import builtin, gpu, scf
 
 from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
@@ -23,6 +23,8 @@ from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
+# The op standing for a loop's initial values until their layouts settle.
+_STAND_IN = builtin.UnrealizedConversionCastOp.OPERATION_NAME
 # How many times a loop body is emitted while its carried tiles' layouts settle.
 MAX_LAYOUT_ROUNDS = 3
 
@@ -116,7 +118,7 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
         before = ctx.scratch_state()
         types = [t for v, layout in zip(inits, layouts) for t in _types(v, layout)]
         # Stand-ins for the initial values: the real ones are converted once the layouts are settled.
-        stand_ins = ir.Operation.create("builtin.unrealized_conversion_cast", results=types) if types else None
+        stand_ins = ir.Operation.create(_STAND_IN, results=types) if types else None
         loop = scf.ForOp(lower, upper, step, list(stand_ins.results) if stand_ins else [])
         ctx.loop_depth += 1
         try:
@@ -179,8 +181,7 @@ def lower_while(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     for round_ in range(MAX_LAYOUT_ROUNDS):
         state = ctx.scratch_state()
         init_types = types_of(before_old.arguments, before_layouts)
-        stand_ins = ir.Operation.create("builtin.unrealized_conversion_cast", results=init_types) \
-            if init_types else None
+        stand_ins = ir.Operation.create(_STAND_IN, results=init_types) if init_types else None
         loop = scf.WhileOp(types_of(after_old.arguments, after_layouts), list(stand_ins.results) if stand_ins else [])
         before = loop.before.blocks.append(*init_types)
         after = loop.after.blocks.append(*types_of(after_old.arguments, after_layouts))
