@@ -1,5 +1,6 @@
-"""The conversion framework: a rule registry (one function per source op), a lowering context, and the
-driver that rewrites function signatures and ops.
+"""The type-splitting conversion framework (simt -> NVVM): a `Conversion` (its rules are an
+oxide.ir.rules.RuleSet keyed by op class, one function per source op), a lowering context, and the driver
+that rewrites function signatures and ops.
 
 A rule takes the context and the op (its typed OpView), builds the replacement at the op, and returns
 the new values for the op's results: one Value per plain result, a list of Values for a result whose
