@@ -130,13 +130,14 @@ def _check_passable(result: Any, name: str, source: str) -> None:
 def _emulator_program(module: Any, timings: dict[str, float]) -> str | None:
     """The emulator program of the simt module (before it is lowered), if the emulator backend exists."""
     try:
-        from oxide.backend.emulator import EmitError, emit_program
+        from oxide.backend.emulator import emit_program
+        from oxide.ir.rules import LoweringError
     except ImportError:
         return None
     start = time.perf_counter()
     try:
         program = emit_program(module, strict=False)  # a kernel it cannot run says so when launched
-    except EmitError:
+    except LoweringError:
         # Some kernels cannot run on the emulator (inline PTX, ...): the PTX still builds, and a CPU launch
         # of this module reports that it has no emulator program.
         program = None

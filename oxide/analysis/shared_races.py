@@ -6,6 +6,7 @@ links), the check looks for two distinct threads and values of the symbols invol
 conditions hold and both index expressions are equal. The search is exhaustive over the block's threads
 and over loop counters with known bounds, and samples other symbols (kernel parameters, loaded values)
 from small, boundary-heavy candidate sets: a conflict it finds is real for those values, and a conflict it
+
 does not find is not proven absent (see the safety page in README).
 
 A conflict is *proven* when the block shape comes from the launch contract and neither side depends on a
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oxide.analysis.affine import THREAD_VARS, Affine, All, cond_vars, evaluate_cond, has_opaque, rename_cond
-from oxide.analysis.kernel_walk import KernelFacts, SharedAccess, thread_grid
+from oxide.analysis.kernel_facts import KernelFacts, SharedAccess, thread_grid
 from oxide.ir.diagnostics import source_loc
 
 # Symbols with no known value set are tried at these values (loop strides, tile sizes, bounds near a block).

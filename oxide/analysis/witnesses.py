@@ -12,17 +12,27 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import func, gpu, llvm, memref, scf
 
 from oxide.analysis.nested import nested_ops
+from oxide.dialects import simt
+from oxide.ir.rules import OpSet
 
 # The trusted mints: each derives the witness from this thread's hardware registers.
-MINTS = {"simt.index_1d", "simt.index_1d_u32", "simt.index_2d", "simt.index_2d_runtime", "simt.warp_index"}
+MINTS = OpSet(simt.Index1DOp, simt.Index1DU32Op, simt.Index2DOp, simt.Index2DRuntimeOp, simt.WarpIndexOp)
 # Ops that may consume a witness: queries, the DisjointSlice access, and structured control flow passing it on
 # within the thread.
-CONSUMERS = {"simt.index_value", "simt.index_valid", "simt.index_row", "simt.index_col", "simt.get_mut",
-             "scf.yield", "scf.condition"}
+CONSUMERS = OpSet(simt.IndexValueOp, simt.IndexValidOp, simt.IndexRowOp, simt.IndexColOp, simt.GetMutOp,
+                  scf.YieldOp, scf.ConditionOp)
 # Structured ops whose results (and region arguments) carry witnesses from within the same thread.
-CARRIERS = {"scf.if", "scf.for", "scf.while", "scf.execute_region"}
+CARRIERS = OpSet(scf.IfOp, scf.ForOp, scf.WhileOp, scf.ExecuteRegionOp)
+_FUNCTIONS = OpSet(gpu.GPUFuncOp, func.FuncOp, llvm.LLVMFuncOp)
+_ALLOCATIONS = OpSet(memref.AllocaOp, memref.AllocOp, llvm.AllocaOp)
+_STORES = OpSet(memref.StoreOp, simt.StoreOp, simt.PtrStoreOp, simt.SharedStoreOp, simt.RefStoreOp,
+                simt.VolatileStoreOp, llvm.StoreOp, simt.AtomicStoreOp)
+_CROSS_THREAD = OpSet(simt.ShuffleOp, simt.MatchAnyOp, simt.MatchAllOp, simt.ReduxOp, simt.BallotOp, simt.VoteOp)
+_RETURNS = OpSet(gpu.ReturnOp, func.ReturnOp, llvm.ReturnOp)
+_CALLS = OpSet(func.CallOp, llvm.CallOp)
 
 
 def is_witness(t: ir.Type) -> bool:
@@ -31,14 +41,14 @@ def is_witness(t: ir.Type) -> bool:
 
 
 def _misuse(user: str) -> str:
-    if user in ("memref.store", "simt.store", "simt.ptr_store", "simt.shared_store", "simt.ref_store",
-                "simt.volatile_store", "llvm.store", "simt.atomic_store"):
+    """What is wrong with the op named `user` taking a witness."""
+    if user in _STORES.names:
         return "a thread index witness cannot be stored in memory: it proves ownership for this thread only"
-    if user in ("simt.shuffle", "simt.match_any", "simt.match_all", "simt.redux", "simt.ballot", "simt.vote"):
+    if user in _CROSS_THREAD.names:
         return "a thread index witness cannot be sent to another thread"
-    if user in ("gpu.return", "func.return", "llvm.return"):
+    if user in _RETURNS.names:
         return "a thread index witness cannot be returned from a function: it is bound to the kernel's body"
-    if user in ("func.call", "llvm.call"):
+    if user in _CALLS.names:
         return ("a thread index witness cannot be passed to a call: device functions are inlined, so pass the value "
                 "it holds")
     return (f"a thread index witness cannot be used by `{user}`: only its queries (`get`, `is_valid`, `row`, "
@@ -50,20 +60,20 @@ def witness_failures(module: Any) -> list[tuple[ir.Location, str]]:
     failures: list[tuple[ir.Location, str]] = []
     for op in nested_ops(module):
         name = op.operation.name
-        if name in ("gpu.func", "func.func", "llvm.func") and op.regions and op.regions[0].blocks:
+        if op in _FUNCTIONS and op.regions and op.regions[0].blocks:
             for arg in op.regions[0].blocks[0].arguments:
                 if is_witness(arg.type):
                     failures.append((op.location, "a thread index witness cannot be a function parameter: "
                                      "mint it in the kernel with `thread::index_1d()` (or index_2d...)"))
         for result in op.results:
-            if is_witness(result.type) and name not in MINTS and name not in CARRIERS:
-                if name in ("memref.alloca", "memref.alloc", "llvm.alloca"):
-                    failures.append((op.location, _misuse("memref.store")))
+            if is_witness(result.type) and op not in MINTS and op not in CARRIERS:
+                if op in _ALLOCATIONS:
+                    failures.append((op.location, _misuse(memref.StoreOp.OPERATION_NAME)))
                 else:
                     failures.append((op.location, f"a thread index witness cannot come from `{name}`: only "
                                      "`thread::index_1d()`, `index_2d::<S>()`, `index_2d_runtime()` and "
                                      "`warp_index()` create one"))
-        if name not in CONSUMERS:
+        if op not in CONSUMERS:
             for operand in op.operands:
                 if is_witness(operand.type):
                     failures.append((op.location, _misuse(name)))

@@ -22,10 +22,11 @@ from typing import Any, Mapping
 
 from mlir import ir
 
+from oxide.dialects import simt
 from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc, source_loc
+from oxide.ir.rules import is_op
 from oxide.ir.walk import walk
 
-_INLINE_PTX = "simt.inline_ptx"
 _BEGIN, _END = "// begin inline asm", "// end inline asm"
 _PTXAS_LINE = re.compile(r"line (\d+); (?:error|fatal)\s*:\s*(.*)")
 _PLACEHOLDER = re.compile(r"\\\$\d+")
@@ -51,7 +52,7 @@ def inline_ptx_sites(module: Any, rename: Mapping[str, str] | None) -> list[Inli
     sites: list[InlinePtxSite] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == _INLINE_PTX:
+        if is_op(op, simt.InlinePtxOp):
             template = ir.StringAttr(op.attributes["asm"]).value
             sites.append(InlinePtxSite(source_loc(op.location, rename), template))
         return ir.WalkResult.ADVANCE

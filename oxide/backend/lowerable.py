@@ -14,10 +14,12 @@ import re
 from typing import Callable, Iterator, Mapping
 
 from mlir import ir
-from mlir.dialects import llvm
+from mlir.dialects import func as func_d
+from mlir.dialects import gpu, llvm
 
 from oxide.ir.declare import DIALECTS, attribute_text
 from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
+from oxide.ir.rules import OpMap, OpSet, is_op
 from oxide.ir.walk import walk
 
 # LLVM's IntegerType holds at most 2**23 bits; MLIR's allows more.
@@ -28,9 +30,9 @@ _NVPTX_ADDRESS_SPACES = frozenset({0, 1, 3, 4, 5, 6, 7, 101})
 # The GEP translation keeps constant indices in 29 signed bits; MLIR marks dynamic ones with INT32_MIN.
 _GEP_CONSTANT_BITS = 29
 _GEP_DYNAMIC_INDEX = -(2**31)
-_FUNCTIONS = frozenset({"gpu.func", "func.func", "llvm.func"})
-_ELEMENT_TYPE_ATTRIBUTES = {"llvm.getelementptr": "elem_type", "llvm.alloca": "elem_type",
-                            "llvm.mlir.global": "global_type"}
+_FUNCTIONS = OpSet(gpu.GPUFuncOp, func_d.FuncOp, llvm.LLVMFuncOp)
+_ELEMENT_TYPE_ATTRIBUTES = OpMap({llvm.GEPOp: "elem_type", llvm.AllocaOp: "elem_type",
+                                  llvm.GlobalOp: "global_type"})
 _LLVM_ARRAY = re.compile(r"^!llvm\.array<\d+ x (.*)>$", re.DOTALL)
 _POINTER = re.compile(r"\bptr<(\d+)>")
 # Element types no simt type may hold (the simt lowering passes elements through to LLVM unchanged).
@@ -103,7 +105,7 @@ def _value_types(op: ir.Operation) -> Iterator[tuple[ir.Location, ir.Type]]:
 def element_types(op: ir.Operation) -> Iterator[Problem]:
     """The element type of a GEP, alloca or global: an attribute no type converter rewrites, so it must
     already be a type LLVM has (a memref, tf32, f8, index or i0 element aborts the translation)."""
-    attribute = _ELEMENT_TYPE_ATTRIBUTES.get(op.name)
+    attribute = _ELEMENT_TYPE_ATTRIBUTES.get(op)
     if attribute is None or attribute not in op.attributes:
         return
     problem = _llvm_type_problem(ir.TypeAttr(op.attributes[attribute]).value)
@@ -135,7 +137,7 @@ def integer_widths(op: ir.Operation) -> Iterator[Problem]:
     if found:
         return
     for name in op.attributes:
-        if name == _ELEMENT_TYPE_ATTRIBUTES.get(op.name):
+        if name == _ELEMENT_TYPE_ATTRIBUTES.get(op):
             continue
         problem = _nested_width_problem(attribute_text(lambda: op.attributes[name]))
         if problem:
@@ -154,7 +156,7 @@ def pointer_address_spaces(op: ir.Operation) -> Iterator[Problem]:
 
 def gep_constant_indices(op: ir.Operation) -> Iterator[Problem]:
     """A constant GEP index outside 29 signed bits, which the translation cannot hold."""
-    if op.name != "llvm.getelementptr" or "rawConstantIndices" not in op.attributes:
+    if not is_op(op, llvm.GEPOp) or "rawConstantIndices" not in op.attributes:
         return
     limit = 1 << (_GEP_CONSTANT_BITS - 1)
     for index in ir.DenseI32ArrayAttr(op.attributes["rawConstantIndices"]):
@@ -165,7 +167,7 @@ def gep_constant_indices(op: ir.Operation) -> Iterator[Problem]:
 
 def global_initializers(op: ir.Operation) -> Iterator[Problem]:
     """A global's initial value of a type LLVM has no form for (an f8 constant)."""
-    if op.name != "llvm.mlir.global" or "value" not in op.attributes:
+    if not is_op(op, llvm.GlobalOp) or "value" not in op.attributes:
         return
     value = op.attributes["value"]
     t = ir.FloatAttr(value).type if isinstance(value, ir.FloatAttr) else \
@@ -184,7 +186,7 @@ def ops_outside_functions(op: ir.Operation) -> Iterator[Problem]:
     if op.name.split(".", 1)[0] not in DIALECTS:
         return
     parent = op.parent
-    while parent is not None and parent.name not in _FUNCTIONS:
+    while parent is not None and parent not in _FUNCTIONS:
         parent = parent.parent
     if parent is None:
         yield op.location, f"'{op.name}' op is outside any function; move it into a gpu.func body"

@@ -479,10 +479,6 @@ class Dialect:
 
         return register
 
-    def op_class(self, op_name: str) -> type[Op] | None:
-        """The declared class of `dialect.mnemonic`, or None."""
-        return next((op for op in self.ops if op.OPERATION_NAME == op_name), None)
-
     def irdl(self) -> str:
         """This dialect as IRDL text (generated once, after the last declaration)."""
         from oxide.ir.irdl_gen import dialect_to_irdl

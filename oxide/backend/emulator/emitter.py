@@ -15,19 +15,23 @@ from collections.abc import Iterator
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import func as func_d
+from mlir.dialects import gpu, scf
 
-from oxide.ir.diagnostics import OxideError, SourceLoc, source_loc
+from oxide.backend.emulator.rules import SIMT_RULES
+from oxide.ir.diagnostics import SourceLoc, source_loc
+from oxide.ir.rules import LoweringError, OpSet, RuleSet
 
 _SCALARS = {"f32": "float32", "f64": "float64", "f16": "float16", "i1": "bool", "i8": "int8", "i16": "int16",
             "i32": "int32", "i64": "int64", "index": "int64"}
-TERMINATORS = ("scf.yield", "scf.condition", "gpu.return", "func.return")
+TERMINATORS = OpSet(scf.YieldOp, scf.ConditionOp, gpu.ReturnOp, func_d.ReturnOp)
 
 
 def numpy_dtype(type_: Any, where: Any = None) -> str:
     """The numpy dtype name that stores values of an MLIR scalar type (or a simt element type)."""
     name = _SCALARS.get(str(type_))
     if name is None:
-        raise EmitError(f"the emulator has no representation for values of type {type_}", where)
+        raise LoweringError(f"the emulator has no representation for values of type {type_}", where)
     return name
 
 
@@ -41,22 +45,14 @@ def element_type(type_: Any) -> str:
     """The element type of a simt slice/disjoint/ptr/ref/shared type, as written in the type."""
     match = re.match(r"!simt\.\w+<([\w]+)", str(type_))
     if match is None:
-        raise EmitError(f"internal error: {type_} has no element type")
+        raise LoweringError(f"internal error: {type_} has no element type")
     return match.group(1)
-
-
-class EmitError(OxideError):
-    """A located error about an op the emulator cannot execute."""
-
-    def __init__(self, message: str, where: Any = None):
-        loc = source_loc(where.location) if where is not None and hasattr(where, "location") else None
-        super().__init__(message, loc)
 
 
 class KernelEmitter:
     """The Python text of one kernel function under construction."""
 
-    tile = False  # a tile kernel's emitter (tile_emitter.py) writes its ops with the tile rules
+    rules: RuleSet = SIMT_RULES  # a tile kernel's emitter (tile_emitter.py) writes its ops with the tile rules
 
     def __init__(self, locs: LocationTable, func: Any):
         self.locs = locs
@@ -81,7 +77,7 @@ class KernelEmitter:
         try:
             return self.names[value]
         except KeyError:
-            raise EmitError(f"internal error: value {value.get_name()} used before it is defined") from None
+            raise LoweringError(f"internal error: value {value.get_name()} used before it is defined") from None
 
     def args(self, op: Any) -> list[str]:
         return [self.name(v) for v in op.operands]
@@ -111,22 +107,16 @@ class KernelEmitter:
     # Regions -------------------------------------------------------------------------------------------
     def block(self, block: Any, arg_names: list[str] | None = None) -> list[str]:
         """Write the ops of `block`; return the names of its terminator's operands."""
-        from oxide.backend.emulator.rules import RULES, TILE_RULES
-
-        rules = TILE_RULES if self.tile else RULES
         for arg, name in zip(block.arguments, arg_names or []):
             self.bind(arg, name)
         start = len(self.lines)
         for op in block.operations:
             op = op.operation
-            if op.name in TERMINATORS:
+            if op in TERMINATORS:
                 if len(self.lines) == start:
                     self.line("pass")
                 return self.args(op)
-            fn = rules.get(op.name)
-            if fn is None:
-                raise EmitError(f"the emulator cannot execute `{op.name}` (no emulator rule for it)", op)
-            fn(self, op)
+            self.rules.require(op)(self, op)
         if len(self.lines) == start:
             self.line("pass")
         return []

@@ -11,20 +11,29 @@ import re
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import arith
 
-from oxide.backend.emulator.emitter import EmitError, KernelEmitter, np_type
+from oxide.backend.emulator.emitter import KernelEmitter, np_type
 from oxide.backend.emulator.rules import rule
+from oxide.ir.rules import LoweringError, OpMap, is_op
 
-_BINARY = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.andi": "&", "arith.ori": "|",
-           "arith.xori": "^", "arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
+# Shared with the tile rules (tile_arith.py): the same ops on lane vectors and on tiles.
+BINARY = OpMap({arith.AddIOp: "+", arith.SubIOp: "-", arith.MulIOp: "*", arith.AndIOp: "&", arith.OrIOp: "|",
+          arith.XOrIOp: "^", arith.AddFOp: "+", arith.SubFOp: "-", arith.MulFOp: "*", arith.DivFOp: "/"})
 # On i1, + and - are exclusive or and * is and (wrapping at one bit); numpy's bool + is or.
-_BOOL_BINARY = {"arith.addi": "^", "arith.subi": "^", "arith.muli": "&"}
-_RUNTIME = {"arith.divui": "divui", "arith.remui": "remui", "arith.divsi": "divsi", "arith.remsi": "remsi",
-            "arith.ceildivsi": "ceildivsi", "arith.floordivsi": "floordivsi", "arith.ceildivui": "ceildivui",
-            "arith.shli": "shli", "arith.shrui": "shrui", "arith.shrsi": "shrsi", "arith.minui": "minui",
-            "arith.maxui": "maxui", "arith.minnumf": "minnum", "arith.maxnumf": "maxnum"}
-_NUMPY = {"arith.minsi": "np.minimum", "arith.maxsi": "np.maximum", "arith.minimumf": "np.minimum",
-          "arith.maximumf": "np.maximum", "arith.remf": "np.fmod"}
+BOOL_BINARY = OpMap({arith.AddIOp: "^", arith.SubIOp: "^", arith.MulIOp: "&"})
+# Binary ops written as calls of oxide.runtime.emulator.values.
+VALUES_BINARY = OpMap({arith.DivUIOp: "divui", arith.RemUIOp: "remui", arith.DivSIOp: "divsi", arith.RemSIOp: "remsi",
+            arith.CeilDivSIOp: "ceildivsi", arith.FloorDivSIOp: "floordivsi", arith.CeilDivUIOp: "ceildivui",
+            arith.ShLIOp: "shli", arith.ShRUIOp: "shrui", arith.ShRSIOp: "shrsi", arith.MinUIOp: "minui",
+            arith.MaxUIOp: "maxui", arith.MinNumFOp: "minnum", arith.MaxNumFOp: "maxnum"})
+NUMPY_BINARY = OpMap({arith.MinSIOp: "np.minimum", arith.MaxSIOp: "np.maximum", arith.MinimumFOp: "np.minimum",
+                      arith.MaximumFOp: "np.maximum", arith.RemFOp: "np.fmod"})
+# The conversions, by the kind of conversion each one is.
+CAST_KINDS = OpMap({arith.ExtUIOp: "extui", arith.ExtSIOp: "extsi", arith.TruncIOp: "trunci",
+                    arith.IndexCastOp: "index_cast", arith.IndexCastUIOp: "index_castui", arith.SIToFPOp: "sitofp",
+                    arith.UIToFPOp: "uitofp", arith.FPToSIOp: "fptosi", arith.FPToUIOp: "fptoui",
+                    arith.ExtFOp: "extf", arith.TruncFOp: "truncf", arith.BitcastOp: "bitcast"})
 
 
 def _contracts(op: Any) -> bool:
@@ -34,18 +43,18 @@ def _contracts(op: Any) -> bool:
 def _fusable_multiply(value: Any) -> Any:
     """The contract mulf that defines `value` and is used only once, or None."""
     owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.mulf" or not _contracts(owner):
+    if isinstance(owner, ir.Block) or not is_op(owner, arith.MulFOp) or not _contracts(owner):
         return None
     uses = list(owner.results[0].uses)
     return owner if len(uses) == 1 else None
 
 
-@rule(*_BINARY)
+@rule(*BINARY.classes)
 def emit_binary(em: KernelEmitter, op: Any) -> None:
     a, b = em.args(op)
-    if op.name in ("arith.addf", "arith.subf") and _contracts(op):
+    if is_op(op, arith.AddFOp, arith.SubFOp) and _contracts(op):
         # LLVM's DAG combiner tries the left operand first: (a*b) ± c, then c ± (a*b).
-        neg = "-" if op.name == "arith.subf" else ""
+        neg = "-" if is_op(op, arith.SubFOp) else ""
         lhs = _fusable_multiply(op.operands[0])
         if lhs is not None:
             x, y = em.args(lhs)
@@ -56,30 +65,30 @@ def emit_binary(em: KernelEmitter, op: Any) -> None:
             x, y = em.args(rhs)
             em.line(f"{em.result(op)} = _v.fma({neg}{x}, {y}, {a})")
             return
-    symbol = _BINARY[op.name]
+    symbol = BINARY[op]
     if str(op.results[0].type) == "i1":
-        symbol = _BOOL_BINARY.get(op.name, symbol)
+        symbol = BOOL_BINARY.get(op, symbol)
     em.line(f"{em.result(op)} = {a} {symbol} {b}")
 
 
-@rule(*_RUNTIME)
+@rule(*VALUES_BINARY.classes)
 def emit_runtime_binary(em: KernelEmitter, op: Any) -> None:
     a, b = em.args(op)
-    em.line(f"{em.result(op)} = _v.{_RUNTIME[op.name]}({a}, {b})")
+    em.line(f"{em.result(op)} = _v.{VALUES_BINARY[op]}({a}, {b})")
 
 
-@rule(*_NUMPY)
+@rule(*NUMPY_BINARY.classes)
 def emit_numpy_binary(em: KernelEmitter, op: Any) -> None:
     a, b = em.args(op)
-    em.line(f"{em.result(op)} = {_NUMPY[op.name]}({a}, {b})")
+    em.line(f"{em.result(op)} = {NUMPY_BINARY[op]}({a}, {b})")
 
 
-@rule("arith.negf")
+@rule(arith.NegFOp)
 def emit_negf(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = -{em.args(op)[0]}")
 
 
-@rule("arith.constant")
+@rule(arith.ConstantOp)
 def emit_constant(em: KernelEmitter, op: Any) -> None:
     type_ = op.results[0].type
     attr = op.attributes["value"]
@@ -94,7 +103,7 @@ def emit_constant(em: KernelEmitter, op: Any) -> None:
         if bits > 64:
             # The bindings read IntegerAttr values through int64 (LLVM asserts on wider ones), and numpy has no
             # 128-bit integers: such kernels are not emulated.
-            raise EmitError(f"the emulator cannot execute {bits}-bit integers (`{text}` constant)", op)
+            raise LoweringError(f"the emulator cannot execute {bits}-bit integers (`{text}` constant)", op)
         value = ir.IntegerAttr(attr).value & ((1 << bits) - 1)
         if value >= 1 << (bits - 1):
             value -= 1 << bits
@@ -103,16 +112,16 @@ def emit_constant(em: KernelEmitter, op: Any) -> None:
         # A splat vector constant: one row of lanes' values, shared by every lane.
         splat = re.fullmatch(r"dense<([^>\[\],]+)> : .*", str(attr))
         if splat is None:
-            raise EmitError(f"the emulator supports splat vector constants only, not {attr}", op)
+            raise LoweringError(f"the emulator supports splat vector constants only, not {attr}", op)
         count, element = re.fullmatch(r"vector<(\d+)x(\w+)>", text).groups()
         scalar = splat.group(1).strip()
         value = repr(float(scalar)) if element.startswith("f") else str(int(scalar))
         em.line(f"{em.result(op)} = np.full({count}, {value}, {np_type(element, op)})")
     else:
-        raise EmitError(f"the emulator cannot execute a constant of type {type_}", op)
+        raise LoweringError(f"the emulator cannot execute a constant of type {type_}", op)
 
 
-@rule("arith.cmpi")
+@rule(arith.CmpIOp)
 def emit_cmpi(em: KernelEmitter, op: Any) -> None:
     a, b = em.args(op)
     predicate = ir.IntegerAttr(op.attributes["predicate"]).value
@@ -123,14 +132,14 @@ def emit_cmpi(em: KernelEmitter, op: Any) -> None:
         em.line(f"{em.result(op)} = _v.cmpi({predicate}, {a}, {b})")
 
 
-@rule("arith.cmpf")
+@rule(arith.CmpFOp)
 def emit_cmpf(em: KernelEmitter, op: Any) -> None:
     a, b = em.args(op)
     predicate = ir.IntegerAttr(op.attributes["predicate"]).value
     em.line(f"{em.result(op)} = _v.cmpf({predicate}, {a}, {b})")
 
 
-@rule("arith.select")
+@rule(arith.SelectOp)
 def emit_select(em: KernelEmitter, op: Any) -> None:
     c, a, b = em.args(op)
     em.line(f"{em.result(op)} = _v.select({c}, {a}, {b})")
@@ -141,14 +150,13 @@ def _bits(type_: Any) -> int:
     return 64 if text == "index" else int(text[1:]) if text.startswith("i") else 0
 
 
-@rule("arith.extui", "arith.extsi", "arith.trunci", "arith.index_cast", "arith.index_castui", "arith.sitofp",
-      "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast")
+@rule(*CAST_KINDS.classes)
 def emit_cast(em: KernelEmitter, op: Any) -> None:
     (x,) = em.args(op)
     source, target = op.operands[0].type, op.results[0].type
     out = em.result(op)
     dtype = np_type(target, op)
-    kind = op.name[len("arith."):]
+    kind = CAST_KINDS[op]
     if kind in ("extsi", "extui", "trunci", "index_cast", "index_castui"):
         widen, narrow = _bits(target) > _bits(source), _bits(target) < _bits(source)
         if narrow:

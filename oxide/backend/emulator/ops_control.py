@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from mlir.dialects import memref, scf
+
 from oxide.backend.emulator.emitter import (
-    EmitError,
     KernelEmitter,
     np_type,
     numpy_dtype,
 )
 from oxide.backend.emulator.rules import rule
+from oxide.ir.rules import LoweringError
 
 
-@rule("scf.if")
+@rule(scf.IfOp)
 def emit_if(em: KernelEmitter, op: Any) -> None:
     (cond,) = em.args(op)
     results = [em.result(op, k) for k in range(len(op.results))]
@@ -41,7 +43,7 @@ def emit_if(em: KernelEmitter, op: Any) -> None:
                 em.line(f"{r} = {y} if {r} is None else _v.select({cond}, {r}, {y})")
 
 
-@rule("scf.for")
+@rule(scf.ForOp)
 def emit_for(em: KernelEmitter, op: Any) -> None:
     lower, upper, step, *inits = em.args(op)
     body = op.regions[0].blocks[0]
@@ -68,7 +70,7 @@ def emit_for(em: KernelEmitter, op: Any) -> None:
         em.bind(op.results[k], name)
 
 
-@rule("scf.while")
+@rule(scf.WhileOp)
 def emit_while(em: KernelEmitter, op: Any) -> None:
     inits = em.args(op)
     before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
@@ -94,20 +96,20 @@ def emit_while(em: KernelEmitter, op: Any) -> None:
             em.line(f"{', '.join(carried)}, = ({', '.join(yields)},)")
 
 
-@rule("scf.execute_region")
+@rule(scf.ExecuteRegionOp)
 def emit_execute_region(em: KernelEmitter, op: Any) -> None:
     if len(op.regions[0].blocks) != 1:
-        raise EmitError("the emulator executes structured control flow only (one block per region)", op)
+        raise LoweringError("the emulator executes structured control flow only (one block per region)", op)
     for k, y in enumerate(em.block(op.regions[0].blocks[0])):
         em.bind(op.results[k], y)
 
 
-@rule("memref.alloca")
+@rule(memref.AllocaOp)
 def emit_alloca(em: KernelEmitter, op: Any) -> None:
     memref = op.results[0].type
     text = str(memref)
     if "?" in text or len(op.operands):
-        raise EmitError(f"the emulator supports statically shaped locals only, not {text}", op)
+        raise LoweringError(f"the emulator supports statically shaped locals only, not {text}", op)
     shape = [int(d) for d in text[len("memref<"):-1].split("x")[:-1]]
     element = text[len("memref<"):-1].split("x")[-1]
     if not shape:
@@ -120,11 +122,11 @@ def emit_alloca(em: KernelEmitter, op: Any) -> None:
 def _rank(op: Any, memref: Any) -> int:
     text = str(memref.type)
     if not text.startswith("memref<"):
-        raise EmitError(f"the emulator addresses local memrefs only, not {text}", op)
+        raise LoweringError(f"the emulator addresses local memrefs only, not {text}", op)
     return len(text[len("memref<"):-1].split("x")) - 1
 
 
-@rule("memref.load")
+@rule(memref.LoadOp)
 def emit_load(em: KernelEmitter, op: Any) -> None:
     memref, *indices = em.args(op)
     if _rank(op, op.operands[0]) == 0:
@@ -134,7 +136,7 @@ def emit_load(em: KernelEmitter, op: Any) -> None:
                 f"{em.loc(op)})")
 
 
-@rule("memref.store")
+@rule(memref.StoreOp)
 def emit_store(em: KernelEmitter, op: Any) -> None:
     value, memref, *indices = em.args(op)
     if _rank(op, op.operands[1]) == 0:
@@ -143,7 +145,7 @@ def emit_store(em: KernelEmitter, op: Any) -> None:
         em.line(f"_mem.local_store(c, {em.mask}, {memref}, ({', '.join(indices)},), {value}, {em.loc(op)})")
 
 
-@rule("scf.index_switch")
+@rule(scf.IndexSwitchOp)
 def emit_index_switch(em: KernelEmitter, op: Any) -> None:
     (selector,) = em.args(op)
     cases = [int(c) for c in str(op.attributes["cases"]).split(":")[1].strip().strip(">").split(",") if c.strip()]

@@ -10,15 +10,16 @@ from mlir import ir
 
 from oxide.backend.emulator import aggregates
 from oxide.backend.emulator.emitter import (
-    EmitError,
     KernelEmitter,
     element_type,
     np_type,
 )
 from oxide.backend.emulator.rules import rule
+from oxide.dialects import simt
+from oxide.ir.rules import LoweringError, OpMap, is_op
 
 _AXES = {"x": 0, "y": 1, "z": 2}
-_DIMS = {"simt.thread_id": "c.tid", "simt.block_id": "c.bid", "simt.block_dim": "c.bdim", "simt.grid_dim": "c.gdim"}
+_DIMS = OpMap({simt.ThreadIdOp: "c.tid", simt.BlockIdOp: "c.bid", simt.BlockDimOp: "c.bdim", simt.GridDimOp: "c.gdim"})
 
 
 def _string(op: Any, name: str) -> str:
@@ -28,16 +29,16 @@ def _string(op: Any, name: str) -> str:
 def _axis(op: Any) -> int:
     match = re.search(r'"([xyz])"', str(op.attributes["dim"]))
     if match is None:
-        raise EmitError(f"internal error: bad dim attribute {op.attributes['dim']}", op)
+        raise LoweringError(f"internal error: bad dim attribute {op.attributes['dim']}", op)
     return _AXES[match.group(1)]
 
 
-@rule(*_DIMS)
+@rule(*_DIMS.classes)
 def emit_dim_query(em: KernelEmitter, op: Any) -> None:
-    em.line(f"{em.result(op)} = {_DIMS[op.name]}[{_axis(op)}]")
+    em.line(f"{em.result(op)} = {_DIMS[op]}[{_axis(op)}]")
 
 
-@rule("simt.special_reg")
+@rule(simt.SpecialRegOp)
 def emit_special_reg(em: KernelEmitter, op: Any) -> None:
     reg = _string(op, "reg")
     em.line(f"{em.result(op)} = c.special_reg({reg!r})")
@@ -48,76 +49,76 @@ def _proven(em: KernelEmitter, max_domain: int) -> bool:
     return domain is not None and domain <= max_domain
 
 
-@rule("simt.index_1d", "simt.index_1d_u32")
+@rule(simt.Index1DOp, simt.Index1DU32Op)
 def emit_index_1d(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.index_1d(c, {_proven(em, 1)})")
 
 
-@rule("simt.index_2d")
+@rule(simt.Index2DOp)
 def emit_index_2d(em: KernelEmitter, op: Any) -> None:
     match = re.search(r'"2d:(\d+)"', str(op.results[0].type))
     if match is None:
-        raise EmitError(f"internal error: index_2d of type {op.results[0].type}", op)
+        raise LoweringError(f"internal error: index_2d of type {op.results[0].type}", op)
     em.line(f"{em.result(op)} = _mem.index_2d(c, {int(match.group(1))}, {_proven(em, 2)})")
 
 
-@rule("simt.index_2d_runtime")
+@rule(simt.Index2DRuntimeOp)
 def emit_index_2d_runtime(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.index_2d_runtime(c, {_proven(em, 2)})")
 
 
-@rule("simt.warp_index")
+@rule(simt.WarpIndexOp)
 def emit_warp_index(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.warp_index(c, {_proven(em, 1)})")
 
 
-_WITNESS_PARTS = {"simt.index_value": "value", "simt.index_valid": "valid", "simt.index_row": "row",
-                  "simt.index_col": "col"}
+_WITNESS_PARTS = OpMap({simt.IndexValueOp: "value", simt.IndexValidOp: "valid", simt.IndexRowOp: "row",
+                        simt.IndexColOp: "col"})
 
 
-@rule(*_WITNESS_PARTS)
+@rule(*_WITNESS_PARTS.classes)
 def emit_witness_part(em: KernelEmitter, op: Any) -> None:
-    em.line(f"{em.result(op)} = {em.args(op)[0]}.{_WITNESS_PARTS[op.name]}")
+    em.line(f"{em.result(op)} = {em.args(op)[0]}.{_WITNESS_PARTS[op]}")
 
 
 # Slices, references, pointers -------------------------------------------------------------------------
-@rule("simt.len")
+@rule(simt.LenOp)
 def emit_len(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.length({em.args(op)[0]})")
 
 
-@rule("simt.row_width")
+@rule(simt.RowWidthOp)
 def emit_row_width(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = {np_type(op.results[0].type, op)}({em.args(op)[0]}.width)")
 
 
-@rule("simt.with_row_width")
+@rule(simt.WithRowWidthOp)
 def emit_with_row_width(em: KernelEmitter, op: Any) -> None:
     buffer, width = em.args(op)
     em.line(f"{em.result(op)} = _mem.with_row_width(c, {buffer}, {width}, {em.loc(op)})")
 
 
-@rule("simt.load", "simt.load_unchecked", "simt.shared_load")
+@rule(simt.LoadOp, simt.LoadUncheckedOp, simt.SharedLoadOp)
 def emit_load(em: KernelEmitter, op: Any) -> None:
     buffer, index = em.args(op)
-    checked = op.name != "simt.load_unchecked"
+    checked = not is_op(op, simt.LoadUncheckedOp)
     em.line(f"{em.result(op)} = _mem.load(c, {em.mask}, {buffer}, {index}, {em.loc(op)}, {checked})")
 
 
-@rule("simt.store", "simt.shared_store", "simt.store_unchecked")
+@rule(simt.StoreOp, simt.SharedStoreOp, simt.StoreUncheckedOp)
 def emit_store(em: KernelEmitter, op: Any) -> None:
     buffer, index, value = em.args(op)
-    checked = op.name != "simt.store_unchecked"
+    checked = not is_op(op, simt.StoreUncheckedOp)
     em.line(f"_mem.store(c, {em.mask}, {buffer}, {index}, {value}, {em.loc(op)}, {checked})")
 
 
-@rule("simt.get_mut")
+@rule(simt.GetMutOp)
 def emit_get_mut(em: KernelEmitter, op: Any) -> None:
     buffer, witness = em.args(op)
     em.line(f"{em.result(op, 0)}, {em.result(op, 1)} = _mem.get_mut(c, {buffer}, {witness})")
 
 
-@rule("simt.get_unchecked_mut", "simt.elem_ptr")
+@rule(simt.GetUncheckedMutOp, simt.ElemPtrOp)
 def emit_elem_ptr(em: KernelEmitter, op: Any) -> None:
     buffer, index = em.args(op)
     em.line(f"{em.result(op)} = _mem.elem_ptr(c, {em.mask}, {buffer}, {index}, {em.loc(op)})")
@@ -129,7 +130,7 @@ def _vector_width(type_: Any) -> int | None:
     return int(match.group(1)) if match is not None else None
 
 
-@rule("simt.ref_load", "simt.ptr_load", "simt.volatile_load")
+@rule(simt.RefLoadOp, simt.PtrLoadOp, simt.VolatileLoadOp)
 def emit_ptr_load(em: KernelEmitter, op: Any) -> None:
     (ptr,) = em.args(op)
     width = _vector_width(op.results[0].type)
@@ -141,7 +142,7 @@ def emit_ptr_load(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.ptr_load(c, {em.mask}, {ptr}, {em.loc(op)})")
 
 
-@rule("simt.ref_store", "simt.ptr_store", "simt.volatile_store")
+@rule(simt.RefStoreOp, simt.PtrStoreOp, simt.VolatileStoreOp)
 def emit_ptr_store(em: KernelEmitter, op: Any) -> None:
     ptr, value = em.args(op)
     width = _vector_width(op.operands[1].type)
@@ -153,7 +154,7 @@ def emit_ptr_store(em: KernelEmitter, op: Any) -> None:
     em.line(f"_mem.ptr_store(c, {em.mask}, {ptr}, {value}, {em.loc(op)})")
 
 
-@rule("simt.slice_ptr", "simt.shared_ptr")
+@rule(simt.SlicePtrOp, simt.SharedPtrOp)
 def emit_slice_ptr(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.Ptr({em.args(op)[0]}, np.int64(0))")
 
@@ -168,11 +169,11 @@ def _scalars(element: str, op: Any) -> tuple[str, int]:
     try:
         scalar = aggregates.scalar_of(element)
     except ValueError as exc:
-        raise EmitError(str(exc), op) from None
+        raise LoweringError(str(exc), op) from None
     return scalar, aggregates.units(element, scalar)
 
 
-@rule("simt.ptr_offset")
+@rule(simt.PtrOffsetOp)
 def emit_ptr_offset(em: KernelEmitter, op: Any) -> None:
     ptr, count = em.args(op)
     element = _pointee(op.operands[0].type)
@@ -182,7 +183,7 @@ def emit_ptr_offset(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer, {ptr}.offset + {scaled})")
 
 
-@rule("simt.field_ptr")
+@rule(simt.FieldPtrOp)
 def emit_field_ptr(em: KernelEmitter, op: Any) -> None:
     (ptr,) = em.args(op)
     struct = _pointee(op.operands[0].type)
@@ -192,7 +193,7 @@ def emit_field_ptr(em: KernelEmitter, op: Any) -> None:
             f"{em.result(op)} = {ptr}")
 
 
-@rule("simt.ptr_cast")
+@rule(simt.PtrCastOp)
 def emit_ptr_cast(em: KernelEmitter, op: Any) -> None:
     (ptr,) = em.args(op)
     if aggregates.is_aggregate(_pointee(op.results[0].type)):
@@ -208,12 +209,12 @@ def emit_ptr_cast(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer.cast({dtype}), {ptr}.offset)")
 
 
-@rule("simt.ref_ptr")
+@rule(simt.RefPtrOp)
 def emit_ref_ptr(em: KernelEmitter, op: Any) -> None:
     em.line(f"{em.result(op)} = {em.args(op)[0]}")
 
 
-@rule("simt.slice_from_ptr")
+@rule(simt.SliceFromPtrOp)
 def emit_slice_from_ptr(em: KernelEmitter, op: Any) -> None:
     ptr, count = em.args(op)
     element = _pointee(op.operands[0].type)
@@ -222,18 +223,18 @@ def emit_slice_from_ptr(em: KernelEmitter, op: Any) -> None:
 
 
 # Shared memory ----------------------------------------------------------------------------------------
-@rule("simt.shared_array")
+@rule(simt.SharedArrayOp)
 def emit_shared_array(em: KernelEmitter, op: Any) -> None:
     match = re.fullmatch(r"!simt\.shared<(\w+), (\d+)(?: : i64)?>", str(op.results[0].type))
     if match is None:
-        raise EmitError(f"the emulator cannot allocate shared memory of type {op.results[0].type}", op)
+        raise LoweringError(f"the emulator cannot allocate shared memory of type {op.results[0].type}", op)
     em.shared_count += 1
     name = f"#{em.shared_count} (declared at {em.locs.entries[em.loc(op)]})"
     em.line(f"{em.result(op)} = c.shared_array({em.shared_count}, {np_type(match.group(1), op)}, "
             f"{int(match.group(2))}, {name!r})")
 
 
-@rule("simt.dynamic_shared")
+@rule(simt.DynamicSharedOp)
 def emit_dynamic_shared(em: KernelEmitter, op: Any) -> None:
     dtype = np_type(element_type(op.results[0].type), op)
     em.line(f"{em.result(op)} = c.dynamic_shared({em.args(op)[0]}, {dtype})")
@@ -242,18 +243,18 @@ def emit_dynamic_shared(em: KernelEmitter, op: Any) -> None:
 def _lanes_per_vector(op: Any, vector: Any) -> int:
     match = re.fullmatch(r"vector<(\d+)x\w+>", str(vector.type))
     if match is None:
-        raise EmitError(f"internal error: {vector.type} is not a vector", op)
+        raise LoweringError(f"internal error: {vector.type} is not a vector", op)
     return int(match.group(1))
 
 
-@rule("simt.vector_load")
+@rule(simt.VectorLoadOp)
 def emit_vector_load(em: KernelEmitter, op: Any) -> None:
     buffer, index = em.args(op)
     width = _lanes_per_vector(op, op.results[0])
     em.line(f"{em.result(op)} = _mem.vector_load(c, {em.mask}, {buffer}, {index}, {width}, {em.loc(op)})")
 
 
-@rule("simt.vector_store")
+@rule(simt.VectorStoreOp)
 def emit_vector_store(em: KernelEmitter, op: Any) -> None:
     buffer, index, value = em.args(op)
     width = _lanes_per_vector(op, op.operands[2])

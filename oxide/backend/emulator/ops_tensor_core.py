@@ -9,9 +9,12 @@ import re
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import llvm, nvvm
 
-from oxide.backend.emulator.emitter import EmitError, KernelEmitter
+from oxide.backend.emulator.emitter import KernelEmitter
 from oxide.backend.emulator.rules import rule
+from oxide.dialects import simt
+from oxide.ir.rules import LoweringError
 
 _LDMATRIX = re.compile(r"ldmatrix\.sync\.aligned\.m8n8\.x([124])(\.trans)?\.shared\.b16 \{[^}]*\}, "
                        r"\[\$\d+(?:\+(\d+))?\];")
@@ -20,7 +23,7 @@ _CVT_TF32 = "cvt.rna.tf32.f32 $0, $1;"
 _IMPORT = "from oxide.runtime.emulator import tensor_core as _tc"
 
 
-@rule("simt.inline_ptx")
+@rule(simt.InlinePtxOp)
 def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
     asm = ir.StringAttr(op.attributes["asm"]).value
     args = em.args(op)
@@ -36,7 +39,7 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
         em.line(_IMPORT)
         em.line(f"{em.result(op)} = _tc.cvt_rna_tf32(c.broadcast({args[0]}))")
         return
-    raise EmitError("the emulator runs inline PTX only for ldmatrix and cvt.rna.tf32.f32 (the tile lowering's "
+    raise LoweringError("the emulator runs inline PTX only for ldmatrix and cvt.rna.tf32.f32 (the tile lowering's "
                     f"mma code), not `{asm}`; run this kernel on a GPU", op)
 
 
@@ -50,12 +53,12 @@ def _mma_types(op: Any) -> tuple[str, str]:
     return inputs, acc
 
 
-@rule("nvvm.mma.sync")
+@rule(nvvm.MmaOp)
 def emit_mma_sync(em: KernelEmitter, op: Any) -> None:
     sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
     shape = re.search(r"m = (\d+), n = (\d+), k = (\d+)", str(op.attributes["shape"]))
     if shape is None or shape.groups()[:2] != ("16", "8") or sizes[:2] != [4, 2]:
-        raise EmitError(f"the emulator runs mma.sync m16n8k16 / m16n8k8 only, not {op.attributes['shape']}", op)
+        raise LoweringError(f"the emulator runs mma.sync m16n8k16 / m16n8k8 only, not {op.attributes['shape']}", op)
     inputs, acc = _mma_types(op)
     names = em.args(op)
     a, b, c_regs = names[:sizes[0]], names[sizes[0]:sizes[0] + sizes[1]], names[sizes[0] + sizes[1]:]
@@ -64,18 +67,19 @@ def emit_mma_sync(em: KernelEmitter, op: Any) -> None:
             f"[{', '.join(b)}], [{', '.join(c_regs)}], {acc!r}, {em.loc(op)})")
 
 
-@rule("llvm.extractvalue")
+@rule(llvm.ExtractValueOp)
 def emit_extractvalue(em: KernelEmitter, op: Any) -> None:
     position = list(ir.DenseI64ArrayAttr(op.attributes["position"]))
     if len(position) != 1:
-        raise EmitError("the emulator extracts one field of a flat struct only", op)
+        raise LoweringError("the emulator extracts one field of a flat struct only", op)
     em.line(f"{em.result(op)} = {em.args(op)[0]}[{position[0]}]")
 
 
-@rule("llvm.bitcast")
+@rule(llvm.BitcastOp)
 def emit_llvm_bitcast(em: KernelEmitter, op: Any) -> None:
     source, target = str(op.operands[0].type), str(op.results[0].type)
     if (source, target) != ("i32", "vector<2xf16>"):
-        raise EmitError(f"the emulator bitcasts a 32-bit register to an f16 pair only, not {source} to {target}", op)
+        raise LoweringError(f"the emulator bitcasts a 32-bit register to an f16 pair only, not {source} to {target}",
+                            op)
     em.line(_IMPORT)
     em.line(f"{em.result(op)} = _tc.f16_pair(c.broadcast({em.args(op)[0]}))")

@@ -1,36 +1,12 @@
-"""The emulator's rule registries: one function per op name, which writes the Python that executes the op --
-on lane vectors in a SIMT kernel (`rule`, RULES), on whole tiles in a tile kernel (`tile_rule`, TILE_RULES).
-An op with no rule is a located error (program.py), never skipped."""
+"""The emulator's rule sets: one function per op class, which writes the Python that executes the op -- on
+lane vectors in a SIMT kernel (`rule`, SIMT_RULES), on whole tiles in a tile kernel (`tile_rule`,
+TILE_RULES). A rule is `rule(em, op)` with the kernel's emitter (emitter.py, tile_emitter.py) and the
+ir.Operation. An op with no rule is a located error, never skipped."""
 
-from __future__ import annotations
+from oxide.ir.rules import RuleSet
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from oxide.backend.emulator.emitter import KernelEmitter
-
-Rule = Callable[["KernelEmitter", Any], None]
-RULES: dict[str, Rule] = {}
-TILE_RULES: dict[str, Rule] = {}
-
-
-def _registrar(table: dict[str, Rule], names: tuple[str, ...]) -> Callable[[Rule], Rule]:
-    def register(fn: Rule) -> Rule:
-        for name in names:
-            if name in table:
-                raise ValueError(f"{name} has two emulator rules")
-            table[name] = fn
-        return fn
-
-    return register
-
-
-def rule(*names: str) -> Callable[[Rule], Rule]:
-    """Decorator: register the function as the SIMT emulator rule of each op name."""
-    return _registrar(RULES, names)
-
-
-def tile_rule(*names: str) -> Callable[[Rule], Rule]:
-    """Decorator: register the function as the tile-kernel emulator rule of each op name."""
-    return _registrar(TILE_RULES, names)
+_MISSING = "the emulator cannot execute `{op}` (no emulator rule for it)"
+SIMT_RULES = RuleSet("the emulator's SIMT rules", _MISSING)
+TILE_RULES = RuleSet("the emulator's tile rules", _MISSING)
+rule = SIMT_RULES.lowering
+tile_rule = TILE_RULES.lowering

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import arith
 
-from oxide.backend.emulator.emitter import EmitError
-from oxide.backend.emulator.ops_math import _MATH as MATH_TEMPLATES
+from oxide.backend.emulator.ops_arith import BINARY, BOOL_BINARY, CAST_KINDS, NUMPY_BINARY, VALUES_BINARY
+from oxide.backend.emulator.ops_math import MATH_TEMPLATES
 from oxide.backend.emulator.rules import tile_rule
 from oxide.backend.emulator.tile_emitter import (
     TileEmitter,
@@ -19,53 +20,44 @@ from oxide.backend.emulator.tile_emitter import (
     elem_name,
     shape_of,
 )
+from oxide.ir.rules import LoweringError
 
-_BINARY = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.andi": "&", "arith.ori": "|",
-           "arith.xori": "^", "arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
-# On i1, + and - are exclusive or and * is and (wrapping at one bit); numpy's bool + is or.
-_BOOL_BINARY = {"arith.addi": "^", "arith.subi": "^", "arith.muli": "&"}
-_VALUES = {"arith.divui": "divui", "arith.remui": "remui", "arith.divsi": "divsi", "arith.remsi": "remsi",
-           "arith.ceildivsi": "ceildivsi", "arith.floordivsi": "floordivsi", "arith.ceildivui": "ceildivui",
-           "arith.shli": "shli", "arith.shrui": "shrui", "arith.shrsi": "shrsi", "arith.minui": "minui",
-           "arith.maxui": "maxui", "arith.minnumf": "minnum", "arith.maxnumf": "maxnum"}
-_NUMPY = {"arith.minsi": "np.minimum", "arith.maxsi": "np.maximum", "arith.minimumf": "np.minimum",
-          "arith.maximumf": "np.maximum", "arith.remf": "np.fmod"}
 _CMPI_DIRECT = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">="}
 
 
-@tile_rule(*_BINARY)
+@tile_rule(*BINARY.classes)
 def emit_binary(em: TileEmitter, op: Any) -> None:
     a, b = em.args(op)
-    symbol = _BINARY[op.name]
+    symbol = BINARY[op]
     if elem_name(op.results[0].type) == "i1":
-        symbol = _BOOL_BINARY.get(op.name, symbol)
+        symbol = BOOL_BINARY.get(op, symbol)
     em.assign(op, f"{a} {symbol} {b}")
 
 
-@tile_rule(*_VALUES)
+@tile_rule(*VALUES_BINARY.classes)
 def emit_values_binary(em: TileEmitter, op: Any) -> None:
     a, b = em.args(op)
-    em.assign(op, f"_v.{_VALUES[op.name]}({a}, {b})")
+    em.assign(op, f"_v.{VALUES_BINARY[op]}({a}, {b})")
 
 
-@tile_rule(*_NUMPY)
+@tile_rule(*NUMPY_BINARY.classes)
 def emit_numpy_binary(em: TileEmitter, op: Any) -> None:
     a, b = em.args(op)
-    em.assign(op, f"{_NUMPY[op.name]}({a}, {b})")
+    em.assign(op, f"{NUMPY_BINARY[op]}({a}, {b})")
 
 
-@tile_rule("arith.negf")
+@tile_rule(arith.NegFOp)
 def emit_negf(em: TileEmitter, op: Any) -> None:
     em.assign(op, f"-{em.args(op)[0]}")
 
 
-@tile_rule(*MATH_TEMPLATES)
+@tile_rule(*MATH_TEMPLATES.classes)
 def emit_math(em: TileEmitter, op: Any) -> None:
     t = compute_type(op.results[0].type, op)
-    em.assign(op, MATH_TEMPLATES[op.name].format(*em.args(op), t=t))
+    em.assign(op, MATH_TEMPLATES[op].format(*em.args(op), t=t))
 
 
-@tile_rule("arith.cmpi")
+@tile_rule(arith.CmpIOp)
 def emit_cmpi(em: TileEmitter, op: Any) -> None:
     a, b = em.args(op)
     predicate = ir.IntegerAttr(op.attributes["predicate"]).value
@@ -75,13 +67,13 @@ def emit_cmpi(em: TileEmitter, op: Any) -> None:
         em.assign(op, f"_v.cmpi({predicate}, {a}, {b})")
 
 
-@tile_rule("arith.cmpf")
+@tile_rule(arith.CmpFOp)
 def emit_cmpf(em: TileEmitter, op: Any) -> None:
     a, b = em.args(op)
     em.assign(op, f"_v.cmpf({ir.IntegerAttr(op.attributes['predicate']).value}, {a}, {b})")
 
 
-@tile_rule("arith.select")
+@tile_rule(arith.SelectOp)
 def emit_select(em: TileEmitter, op: Any) -> None:
     em.assign(op, f"_t.select({', '.join(em.args(op))})")
 
@@ -95,12 +87,12 @@ def _literal(attr: Any, elem: str, op: Any) -> str:
         return str(bool(ir.IntegerAttr(attr).value))
     bits = 64 if elem == "index" else int(elem[1:])
     if bits > 64:
-        raise EmitError(f"the emulator cannot execute {bits}-bit integers (`{elem}` constant)", op)
+        raise LoweringError(f"the emulator cannot execute {bits}-bit integers (`{elem}` constant)", op)
     value = ir.IntegerAttr(attr).value & ((1 << bits) - 1)
     return str(value - (1 << bits) if value >= 1 << (bits - 1) else value)
 
 
-@tile_rule("arith.constant")
+@tile_rule(arith.ConstantOp)
 def emit_constant(em: TileEmitter, op: Any) -> None:
     type_ = op.results[0].type
     attr = op.attributes["value"]
@@ -117,7 +109,7 @@ def emit_constant(em: TileEmitter, op: Any) -> None:
     try:
         values = [_scalar_text(typed[k], elem) for k in range(len(typed))]
     except (TypeError, ValueError) as exc:
-        raise EmitError(f"the emulator cannot read the constant {attr} ({exc})", op) from None
+        raise LoweringError(f"the emulator cannot read the constant {attr} ({exc})", op) from None
     em.assign(op, f"np.array([{', '.join(values)}], {dtype}).reshape({shape!r})")
 
 
@@ -137,13 +129,12 @@ def _bits(elem: str) -> int:
     return 64 if elem == "index" else 1 if elem == "i1" else int(elem[1:])
 
 
-@tile_rule("arith.extui", "arith.extsi", "arith.trunci", "arith.index_cast", "arith.index_castui", "arith.sitofp",
-           "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast")
+@tile_rule(*CAST_KINDS.classes)
 def emit_cast(em: TileEmitter, op: Any) -> None:
     (x,) = em.args(op)
     source, target = elem_name(op.operands[0].type), elem_name(op.results[0].type)
     dtype = compute_type(op.results[0].type, op)
-    kind = op.name[len("arith."):]
+    kind = CAST_KINDS[op]
     if kind in ("extsi", "extui", "trunci", "index_cast", "index_castui"):
         if _bits(target) < _bits(source):
             em.assign(op, f"_v.trunci({x}, {dtype})")

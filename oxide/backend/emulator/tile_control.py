@@ -7,15 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import scf
 
 from oxide.backend.emulator.ops_control import emit_execute_region
 from oxide.backend.emulator.rules import tile_rule
 from oxide.backend.emulator.tile_emitter import TileEmitter
 
-tile_rule("scf.execute_region")(emit_execute_region)
+tile_rule(scf.ExecuteRegionOp)(emit_execute_region)
 
 
-@tile_rule("scf.if")
+@tile_rule(scf.IfOp)
 def emit_if(em: TileEmitter, op: Any) -> None:
     (cond,) = em.args(op)
     results = [em.result(op, k) for k in range(len(op.results))]
@@ -30,7 +31,7 @@ def emit_if(em: TileEmitter, op: Any) -> None:
                 em.line(f"{r} = {y}")
 
 
-@tile_rule("scf.for")
+@tile_rule(scf.ForOp)
 def emit_for(em: TileEmitter, op: Any) -> None:
     lower, upper, step, *inits = em.args(op)
     iv = em.fresh("i")
@@ -48,7 +49,7 @@ def emit_for(em: TileEmitter, op: Any) -> None:
         em.bind(op.results[k], name)
 
 
-@tile_rule("scf.while")
+@tile_rule(scf.WhileOp)
 def emit_while(em: TileEmitter, op: Any) -> None:
     inits = em.args(op)
     before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
@@ -68,7 +69,7 @@ def emit_while(em: TileEmitter, op: Any) -> None:
             em.line(f"{', '.join(carried)}, = ({', '.join(yields)},)")
 
 
-@tile_rule("scf.index_switch")
+@tile_rule(scf.IndexSwitchOp)
 def emit_index_switch(em: TileEmitter, op: Any) -> None:
     (selector,) = em.args(op)
     cases = list(ir.DenseI64ArrayAttr(op.attributes["cases"]))

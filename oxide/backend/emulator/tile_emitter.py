@@ -14,8 +14,11 @@ from typing import Any
 
 from mlir import ir
 
-from oxide.backend.emulator.emitter import EmitError, KernelEmitter, LocationTable
+from oxide.backend.emulator.emitter import KernelEmitter, LocationTable
+from oxide.backend.emulator.rules import TILE_RULES
+from oxide.dialects.tile.dialect import DIALECT as TILE_DIALECT
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
+from oxide.ir.rules import LoweringError
 
 # Tile element type -> numpy type the emulator computes in (bf16 as float32, rounded; see runtime tile.py).
 COMPUTE_TYPES = {"f32": "np.float32", "f64": "np.float64", "f16": "np.float16", "bf16": "np.float32",
@@ -31,7 +34,8 @@ def is_tile_kernel(func: Any) -> bool:
     entry = func.regions[0].blocks[0]
     if any(_TILE_PARAM.match(str(arg.type)) for arg in entry.arguments):
         return True
-    return any(op.operation.name.startswith("tile.") for op in entry.operations)
+    prefix = TILE_DIALECT.name + "."
+    return any(op.operation.name.startswith(prefix) for op in entry.operations)
 
 
 def elem_name(type_: Any) -> str:
@@ -48,7 +52,7 @@ def shape_of(type_: Any) -> tuple[int, ...]:
         return tuple(type_.shape)
     match = re.search(r"array<i64(?::\s*([-\d,\s]*))?>", str(type_))
     if match is None:
-        raise EmitError(f"internal error: {type_} has no shape")
+        raise LoweringError(f"internal error: {type_} has no shape")
     return tuple(int(d) for d in (match.group(1) or "").split(",") if d.strip())
 
 
@@ -56,14 +60,14 @@ def compute_type(type_: Any, where: Any = None) -> str:
     """Python source for the numpy type that holds values of a tile's (or scalar's) element type."""
     elem = elem_name(type_)
     if elem not in COMPUTE_TYPES:
-        raise EmitError(f"the emulator has no representation for tile elements of type {elem}", where)
+        raise LoweringError(f"the emulator has no representation for tile elements of type {elem}", where)
     return COMPUTE_TYPES[elem]
 
 
 class TileEmitter(KernelEmitter):
     """The Python text of one tile-block function under construction."""
 
-    tile = True
+    rules = TILE_RULES
 
     def assign(self, op: Any, expression: str, index: int = 0) -> str:
         """Bind result `index` of `op` to `expression`, rounded to bf16 when that is its element type."""
@@ -97,7 +101,7 @@ def tile_kernel_function(func: Any, locs: LocationTable, functions: set[str]) ->
     em = TileEmitter(locs, func)
     entry = func.regions[0].blocks[0]
     if len(func.regions[0].blocks) != 1:
-        raise EmitError("the emulator executes structured control flow only (one block per kernel)", func)
+        raise LoweringError("the emulator executes structured control flow only (one block per kernel)", func)
     params = [em.bind(arg, f"p{k}") for k, arg in enumerate(entry.arguments)]
     kinds = [_parameter(arg.type, func) for arg in entry.arguments]
     warps = ir.IntegerAttr(func.attributes["tile.warps"]).value if "tile.warps" in func.attributes else DEFAULT_WARPS

@@ -1,5 +1,6 @@
-"""The conversion framework: a rule registry (one function per source op), a lowering context, and the
-driver that rewrites function signatures and ops.
+"""The type-splitting conversion framework (simt -> NVVM): a `Conversion` (its rules are an
+oxide.ir.rules.RuleSet keyed by op class, one function per source op), a lowering context, and the driver
+that rewrites function signatures and ops.
 
 A rule takes the context and the op (its typed OpView), builds the replacement at the op, and returns
 the new values for the op's results: one Value per plain result, a list of Values for a result whose
@@ -11,16 +12,16 @@ with no rule is a located error, never a silent skip.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from mlir import ir
-from mlir.dialects import arith, llvm, scf
+from mlir.dialects import arith, builtin, func, gpu, llvm, scf
 
+from oxide.ir.rules import FollowsFailure, LoweringError, OpSet, RuleSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.base import PassError
 
-Rule = Callable[["LoweringContext", Any], Any]
 PARTS_MARKER = "oxide.parts"
 # Marks an op whose rule failed: a rule that then needs the lowered form of one of its results raises
 # FollowsFailure, which is not reported (a consequence of the error already reported); that op is marked in
@@ -28,40 +29,25 @@ PARTS_MARKER = "oxide.parts"
 FAILED_MARKER = "oxide.lowering_failed"
 
 
-@dataclass
-class RuleSet:
-    """The rules of one conversion, keyed by op name, and the type converter that splits its types."""
+# The ops whose body holds the ops a conversion lowers (and whose signature it converts).
+FUNCTIONS = OpSet(gpu.GPUFuncOp, func.FuncOp)
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """One dialect conversion: the dialect whose ops it lowers, its rules (keyed by op class), and the type
+    converter that splits the dialect's types."""
 
     dialect: str
     convert_type: Callable[[ir.Type], list[ir.Type] | None]
-    rules: dict[str, Rule] = field(default_factory=dict)
-
-    def lowering(self, *op_classes: Any) -> Callable[[Rule], Rule]:
-        """Decorator: register `rule` as the lowering of each op class."""
-
-        def register(rule: Rule) -> Rule:
-            for cls in op_classes:
-                if cls.OPERATION_NAME in self.rules:
-                    raise ValueError(f"{cls.OPERATION_NAME} has two lowering rules")
-                self.rules[cls.OPERATION_NAME] = rule
-            return rule
-
-        return register
-
-
-class LoweringError(Exception):
-    """Raised by a rule for input it cannot lower; reported at the op."""
-
-
-class FollowsFailure(LoweringError):
-    """An operand comes from an op whose lowering failed: not reported (that error already was)."""
+    rules: RuleSet
 
 
 class LoweringContext:
     """What a rule sees: helpers to build common values, the enclosing function, the conversion's options."""
 
-    def __init__(self, ruleset: RuleSet, symbol_table_op: ir.Operation, options: Any):
-        self.ruleset = ruleset
+    def __init__(self, conversion: Conversion, symbol_table_op: ir.Operation, options: Any):
+        self.conversion = conversion
         self.container = symbol_table_op
         self.options = options
         self.function: ir.Operation | None = None
@@ -73,8 +59,7 @@ class LoweringContext:
         owner = value.owner
         if not isinstance(owner, ir.Block) and FAILED_MARKER in owner.attributes:
             raise FollowsFailure(f"{value.type} comes from an op that could not be lowered")
-        if isinstance(owner, ir.Block) or owner.name != "builtin.unrealized_conversion_cast" \
-                or PARTS_MARKER not in owner.attributes:
+        if not is_op(owner, builtin.UnrealizedConversionCastOp) or PARTS_MARKER not in owner.attributes:
             raise LoweringError(f"internal error: no lowered form for a value of type {value.type}")
         return list(owner.operands)
 
@@ -183,18 +168,19 @@ def natural_alignment(t: ir.Type) -> int:
 
 
 def _tie(ctx: LoweringContext, old: ir.Value, parts: Sequence[ir.Value]) -> None:
-    cast = ir.Operation.create("builtin.unrealized_conversion_cast", results=[old.type], operands=list(parts),
+    cast = ir.Operation.create(builtin.UnrealizedConversionCastOp.OPERATION_NAME, results=[old.type],
+                               operands=list(parts),
                                attributes={PARTS_MARKER: ir.UnitAttr.get()})
     old.replace_all_uses_with(cast.result)
 
 
-def _is_converted(ruleset: RuleSet, t: ir.Type) -> bool:
-    return ruleset.convert_type(t) is not None
+def _is_converted(conversion: Conversion, t: ir.Type) -> bool:
+    return conversion.convert_type(t) is not None
 
 
 def convert_signature(ctx: LoweringContext, func: ir.Operation) -> None:
     """Split the converted-type arguments of a gpu.func / func.func into their parts, in place."""
-    ruleset = ctx.ruleset
+    ruleset = ctx.conversion
     if not func.regions[0].blocks:
         return
     entry = func.regions[0].blocks[0]
@@ -224,11 +210,11 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
     """Apply the rules to every op of the rule set's dialect under `root`, in program order, and split the
     converted-type results of an scf.if once its branches are lowered (post-order: the dialect's ops are leaves,
     so they keep program order, and an scf.if comes after its branches and before any use of its results)."""
-    prefix = ctx.ruleset.dialect + "."
+    prefix = ctx.conversion.dialect + "."
     todo: list[ir.Operation] = []
 
     def collect(op: ir.Operation) -> ir.WalkResult:
-        if op.name.startswith(prefix) or (op.name == "scf.if" and any(_is_converted(ctx.ruleset, r.type)
+        if op.name.startswith(prefix) or (is_op(op, scf.IfOp) and any(_is_converted(ctx.conversion, r.type)
                                                                         for r in op.results)):
             todo.append(op)
         return ir.WalkResult.ADVANCE
@@ -236,41 +222,38 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
     walk(root, collect, ir.WalkOrder.POST_ORDER)
     failures: list[tuple[ir.Location, str]] = []
 
-    def fail(op: ir.Operation, exc: LoweringError | str) -> None:
+    def fail(op: ir.Operation, exc: LoweringError) -> None:
         op.attributes[FAILED_MARKER] = ir.UnitAttr.get()
         if not isinstance(exc, FollowsFailure):
-            failures.append((op.location, str(exc)))
+            failures.append((exc.location, exc.message))
 
     for op in todo:
-        if op.name == "scf.if":
+        if is_op(op, scf.IfOp):
             try:
                 _split_if_results(ctx, op)
             except LoweringError as exc:
-                fail(op, exc)
-            continue
-        rule = ctx.ruleset.rules.get(op.name)
-        if rule is None:
-            fail(op, f"'{op.name}' has no lowering to NVVM yet")
+                fail(op, exc.at(op))
             continue
         ctx.function = _enclosing_function(op)
         try:
             with ir.InsertionPoint(op), op.location:
-                new = rule(ctx, op.opview)
+                new = ctx.conversion.rules.apply(op, ctx, op.opview)
                 _replace(ctx, op, new)
         except LoweringError as exc:
-            fail(op, exc)
+            fail(op, exc.at(op))
     return failures
 
 
 def _split_if_results(ctx: LoweringContext, op: ir.Operation) -> None:
     """Rebuild an scf.if that yields values of converted types (a thread index witness chosen by a branch)
     as one yielding their parts; its branches, already lowered, yield the parts of what they yielded."""
-    ruleset = ctx.ruleset
+    ruleset = ctx.conversion
     new_types: list[ir.Type] = []
     for result in op.results:
         new_types.extend(ruleset.convert_type(result.type) or [result.type])
     with ir.InsertionPoint(op), op.location:
-        new = ir.Operation.create("scf.if", results=new_types, operands=list(op.operands), regions=len(op.regions))
+        new = ir.Operation.create(scf.IfOp.OPERATION_NAME, results=new_types, operands=list(op.operands),
+                                  regions=len(op.regions))
     for region, target in zip(op.regions, new.regions):
         for block in list(region.blocks):
             block.append_to(target)
@@ -279,7 +262,7 @@ def _split_if_results(ctx: LoweringContext, op: ir.Operation) -> None:
             for value in terminator.operands:
                 parts.extend(ctx.parts(value) if _is_converted(ruleset, value.type) else [value])
             with ir.InsertionPoint(terminator), terminator.location:
-                ir.Operation.create("scf.yield", operands=parts)
+                ir.Operation.create(scf.YieldOp.OPERATION_NAME, operands=parts)
             terminator.erase()
     position = 0
     with ir.InsertionPoint(op), op.location:
@@ -296,7 +279,7 @@ def _split_if_results(ctx: LoweringContext, op: ir.Operation) -> None:
 
 def _enclosing_function(op: ir.Operation) -> ir.Operation | None:
     parent = op.parent
-    while parent is not None and parent.name not in ("gpu.func", "func.func"):
+    while parent is not None and parent not in FUNCTIONS:
         parent = parent.parent
     return parent
 
@@ -315,18 +298,18 @@ def _replace(ctx: LoweringContext, op: ir.Operation, new: Any) -> None:
     op.erase()
 
 
-def leftover_uses(ruleset: RuleSet, root: ir.Operation) -> list[tuple[ir.Location, str]]:
+def leftover_uses(conversion: Conversion, root: ir.Operation) -> list[tuple[ir.Location, str]]:
     """Ops outside the dialect that still take or yield converted types: nothing can lower them."""
     problems: list[tuple[ir.Location, str]] = []
     converted: dict[ir.Type, bool] = {}  # a kernel has thousands of values and a few types
 
     def is_converted(t: ir.Type) -> bool:
         if t not in converted:
-            converted[t] = _is_converted(ruleset, t)
+            converted[t] = _is_converted(conversion, t)
         return converted[t]
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "builtin.unrealized_conversion_cast" and PARTS_MARKER in op.attributes:
+        if is_op(op, builtin.UnrealizedConversionCastOp) and PARTS_MARKER in op.attributes:
             return ir.WalkResult.ADVANCE
         for value in [*op.operands, *op.results]:
             if is_converted(value.type):
@@ -344,7 +327,7 @@ def erase_dead_parts(root: ir.Operation) -> None:
     casts: list[ir.Operation] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "builtin.unrealized_conversion_cast" and PARTS_MARKER in op.attributes:
+        if is_op(op, builtin.UnrealizedConversionCastOp) and PARTS_MARKER in op.attributes:
             casts.append(op)
         return ir.WalkResult.ADVANCE
 
@@ -354,15 +337,15 @@ def erase_dead_parts(root: ir.Operation) -> None:
             cast.erase()
 
 
-def run_conversion(ruleset: RuleSet, container: ir.Operation, options: Any) -> None:
+def run_conversion(conversion: Conversion, container: ir.Operation, options: Any) -> None:
     """Convert everything under `container` (a gpu.module); raise PassError with every failure."""
-    ctx = LoweringContext(ruleset, container, options)
+    ctx = LoweringContext(conversion, container, options)
     for op in container.regions[0].blocks[0].operations:
-        if op.operation.name in ("gpu.func", "func.func"):
+        if op in FUNCTIONS:
             convert_signature(ctx, op.operation)
     failures = lower_ops(ctx, container)
     if not failures:
         erase_dead_parts(container)
-        failures = leftover_uses(ruleset, container)
+        failures = leftover_uses(conversion, container)
     if failures:
         raise PassError(failures)

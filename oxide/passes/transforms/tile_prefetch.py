@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import arith, scf
 
+from oxide.dialects import tile
+from oxide.ir.rules import OpSet, is_op, ops_of
 from oxide.ir.walk import walk
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import register_pass
 
 # Ops an index may be computed with: no side effects, so they can be computed again for the next iteration.
-_PURE_PREFIXES = ("arith.",)
-_PURE_TILE_QUERIES = ("tile.block_id", "tile.num_blocks", "tile.dim", "tile.num_tiles")
+_PURE = OpSet(*ops_of(arith), tile.BlockIdOp, tile.NumBlocksOp, tile.DimOp, tile.NumTilesOp)
 
 
 def _operation(op: ir.Operation | ir.OpView | None) -> ir.Operation | None:
@@ -53,7 +54,7 @@ def _index_slice(value: ir.Value, loop: ir.Operation, body: ir.Block, order: dic
     if isinstance(value.owner, ir.Block):
         return value.owner == body and ir.BlockArgument(value).arg_number == 0
     op = _operation(value.owner)
-    pure = op.name.startswith(_PURE_PREFIXES) or op.name in _PURE_TILE_QUERIES
+    pure = op in _PURE
     if op not in order or not pure or len(op.regions):
         return False
     if op in found:
@@ -67,7 +68,7 @@ def _has_atomics(loop: ir.Operation) -> bool:
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         nonlocal seen
-        if op.name == "tile.atomic_rmw":
+        if is_op(op, tile.AtomicRmwOp):
             seen = True
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
@@ -95,7 +96,7 @@ def prefetch_loop(loop: ir.Operation) -> bool:
     loads: list[ir.Operation] = []
     slice_ops: dict[ir.Operation, int] = {}
     for op in order:
-        if op.name != "tile.load" or _inside(op.operands[0], loop):
+        if not is_op(op, tile.LoadOp) or _inside(op.operands[0], loop):
             continue
         found: dict[ir.Operation, int] = {}
         if all(_index_slice(index, loop, body, order, found) for index in list(op.operands)[1:]):
@@ -160,7 +161,7 @@ class TilePrefetchLoads(OxidePass):
         loops: list[ir.Operation] = []
 
         def collect(op: ir.Operation) -> ir.WalkResult:
-            if op.name == "scf.for":
+            if is_op(op, scf.ForOp):
                 loops.append(op)
             return ir.WalkResult.ADVANCE
 

@@ -38,17 +38,19 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from mlir import ir
-from mlir.dialects import arith, memref, scf
+from mlir.dialects import arith, gpu, memref, scf
+from mlir.dialects import func as func_d
 
-from oxide.analysis.kernel_walk import lowered_from_tile
+from oxide.analysis.kernel_facts import lowered_from_tile
 from oxide.analysis.nested import nested_ops
 from oxide.dialects import simt
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
+from oxide.ir.rules import OpMap, OpSet, is_op
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import register_pass
 
-_CHECKED = {"simt.load": simt.LoadUncheckedOp, "simt.store": simt.StoreUncheckedOp}
-_CASTS = ("arith.index_cast", "arith.index_castui", "arith.extui")
+_CHECKED = OpMap({simt.LoadOp: simt.LoadUncheckedOp, simt.StoreOp: simt.StoreUncheckedOp})
+_CASTS = OpSet(arith.IndexCastOp, arith.IndexCastUIOp, arith.ExtUIOp)
 
 
 @dataclass
@@ -85,10 +87,10 @@ def _defined_outside(value: ir.Value, loop: Any) -> bool:
 
 # Integer ops that are safe to compute before the loop whatever their operands (no division: by zero it is
 # undefined, and the loop might never have divided).
-_PURE = {"arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.shli", "arith.andi", "arith.ori",
-         "arith.xori", "arith.extui", "arith.extsi", "arith.trunci", "arith.index_cast", "arith.index_castui",
-         # a thread's coordinates, which `let c = thread::threadIdx_x() + i` reads again in a loop body
-         "simt.thread_id", "simt.block_id", "simt.block_dim", "simt.grid_dim"}
+_PURE = OpSet(arith.ConstantOp, arith.AddIOp, arith.SubIOp, arith.MulIOp, arith.ShLIOp, arith.AndIOp, arith.OrIOp,
+              arith.XOrIOp, arith.ExtUIOp, arith.ExtSIOp, arith.TruncIOp, arith.IndexCastOp, arith.IndexCastUIOp,
+              # a thread's coordinates, which `let c = thread::threadIdx_x() + i` reads again in a loop body
+              simt.ThreadIdOp, simt.BlockIdOp, simt.BlockDimOp, simt.GridDimOp)
 
 
 def _invariant(value: ir.Value, loop: Any) -> bool:
@@ -97,7 +99,7 @@ def _invariant(value: ir.Value, loop: Any) -> bool:
     if _defined_outside(value, loop):
         return True
     owner = value.owner
-    return (not isinstance(owner, ir.Block) and owner.name in _PURE
+    return (not isinstance(owner, ir.Block) and owner in _PURE
             and all(_invariant(operand, loop) for operand in owner.operands))
 
 
@@ -114,7 +116,7 @@ def _before_loop(value: ir.Value, loop: Any) -> ir.Value:
 
 def _strip(value: ir.Value) -> ir.Value:
     """The value under integer casts that keep it unchanged (extension, index casts)."""
-    while not isinstance(value.owner, ir.Block) and value.owner.name in _CASTS:
+    while not isinstance(value.owner, ir.Block) and value.owner in _CASTS:
         value = value.owner.operands[0]
     return value
 
@@ -122,7 +124,7 @@ def _strip(value: ir.Value) -> ir.Value:
 def _conjuncts(value: ir.Value) -> Iterator[ir.Value]:
     """The i1 values whose AND is `value`."""
     owner = value.owner
-    if not isinstance(owner, ir.Block) and owner.name == "arith.andi":
+    if not isinstance(owner, ir.Block) and is_op(owner, arith.AndIOp):
         for operand in owner.operands:
             yield from _conjuncts(operand)
     else:
@@ -134,10 +136,10 @@ def _while_counter(loop: Any) -> Counter | None:
     condition = list(before.operations)[-1]
     for cond in _conjuncts(condition.operands[0]):
         cmp = cond.owner
-        if isinstance(cmp, ir.Block) or cmp.name != "arith.cmpi" or cmp.attributes["predicate"].value != 6:  # ult
+        if isinstance(cmp, ir.Block) or not is_op(cmp, arith.CmpIOp) or cmp.attributes["predicate"].value != 6:  # ult
             continue
         load, bound = cmp.operands[0].owner, cmp.operands[1]
-        if isinstance(load, ir.Block) or load.name != "memref.load" or len(load.operands) != 1:
+        if isinstance(load, ir.Block) or not is_op(load, memref.LoadOp) or len(load.operands) != 1:
             continue
         local = load.operands[0]
         if not _defined_outside(local, loop) or not _invariant(bound, loop):
@@ -159,23 +161,23 @@ def _advance(loop: Any, after: Any, local: ir.Value) -> tuple[set[Any], ir.Value
     `local` exactly once, as `local = local + step`, at its top level or under `scf.if`s only (where `break`
     and `continue` put it); None otherwise. Each iteration then advances the counter by `step` once or not at
     all, and starts with `j < n`, so the counter only takes the values j0 + k * step below n."""
-    stores = [op for op in nested_ops(loop) if op.name == "memref.store" and op.operands[1] == local]
+    stores = [op for op in nested_ops(loop) if is_op(op, memref.StoreOp) and op.operands[1] == local]
     if len(stores) != 1:
         return None
     store = stores[0]
     top = store.operation  # the store, or the scf.if around it that sits in the loop's body
     while top.parent != loop.operation:
-        if top.parent.name != "scf.if":
+        if not is_op(top.parent, scf.IfOp):
             return None  # in an inner loop, the counter could advance many times in one iteration
         top = top.parent
     if top.block != after:
         return None  # in the condition region
     add = store.operands[0].owner
-    if isinstance(add, ir.Block) or add.name != "arith.addi":
+    if isinstance(add, ir.Block) or not is_op(add, arith.AddIOp):
         return None
     for mine, step in ((add.operands[0], add.operands[1]), (add.operands[1], add.operands[0])):
         reader = mine.owner
-        if not isinstance(reader, ir.Block) and reader.name == "memref.load" and reader.operands[0] == local \
+        if not isinstance(reader, ir.Block) and is_op(reader, memref.LoadOp) and reader.operands[0] == local \
                 and _invariant(step, loop):
             break
     else:
@@ -186,7 +188,7 @@ def _advance(loop: Any, after: Any, local: ir.Value) -> tuple[set[Any], ir.Value
         for inner in [op, *nested_ops(op)]:
             if inner == store:
                 return values, step
-            if inner.name == "memref.load" and inner.operands[0] == local:
+            if is_op(inner, memref.LoadOp) and inner.operands[0] == local:
                 values.add(inner.results[0])
     return values, step
 
@@ -212,7 +214,7 @@ def _affine(value: ir.Value, counters: list[Counter], loop: Any) -> Form | None:
     owner = value.owner
     if isinstance(owner, ir.Block):
         return None
-    if owner.name == "arith.muli":
+    if is_op(owner, arith.MulIOp):
         a, b = owner.operands
         for varying, factor in ((a, b), (b, a)):
             if _invariant(factor, loop):
@@ -221,7 +223,7 @@ def _affine(value: ir.Value, counters: list[Counter], loop: Any) -> Form | None:
                     # (sum + c * j) * f = sum * f + (c * f) * j, exactly when nothing wraps (checked at run time)
                     return [(*t, factor) for t in inner[0]], [(k, (*c, factor)) for k, c in inner[1]]
         return None
-    if owner.name == "arith.addi":
+    if is_op(owner, arith.AddIOp):
         left, right = (_affine(operand, counters, loop) for operand in owner.operands)
         if left is None or right is None:
             return None
@@ -234,7 +236,7 @@ def _inner_counters(loop: Any) -> list[Counter]:
     iteration of `loop`: an access in them reads between their first and last values whenever it runs."""
     counters = []
     for op in nested_ops(loop):
-        if op.name == "scf.for" and all(_invariant(v, loop) for v in list(op.operands)[:3]):
+        if is_op(op, scf.ForOp) and all(_invariant(v, loop) for v in list(op.operands)[:3]):
             lower = list(op.operands)[0]
             counter = _for_counter(op)
             counter.first = lambda lower=lower: _before_loop(lower, loop)
@@ -245,7 +247,7 @@ def _inner_counters(loop: Any) -> list[Counter]:
 def _accesses(loop: Any, counters: list[Counter]) -> list[Access]:
     found = []
     for position, op in enumerate(nested_ops(loop)):
-        if op.name in _CHECKED and _defined_outside(op.operands[0], loop):
+        if op in _CHECKED and _defined_outside(op.operands[0], loop):
             form = _affine(op.operands[1], counters, loop)
             if form is not None and form[1]:  # a counter must appear: invariant accesses keep their check
                 found.append(Access(position, op.operands[0], *form))
@@ -347,7 +349,7 @@ def _version(loop: Any, counters: list[Counter], accesses: list[Access]) -> Any:
     targets = [op for position, op in enumerate(nested_ops(clone)) if position in positions]
     for op in targets:
         with ir.InsertionPoint(op), op.location:
-            unchecked = _CHECKED[op.name]
+            unchecked = _CHECKED[op]
             if op.results:
                 replacement = unchecked.build(op.operands[0], op.operands[1], results=[op.results[0].type])
                 op.results[0].replace_all_uses_with(replacement)
@@ -363,7 +365,7 @@ def _outer_loops(op: Any) -> list[Any]:
     for region in op.regions:
         for block in region.blocks:
             for inner in block.operations:
-                if inner.operation.name in ("scf.for", "scf.while"):
+                if is_op(inner.operation, scf.ForOp, scf.WhileOp):
                     found.append(inner)
                 else:
                     found.extend(_outer_loops(inner))
@@ -375,7 +377,7 @@ def _version_nest(op: Any) -> None:
     too (a transpose's 2-D tile loops become one unchecked nest, which LLVM unrolls whole). Then the loops
     inside each copy are versioned for the accesses left checked (those the outer check could not cover)."""
     for loop in _outer_loops(op):
-        counter = _for_counter(loop) if loop.operation.name == "scf.for" else _while_counter(loop)
+        counter = _for_counter(loop) if is_op(loop.operation, scf.ForOp) else _while_counter(loop)
         if counter is not None:
             counters = [counter, *_inner_counters(loop)]
             accesses = _accesses(loop, counters)
@@ -402,8 +404,8 @@ def _functions(module: ir.Operation) -> list[Any]:
     """The functions of the module and of its gpu.modules (a shallow walk: their bodies can be large)."""
     found = []
     for op in module.regions[0].blocks[0].operations:
-        if op.operation.name == "gpu.module":
-            found += [f for f in op.regions[0].blocks[0].operations if f.operation.name in ("gpu.func", "func.func")]
-        elif op.operation.name == "func.func":
+        if is_op(op, gpu.GPUModuleOp):
+            found += [f for f in op.regions[0].blocks[0].operations if is_op(f, gpu.GPUFuncOp, func_d.FuncOp)]
+        elif is_op(op, func_d.FuncOp):
             found.append(op)
     return found

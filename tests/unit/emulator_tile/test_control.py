@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from mlir import ir
 
-from oxide.backend.emulator import EmitError, emit_program
+from oxide.backend.emulator import emit_program
+from oxide.ir.rules import LoweringError
 from oxide.ir.parse import parse_source
 from oxide.runtime.emulator import (
     LaunchError,
@@ -117,7 +118,7 @@ UNSUPPORTED = f"""
 
 def test_an_op_without_a_tile_rule_is_a_located_error():
     text = module(f"%z: {out('i32', 8)}, %x: {view('i32', -1)}", UNSUPPORTED)
-    with pytest.raises(EmitError, match=r"k.rs:3:14: .*the emulator cannot execute `math.ipowi`"):
+    with pytest.raises(LoweringError, match=r"k.rs:3:14: .*the emulator cannot execute `math.ipowi`"):
         program(text)
     with _context(), ir.Location.unknown():
         lenient = emit_program(parse_source(text, "k.rs", _context()).module, strict=False)

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlir import ir
+from mlir.dialects import gpu
 
+from oxide.ir.rules import is_op
 from oxide.passes.base import OxidePass
 from oxide.passes.conversion.lowering import run_conversion
 from oxide.passes.conversion.simt_to_nvvm import atomics, debug, indexing, math, memory, shared, sync, warp  # noqa: F401  (rules register on import)
@@ -34,7 +36,7 @@ class ConvertSimtToNvvm(OxidePass):
 
     def run(self, module: ir.Operation) -> None:
         for op in module.regions[0].blocks[0].operations:
-            if op.operation.name == "gpu.module":
+            if is_op(op, gpu.GPUModuleOp):
                 lower_kernel_metadata(op.operation)
                 plan = parameter_attributes(op.operation)
                 mark_coherent_reads(op.operation)

@@ -12,7 +12,8 @@ from mlir.dialects import arith
 from oxide.dialects.simt import indexing as ops
 from oxide.dialects.simt.types import ThreadIndexType, space_stride
 from oxide.ir.declare import python_value
-from oxide.passes.conversion.lowering import LoweringContext, LoweringError
+from oxide.ir.rules import LoweringError
+from oxide.passes.conversion.lowering import LoweringContext
 from oxide.passes.conversion.simt_to_nvvm.rules import lowering
 
 _DIM_REGISTER = {ops.ThreadIdOp: "tid", ops.BlockIdOp: "ctaid", ops.BlockDimOp: "ntid", ops.GridDimOp: "nctaid"}

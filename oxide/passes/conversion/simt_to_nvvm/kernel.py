@@ -10,15 +10,19 @@ buffer overlaps any other buffer) and read-only slices `readonly`.
 from __future__ import annotations
 
 from mlir import ir
+from mlir.dialects import arith, gpu
 
+from oxide.dialects import simt
 from oxide.dialects.simt.kernel import contract_entries
 from oxide.dialects.simt.types import DisjointType, SliceMutType, SliceType
+from oxide.ir.rules import OpSet, is_op
+from oxide.passes.conversion.lowering import FUNCTIONS
 from oxide.passes.conversion.simt_to_nvvm.types import convert_type
 
 
 def _kernels(gpu_module: ir.Operation) -> list[ir.Operation]:
     return [op.operation for op in gpu_module.regions[0].blocks[0].operations
-            if op.operation.name == "gpu.func" and "gpu.kernel" in op.operation.attributes]
+            if is_op(op, gpu.GPUFuncOp) and "gpu.kernel" in op.operation.attributes]
 
 
 def lower_kernel_metadata(gpu_module: ir.Operation) -> None:
@@ -46,12 +50,12 @@ def lower_kernel_metadata(gpu_module: ir.Operation) -> None:
 # pointer is only read through: an element of a slice of structs read in place (`a[i].x`), a view of the
 # slice (`vector::as_vectors`, `slice::from_raw_parts(s.as_ptr(), n)`) that is only read, and alignment tests
 # of its address.
-_POINTER_ESCAPES = ("simt.elem_ptr", "simt.slice_ptr")
-_ADDRESS_STEPS = ("simt.field_ptr", "simt.ptr_cast", "simt.ptr_offset", "simt.slice_from_ptr", "simt.elem_ptr",
-                  "simt.slice_ptr")
-_READS = ("simt.ptr_load", "simt.load", "simt.load_unchecked", "simt.vector_load", "simt.len")
-_ALIGNMENT_TESTS = ("arith.andi", "arith.remui")
-_SLICE_READS = ("simt.load", "simt.load_unchecked", "simt.vector_load")
+_POINTER_ESCAPES = OpSet(simt.ElemPtrOp, simt.SlicePtrOp)
+_ADDRESS_STEPS = OpSet(simt.FieldPtrOp, simt.PtrCastOp, simt.PtrOffsetOp, simt.SliceFromPtrOp, simt.ElemPtrOp,
+                       simt.SlicePtrOp)
+_READS = OpSet(simt.PtrLoadOp, simt.LoadOp, simt.LoadUncheckedOp, simt.VectorLoadOp, simt.LenOp)
+_ALIGNMENT_TESTS = OpSet(arith.AndIOp, arith.RemUIOp)
+_SLICE_READS = OpSet(simt.LoadOp, simt.LoadUncheckedOp, simt.VectorLoadOp)
 COHERENT_MARKER = "oxide.coherent"
 
 
@@ -59,20 +63,20 @@ def _only_read_through(value: ir.Value) -> bool:
     """Whether every use of a pointer or slice derived from a read-only slice, followed through address
     arithmetic and views, only reads memory (or tests the address's alignment)."""
     for use in value.uses:
-        name = use.owner.name
-        if name in _ADDRESS_STEPS:
-            if not _only_read_through(use.owner.results[0]):
+        user = use.owner
+        if user in _ADDRESS_STEPS:
+            if not _only_read_through(user.results[0]):
                 return False
-        elif name == "simt.ptr_to_int":
-            if not all(u.owner.name in _ALIGNMENT_TESTS for u in use.owner.results[0].uses):
+        elif is_op(user, simt.PtrToIntOp):
+            if not all(u.owner in _ALIGNMENT_TESTS for u in user.results[0].uses):
                 return False
-        elif name not in _READS:
+        elif user not in _READS:
             return False
     return True
 
 
 def _escapes(arg: ir.Value) -> bool:
-    return any(use.owner.name in _POINTER_ESCAPES and not _only_read_through(use.owner.results[0])
+    return any(use.owner in _POINTER_ESCAPES and not _only_read_through(use.owner.results[0])
                for use in arg.uses)
 
 
@@ -80,12 +84,12 @@ def mark_coherent_reads(gpu_module: ir.Operation) -> None:
     """Mark the reads of read-only slices whose elements escape as pointers: they must stay coherent
     (no `ld.global.nc`, no invariant load), since atomics may write those elements meanwhile."""
     for func in gpu_module.regions[0].blocks[0].operations:
-        if func.operation.name not in ("gpu.func", "func.func") or not func.operation.regions[0].blocks:
+        if func not in FUNCTIONS or not func.operation.regions[0].blocks:
             continue
         for arg in func.operation.regions[0].blocks[0].arguments:
             if SliceType.isinstance(arg.type) and _escapes(arg):
                 for use in arg.uses:
-                    if use.owner.name in _SLICE_READS:
+                    if use.owner in _SLICE_READS:
                         use.owner.attributes[COHERENT_MARKER] = ir.UnitAttr.get()
 
 

@@ -10,10 +10,10 @@ from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
 from oxide.dialects import tile as T
-from oxide.passes.conversion.lowering import LoweringError
+from oxide.ir.rules import LoweringError
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
-from oxide.passes.conversion.tile_to_simt.remap import flat_index, write_to_scratch
+from oxide.passes.conversion.tile_to_simt.remap import convert_layout, flat_index, write_to_scratch
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 _FLOAT_KINDS = {"add": "fadd", "xchg": "xchg"}
@@ -30,7 +30,7 @@ def lower_atomic_rmw(ctx: TileLowering, op: T.AtomicRmwOp) -> TileValue:
         kind = _FLOAT_KINDS[kind]
     tiles = [ctx.tile(v) for v in (op.offsets, op.values, op.mask)]
     leader = next((t for t in tiles if not t.is_splat), tiles[0])
-    offsets, values, mask = (ctx.convert(t, leader.layout) for t in tiles)
+    offsets, values, mask = (convert_layout(ctx, t, leader.layout) for t in tiles)
     layout = leader.layout
     ptr = ctx.lowered(op.ptr)
     olds = []

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith
+from mlir.dialects import arith, builtin
 
 from oxide.dialects import simt
-from oxide.passes.conversion.lowering import LoweringError
+from oxide.ir.rules import LoweringError
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, blocked
 from oxide.target import Target
 
@@ -153,12 +153,6 @@ class TileLowering:
         """A tile whose every element is `value`."""
         return TileValue(layout, [value] * layout.per_thread, splat=True)
 
-    def convert(self, tile: TileValue, layout: Layout) -> TileValue:
-        """The same tile in another layout (free for a splat or an equal layout, else through shared memory)."""
-        from oxide.passes.conversion.tile_to_simt.remap import convert_layout
-
-        return convert_layout(self, tile, layout)
-
     # Shared scratch memory ------------------------------------------------------------------------------------
     def scratch(self, elem: ir.Type, count: int) -> ir.Value:
         """A `!simt.ptr<T, 3>` to block-wide scratch memory of at least `count` elements of `elem` (i1 is kept
@@ -169,8 +163,8 @@ class TileLowering:
         if key not in self._scratch:
             with ir.InsertionPoint.at_block_begin(self.entry):
                 ptr_type = ir.Type.parse(f"!simt.ptr<{storage}, 3>")
-                placeholder = ir.Operation.create("builtin.unrealized_conversion_cast", results=[ptr_type],
-                                                  attributes={"tile.scratch": ir.UnitAttr.get()})
+                placeholder = ir.Operation.create(builtin.UnrealizedConversionCastOp.OPERATION_NAME,
+                                                  results=[ptr_type], attributes={"tile.scratch": ir.UnitAttr.get()})
             self._scratch[key] = _Scratch(placeholder)
         entry = self._scratch[key]
         # Whole 32-element rows: the swizzle moves elements within their row.

@@ -14,14 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import gpu, scf
+from mlir.dialects import builtin, gpu, scf
 
-from oxide.passes.conversion.lowering import LoweringError
+from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.driver import emit_block
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
+from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
+# The op standing for a loop's initial values until their layouts settle.
+_STAND_IN = builtin.UnrealizedConversionCastOp.OPERATION_NAME
 # How many times a loop body is emitted while its carried tiles' layouts settle.
 MAX_LAYOUT_ROUNDS = 3
 
@@ -54,7 +57,7 @@ def _flatten(ctx: TileLowering, values: Sequence[Any], layouts: Sequence[Layout 
     for value, layout in zip(values, layouts):
         if layout is None and not isinstance(value, ir.Value):
             raise LoweringError(_NOT_CARRIED)
-        flat.extend(ctx.convert(value, layout).values if layout is not None else [value])
+        flat.extend(convert_layout(ctx, value, layout).values if layout is not None else [value])
     return flat
 
 
@@ -89,12 +92,12 @@ def _settled(targets: list[Layout | None], observed: list[Layout | None]) -> lis
     return None if changed == targets else changed
 
 
-@lowering("scf.yield", "scf.condition")
+@lowering(scf.YieldOp, scf.ConditionOp)
 def lower_yield(ctx: TileLowering, op: ir.Operation) -> None:
     """Yield the lowered values, tiles converted to the enclosing op's layouts."""
     frame: YieldFrame = ctx.yields[-1]
     operands = list(op.operands)
-    condition = ctx.scalar(operands.pop(0)) if op.name == "scf.condition" else None
+    condition = ctx.scalar(operands.pop(0)) if is_op(op, scf.ConditionOp) else None
     values = [ctx.lowered(v) for v in operands]
     frame.observed = [v.layout if isinstance(v, TileValue) and not v.is_splat else None for v in values]
     flat = _flatten(ctx, values, frame.targets)
@@ -104,7 +107,7 @@ def lower_yield(ctx: TileLowering, op: ir.Operation) -> None:
         scf.YieldOp(flat)
 
 
-@lowering("scf.for")
+@lowering(scf.ForOp)
 def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     """A counted loop; carried tiles settle on the layout the body yields."""
     lower, upper, step = (ctx.scalar(v) for v in list(op.operands)[:3])
@@ -115,7 +118,7 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
         before = ctx.scratch_state()
         types = [t for v, layout in zip(inits, layouts) for t in _types(v, layout)]
         # Stand-ins for the initial values: the real ones are converted once the layouts are settled.
-        stand_ins = ir.Operation.create("builtin.unrealized_conversion_cast", results=types) if types else None
+        stand_ins = ir.Operation.create(_STAND_IN, results=types) if types else None
         loop = scf.ForOp(lower, upper, step, list(stand_ins.results) if stand_ins else [])
         ctx.loop_depth += 1
         try:
@@ -132,7 +135,7 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     return _finish(ctx, loop, stand_ins, inits, layouts, layouts)
 
 
-@lowering("scf.if")
+@lowering(scf.IfOp)
 def lower_if(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     """A branch on a (block-uniform) scalar; tile results in the then-branch's layouts."""
     cond = ctx.scalar(op.operands[0])
@@ -158,7 +161,7 @@ def lower_if(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     return grouped if len(grouped) != 1 else grouped[0]
 
 
-@lowering("scf.while")
+@lowering(scf.WhileOp)
 def lower_while(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     """A while loop; its tiles settle, as scf.for's, on the layouts its regions yield (the `before` region's
     arguments start in the initial values' layouts, the `after` region's in the default layout)."""
@@ -178,8 +181,7 @@ def lower_while(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     for round_ in range(MAX_LAYOUT_ROUNDS):
         state = ctx.scratch_state()
         init_types = types_of(before_old.arguments, before_layouts)
-        stand_ins = ir.Operation.create("builtin.unrealized_conversion_cast", results=init_types) \
-            if init_types else None
+        stand_ins = ir.Operation.create(_STAND_IN, results=init_types) if init_types else None
         loop = scf.WhileOp(types_of(after_old.arguments, after_layouts), list(stand_ins.results) if stand_ins else [])
         before = loop.before.blocks.append(*init_types)
         after = loop.after.blocks.append(*types_of(after_old.arguments, after_layouts))
@@ -227,7 +229,7 @@ def _finish(ctx: TileLowering, loop: Any, stand_ins: Any, inits: list[Any], init
     return grouped if len(grouped) != 1 else grouped[0]
 
 
-@lowering("gpu.return")
+@lowering(gpu.ReturnOp)
 def lower_return(ctx: TileLowering, op: ir.Operation) -> None:
     """The kernel's end."""
     gpu.ReturnOp([])

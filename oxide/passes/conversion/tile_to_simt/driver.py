@@ -2,8 +2,8 @@
 extents and strides), whose body is emitted op by op from the tile kernel's, each tile value becoming the
 scalars this thread holds in its layout.
 
-Ops without a rule that touch no tile-only types (scalar arith, index casts) are re-created as they are;
-arith/math ops on tiles go to the elementwise rule; anything else without a rule is a located error.
+Ops without a rule that touch no tile-only types (scalar simt or gpu ops) are re-created as they are;
+arith/math ops have the elementwise rule (elementwise.py); anything else without a rule is a located error.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.ir.declare import python_value
+from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
-from oxide.passes.conversion.lowering import LoweringError
+from oxide.passes.conversion.lowering import FUNCTIONS
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
-from oxide.passes.conversion.tile_to_simt.rules import TILE_RULES
+from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 from oxide.target import Target
 
-# Upstream dialects whose ops on tiles are elementwise (the rule is registered under this key).
-ELEMENTWISE_DIALECTS = ("arith", "math")
-ELEMENTWISE = "<elementwise>"
+_TILE_LOADS = OpSet(T.LoadOp, T.LoadOwnOp)
+_TILE_PREFIX = T.DIALECT.name + "."
 # The static shared memory one block may declare (CUDA's limit without dynamic shared memory opt-in).
 MAX_STATIC_SHARED = 48 * 1024
 
@@ -37,7 +37,7 @@ def is_tile_kernel(func: ir.Operation) -> bool:
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         nonlocal found
-        if op.name.startswith("tile.") or any(_tile_typed(r.type) for r in op.results):
+        if op.name.startswith(_TILE_PREFIX) or any(_tile_typed(r.type) for r in op.results):
             found = True
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
@@ -59,7 +59,7 @@ def blocked_vector(func: ir.Operation) -> int:
     widths: set[int] = set()
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name in ("tile.load", "tile.load_own"):
+        if op in _TILE_LOADS:
             widths.add(bit_width(T.elem_of(op.results[0].type)))
         return ir.WalkResult.ADVANCE
 
@@ -115,36 +115,23 @@ def emit_block(ctx: TileLowering, block: ir.Block) -> None:
 
 def emit_op(ctx: TileLowering, op: ir.Operation) -> None:
     """Emit one op's lowered form and record its results' lowered forms."""
-    rule = TILE_RULES.get(op.name)
-    if rule is None and op.name.split(".")[0] in ELEMENTWISE_DIALECTS:
-        rule = TILE_RULES[ELEMENTWISE]
-    if rule is None:
-        if len(op.regions) or any(_tile_typed(v.type) for v in [*op.operands, *op.results]):
-            raise _located(op, f"'{op.name}' has no lowering from the tile dialect")
-        rule = clone_scalar_op
+    subject = op.opview if op.name.startswith(_TILE_PREFIX) else op
     with op.location:
-        try:
-            lowered = rule(ctx, op.opview if op.name.startswith("tile.") else op)
-        except LoweringError as exc:
-            raise _located(op, str(exc)) from None
+        if TILE_TO_SIMT.rule_for(op) is None and not len(op.regions) \
+                and not any(_tile_typed(v.type) for v in [*op.operands, *op.results]):
+            # A scalar op the tile dialect leaves as it is (a simt or gpu op the kernel uses directly).
+            try:
+                lowered = clone_scalar_op(ctx, op)
+            except LoweringError as exc:
+                raise exc.at(op) from None
+        else:
+            lowered = TILE_TO_SIMT.apply(op, ctx, subject)
     results = list(op.results)
     if not results:
         return
     values = [lowered] if len(results) == 1 else list(lowered)
     for old, new in zip(results, values):
         ctx.bind(old, new)
-
-
-class LocatedLoweringError(Exception):
-    """A lowering failure with the tile op's location."""
-
-    def __init__(self, location: ir.Location, message: str):
-        self.location = location
-        super().__init__(message)
-
-
-def _located(op: ir.Operation, message: str) -> LocatedLoweringError:
-    return LocatedLoweringError(op.location, message)
 
 
 def _tile_typed(t: ir.Type) -> bool:
@@ -191,7 +178,7 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
     try:
         new_types = [t for a in old_args for t in lowered_param_types(a.type)]
     except LoweringError as exc:
-        raise LocatedLoweringError(func.location, str(exc)) from None
+        raise exc.at(func) from None
     warps = kernel_warps(func)
     name = ir.StringAttr(func.attributes["sym_name"]).value
     with ir.InsertionPoint(func), func.location:
@@ -213,15 +200,14 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
             try:
                 _bind_params(ctx, old_args, list(entry.arguments))
             except LoweringError as exc:
-                raise LocatedLoweringError(func.location, str(exc)) from None
+                raise exc.at(func) from None
             emit_block(ctx, old_entry)
         ctx.finish_scratch()
         used = static_shared_bytes(new_func)
         if used > MAX_STATIC_SHARED:
-            raise LocatedLoweringError(func.location, f"this tile kernel needs {used} bytes of shared memory for "
-                                                      f"layout conversions, reductions and mma staging, more than "
-                                                      f"the {MAX_STATIC_SHARED} a block can declare; use smaller "
-                                                      f"tiles (or fewer conversions between layouts)")
+            raise LoweringError(f"this tile kernel needs {used} bytes of shared memory for layout conversions, "
+                                f"reductions and mma staging, more than the {MAX_STATIC_SHARED} a block can "
+                                f"declare; use smaller tiles (or fewer conversions between layouts)", func)
     except BaseException:
         new_func.erase()
         raise
@@ -234,7 +220,7 @@ def static_shared_bytes(func: ir.Operation) -> int:
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         nonlocal total
-        if op.name == "simt.shared_array":
+        if is_op(op, simt.SharedArrayOp):
             elem, count = simt.SharedType.parameters_of(op.results[0].type)
             total += python_value(count) * max(bit_width(elem) // 8, 1)
         return ir.WalkResult.ADVANCE
@@ -249,13 +235,13 @@ def leftover_tile_uses(container: ir.Operation) -> list[tuple[ir.Location, str]]
     problems: list[tuple[ir.Location, str]] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "gpu.func" and "tile.warps" in op.attributes and "gpu.kernel" in op.attributes:
+        if is_op(op, gpu.GPUFuncOp) and "tile.warps" in op.attributes and "gpu.kernel" in op.attributes:
             return ir.WalkResult.SKIP  # a lowered kernel: simt only, by construction (its body is thousands of ops)
         types = [v.type for v in [*op.operands, *op.results]]
-        if op.name in ("gpu.func", "func.func"):
+        if op in FUNCTIONS:
             types += [a.type for a in op.regions[0].blocks[0].arguments] if op.regions[0].blocks else []
-        if op.name.startswith("tile.") or any(_tile_typed(t) for t in types):
-            what = "a helper function taking tiles, views or partitions" if op.name in ("gpu.func", "func.func") \
+        if op.name.startswith(_TILE_PREFIX) or any(_tile_typed(t) for t in types):
+            what = "a helper function taking tiles, views or partitions" if op in FUNCTIONS \
                 else f"'{op.name}' on tiles outside a tile kernel"
             problems.append((op.location, f"{what} cannot be lowered: only tile kernels (`kernel` functions) take "
                                           "tile types; inline the helper into the kernel"))

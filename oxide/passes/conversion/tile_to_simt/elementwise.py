@@ -10,20 +10,21 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith
+from mlir.dialects import arith, math
 
-from oxide.passes.conversion.lowering import LoweringError
+from oxide.ir.rules import LoweringError, ops_of
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
-from oxide.passes.conversion.tile_to_simt.driver import (
-    ELEMENTWISE,
-    attributes_of,
-    clone_scalar_op,
-)
+from oxide.passes.conversion.tile_to_simt.driver import attributes_of, clone_scalar_op
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
+from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
+# Upstream arith/math ops on tiles are the tile dialect's elementwise part: every one of them has the
+# elementwise rule, except the constant, which has its own.
+ELEMENTWISE_OPS = tuple(cls for cls in ops_of(arith, math) if cls.OPERATION_NAME != arith.ConstantOp.OPERATION_NAME)
 
-@lowering("arith.constant")
+
+@lowering(arith.ConstantOp)
 def lower_constant(ctx: TileLowering, op: ir.Operation) -> Any:
     """A splat tile constant is its scalar; scalar constants stay."""
     result_type = op.results[0].type
@@ -38,7 +39,7 @@ def lower_constant(ctx: TileLowering, op: ir.Operation) -> Any:
     return ctx.splat(scalar, ctx.default_layout(list(result_type.shape)))
 
 
-@lowering(ELEMENTWISE)
+@lowering(*ELEMENTWISE_OPS)
 def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
     """The op on each element (tiles), or the op itself (scalars)."""
     if not any(isinstance(v.type, ir.RankedTensorType) for v in [*op.operands, *op.results]):
@@ -49,7 +50,7 @@ def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
     tiles = [t for t in operands if isinstance(t, TileValue)]
     leader = next((t for t in tiles if not t.is_splat), tiles[0])
     layout = leader.layout
-    aligned = [ctx.convert(t, layout) if isinstance(t, TileValue) else t for t in operands]
+    aligned = [convert_layout(ctx, t, layout) if isinstance(t, TileValue) else t for t in operands]
     result_types = [r.type.element_type for r in op.results]
     attributes = attributes_of(op)
     columns: list[list[ir.Value]] = [[] for _ in result_types]

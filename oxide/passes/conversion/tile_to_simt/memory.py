@@ -17,7 +17,7 @@ from mlir.dialects import vector as vector_ops
 
 from oxide.dialects import simt
 from oxide.dialects import tile as T
-from oxide.passes.conversion.lowering import LoweringError
+from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.conversion.tile_to_simt.context import (
     PartitionValue,
     TileLowering,
@@ -33,7 +33,7 @@ from oxide.passes.conversion.tile_to_simt.layouts import (
     flat_bits,
     vector_width,
 )
-from oxide.passes.conversion.tile_to_simt.remap import only_if
+from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 _AXES = "xyz"
@@ -244,7 +244,7 @@ def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile:
     three paths as loads). A tile whose layout would scatter a warp's stores (a transpose) goes to the
     default layout first."""
     if not coalesced(tile.layout):
-        tile = ctx.convert(tile, ctx.default_layout(list(tile.layout.shape)))
+        tile = convert_layout(ctx, tile, ctx.default_layout(list(tile.layout.shape)))
     layout = tile.layout
     elements = layout.coords(ctx, ctx.tid)
     elem = tile.values[0].type
@@ -326,6 +326,6 @@ def lower_store(ctx: TileLowering, op: T.StoreOp) -> None:
 
 def _constant_int(value: ir.Value) -> int | None:
     owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+    if not is_op(owner, arith.ConstantOp):
         return None
     return ir.IntegerAttr(owner.attributes["value"]).value

@@ -19,19 +19,20 @@ from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith, llvm, nvvm
+from mlir.dialects import arith, builtin, gpu, llvm, nvvm, scf
 from mlir.dialects import vector as vector_d
 
 from oxide.dialects import simt, tile
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
+from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
-from oxide.passes.conversion.lowering import LoweringError
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.layouts import (
     VECTOR_BYTES as ROW_VECTOR_BYTES,
 )
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue, vector_width
+from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 MIN_SM = 80
@@ -126,11 +127,8 @@ def _plan(ctx: TileLowering, op: Any) -> ml.MmaPlan:
     if ctx.target.sm < MIN_SM:
         raise LoweringError(f"tile.mma lowers to mma.sync and ldmatrix, which need sm_{MIN_SM} or newer; the "
                             f"target is {ctx.target.chip}")
-    try:
-        return ml.plan_mma(tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type), str(tile.elem_of(op.lhs.type)),
-                           str(tile.elem_of(op.acc.type)), ctx.warps)
-    except ml.MmaPlanError as exc:
-        raise LoweringError(str(exc)) from None
+    return ml.plan_mma(tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type), str(tile.elem_of(op.lhs.type)),
+                       str(tile.elem_of(op.acc.type)), ctx.warps)
 
 
 def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base: ir.Value) -> None:
@@ -243,23 +241,23 @@ def _mma(plan: ml.MmaPlan, a: list[ir.Value], b: list[ir.Value], c: list[ir.Valu
 
 
 # Tile ops whose lowering may need shared scratch memory of its own (besides layout conversions).
-_SCRATCH_USERS = ("tile.reduce", "tile.scan", "tile.cat", "tile.extract", "tile.permute", "tile.reshape",
-                  "tile.broadcast", "tile.to_scalar", "tile.atomic_rmw")
+_SCRATCH_USERS = OpSet(tile.ReduceOp, tile.ScanOp, tile.CatOp, tile.ExtractOp, tile.PermuteOp, tile.ReshapeOp,
+                       tile.BroadcastOp, tile.ToScalarOp, tile.AtomicRmwOp)
 
 
 def _only_gemm_scratch(op: Any) -> bool:
     """Whether `op` is its kernel's only tile.mma and no other op of the kernel is one that may need scratch
     memory: then a double buffer cannot crowd out another op's shared memory."""
     func = op.operation.parent
-    while func is not None and func.name != "gpu.func":
+    while func is not None and not is_op(func, gpu.GPUFuncOp):
         func = func.parent
     mmas = 0
     others = False
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
         nonlocal mmas, others
-        mmas += inner.name == "tile.mma"
-        others |= inner.name in _SCRATCH_USERS
+        mmas += is_op(inner, tile.MmaOp)
+        others |= inner in _SCRATCH_USERS
         return ir.WalkResult.ADVANCE
 
     walk(func, visit, ir.WalkOrder.PRE_ORDER)
@@ -270,7 +268,7 @@ def _loop_parity(ctx: TileLowering, op: Any) -> tuple[ir.Value, ir.Operation] | 
     """(iteration count % 2 as i32, the lowered loop) when the mma sits directly in an scf.for body, so it
     runs once in every iteration; else None."""
     loop = op.operation.parent
-    if loop is None or loop.name != "scf.for":
+    if loop is None or not is_op(loop, scf.ForOp):
         return None
     old_iv = loop.regions[0].blocks[0].arguments[0]
     iv, lower, step = ctx.scalar(old_iv), ctx.scalar(loop.operands[0]), ctx.scalar(loop.operands[2])
@@ -286,9 +284,9 @@ def _loop_parity(ctx: TileLowering, op: Any) -> tuple[ir.Value, ir.Operation] | 
 def _staging_buffers(ctx: TileLowering, elem: ir.Type, count: int) -> ir.Value:
     """A shared array of `count` elements of its own for one mma's double-buffered staging, at the kernel's
     entry; arrays left unused by a discarded emission of the loop body (control.py may emit it again) go."""
-    for name in ("simt.shared_ptr", "simt.shared_array"):
+    for op_class in (simt.SharedPtrOp, simt.SharedArrayOp):
         for old in [o.operation for o in ctx.entry.operations]:
-            if old.name == name and STAGING_MARK in old.attributes and not list(old.result.uses):
+            if is_op(old, op_class) and STAGING_MARK in old.attributes and not list(old.result.uses):
                 old.erase()
     with ir.InsertionPoint.at_block_begin(ctx.entry):
         array = simt.SharedArrayOp.build(align=16, results=[ir.Type.parse(f"!simt.shared<{elem}, {count}>")])
@@ -306,9 +304,9 @@ def _barrier_before(ctx: TileLowering, loop: ir.Operation) -> None:
         if candidate.operation == loop:
             break
         # control.py's stand-ins for the loop's initial values sit between a barrier and the loop.
-        if candidate.operation.name != "builtin.unrealized_conversion_cast":
+        if not is_op(candidate, builtin.UnrealizedConversionCastOp):
             previous = candidate.operation
-    if previous is None or previous.name != "simt.sync_threads":
+    if previous is None or not is_op(previous, simt.SyncThreadsOp):
         with ir.InsertionPoint(loop):
             ctx.barrier()
 
@@ -341,7 +339,7 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     a, b = ctx.tile(op.lhs), ctx.tile(op.rhs)
     acc = ctx.tile(op.acc)
     if acc.layout != plan.layout:
-        acc = ctx.convert(acc, plan.layout)
+        acc = convert_layout(ctx, acc, plan.layout)
     base = _staging(ctx, op, plan)
     _stage(ctx, plan, a, b, base)
     ctx.barrier()

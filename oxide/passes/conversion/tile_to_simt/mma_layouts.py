@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from oxide.ir.rules import LoweringError
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout
 
 MMA_M = 16
@@ -35,10 +36,6 @@ ROW_PAD_BYTES = 16
 TF32_B_PAD_WORDS = 8
 # Static shared memory one block may declare.
 MAX_STATIC_SHARED = 48 * 1024
-
-
-class MmaPlanError(ValueError):
-    """A tile.mma the Tensor Core lowering cannot take (the message says what to change)."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +65,7 @@ def instruction_for(in_elem: str, acc_elem: str) -> MmaInstr:
         return MmaInstr("f16", "f16", 16)
     if in_elem == "f32" and acc_elem == "f32":
         return MmaInstr("tf32", "f32", 8)
-    raise MmaPlanError(f"mma does not take {in_elem} inputs with an {acc_elem} accumulator")
+    raise LoweringError(f"mma does not take {in_elem} inputs with an {acc_elem} accumulator")
 
 
 def _log2(n: int) -> int:
@@ -92,7 +89,7 @@ def warp_grid(m: int, n: int, warps: int) -> tuple[int, int]:
             wn *= 2
         wm *= 2
     if best is None:
-        raise MmaPlanError(f"an mma accumulator of {m}x{n} is smaller than one 16x8 Tensor Core fragment")
+        raise LoweringError(f"an mma accumulator of {m}x{n} is smaller than one 16x8 Tensor Core fragment")
     return best[1]
 
 
@@ -185,16 +182,16 @@ class MmaPlan:
 
 
 def plan_mma(a_shape: list[int], b_shape: list[int], in_elem: str, acc_elem: str, warps: int) -> MmaPlan:
-    """The plan of a tile.mma of a: MxK and b: KxN tiles over `warps` warps; MmaPlanError if it cannot run."""
+    """The plan of a tile.mma of a: MxK and b: KxN tiles over `warps` warps; LoweringError if it cannot run."""
     m, k = a_shape
     n = b_shape[1]
     instr = instruction_for(in_elem, acc_elem)
     if k % instr.k:
-        raise MmaPlanError(f"mma's K ({k}) must be a multiple of {instr.k} for {in_elem} inputs")
+        raise LoweringError(f"mma's K ({k}) must be a multiple of {instr.k} for {in_elem} inputs")
     warp_grid(m, n, warps)  # raises for an accumulator smaller than one fragment
     plan = MmaPlan(m, n, k, warps, instr)
     if plan.shared_bytes > MAX_STATIC_SHARED:
-        raise MmaPlanError(f"mma of {m}x{k} by {k}x{n} {in_elem} tiles stages {plan.shared_bytes} bytes in shared "
+        raise LoweringError(f"mma of {m}x{k} by {k}x{n} {in_elem} tiles stages {plan.shared_bytes} bytes in shared "
                            f"memory, more than the {MAX_STATIC_SHARED} a block may declare; use a smaller K tile")
     return plan
 

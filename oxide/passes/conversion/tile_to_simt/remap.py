@@ -97,7 +97,7 @@ def remap(ctx: TileLowering, tile: TileValue, dst: Layout, bitmap: BitMap,
 
 
 def convert_layout(ctx: TileLowering, tile: TileValue, dst: Layout) -> TileValue:
-    """The same tile in layout `dst`."""
+    """The same tile in layout `dst` (free for an equal layout, else through shared memory)."""
     if tile.layout == dst:
         return tile
     if tuple(tile.layout.shape) != tuple(dst.shape):
