@@ -15,7 +15,7 @@ from mlir.dialects import arith, math, scf
 import oxide.dialects.simt  # noqa: F401  (declares the simt dialect)
 import oxide.dialects.tile  # noqa: F401  (declares the tile dialect)
 from oxide.dialects import simt
-from oxide.ir.context import make_context
+from oxide.dialects.context import make_context
 from oxide.ir.declare import DIALECTS
 from oxide.ir.rules import FollowsFailure, LoweringError, OpMap, OpSet, RuleSet, is_op, ops_of
 from oxide.passes.conversion.tile_to_simt.elementwise import lower_constant, lower_elementwise
