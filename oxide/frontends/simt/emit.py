@@ -17,13 +17,13 @@ from mlir import ir
 from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
-from oxide.frontends.simt import branch_results, safety
+from oxide.frontends.simt import safety
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.items import Crate
 from oxide.frontends.simt.emit_support import Frame, Scope, err, i1, location, may_jump, unknown_type
 from oxide.frontends.simt.emit_support import walk as _walk
-from oxide.frontends.simt.values import Cell, Val, load_cell, new_cell, read_flag, store_cell
+from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell
 from oxide.ir.diagnostics import SourceLoc
 
 
@@ -325,46 +325,8 @@ class FunctionEmitter:
             return Val(T.UNIT, None)
         return self.expr(tail, expected)
 
-    def _guarded_rest(self, stmts: list[Any], tail: ast.Expr | None, expected: T.Ty | None) -> Val:
-        """The rest of a block after a statement that may jump: it runs only if no jump is pending."""
-        go_on = self.no_jump_pending()
-        if tail is None:
-            branch = scf.IfOp(go_on)
-            with ir.InsertionPoint(branch.then_block):
-                self._statements(stmts, tail, expected)
-                scf.YieldOp([])
-            return Val(T.UNIT, None)
-        result: Cell | None = None
-        value_ty: T.Ty | None = None
-        branch = scf.IfOp(go_on)
-        with ir.InsertionPoint(branch.then_block):
-            value = self._statements(stmts, tail, expected)
-            value_ty = value.ty
-            if not branch_results.yields_in_registers(value.ty):
-                try:
-                    with ir.InsertionPoint.at_block_begin(self.entry_block()):
-                        result = new_cell(value.ty)
-                except TypeError:
-                    raise err(tail.loc, f"a block that may return early and then yields a `{value.ty}` is not "
-                                        "supported in device code; compute the value after the block") from None
-                store_cell(result, value)
-            scf.YieldOp([])
-        if branch_results.yields_in_registers(value_ty):
-            return branch_results.with_results(branch, value_ty, {0: value})
-        return load_cell(result) if result is not None else Val(value_ty or T.UNIT, None)
-
     def entry_block(self) -> ir.Block:
         return self.entry
-
-    def no_jump_pending(self, ignore_continue_of: Frame | None = None) -> ir.Value:
-        """True when no break, continue or return of the current function is in flight."""
-        pending = i1(False)
-        for frame in self.frames:
-            flags = (frame.exit_flag,) if frame is ignore_continue_of else (frame.exit_flag, frame.continue_flag)
-            for flag in flags:
-                if flag is not None:
-                    pending = arith.ori(pending, read_flag(flag))
-        return arith.xori(pending, i1(True))
 
     def statement(self, stmt: Any) -> None:
         if isinstance(stmt, ast.Let):
@@ -556,9 +518,12 @@ class FunctionEmitter:
             raise err(loc, f"{what} is unsafe and requires an `unsafe` block")
 
     from oxide.frontends.simt.emit_expr import (  # noqa: E402  (methods kept in their own module)
-        check_array_bounds, check_division, e_ArrayLit, e_Assign, e_Binary, e_Block, e_Break, e_Call, e_Cast,
-        e_Continue, e_Field, e_For, e_If, e_Index, e_Lit, e_Loop, e_MacroCall, e_Match, e_MethodCall, e_PathExpr,
-        e_Range, e_Return, e_StructLit, e_Tuple, e_Unary, e_While, trap_unless, _for_body, e_Closure, call_closure,
+        check_array_bounds, check_division, e_ArrayLit, e_Assign, e_Binary, e_Block, e_Call, e_Cast,
+        e_Field, e_If, e_Index, e_Lit, e_MacroCall, e_Match, e_MethodCall, e_PathExpr,
+        e_Range, e_StructLit, e_Tuple, e_Unary, trap_unless, e_Closure, call_closure,
+    )
+    from oxide.frontends.simt.loops import (  # noqa: E402  (methods kept in their own module)
+        _for_body, _guarded_rest, e_Break, e_Continue, e_For, e_Loop, e_Return, e_While, no_jump_pending,
     )
 
 
