@@ -22,7 +22,7 @@ from oxide.runtime.artifact import Artifact
 from oxide.runtime.signature import KernelSpec, UnpassableParameter, param_spec
 
 if TYPE_CHECKING:  # the frontend imports MLIR; `oxide.load` of a cached build must work without it
-    from oxide.frontends.simt.compile import KernelInfo
+    from oxide.frontends.kernel_module import KernelInfo
 
 DEFAULT_CHIP = "sm_90"
 

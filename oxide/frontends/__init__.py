@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from oxide.frontends.simt.compile import FrontendResult
+    from oxide.frontends.kernel_module import FrontendResult
 
 
 def compile_source(text: str, name: str, context: Any,

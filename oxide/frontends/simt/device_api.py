@@ -14,8 +14,9 @@ from oxide.dialects.simt.printf import rust_format_to_c
 from oxide.frontends.simt import intrinsics, safety
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
+from oxide.frontends.kernel_module import Retype
 from oxide.frontends.simt.emit_expr import (
-    Retype, cast_int, index_value, none_of, placeholder,
+    cast_int, index_value, none_of, placeholder,
 )
 from oxide.frontends.simt.emit_support import Frame, err, i1, int_attr, walk
 from oxide.frontends.simt.values import OptionVal, Val, flag_cell, load_cell, new_cell, set_flag, store_cell

@@ -21,7 +21,8 @@ from oxide.frontends.simt import safety
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.items import Crate
-from oxide.frontends.simt.emit_support import Frame, Scope, err, i1, location, may_jump, unknown_type
+from oxide.frontends.kernel_module import Retype, location
+from oxide.frontends.simt.emit_support import Frame, Scope, err, i1, may_jump, unknown_type
 from oxide.frontends.simt.emit_support import walk as _walk
 from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell
 from oxide.ir.diagnostics import SourceLoc
@@ -507,8 +508,6 @@ class FunctionEmitter:
                     and (isinstance(value.ty, T.ElemRef) or value.ty.mutable):
                 return value  # a `&mut T` into memory passed where `&mut T` is expected
         if getattr(value, "flex", None) is not None and isinstance(ty, (T.Int, T.Float)):
-            from oxide.frontends.simt.emit_expr import Retype
-
             raise Retype(value.flex, ty)
         raise err(loc, f"mismatched types: expected `{ty}`, found `{value.ty}`")
 

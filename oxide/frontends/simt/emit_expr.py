@@ -8,6 +8,7 @@ from mlir import ir
 from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
+from oxide.frontends.kernel_module import Retype
 from oxide.frontends.simt import branch_results, safety
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
@@ -18,15 +19,6 @@ from oxide.frontends.simt.values import (
     ArrayView, Cell, OptionVal, Val, element_at, element_cell, load_cell, new_cell, pointer_at, store_cell,
     store_element, zero_value,
 )
-
-
-class Retype(Exception):
-    """A variable initialised by an unsuffixed literal met a value of another type: emit the kernel again
-    with that variable typed so (how this one-pass emitter does Rust's literal inference)."""
-
-    def __init__(self, let_id: int, ty: T.Ty):
-        super().__init__(f"retype {let_id} as {ty}")
-        self.let_id, self.ty = let_id, ty
 
 
 # Literals and names ---------------------------------------------------------------------------------------

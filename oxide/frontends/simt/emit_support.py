@@ -73,11 +73,6 @@ def index(value: int) -> ir.Value:
     return arith.constant(ir.IndexType.get(), value)
 
 
-def location(loc: SourceLoc | None) -> ir.Location:
-    """The MLIR location of a source position."""
-    return ir.Location.file(loc.file, loc.line, loc.col) if loc is not None else ir.Location.unknown()
-
-
 def walk(node: Any) -> Iterator[Any]:
     """Every AST node under `node`."""
     yield node

@@ -17,7 +17,7 @@ from mlir import ir
 from mlir.dialects import scf
 
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.types import BOOL, UNIT, UNIT_V, Flex, Scalar, TileT, TupleT, V, rust_name
 from oxide.frontends.tile.values import coerce, concrete, scalar_const

@@ -10,7 +10,8 @@ from typing import Any, Callable
 from mlir.dialects import arith
 
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt.emit_support import err, location
+from oxide.frontends.kernel_module import location, param_name
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import ops, ops_memory
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.control import Binding, ControlFlow, LoopFrame
@@ -523,7 +524,7 @@ class Emitter(ControlFlow):
             for p, v in zip(fn.params, args):
                 ty = self.resolve_type(p.ty)
                 if isinstance(v.ty, Flex) or isinstance(ty, Scalar):
-                    v = coerce(v, ty, loc, f"the argument for `{_param_name(p)}`")
+                    v = coerce(v, ty, loc, f"the argument for `{param_name(p)}`")
                 self.bind_pattern(p.pattern, v)
             ret = self.resolve_type(fn.ret) if fn.ret is not None else None
             out = self.block(fn.body, ret)
@@ -555,10 +556,6 @@ def _limit(ty: Scalar, upper: bool) -> Any:
     if ty.signed:
         return (1 << (ty.bits - 1)) - 1 if upper else -(1 << (ty.bits - 1))
     return (1 << ty.bits) - 1 if upper else 0
-
-
-def _param_name(p: ast.Param) -> str:
-    return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"
 
 
 def _unify(pattern: Any, v: V, names: set[str], out: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from mlir import ir
 
 from oxide.dialects import tile
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.types import (
     I32, ArrayT, Flex, MarkerT, Scalar, ShapeT, TileT, TupleT, V, rust_name,

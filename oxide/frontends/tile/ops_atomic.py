@@ -21,7 +21,7 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import tile
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.ops import METHODS, arg_loc, check_arity, check_shape, function, method, tile_arg
 from oxide.frontends.tile.ops_shape import check_broadcast

@@ -10,7 +10,7 @@ from mlir.dialects import arith, math
 
 from oxide.dialects import tile
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.ops import (
     arg_loc, check_arity, const_int_arg, function, literal_elem, named_elem, tile_arg, without_markers,

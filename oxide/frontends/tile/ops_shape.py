@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from mlir import ir
 
 from oxide.dialects import tile
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.ops import (
     arg_loc, check_arity, check_shape, const_int_arg, function, index_args, index_value, literal_elem, method,

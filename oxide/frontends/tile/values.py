@@ -12,19 +12,10 @@ from typing import Any
 from mlir import ir
 from mlir.dialects import arith
 
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.kernel_module import Retype
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile.types import BOOL, SCALARS, Flex, Scalar, TileT, TupleT, V, rust_name
 from oxide.ir.diagnostics import SourceLoc
-
-
-class Retype(Exception):
-    """An unsuffixed literal bound by `let` defaulted to one type but is used as another: emit again with
-    that `let` typed (rustc infers literal types from later uses; one re-emission per such `let`)."""
-
-    def __init__(self, let_id: int, ty: Scalar):
-        super().__init__(f"retype let {let_id} as {ty.name}")
-        self.let_id = let_id
-        self.ty = ty
 
 
 def elem_kind(ty: Any) -> Scalar | None:
