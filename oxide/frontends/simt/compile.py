@@ -23,9 +23,10 @@ from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit import FunctionEmitter
 from oxide.frontends.simt.emit_support import Frame, err, index, walk
-from oxide.frontends.simt.items import Crate, collect
+from oxide.frontends.simt.items import collect
 from oxide.frontends.simt.values import ArrayView, Val, flag_cell, load_cell, new_cell, set_flag, store_element
 from oxide.frontends.syntax import ast
+from oxide.frontends.syntax.items import Crate
 from oxide.frontends.syntax.parser import Source, parse
 from oxide.ir.diagnostics import OxideError
 

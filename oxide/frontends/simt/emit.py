@@ -20,7 +20,7 @@ from oxide.dialects import simt
 from oxide.frontends.simt import safety
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.items import Crate
+from oxide.frontends.syntax.items import Crate
 from oxide.frontends.kernel_module import Retype, location
 from oxide.frontends.simt.emit_support import Frame, Scope, err, i1, may_jump, unknown_type
 from oxide.frontends.simt.emit_support import walk as _walk
