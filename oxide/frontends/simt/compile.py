@@ -22,7 +22,8 @@ from oxide.frontends.simt import contract as launch_contract
 from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit import FunctionEmitter
-from oxide.frontends.simt.emit_support import Frame, err, index, walk
+from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.structured import Frame, contains
 from oxide.frontends.simt.items import collect
 from oxide.frontends.simt.values import ArrayView, Val, flag_cell, load_cell, new_cell, set_flag, store_element
 from oxide.frontends.syntax import ast
@@ -236,7 +237,7 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
             for p, ty in zip(fn.params, param_types):
                 em.bind_pattern(p.pattern, _assemble(ty, args))
             frame = Frame("function", None)
-            if any(isinstance(n, ast.Return) for n in walk(fn.body)):
+            if contains(fn.body, ast.Return):
                 frame.exit_flag = flag_cell()
                 set_flag(frame.exit_flag, False)
             em.frames.append(frame)

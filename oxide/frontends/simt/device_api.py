@@ -18,7 +18,8 @@ from oxide.frontends.kernel_module import Retype
 from oxide.frontends.simt.emit_expr import (
     cast_int, index_value, none_of, placeholder,
 )
-from oxide.frontends.simt.emit_support import Frame, err, i1, int_attr, walk
+from oxide.frontends.simt.emit_support import err, i1, int_attr
+from oxide.frontends.structured import Frame, walk
 from oxide.frontends.simt.values import OptionVal, Val, flag_cell, load_cell, new_cell, set_flag, store_cell
 
 

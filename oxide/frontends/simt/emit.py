@@ -22,8 +22,9 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.items import Crate
 from oxide.frontends.kernel_module import Retype, location
-from oxide.frontends.simt.emit_support import Frame, Scope, err, i1, may_jump, unknown_type
-from oxide.frontends.simt.emit_support import walk as _walk
+from oxide.frontends.simt.emit_support import Scope, err, i1, unknown_type
+from oxide.frontends.structured import Frame, may_jump
+from oxide.frontends.structured import walk as _walk
 from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell
 from oxide.ir.diagnostics import SourceLoc
 

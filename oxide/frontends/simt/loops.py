@@ -17,16 +17,17 @@ from oxide.dialects import simt
 from oxide.frontends.simt import branch_results
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_expr import _is_plain_literal, array_load, operands, unify
-from oxide.frontends.simt.emit_support import Frame, err, i1, index, walk
+from oxide.frontends.simt.emit_support import err, i1, index
 from oxide.frontends.simt.local_slices import element_unchecked
 from oxide.frontends.simt.places import Place, as_reference, load_place
 from oxide.frontends.simt.values import Cell, Val, flag_cell, load_cell, new_cell, read_flag, set_flag, store_cell
+from oxide.frontends.structured import Frame, contains, live_flags, walk, while_loop
 from oxide.frontends.syntax import ast
 
 
 def _loop_frame(self, label: str | None, body: Any) -> Frame:
     frame = Frame("loop", label)
-    jumps = [n for n in walk(body) if isinstance(n, (ast.Break, ast.Continue))]
+    jumps = contains(body, ast.Break, ast.Continue)
     with ir.InsertionPoint.at_block_begin(self.entry):
         if jumps:
             frame.exit_flag = flag_cell()
@@ -39,19 +40,18 @@ def _loop_frame(self, label: str | None, body: Any) -> Frame:
 
 def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
     """scf.while: the condition also stops on a pending break/return; continue resets each iteration."""
-    loop = scf.WhileOp([], [])
-    before = loop.before.blocks.append()
-    with ir.InsertionPoint(before):
+    def before(args: list[ir.Value]) -> tuple[ir.Value, list[ir.Value]]:
         # This loop's own `continue` goes on to the next iteration: it does not stop the loop.
         go = self.no_jump_pending(ignore_continue_of=frame)
-        go = arith.andi(go, cond_fn()) if cond_fn is not None else go
-        scf.ConditionOp(go, [])
-    after = loop.after.blocks.append()
-    with ir.InsertionPoint(after):
+        return (arith.andi(go, cond_fn()) if cond_fn is not None else go), []
+
+    def after(args: list[ir.Value]) -> list[ir.Value]:
         if frame.continue_flag is not None:
             set_flag(frame.continue_flag, False)
         body_fn()
-        scf.YieldOp([])
+        return []
+
+    while_loop([], [], before, after)
     if frame.exit_flag is not None:
         set_flag(frame.exit_flag, False)
         set_flag(frame.continue_flag, False)
@@ -84,7 +84,7 @@ def e_Loop(self, e: ast.Loop, expected: T.Ty | None) -> Val:
         _run_loop(self, frame, None, lambda: self.block(e.body))
     finally:
         self.frames.pop()
-    if frame.exit_flag is None and not any(isinstance(n, ast.Return) for n in walk(e.body)):
+    if frame.exit_flag is None and not contains(e.body, ast.Return):
         return Val(T.NEVER, None)  # `loop {}` with no way out spins forever, as in Rust (its type is `!`)
     return Val(T.UNIT, None)
 
@@ -131,7 +131,7 @@ def _element_loop(self, e: ast.For) -> Val | None:
     if isinstance(seq.ty, T.Array):
         seq = self.owned(seq)  # the loop iterates over the array's value at the start
     frame = _loop_frame(self, e.label, e.body)
-    if frame.exit_flag is not None or any(isinstance(n, ast.Return) for n in walk(e.body)):
+    if frame.exit_flag is not None or contains(e.body, ast.Return):
         raise err(e.loc, "`break`, `continue` or `return` inside a `for` over elements is not supported in device "
                          "code yet; loop over an index range")
     self.frames.append(frame)
@@ -192,7 +192,7 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
     if step is not None:
         self.trap_unless(arith.cmpi(arith.CmpIPredicate.ne, st, index(0)))  # step_by(0) panics in Rust
     frame = _loop_frame(self, e.label, e.body)
-    has_return = any(isinstance(n, ast.Return) for n in walk(e.body))
+    has_return = contains(e.body, ast.Return)
     self.frames.append(frame)
     try:
         if frame.exit_flag is None and not has_return:
@@ -302,9 +302,6 @@ def _guarded_rest(self, stmts: list[Any], tail: ast.Expr | None, expected: T.Ty 
 def no_jump_pending(self, ignore_continue_of: Frame | None = None) -> ir.Value:
     """True when no break, continue or return of the current function is in flight."""
     pending = i1(False)
-    for frame in self.frames:
-        flags = (frame.exit_flag,) if frame is ignore_continue_of else (frame.exit_flag, frame.continue_flag)
-        for flag in flags:
-            if flag is not None:
-                pending = arith.ori(pending, read_flag(flag))
+    for flag in live_flags(self.frames, ignore_continue_of):
+        pending = arith.ori(pending, read_flag(flag))
     return arith.xori(pending, i1(True))
