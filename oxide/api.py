@@ -23,7 +23,7 @@ from oxide.runtime.signature import KernelSpec, UnpassableParameter, param_spec
 from oxide.target import DEFAULT_CHIP, Target
 
 if TYPE_CHECKING:  # the frontend imports MLIR; `oxide.load` of a cached build must work without it
-    from oxide.frontends.simt.compile import KernelInfo
+    from oxide.frontends.kernel_module import KernelInfo
 
 class OxideWarning(UserWarning):
     """A compiler warning about a kernel (a possible race, a possibly divergent barrier), rendered with its

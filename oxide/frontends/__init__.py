@@ -1,4 +1,6 @@
-"""oxide.frontends: Rust-syntax frontends (syntax/ shared by all: tree-sitter adapter, AST, macros; simt/ for SIMT kernels, tile/ for tile kernels) emitting oxide IR.
+"""oxide.frontends: the frontends emitting oxide IR, on shared floors: syntax/ (tree-sitter adapter, AST,
+items, macros; no MLIR), kernel_module.py (the kernel module and the driver), structured.py (loops and
+jumps); simt/ for SIMT kernels and tile/ for tile kernels stand on them and import nothing of each other.
 
 `compile_source` picks the frontend from the source itself: a `#[cutile::module]` is tile kernels (the Tile
 track), anything else SIMT kernels (the cuda-oxide track)."""
@@ -8,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from oxide.frontends.simt.compile import FrontendResult
+    from oxide.frontends.kernel_module import FrontendResult
 
 
 def compile_source(text: str, name: str, context: Any,

@@ -17,7 +17,7 @@ from mlir import ir
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import Cell, Val, element_cell, load_cell, new_cell, store_cell
 from oxide.frontends.simt.expressions.indexing import local_cell, local_element_place
 

@@ -9,76 +9,36 @@ of Copy struct types are passed flattened, one parameter per scalar field.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from mlir import ir
 from mlir.dialects import gpu
 
-from oxide.frontends.syntax import ast
+from oxide.frontends.kernel_module import (
+    FrontendResult, KernelInfo, KernelParam, KernelSource, compile_module, entry_name, location, param_name,
+    returns_nothing, settle_literals,
+)
+from oxide.frontends.simt import contract as launch_contract
+from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.buffer_layout import element_layout
 from oxide.frontends.simt.emit import FunctionEmitter
-from oxide.frontends.simt.expressions.inference import Retype
-from oxide.frontends.simt.emit_support import Frame, err, index, location, walk
-from oxide.frontends.simt.items import Crate, collect
-from oxide.frontends.simt import contract as launch_contract
-from oxide.frontends.simt import safety
-from oxide.frontends.syntax.parser import Source, parse
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
+from oxide.frontends.structured import Frame, contains
+from oxide.frontends.simt.items import collect
 from oxide.frontends.simt.values import ArrayView, Val, flag_cell, load_cell, new_cell, set_flag, store_element
+from oxide.frontends.syntax import ast
+from oxide.frontends.syntax.items import Crate
+from oxide.frontends.syntax.parser import Source, parse
 from oxide.ir.diagnostics import OxideError
 
-GPU_MODULE = "kernels"
-_MAX_RETYPES = 32
 # Kernel parameters by value share CUDA's parameter space: 4,096 bytes in all, the limit every PTX version and
 # driver accepts (the larger 32,764-byte space needs PTX 8.1 and a recent driver, and the frontend does not
 # know the target). Checking it before expanding a parameter also bounds every loop over an array length.
 PARAM_SPACE_BYTES = 4096
 # The scalar leaves of one buffer element that the kernel signature lists (a `&[[f32; 16]]` has 16).
 MAX_ELEMENT_LEAVES = 1 << 16
-
-
-@dataclass
-class KernelParam:
-    """One Rust parameter and how it reaches the kernel: its Rust type and its simt/MLIR types."""
-
-    name: str
-    rust_type: str
-    mlir_types: list[str]
-    elem_layout: dict[str, Any] = field(default_factory=dict)  # buffers of structs/arrays: element_layout
-
-
-@dataclass
-class KernelInfo:
-    """A compiled kernel's entry name and parameters."""
-
-    name: str
-    entry: str
-    params: list[KernelParam]
-    contract: dict[str, Any] = field(default_factory=dict)
-    launch_bounds: list[int] = field(default_factory=list)
-
-
-@dataclass
-class FrontendResult:
-    """The module and what is in it; `timings` are seconds per phase."""
-
-    module: Any
-    owner: Any
-    kernels: list[KernelInfo]
-    skipped_generic: list[str]
-    timings: dict[str, float]
-
-
-def new_kernel_module() -> tuple[ir.Module, Any]:
-    """An empty `builtin.module` marked `gpu.container_module` holding one empty `gpu.module @kernels`, which
-    the frontends fill with kernels (in the current context and location)."""
-    owner = ir.Module.create()
-    owner.operation.attributes["gpu.container_module"] = ir.UnitAttr.get()
-    with ir.InsertionPoint(owner.body):
-        module = gpu.GPUModuleOp(GPU_MODULE)
-        module.bodyRegion.blocks.append()
-    return owner, module
 
 
 def compile_rust(text: str, name: str, context: ir.Context, instances: dict[str, list[list[str]]] | None = None) -> FrontendResult:
@@ -92,44 +52,18 @@ def compile_rust(text: str, name: str, context: ir.Context, instances: dict[str,
     timings["parse"] = time.perf_counter() - start
     if not crate.kernels:
         raise OxideError(f"no `#[kernel]` function in {name}")
-    start = time.perf_counter()
-    with context, ir.Location.file(name, 1, 1):
-        owner, module = new_kernel_module()
-        kernels: list[KernelInfo] = []
-        skipped: list[str] = []
-        for kernel_name in crate.kernels:
-            fn = crate.function(kernel_name)
-            if fn.ret is not None and not (isinstance(fn.ret, ast.TupleTy) and not fn.ret.elems):
-                raise err(fn.ret.loc, f"a kernel returns nothing; `{kernel_name}` returns a value")
-            if fn.generics:
-                requested = (instances or {}).get(kernel_name) or fn.attrs.get("instances")
-                if not requested:
-                    skipped.append(kernel_name)
-                    continue
-                for type_args in requested:
-                    kernels.append(_emit_kernel(crate, fn, module, type_args))
-            else:
-                kernels.append(_emit_kernel(crate, fn, module, []))
-    timings["check+emit"] = time.perf_counter() - start
-    return FrontendResult(owner.operation.opview, owner, kernels, skipped, timings)
 
+    def check(fn: ast.Function) -> None:
+        if not returns_nothing(fn):
+            raise err(fn.ret.loc, f"a kernel returns nothing; `{fn.name}` returns a value")
 
-def entry_name(fn: ast.Function, type_args: list[str]) -> str:
-    """The deterministic entry name of a kernel instance."""
-    if not type_args:
-        return fn.name
-    return fn.name + "_" + "_".join(a.replace("::", "_").replace("<", "_").replace(">", "").replace(", ", "_")
-                                    for a in type_args)
+    def requested(fn: ast.Function) -> list[list[str]] | None:
+        return (instances or {}).get(fn.name) or fn.attrs.get("instances")
 
+    def emit(fn: ast.Function, module: Any, type_args: list[str]) -> KernelInfo:
+        return settle_literals(fn, lambda retypes: _emit_kernel_once(crate, fn, module, type_args, retypes))
 
-def _emit_kernel(crate: Crate, fn: ast.Function, module: Any, type_args: list[str]) -> KernelInfo:
-    retypes: dict[int, T.Ty] = {}
-    for _ in range(_MAX_RETYPES):
-        try:
-            return _emit_kernel_once(crate, fn, module, type_args, retypes)
-        except Retype as again:
-            retypes[again.let_id] = again.ty
-    raise err(fn.loc, "internal error: the literal types of this kernel do not settle")
+    return compile_module(name, context, KernelSource(crate.kernels, crate.function, check, requested, emit), timings)
 
 
 def _bindings(em: FunctionEmitter, fn: ast.Function, type_args: list[str]) -> dict[str, Any]:
@@ -210,11 +144,11 @@ def _check_param_space(fn: ast.Function, param_types: list[T.Ty]) -> None:
         if end > PARAM_SPACE_BYTES:
             size = max(end - start, _param_bytes(ty))
             after = f" (after {start:,} bytes of earlier parameters)" if start else ""
-            raise err(p.loc, f"kernel parameter `{_param_name(p)}` of type `{ty}` takes {size:,} bytes of parameter "
+            raise err(p.loc, f"kernel parameter `{param_name(p)}` of type `{ty}` takes {size:,} bytes of parameter "
                              f"space{after}; kernel parameters by value may take {PARAM_SPACE_BYTES:,} bytes in all; "
                              "pass large data in a buffer instead (a slice such as `&[T]`)")
         if isinstance(ty, (T.Slice, T.Disjoint, T.Ptr)) and _leaf_count(ty.elem) > MAX_ELEMENT_LEAVES:
-            raise err(p.loc, f"the elements of kernel parameter `{_param_name(p)}` (`{ty.elem}`) have "
+            raise err(p.loc, f"the elements of kernel parameter `{param_name(p)}` (`{ty.elem}`) have "
                              f"{_leaf_count(ty.elem):,} scalar fields; at most {MAX_ELEMENT_LEAVES:,} are "
                              "supported: pass a flat buffer of the scalars and index it")
 
@@ -272,13 +206,14 @@ def _assemble(ty: T.Ty, values: list[Any]) -> Val:
 
 def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: list[str],
                       retypes: dict[int, T.Ty]) -> KernelInfo:
+    """One instance of a kernel into the gpu.module, with the literal types `retypes` settled so far."""
     em = FunctionEmitter(crate, fn, bool(fn.attrs.get("unchecked_indexing")))
     em.retypes = retypes
     em.in_unsafe = bool(fn.attrs.get("unsafe"))
     em.generics = [_bindings(em, fn, type_args)]
     param_types = [em.resolve_type(p.ty) for p in fn.params]
     if fn.attrs.get("launch_contract"):
-        launch_contract.check_parameters(fn.attrs["launch_contract"], [(_param_name(p), t) for p, t in
+        launch_contract.check_parameters(fn.attrs["launch_contract"], [(param_name(p), t) for p, t in
                                                                         zip(fn.params, param_types)],
                                          fn.attrs["launch_contract_loc"])
     for p, ty in zip(fn.params, param_types):
@@ -304,7 +239,7 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
             for p, ty in zip(fn.params, param_types):
                 em.bind_pattern(p.pattern, _assemble(ty, args))
             frame = Frame("function", None)
-            if any(isinstance(n, ast.Return) for n in walk(fn.body)):
+            if contains(fn.body, ast.Return):
                 frame.exit_flag = flag_cell()
                 set_flag(frame.exit_flag, False)
             em.frames.append(frame)
@@ -313,14 +248,10 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
     except BaseException:
         func.operation.erase()
         raise
-    params = [KernelParam(_param_name(p), str(ty), [str(t.mlir()) for t in _param_parts(ty, p.loc)],
+    params = [KernelParam(param_name(p), str(ty), [str(t.mlir()) for t in _param_parts(ty, p.loc)],
                           element_layout(ty.elem) if isinstance(ty, (T.Slice, T.Disjoint, T.Ptr)) else {})
               for p, ty in zip(fn.params, param_types)]
     return KernelInfo(fn.name, entry, params, fn.attrs.get("launch_contract", {}), bounds)
-
-
-def _param_name(p: ast.Param) -> str:
-    return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"
 
 
 # What `.maxntid` and `.minnctapersm` may say: a block has at most 1024 threads on every supported chip.

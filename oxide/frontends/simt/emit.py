@@ -17,23 +17,26 @@ from mlir.dialects import arith, scf
 from oxide.dialects import simt
 from oxide.frontends.simt import branch_results, type_resolution
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt import emit_expr  # noqa: F401  (loops, jumps and calls register their handlers)
+from oxide.frontends.simt import loops  # noqa: F401  (loops and jumps register their handlers)
 from oxide.frontends.simt.emit_places import unsize, unsize_snapshot
-from oxide.frontends.simt.emit_support import Frame, Scope, err, i1, index, int_attr, location, may_jump
-from oxide.frontends.simt.emit_support import walk as _walk
+from oxide.frontends.simt.emit_support import Scope, i1, index, int_attr
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions import (  # noqa: F401  (each registers its handlers in EMITTERS)
-    access, aggregates, assignment, branches, casts, closures, literals, operators, patterns, ranges,
+    access, aggregates, assignment, branches, calls, casts, closures, literals, operators, patterns, ranges,
 )
-from oxide.frontends.simt.expressions.inference import Retype, unsuffixed_literal
+from oxide.frontends.simt.expressions.inference import unsuffixed_literal
 from oxide.frontends.simt.expressions.literals import e_Lit
 from oxide.frontends.simt.expressions.patterns import expand_rest, match_pattern, referent
 from oxide.frontends.simt.expressions.table import EMITTERS
-from oxide.frontends.simt.items import Crate
 from oxide.frontends.simt.local_slices import borrow_array
 from oxide.frontends.simt.places import shared_pointer
 from oxide.frontends.simt.type_resolution import HANDLES
 from oxide.frontends.simt.values import Cell, Val, load_cell, new_cell, read_flag, store_cell
+from oxide.frontends.structured import Frame, live_flags, may_jump
+from oxide.frontends.structured import walk as _walk
 from oxide.frontends.syntax import ast
+from oxide.frontends.syntax.items import Crate
+from oxide.frontends.kernel_module import Retype, location
 from oxide.ir.diagnostics import SourceLoc
 
 
@@ -159,11 +162,8 @@ class FunctionEmitter:
     def no_jump_pending(self, ignore_continue_of: Frame | None = None) -> ir.Value:
         """True when no break, continue or return of the current function is in flight."""
         pending = i1(False)
-        for frame in self.frames:
-            flags = (frame.exit_flag,) if frame is ignore_continue_of else (frame.exit_flag, frame.continue_flag)
-            for flag in flags:
-                if flag is not None:
-                    pending = arith.ori(pending, read_flag(flag))
+        for flag in live_flags(self.frames, ignore_continue_of):
+            pending = arith.ori(pending, read_flag(flag))
         return arith.xori(pending, i1(True))
 
     def statement(self, stmt: Any) -> None:

@@ -12,7 +12,8 @@ from mlir.dialects import arith, scf
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell, zero_value
 from oxide.frontends.simt.expressions.indexing import array_load
 from oxide.frontends.simt.local_slices import element_unchecked

@@ -17,7 +17,8 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import local_pointers
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_slices import subslice
-from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.indexing import field_of, index_on_value, index_value, local_cell
 from oxide.frontends.simt.local_slices import borrow_array
 from oxide.frontends.simt.places import (

@@ -12,7 +12,8 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.places import reference_place, slice_of_array
 from oxide.frontends.simt.local_slices import borrow_array, window
 from oxide.frontends.simt.values import OptionVal, Val

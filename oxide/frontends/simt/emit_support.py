@@ -1,21 +1,15 @@
-"""Small pieces shared by the emitter modules: located errors, jump frames, constants, AST walks."""
+"""Small pieces shared by the SIMT emitter modules: scopes, constants, the unknown-type error."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith
 
-from oxide.frontends.syntax import ast
-from oxide.frontends.simt.values import Cell
+from oxide.frontends.syntax.errors import err
 from oxide.ir.diagnostics import OxideError, SourceLoc
-
-
-def err(loc: SourceLoc | None, message: str) -> OxideError:
-    """A located error in the user's program."""
-    return OxideError(message, loc)
 
 
 def unknown_type(crate: Any, loc: SourceLoc | None, name: str, what: str = "type") -> OxideError:
@@ -28,17 +22,6 @@ def unknown_type(crate: Any, loc: SourceLoc | None, name: str, what: str = "type
         return err(loc, f"`{name}` (an integer whose zero is the niche of `Option<{name}>`) is not supported in "
                         "device code; use the plain integer type and test for zero")
     return err(loc, f"cannot find {what} `{name}` in this scope")
-
-
-@dataclass
-class Frame:
-    """A loop (or an inlined function body) that jumps can leave."""
-
-    kind: str  # "loop" | "function"
-    label: str | None
-    exit_flag: ir.Value | None = None       # break / return
-    continue_flag: ir.Value | None = None
-    result: Cell | None = None               # return value of an inlined function
 
 
 @dataclass
@@ -71,33 +54,3 @@ def int_attr(t: ir.Type, value: int) -> ir.Attribute:
 def index(value: int) -> ir.Value:
     """An index constant."""
     return arith.constant(ir.IndexType.get(), value)
-
-
-def location(loc: SourceLoc | None) -> ir.Location:
-    """The MLIR location of a source position."""
-    return ir.Location.file(loc.file, loc.line, loc.col) if loc is not None else ir.Location.unknown()
-
-
-def walk(node: Any) -> Iterator[Any]:
-    """Every AST node under `node`."""
-    yield node
-    if isinstance(node, (list, tuple)):
-        for item in node:
-            yield from walk(item)
-    elif hasattr(node, "__dataclass_fields__"):
-        for name in node.__dataclass_fields__:
-            if name in ("loc", "ty"):
-                continue
-            yield from walk(getattr(node, name))
-
-
-def may_jump(node: Any) -> bool:
-    """Whether a statement contains a break, continue or return (remembered on the node: emission asks this
-    of every statement of every block, and again when a kernel is re-emitted with a literal retyped)."""
-    cached = getattr(node, "__dict__", {}).get("_may_jump")
-    if cached is not None:
-        return cached
-    found = any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in walk(node))
-    if hasattr(node, "__dict__"):
-        node.__dict__["_may_jump"] = found
-    return found

@@ -12,8 +12,9 @@ from mlir.dialects import scf
 from oxide.frontends.simt import safety
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.expressions.inference import Retype
-from oxide.frontends.simt.emit_support import Frame, err, walk
+from oxide.frontends.kernel_module import Retype
+from oxide.frontends.syntax.errors import err
+from oxide.frontends.structured import Frame, walk
 from oxide.frontends.simt.values import Val, flag_cell, load_cell, new_cell, set_flag, store_cell
 
 

@@ -14,7 +14,8 @@ from mlir.dialects import arith
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.local_slices import Window
 from oxide.frontends.simt.values import ArrayView, Val, element_at
 from oxide.frontends.simt.expressions.indexing import index_value

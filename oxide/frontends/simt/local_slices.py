@@ -11,7 +11,8 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import ArrayView, Cell, Val, element_at, store_element
 
 if TYPE_CHECKING:

@@ -19,7 +19,8 @@ from mlir.dialects import scf
 
 from oxide.dialects import simt
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import ArrayView, Val, element_at, load_cell, new_cell, store_element
 
 if TYPE_CHECKING:

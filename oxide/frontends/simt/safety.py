@@ -20,7 +20,7 @@ from typing import Any, Iterator, TYPE_CHECKING
 from mlir import ir
 
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 
 if TYPE_CHECKING:
     from oxide.frontends.simt.emit import FunctionEmitter

@@ -13,7 +13,8 @@ from typing import Any, Iterator, TYPE_CHECKING
 from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.calls.device_api import strip_modules
-from oxide.frontends.simt.emit_support import err, unknown_type
+from oxide.frontends.simt.emit_support import unknown_type
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.ranges import range_type
 from oxide.frontends.simt.calls.device_types import device_type
 from oxide.frontends.syntax import ast

@@ -19,7 +19,7 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import OptionVal, Val, load_cell, new_cell, store_cell
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import OptionVal, Val
 
 if TYPE_CHECKING:

@@ -18,18 +18,18 @@ from mlir.dialects import gpu
 
 from oxide.dialects.tile.types import MAX_OUTPUT_RANK
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt.compile import FrontendResult, KernelInfo, KernelParam, entry_name, new_kernel_module
-from oxide.frontends.simt.emit_support import err, location
+from oxide.frontends.kernel_module import (
+    FrontendResult, KernelInfo, KernelParam, KernelSource, compile_module, entry_name, location, param_name,
+    returns_nothing, settle_literals,
+)
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.syntax.parser import Source, parse
 from oxide.frontends.tile.emit import Emitter
 from oxide.frontends.tile.module import TileCrate, collect, is_tile_source
 from oxide.frontends.tile.types import SCALARS, PtrT, Scalar, TileT, V, ViewT, rust_name
-from oxide.frontends.tile.values import Retype
 from oxide.ir.diagnostics import OxideError
 
 __all__ = ["compile_tile", "is_tile_source"]
-
-_MAX_RETYPES = 32
 
 
 def compile_tile(text: str, name: str, context: ir.Context,
@@ -42,32 +42,24 @@ def compile_tile(text: str, name: str, context: ir.Context,
     timings["parse"] = time.perf_counter() - start
     if not crate.entries:
         raise OxideError(f"no `#[cutile::entry]` function inside a `#[cutile::module]` in {name}")
-    start = time.perf_counter()
-    with context, ir.Location.file(name, 1, 1):
-        owner, module = new_kernel_module()
-        kernels: list[KernelInfo] = []
-        skipped: list[str] = []
-        for kernel_name in crate.entries:
-            fn = crate.function(kernel_name)
-            if fn.ret is not None and not (isinstance(fn.ret, ast.TupleTy) and not fn.ret.elems):
-                raise err(fn.ret.loc, f"a tile kernel returns nothing; `{kernel_name}` returns a value (store "
-                                      f"results into its `&mut Tensor` output)")
-            if fn.generics:
-                requested = (instances or {}).get(kernel_name)
-                if not requested:
-                    skipped.append(kernel_name)
-                    continue
-                for args in requested:
-                    kernels.append(_emit_kernel(crate, fn, module, [str(a).strip() for a in args]))
-            else:
-                kernels.append(_emit_kernel(crate, fn, module, []))
-    timings["check+emit"] = time.perf_counter() - start
-    entries = [k.entry for k in kernels]
+
+    def check(fn: ast.Function) -> None:
+        if not returns_nothing(fn):
+            raise err(fn.ret.loc, f"a tile kernel returns nothing; `{fn.name}` returns a value (store "
+                                  f"results into its `&mut Tensor` output)")
+
+    def emit(fn: ast.Function, module: Any, args: list[str]) -> KernelInfo:
+        args = [str(a).strip() for a in args]
+        return settle_literals(fn, lambda retypes: _emit_kernel_once(crate, fn, module, args, retypes))
+
+    result = compile_module(name, context, KernelSource(crate.entries, crate.function, check,
+                                                        lambda fn: (instances or {}).get(fn.name), emit), timings)
+    entries = [k.entry for k in result.kernels]
     for entry in entries:
         if entries.count(entry) > 1:
-            fn = crate.function(next(k.name for k in kernels if k.entry == entry))
+            fn = crate.function(next(k.name for k in result.kernels if k.entry == entry))
             raise err(fn.loc, f"two kernel instances are both named `{entry}` (the same instance requested twice?)")
-    return FrontendResult(owner.operation.opview, owner, kernels, skipped, timings)
+    return result
 
 
 def tile_entry_name(fn: ast.Function, args: list[str]) -> str:
@@ -103,16 +95,6 @@ def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
     return out
 
 
-def _emit_kernel(crate: TileCrate, fn: ast.Function, module: Any, args: list[str]) -> KernelInfo:
-    retypes: dict[int, Scalar] = {}
-    for _ in range(_MAX_RETYPES):
-        try:
-            return _emit_kernel_once(crate, fn, module, args, retypes)
-        except Retype as again:
-            retypes[again.let_id] = again.ty
-    raise err(fn.loc, "internal error: the literal types of this kernel do not settle")
-
-
 def _emit_kernel_once(crate: TileCrate, fn: ast.Function, module: Any, args: list[str],
                       retypes: dict[int, Scalar]) -> KernelInfo:
     options = crate.options[fn.name]
@@ -136,7 +118,7 @@ def _emit_kernel_once(crate: TileCrate, fn: ast.Function, module: Any, args: lis
         func.operation.erase()
         raise
     _drop_unused_leaves(func)
-    params = [KernelParam(_param_name(p), rust_name(ty), [str(ty.mlir())]) for p, ty in zip(fn.params, param_types)]
+    params = [KernelParam(param_name(p), rust_name(ty), [str(ty.mlir())]) for p, ty in zip(fn.params, param_types)]
     return KernelInfo(fn.name, entry, params)
 
 
@@ -185,7 +167,3 @@ def _param_type(em: Emitter, fn: ast.Function, p: ast.Param) -> Any:
     elif not isinstance(ty, Scalar):
         raise err(p.ty.loc, f"a tile kernel parameter of type `{rust_name(ty)}` is not supported")
     return ty
-
-
-def _param_name(p: ast.Param) -> str:
-    return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"

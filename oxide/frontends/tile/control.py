@@ -16,8 +16,9 @@ from typing import Any, Callable
 from mlir import ir
 from mlir.dialects import scf
 
+from oxide.frontends.structured import Frame, assigned_names, jumps, live_flags, while_loop
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.types import BOOL, UNIT, UNIT_V, Flex, Scalar, TileT, TupleT, V, rust_name
 from oxide.frontends.tile.values import coerce, concrete, scalar_const
@@ -33,13 +34,9 @@ class Binding:
     let_id: int | None = None
 
 
-@dataclass
-class LoopFrame:
-    """A loop that `break`/`continue` leave: its label and its jump flags (None if the body never jumps)."""
-
-    label: str | None
-    brk: Binding | None = None
-    cont: Binding | None = None
+# A loop that `break`/`continue` leave: its label and its jump flags, SSA variables threaded through the
+# loop like the variables it assigns (None if the body never jumps so).
+LoopFrame = Frame[Binding, None]
 
 
 class ControlFlow:
@@ -123,14 +120,14 @@ class ControlFlow:
         """The variables and jump flags visible here that `nodes` may assign."""
         out: list[Binding] = []
         seen: set[int] = set()
-        for name in _assigned_names(nodes):
+        for name in assigned_names(nodes):
             binding = self.lookup(name)
             if binding is not None and id(binding) not in seen:
                 seen.add(id(binding))
                 out.append(binding)
-        for kind, label, loc in _jumps(nodes):
+        for kind, label, loc in jumps(nodes):
             frame = self._frame(label, loc)
-            flag = frame.brk if kind == "break" else frame.cont
+            flag = frame.exit_flag if kind == "break" else frame.continue_flag
             if flag is not None and id(flag) not in seen:
                 seen.add(id(flag))
                 out.append(flag)
@@ -147,7 +144,7 @@ class ControlFlow:
 
     def may_jump(self, stmt: Any) -> bool:
         """Whether a statement of a loop body may `break` or `continue` that loop."""
-        return bool(self.loops) and bool(_jumps([stmt]))
+        return bool(self.loops) and bool(jumps([stmt]))
 
     def guarded_rest(self, stmt: Any, rest: list[Any], tail: Any) -> None:
         """Emit what follows a statement that may `break`/`continue` under `if` it did not."""
@@ -157,7 +154,7 @@ class ControlFlow:
                            [ast.Block(stmt.loc, rest, tail)], stmt.loc)
 
     def _not_jumped(self, frame: LoopFrame) -> V:
-        flags = [f.v for f in (frame.brk, frame.cont) if f is not None]
+        flags = [f.v for f in live_flags([frame])]
         jumped = flags[0]
         for f in flags[1:]:
             jumped = self.binary("||", jumped, f, self.fn.loc)
@@ -167,31 +164,31 @@ class ControlFlow:
         if e.value is not None:
             raise err(e.loc, "`break` with a value is not supported in tile kernels")
         frame = self._frame(e.label, e.loc)
-        frame.brk.v = scalar_const(True, BOOL)
+        frame.exit_flag.v = scalar_const(True, BOOL)
         return UNIT_V
 
     def x_Continue(self, e: ast.Continue, expected: Any) -> V:
         frame = self._frame(e.label, e.loc)
-        frame.cont.v = scalar_const(True, BOOL)
+        frame.continue_flag.v = scalar_const(True, BOOL)
         return UNIT_V
 
     def _loop_frame(self, label: str | None, body: ast.Block) -> LoopFrame:
-        kinds = {kind for kind, _, _ in _jumps([body])}
-        frame = LoopFrame(label)
+        kinds = {kind for kind, _, _ in jumps([body])}
+        frame = LoopFrame("loop", label)
         if "break" in kinds:
-            frame.brk = Binding("break", scalar_const(False, BOOL), True)
+            frame.exit_flag = Binding("break", scalar_const(False, BOOL), True)
         if "continue" in kinds:
-            frame.cont = Binding("continue", scalar_const(False, BOOL), True)
+            frame.continue_flag = Binding("continue", scalar_const(False, BOOL), True)
         return frame
 
     def x_For(self, e: ast.For, expected: Any) -> V:
         start, end, step = self._range(e.iter)
         frame = self._loop_frame(e.label, e.body)
-        if frame.brk is not None:
+        if frame.exit_flag is not None:
             return self._for_as_while(e, frame, start, end, step)
         self.loops.append(frame)
         try:
-            carried = [b for b in self.carried([e.body]) if b is not frame.cont]
+            carried = [b for b in self.carried([e.body]) if b is not frame.continue_flag]
         finally:
             self.loops.pop()
         _fix_carried(carried, e.loc)
@@ -202,7 +199,7 @@ class ControlFlow:
                 self.bind_pattern(e.pattern, V(start.ty, loop.induction_variable))
                 self.block(e.body)
 
-            self._loop_body(frame, carried, types, list(loop.inner_iter_args), body, e.loc)
+            scf.yield_(self._loop_body(frame, carried, types, list(loop.inner_iter_args), body, e.loc))
         for b, r in zip(carried, loop.results):
             _rebind(b, r)
         return UNIT_V
@@ -249,7 +246,7 @@ class ControlFlow:
 
     def x_Loop(self, e: ast.Loop, expected: Any) -> V:
         frame = self._loop_frame(e.label, e.body)
-        if frame.brk is None:
+        if frame.exit_flag is None:
             raise err(e.loc, "this `loop` has no `break`, so it never ends")
         return self._while(frame, [], lambda: scalar_const(True, BOOL), lambda: self.block(e.body), [e.body], e.loc)
 
@@ -258,43 +255,40 @@ class ControlFlow:
         """`scf.while` carrying `extra`, the break flag and every outer variable the loop assigns."""
         self.loops.append(frame)
         try:
-            carried = [b for b in self.carried(nodes) if b is not frame.cont and b is not frame.brk]
+            carried = [b for b in self.carried(nodes) if b is not frame.continue_flag and b is not frame.exit_flag]
         finally:
             self.loops.pop()
-        carried = extra + ([frame.brk] if frame.brk is not None else []) + carried
+        carried = extra + ([frame.exit_flag] if frame.exit_flag is not None else []) + carried
         _fix_carried(carried, loc)
         types = [b.v.ty for b in carried]
-        mlir_types = [b.v.value.type for b in carried]
-        loop = scf.WhileOp(mlir_types, [b.v.value for b in carried])
-        before = loop.before.blocks.append(*mlir_types)
-        after = loop.after.blocks.append(*mlir_types)
-        with ir.InsertionPoint(before):
-            for b, arg in zip(carried, before.arguments):
+
+        def before(args: list[ir.Value]) -> tuple[ir.Value, list[ir.Value]]:
+            for b, arg in zip(carried, args):
                 _rebind(b, arg)
             go = cond_fn()
-            if frame.brk is not None:
-                go = self.binary("&&", go, self.binary("^", frame.brk.v, scalar_const(True, BOOL), loc), loc)
-            scf.ConditionOp(go.value, [b.v.value for b in carried])
-        with ir.InsertionPoint(after):
-            self._loop_body(frame, carried, types, list(after.arguments), body_fn, loc)
-        for b, r in zip(carried, loop.results):
+            if frame.exit_flag is not None:
+                go = self.binary("&&", go, self.binary("^", frame.exit_flag.v, scalar_const(True, BOOL), loc), loc)
+            return go.value, [b.v.value for b in carried]
+
+        results = while_loop([b.v.value.type for b in carried], [b.v.value for b in carried], before,
+                             lambda args: self._loop_body(frame, carried, types, args, body_fn, loc))
+        for b, r in zip(carried, results):
             _rebind(b, r)
         return UNIT_V
 
     def _loop_body(self, frame: LoopFrame, carried: list[Binding], types: list[Any], args: list[Any],
-                   body_fn: Callable[[], Any], loc: Any) -> None:
+                   body_fn: Callable[[], Any], loc: Any) -> list[ir.Value]:
         """A loop body at the insertion point: the carried variables bound to the block's `args`, the body in
-        its own scope with the `continue` flag cleared, then the carried values yielded."""
+        its own scope with the `continue` flag cleared; the carried values it yields."""
         for b, arg in zip(carried, args):
             _rebind(b, arg)
         self.scopes.append({})
         self.loops.append(frame)
         try:
-            if frame.cont is not None:
-                frame.cont.v = scalar_const(False, BOOL)
+            if frame.continue_flag is not None:
+                frame.continue_flag.v = scalar_const(False, BOOL)
             body_fn()
-            scf.yield_([coerce(b.v, t, loc, f"`{b.name}` (carried by the loop)").value
-                        for b, t in zip(carried, types)])
+            return [coerce(b.v, t, loc, f"`{b.name}` (carried by the loop)").value for b, t in zip(carried, types)]
         finally:
             self.loops.pop()
             self.scopes.pop()
@@ -354,47 +348,3 @@ def _rebuild(ty: Any, results: list[Any]) -> tuple[V, list[Any]]:
             parts.append(part)
         return V(ty, None, None, parts), results
     return V(ty, results[0]), results[1:]
-
-
-def _walk(node: Any, visit: Callable[[Any, int], bool], depth: int = 0) -> None:
-    """Visit AST nodes (not into closures); `depth` counts the loops entered below the start."""
-    if isinstance(node, (list, tuple)):
-        for item in node:
-            _walk(item, visit, depth)
-        return
-    if not hasattr(node, "__dataclass_fields__") or isinstance(node, ast.Closure):
-        return
-    if not visit(node, depth):
-        return
-    inner = depth + 1 if isinstance(node, (ast.For, ast.While, ast.Loop)) else depth
-    for name in node.__dataclass_fields__:
-        if name not in ("loc", "ty"):
-            child = getattr(node, name)
-            _walk(child, visit, inner if name in ("body",) else depth)
-
-
-def _assigned_names(nodes: list[Any]) -> list[str]:
-    names: list[str] = []
-
-    def visit(node: Any, depth: int) -> bool:
-        if isinstance(node, ast.Assign) and isinstance(node.target, ast.PathExpr) and len(node.target.segments) == 1:
-            if node.target.segments[0] not in names:
-                names.append(node.target.segments[0])
-        return True
-
-    _walk(nodes, visit)
-    return names
-
-
-def _jumps(nodes: list[Any]) -> list[tuple[str, str | None, Any]]:
-    """The `break`/`continue`s in `nodes` that leave them (not those of loops nested inside): (kind, label,
-    location); for a loop body, the loop's own jumps."""
-    found: list[tuple[str, str | None, Any]] = []
-
-    def visit(node: Any, depth: int) -> bool:
-        if isinstance(node, (ast.Break, ast.Continue)) and (depth == 0 or node.label is not None):
-            found.append(("break" if isinstance(node, ast.Break) else "continue", node.label, node.loc))
-        return True
-
-    _walk(nodes, visit)
-    return found

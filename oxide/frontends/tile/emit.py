@@ -10,8 +10,12 @@ from typing import Any, Callable
 from mlir.dialects import arith
 
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt.emit_support import err, location
+from oxide.frontends.kernel_module import location, param_name
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import ops, ops_memory
+# The catalogue: each ops module registers its operations when imported (ops_atomic after ops_shape, whose
+# methods it extends; it imports ops_shape itself).
+from oxide.frontends.tile import ops_atomic, ops_compute, ops_shape  # noqa: F401
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.control import Binding, ControlFlow, LoopFrame
 from oxide.frontends.tile.module import SHAPE_MACROS, TileCrate
@@ -29,8 +33,6 @@ _MAX_ARRAY_VALUE = 4096
 # Marker-type modules of cutile-rs: arguments that select a variant of an op.
 MARKER_MODULES = ("rounding", "ftz", "nan", "overflow", "reverse", "predicate", "cmp_ordering", "atomic",
                   "ordering", "scope", "padding", "tma")
-_SCALAR_CONSTS = {"ZERO": 0, "ONE": 1, "MAX": "max", "MIN": "min", "INFINITY": float("inf"),
-                  "NEG_INFINITY": float("-inf"), "NAN": float("nan"), "EPSILON": "eps"}
 
 
 class Emitter(ControlFlow):
@@ -248,11 +250,11 @@ class Emitter(ControlFlow):
     # Expressions -----------------------------------------------------------------------------------------
     def expr(self, e: Any, expected: Any = None) -> V:
         """Emit an expression; `expected` is the type its context wants (it types literals and generic ops)."""
-        handler: Callable[[Any, Any], V] | None = getattr(self, "x_" + type(e).__name__, None)
+        handler = EXPRESSIONS.get(type(e))
         if handler is None:
             raise err(e.loc, "this expression is not supported in tile kernels")
         with location(e.loc):
-            return handler(e, expected)
+            return handler(self, e, expected)
 
     def x_Lit(self, e: ast.Lit, expected: Any) -> V:
         if e.kind == "str":
@@ -281,9 +283,9 @@ class Emitter(ControlFlow):
             raise err(e.loc, f"cannot find value `{name}` in this scope")
         if e.segments[0] in MARKER_MODULES:
             return V(MarkerT(), const="::".join(e.segments))
-        if len(e.segments) == 2 and e.segments[1] in _SCALAR_CONSTS:
+        if len(e.segments) == 2 and e.segments[1] in vals.SCALAR_CONSTS:
             ty = self.scalar_type(ast.PathTy(e.loc, e.segments[0]))
-            return scalar_const(_scalar_constant(e.segments[1], ty), ty)
+            return scalar_const(vals.scalar_constant(e.segments[1], ty), ty)
         raise err(e.loc, f"cannot find `{'::'.join(e.segments)}` in tile kernels")
 
     def _const_generic_value(self, name: str, value: Any, loc: Any) -> V:
@@ -523,7 +525,7 @@ class Emitter(ControlFlow):
             for p, v in zip(fn.params, args):
                 ty = self.resolve_type(p.ty)
                 if isinstance(v.ty, Flex) or isinstance(ty, Scalar):
-                    v = coerce(v, ty, loc, f"the argument for `{_param_name(p)}`")
+                    v = coerce(v, ty, loc, f"the argument for `{param_name(p)}`")
                 self.bind_pattern(p.pattern, v)
             ret = self.resolve_type(fn.ret) if fn.ret is not None else None
             out = self.block(fn.body, ret)
@@ -534,31 +536,18 @@ class Emitter(ControlFlow):
             self.scopes, self.generics, self.loops, self.fn = saved
             self.depth -= 1
 
-def _scalar_constant(name: str, ty: Scalar) -> Any:
-    value = _SCALAR_CONSTS[name]
-    if value == "max":
-        return _limit(ty, True)
-    if value == "min":
-        return _limit(ty, False)
-    if value == "eps":
-        return {"f16": 2.0 ** -10, "bf16": 2.0 ** -7, "f32": 2.0 ** -23, "f64": 2.0 ** -52}[ty.name]
-    return value
 
-
-def _limit(ty: Scalar, upper: bool) -> Any:
-    if ty.is_float:
-        big = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38,
-               "f64": 1.7976931348623157e308}[ty.name]
-        return big if upper else -big
-    if ty.is_bool:
-        return upper
-    if ty.signed:
-        return (1 << (ty.bits - 1)) - 1 if upper else -(1 << (ty.bits - 1))
-    return (1 << ty.bits) - 1 if upper else 0
-
-
-def _param_name(p: ast.Param) -> str:
-    return p.pattern.name if isinstance(p.pattern, ast.BindPat) else "_"
+# The emitter of each kind of expression, by AST class (an expression of another class is not supported).
+EXPRESSIONS: dict[type, Callable[[Emitter, Any, Any], V]] = {
+    ast.If: ControlFlow.x_If, ast.Break: ControlFlow.x_Break, ast.Continue: ControlFlow.x_Continue,
+    ast.For: ControlFlow.x_For, ast.While: ControlFlow.x_While, ast.Loop: ControlFlow.x_Loop,
+    ast.Lit: Emitter.x_Lit, ast.PathExpr: Emitter.x_PathExpr, ast.MacroCall: Emitter.x_MacroCall,
+    ast.Tuple: Emitter.x_Tuple, ast.ArrayLit: Emitter.x_ArrayLit, ast.Block: Emitter.x_Block,
+    ast.Field: Emitter.x_Field, ast.Index: Emitter.x_Index, ast.Unary: Emitter.x_Unary,
+    ast.Binary: Emitter.x_Binary, ast.Cast: Emitter.x_Cast, ast.Assign: Emitter.x_Assign, ast.Call: Emitter.x_Call,
+    ast.MethodCall: Emitter.x_MethodCall, ast.Return: Emitter.x_Return, ast.Closure: Emitter.x_Closure,
+    ast.Match: Emitter.x_Match,
+}
 
 
 def _unify(pattern: Any, v: V, names: set[str], out: dict[str, Any]) -> None:

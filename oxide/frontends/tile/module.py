@@ -2,7 +2,7 @@
 functions and `const` items, and the entry attributes (`print_ir`, `unchecked_accesses`,
 `optimization_hints = (sm_90 = (num_worker_warps_per_cta = 8))`, ...).
 
-The syntax tree and the AST come from the Rust frontend (tree-sitter adapter, Builder); this module adds the
+The syntax tree and the AST come from the syntax floor (tree-sitter adapter, Builder); this module adds the
 shape macros (`const_shape![..]`, `shape![..]`, `const_array![..]`), whose arguments it parses as expressions.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.frontends.syntax import ast
 from oxide.frontends.syntax.build import Builder, text
-from oxide.frontends.simt.items import build_function
+from oxide.frontends.syntax.items import build_function, no_attributes
 from oxide.frontends.syntax.parser import Source, syntax_tree
 from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields, written_attributes
 from oxide.ir.diagnostics import OxideError, SourceLoc
@@ -36,7 +36,7 @@ def is_tile_source(text_: str) -> bool:
 
 
 class TileBuilder(Builder):
-    """The Rust frontend's AST builder, plus the arguments of the shape macros."""
+    """The syntax floor's AST builder, plus the arguments of the shape macros."""
 
     def x_macro_invocation(self, node: Any) -> ast.Expr:
         name = text(node.child_by_field_name("macro")).split("::")[-1]
@@ -74,7 +74,7 @@ class TileCrate:
         if node is None:
             return None
         if node not in self._built:
-            self._built[node] = build_function(TileBuilder(self.source), node, [])
+            self._built[node] = build_function(TileBuilder(self.source), node, [], no_attributes)
         return self._built[node]
 
     def const(self, name: str) -> ast.ConstDef | None:

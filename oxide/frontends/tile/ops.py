@@ -1,55 +1,31 @@
-"""The cutile-rs operation catalogue's registry and dispatch: calls and method calls in a tile kernel go to a
-helper function of the module (inlined) or to the operation registered under that name, with the argument
-checks the operations share.
+"""The dispatch of the cutile-rs operations: calls and method calls in a tile kernel go to a helper function
+of the module (inlined) or to the operation registered under that name, with the argument checks the
+operations share.
 
-Each operation is registered by name with `@function(...)` or `@method(...)` in ops_memory.py, ops_shape.py
-and ops_compute.py; a method call with no method of that name falls back to the function of that name with
-the receiver first (`t.exp()` is `exp(t)`). Marker arguments (`rounding::*`, `ftz::*`, `nan::*`,
-`overflow::*`) are accepted and dropped where they do not change oxide's semantics.
+Each operation is registered by name with `@function(...)` or `@method(...)` (registry.py) in
+ops_memory.py, ops_shape.py, ops_compute.py and ops_atomic.py; a method call with no method of that name
+falls back to the function of that name with the receiver first (`t.exp()` is `exp(t)`). Marker arguments
+(`rounding::*`, `ftz::*`, `nan::*`, `overflow::*`) are accepted and dropped where they do not change oxide's
+semantics.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any
 
 from mlir import ir
 
 from oxide.dialects import tile
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
+from oxide.frontends.tile.registry import FUNCTIONS, METHODS, TileEmitter
 from oxide.frontends.tile.types import (
     I32, ArrayT, Flex, MarkerT, Scalar, ShapeT, TileT, TupleT, V, rust_name,
 )
 from oxide.frontends.tile.values import coerce, scalar_const
 
-if TYPE_CHECKING:
-    from oxide.frontends.tile.emit import Emitter
-
-OpFn = Callable[..., V]
-FUNCTIONS: dict[str, OpFn] = {}
-METHODS: dict[str, OpFn] = {}
-
-
-def function(*names: str) -> Callable[[OpFn], OpFn]:
-    """Register `fn(em, e, args, expected, name)` as the free function(s) `names`."""
-    def register(fn: OpFn) -> OpFn:
-        for name in names:
-            FUNCTIONS[name] = fn
-        return fn
-    return register
-
-
-def method(*names: str) -> Callable[[OpFn], OpFn]:
-    """Register `fn(em, e, recv, args, expected, name)` as the method(s) `names`."""
-    def register(fn: OpFn) -> OpFn:
-        for name in names:
-            METHODS[name] = fn
-        return fn
-    return register
-
-
-def call(em: "Emitter", e: ast.Call, expected: Any) -> V:
+def call(em: TileEmitter, e: ast.Call, expected: Any) -> V:
     """A call: a helper function of the module (inlined), else a cutile-rs function."""
     if not isinstance(e.func, ast.PathExpr):
         raise err(e.loc, "tile kernels call functions by name")
@@ -69,7 +45,7 @@ def call(em: "Emitter", e: ast.Call, expected: Any) -> V:
     return handler(em, e, [em.expr(a) for a in e.args], expected, name)
 
 
-def dispatch_method(em: "Emitter", e: ast.MethodCall, expected: Any) -> V:
+def dispatch_method(em: TileEmitter, e: ast.MethodCall, expected: Any) -> V:
     """A method call: a cutile-rs method, or the function of that name with the receiver first."""
     recv = em.expr(e.receiver)
     args = [em.expr(a) for a in e.args]
@@ -155,7 +131,7 @@ def literal_elem(v: V, expected: Any) -> Scalar:
     raise err(None, "expected a scalar")
 
 
-def named_elem(em: "Emitter", e: Any, expected: Any) -> Scalar | None:
+def named_elem(em: TileEmitter, e: Any, expected: Any) -> Scalar | None:
     """The element type a turbofish (`f::<f32>`) or the expected tile type names, if any."""
     generics = e.func.generics if isinstance(e, ast.Call) else e.generics
     if generics:
@@ -166,7 +142,3 @@ def named_elem(em: "Emitter", e: Any, expected: Any) -> Scalar | None:
         return expected
     return None
 
-
-# The catalogue: each module registers its operations when imported.
-from oxide.frontends.tile import ops_compute, ops_memory, ops_shape  # noqa: E402,F401
-from oxide.frontends.tile import ops_atomic  # noqa: E402,F401  (after ops_shape: it wraps its methods)

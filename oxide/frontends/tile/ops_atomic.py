@@ -15,20 +15,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import tile
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
-from oxide.frontends.tile.ops import METHODS, arg_loc, check_arity, check_shape, function, method, tile_arg
+from oxide.frontends.tile.ops import arg_loc, check_arity, check_shape, tile_arg
+from oxide.frontends.tile.registry import TileEmitter, extend_method, function
 from oxide.frontends.tile.ops_shape import check_broadcast
 from oxide.frontends.tile.types import BOOL, SCALARS, MarkerT, PtrT, Scalar, TileT, TupleT, V, rust_name
-
-if TYPE_CHECKING:
-    from oxide.frontends.tile.emit import Emitter
 
 I64 = SCALARS["i64"]
 # cutile-rs's atomic::* kinds -> tile.atomic_rmw kinds (AddF is add on a float tile).
@@ -70,7 +68,7 @@ def _check_pointer_tile(e: Any, v: V, i: int) -> PointerTileT:
 
 
 @function("pointer_to_tile")
-def _pointer_to_tile(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _pointer_to_tile(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "pointer_to_tile(p)")
     if not isinstance(args[0].ty, PtrT):
         raise err(arg_loc(e, 0), f"`pointer_to_tile` takes a `*mut T` parameter, found `{rust_name(args[0].ty)}`")
@@ -79,7 +77,7 @@ def _pointer_to_tile(em: "Emitter", e: Any, args: list[V], expected: Any, name: 
     return _pointer_tile(args[0], zero, [])
 
 
-def _broadcast_pointer(em: "Emitter", e: Any, pt: V, shape: list[int]) -> V:
+def _broadcast_pointer(em: TileEmitter, e: Any, pt: V, shape: list[int]) -> V:
     check_shape(e, shape, 1)
     src = list(pt.ty.shape)
     if src == shape:
@@ -89,7 +87,7 @@ def _broadcast_pointer(em: "Emitter", e: Any, pt: V, shape: list[int]) -> V:
     return _pointer_tile(pt.parts[0], offsets, shape)
 
 
-def _reshape_pointer(em: "Emitter", e: Any, pt: V, shape: list[int]) -> V:
+def _reshape_pointer(em: TileEmitter, e: Any, pt: V, shape: list[int]) -> V:
     check_shape(e, shape, 1)
     if math.prod(pt.ty.shape) != math.prod(shape):
         raise err(e.loc, f"cannot reshape a pointer tile of shape {list(pt.ty.shape)} to {shape}")
@@ -97,7 +95,7 @@ def _reshape_pointer(em: "Emitter", e: Any, pt: V, shape: list[int]) -> V:
     return _pointer_tile(pt.parts[0], offsets, shape)
 
 
-def _offset_pointer(em: "Emitter", e: Any, pt: V, amount: V, i: int) -> V:
+def _offset_pointer(em: TileEmitter, e: Any, pt: V, amount: V, i: int) -> V:
     """Offsets + amount: a scalar integer, or an integer tile of the pointer tile's shape."""
     shape = list(pt.ty.shape)
     if isinstance(amount.ty, TileT):
@@ -124,7 +122,7 @@ def _widen(value: ir.Value, elem: Scalar, shape: list[int]) -> ir.Value:
 
 
 @function("broadcast_ptr", "reshape_ptr", "addptr", "addptr_tile")
-def _pointer_fn(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _pointer_fn(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, f"{name}(pointer_tile, ..)")
     _check_pointer_tile(e, args[0], 0)
     if name in ("broadcast_ptr", "reshape_ptr"):
@@ -135,17 +133,17 @@ def _pointer_fn(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) 
 
 def _wrap_method(name: str, on_pointer: Any) -> None:
     """`pt.<name>(..)` on a pointer tile; any other receiver keeps the existing method (tiles, scalars)."""
-    fallback = METHODS.get(name)
+    def extend(fallback: Any) -> Any:
+        def handler(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, method_name: str) -> V:
+            if isinstance(recv.ty, PointerTileT):
+                check_arity(e, args, 1, method_name, f"pointer_tile.{method_name}(..)")
+                return on_pointer(em, e, recv, args[0])
+            if fallback is None:
+                raise err(e.loc, f"no method `{method_name}` on `{rust_name(recv.ty)}` in tile kernels")
+            return fallback(em, e, recv, args, expected, method_name)
+        return handler
 
-    def handler(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, method_name: str) -> V:
-        if isinstance(recv.ty, PointerTileT):
-            check_arity(e, args, 1, method_name, f"pointer_tile.{method_name}(..)")
-            return on_pointer(em, e, recv, args[0])
-        if fallback is None:
-            raise err(e.loc, f"no method `{method_name}` on `{rust_name(recv.ty)}` in tile kernels")
-        return fallback(em, e, recv, args, expected, method_name)
-
-    method(name)(handler)
+    extend_method(name, extend)
 
 
 _wrap_method("broadcast", lambda em, e, pt, a: _broadcast_pointer(em, e, pt, em.shape_arg(a, arg_loc(e, 1))))
@@ -155,7 +153,7 @@ _wrap_method("offset_tile", lambda em, e, pt, a: _offset_pointer(em, e, pt, a, 1
 
 
 @function("new_token_unordered")
-def _new_token(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _new_token(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 0, name, "new_token_unordered()")
     return V(TokenT())
 
@@ -172,7 +170,7 @@ def _marker(e: Any, v: V, i: int, module: str, allowed: dict[str, str] | tuple[s
 
 
 @function("atomic_rmw_tko")
-def _atomic_rmw(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _atomic_rmw(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 7, name, "atomic_rmw_tko(ptrs, values, atomic::Add, ordering::Relaxed, scope::Device, "
                                   "mask, token)")
     ptrs, values = args[0], args[1]

@@ -4,24 +4,22 @@ and scans (also with combining closures), mma, conversions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mlir.dialects import arith, math
 
 from oxide.dialects import tile
 from oxide.frontends.syntax import ast
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.ops import (
-    arg_loc, check_arity, const_int_arg, function, literal_elem, named_elem, tile_arg, without_markers,
+    arg_loc, check_arity, const_int_arg, literal_elem, named_elem, tile_arg, without_markers,
 )
+from oxide.frontends.tile.registry import TileEmitter, function
 from oxide.frontends.tile.types import (
     BOOL, ClosureT, Flex, MarkerT, Scalar, TileT, V, rust_name,
 )
 from oxide.frontends.tile.values import coerce, concrete, scalar_const
-
-if TYPE_CHECKING:
-    from oxide.frontends.tile.emit import Emitter
 
 
 # Elementwise ---------------------------------------------------------------------------------------------
@@ -31,7 +29,7 @@ _BINARY_FORMS = {"addf": "+", "addi": "+", "subf": "-", "subi": "-", "mulf": "*"
 
 
 @function(*_BINARY_FORMS)
-def _binary_form(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _binary_form(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     a, b = args
@@ -73,7 +71,7 @@ def _same(e: Any, args: list[V], name: str) -> tuple[Any, list[V]]:
 
 
 @function("max_tile", "min_tile", "maxf", "minf", "maxi", "mini", "max", "min")
-def _max_min(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _max_min(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     ty, (a, b) = _same(e, args, name)
@@ -97,7 +95,7 @@ _UNARY_MATH = {"exp": math.exp, "exp2": math.exp2, "log": math.log, "log2": math
 
 
 @function(*_UNARY_MATH, "absi", "abs", "negf", "negi", "noti")
-def _unary(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _unary(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     args = without_markers(args)
     check_arity(e, args, 1, name, f"{name}(x)")
     ty, (x,) = _same(e, args, name)
@@ -128,7 +126,7 @@ def _unary_operands(x: V, elem: Scalar, op: str) -> tuple[V, V]:
 
 
 @function("fma")
-def _fma(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _fma(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     args = without_markers(args)
     check_arity(e, args, 3, name, "fma(a, b, c)")
     ty, (a, b, c) = _same(e, args, name)
@@ -138,7 +136,7 @@ def _fma(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
 
 
 @function("pow", "atan2")
-def _pow(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _pow(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     ty, (a, b) = _same(e, args, name)
@@ -151,7 +149,7 @@ _COMPARE_FORMS = {"eq_tile": "==", "ne_tile": "!=", "gt_tile": ">", "ge_tile": "
 
 
 @function(*_COMPARE_FORMS)
-def _compare(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _compare(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     ty, (a, b) = _same(e, args, name)
@@ -161,7 +159,7 @@ def _compare(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> 
 
 
 @function("select")
-def _select(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _select(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 3, name, "select(cond, a, b)")
     ty, (a, b) = _same(e, args[1:], name)
     cond = args[0]
@@ -173,7 +171,7 @@ def _select(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V
 
 
 @function("ceil_div")
-def _ceil_div(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _ceil_div(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, "ceil_div(a, b)")
     ty, (a, b) = _same(e, args, name)
     if not isinstance(ty, Scalar) or not ty.is_int:
@@ -184,7 +182,7 @@ def _ceil_div(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) ->
 
 # Reductions, scans, mma ----------------------------------------------------------------------------------
 @function("reduce_sum", "reduce_max", "reduce_min", "reduce_prod")
-def _reduce(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _reduce(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(t, dim)")
     ty = tile_arg(e, args[0], 0, "the reduced value")
@@ -200,7 +198,7 @@ def _reduce(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V
 
 
 @function("reduce")
-def _reduce_closure(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _reduce_closure(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 4, name, "reduce(t, dim, identity, |a, b| a + b)")
     kind = _closure_kind(e, args[3], 3)
     _check_identity(e, args[2], 2, kind)
@@ -208,7 +206,7 @@ def _reduce_closure(em: "Emitter", e: Any, args: list[V], expected: Any, name: s
 
 
 @function("scan")
-def _scan_closure(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _scan_closure(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 5, name, "scan(t, dim, reverse::Forward, identity, |a, b| a + b)")
     kind = _closure_kind(e, args[4], 4)
     return _scan(em, e, args[:4], expected, f"scan_{kind}")
@@ -258,7 +256,7 @@ def _check_identity(e: Any, identity: V, i: int, kind: str) -> None:
 
 
 @function("scan_sum", "scan_max", "scan_min", "scan_prod")
-def _scan(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _scan(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     if len(args) not in (2, 3, 4):
         raise err(e.loc, f"`{name}` takes `(t, dim, reverse::Forward|Reverse, identity)`")
     ty = tile_arg(e, args[0], 0, "the scanned value")
@@ -281,7 +279,7 @@ def _scan(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
 
 
 @function("mma", "mmaf")
-def _mma(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _mma(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 3, name, "mma(a, b, acc)")
     a, b, c = (tile_arg(e, v, i, w) for i, (v, w) in enumerate(zip(args, ("mma's a", "mma's b", "mma's accumulator"))))
     if len(a.shape) != 2 or len(b.shape) != 2 or len(c.shape) != 2 or a.shape[1] != b.shape[0] \
@@ -304,7 +302,7 @@ _CONVERSION_KINDS = {"ftof": ("float", "float"), "ftoi": ("float", "int"), "itof
 
 
 @function("convert_tile", "convert_scalar", *_CONVERSION_KINDS)
-def _convert(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _convert(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     args = without_markers(args)
     check_arity(e, args, 1, name, f"{name}::<T>(x)")
     target = named_elem(em, e, expected)
@@ -324,7 +322,7 @@ def _convert(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> 
 
 
 @function("bitcast")
-def _bitcast(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _bitcast(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "bitcast::<T>(x)")
     target = named_elem(em, e, expected)
     v = concrete(args[0])

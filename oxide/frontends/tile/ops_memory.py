@@ -4,29 +4,24 @@ stores (a block stores only into its own output tile).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 
 from oxide.dialects import tile
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
-from oxide.frontends.tile.ops import (
-    arg_loc, check_arity, check_shape, const_int_arg, function, index_args, index_value, method,
-    tile_arg,
-)
+from oxide.frontends.tile.ops import arg_loc, check_arity, check_shape, const_int_arg, index_args, index_value, tile_arg
+from oxide.frontends.tile.registry import TileEmitter, function, method
 from oxide.frontends.tile.types import (
     I32, UNIT_V, DimsT, PartitionT, ShapeT, TileT, TupleT, V, ViewT,
     rust_name,
 )
 from oxide.frontends.tile.values import scalar_const
 
-if TYPE_CHECKING:
-    from oxide.frontends.tile.emit import Emitter
-
 
 # Block ids and extents ------------------------------------------------------------------------------------
 @function("get_tile_block_id", "get_num_tile_blocks")
-def _block_ids(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _block_ids(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 0, name, f"{name}()")
     op = tile.BlockIdOp if name == "get_tile_block_id" else tile.NumBlocksOp
     parts = [V(I32, op.build(axis=axis)) for axis in ("x", "y", "z")]
@@ -34,7 +29,7 @@ def _block_ids(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -
 
 
 @function("num_tiles")
-def _num_tiles(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _num_tiles(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, "num_tiles(&partition, axis)")
     p = args[0]
     if not isinstance(p.ty, PartitionT):
@@ -56,7 +51,7 @@ def tensor_dim(view: V, axis: int) -> V:
 
 
 @method("shape")
-def _shape(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
+def _shape(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 0, name, "x.shape()")
     if isinstance(recv.ty, ViewT) and all(d >= 0 for d in recv.ty.shape):
         # An output's shape is its tile shape S; a fully static input's is known too: both are compile-time.
@@ -74,7 +69,7 @@ def _read_only(loc: Any) -> Any:
 
 
 @method("partition")
-def _partition(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
+def _partition(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "x.partition(const_shape![..])")
     if not isinstance(recv.ty, ViewT):
         raise err(e.loc, f"`partition` views a `&Tensor` as tiles, found `{rust_name(recv.ty)}`")
@@ -93,7 +88,7 @@ def _make_partition(e: Any, view: V, shape: list[int], i: int) -> V:
 
 
 @method("partition_mut")
-def _partition_mut(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
+def _partition_mut(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "z.partition_mut(const_shape![..])")
     if not isinstance(recv.ty, ViewT):
         raise err(e.loc, f"`partition_mut` splits a `&mut Tensor` output, found `{rust_name(recv.ty)}`")
@@ -110,7 +105,7 @@ def _partition_mut(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any,
 
 
 @method("load", "load_pipelined")
-def _load(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
+def _load(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     if isinstance(recv.ty, ViewT):
         if not recv.ty.mutable:
             raise err(e.loc, "an input is read through a partition: `x.partition(shape).load([i, j])`, "
@@ -137,7 +132,7 @@ def _load_own(view: V) -> V:
 
 
 @function("load_tile_mut")
-def _load_tile_mut(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _load_tile_mut(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "load_tile_mut(z)")
     if not (isinstance(args[0].ty, ViewT) and args[0].ty.mutable):
         raise err(arg_loc(e, 0), f"`load_tile_mut` reads a `&mut Tensor` output tile, found `{rust_name(args[0].ty)}`")
@@ -145,7 +140,7 @@ def _load_tile_mut(em: "Emitter", e: Any, args: list[V], expected: Any, name: st
 
 
 @function("load_tile_like", "load_tile_like_1d", "load_tile_like_2d", "load_tile_like_3d")
-def _load_tile_like(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _load_tile_like(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, f"{name}(x, out)")
     x, z = args
     if not (isinstance(x.ty, ViewT) and not x.ty.mutable):
@@ -164,7 +159,7 @@ def _load_tile_like(em: "Emitter", e: Any, args: list[V], expected: Any, name: s
 
 
 @method("load_tile")
-def _load_tile(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
+def _load_tile(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, "x.load_tile(const_shape![..], [i, j])")
     if not (isinstance(recv.ty, ViewT) and not recv.ty.mutable):
         raise err(e.loc, f"`load_tile` reads an input `&Tensor`, found `{rust_name(recv.ty)}`")
@@ -173,7 +168,7 @@ def _load_tile(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, nam
 
 
 @method("store")
-def _store(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
+def _store(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     if isinstance(recv.ty, ViewT) and not recv.ty.mutable or isinstance(recv.ty, PartitionT) and not recv.ty.mutable:
         raise _read_only(e.loc)
     if isinstance(recv.ty, ViewT):

@@ -5,24 +5,21 @@ permute/transpose, cat, extract.
 from __future__ import annotations
 
 import math as pymath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mlir import ir
 
 from oxide.dialects import tile
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.ops import (
-    arg_loc, check_arity, check_shape, const_int_arg, function, index_args, index_value, literal_elem, method,
-    named_elem, tile_arg,
+    arg_loc, check_arity, check_shape, const_int_arg, index_args, index_value, literal_elem, named_elem, tile_arg,
 )
+from oxide.frontends.tile.registry import TileEmitter, function, method
 from oxide.frontends.tile.types import (
     I32, Flex, Scalar, TileT, V, rust_name,
 )
 from oxide.frontends.tile.values import coerce
-
-if TYPE_CHECKING:
-    from oxide.frontends.tile.emit import Emitter
 
 
 # Creation ------------------------------------------------------------------------------------------------
@@ -39,19 +36,19 @@ def _splat(e: Any, v: V, shape: list[int], expected: Any, i: int) -> V:
 
 
 @function("constant", "broadcast_scalar", "full")
-def _constant(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _constant(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, f"{name}(value, const_shape![..])")
     return _splat(e, args[0], em.shape_arg(args[1], arg_loc(e, 1)), expected, 0)
 
 
 @function("scalar_to_tile")
-def _scalar_to_tile(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _scalar_to_tile(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "scalar_to_tile(x)")
     return _splat(e, args[0], [], expected, 0)
 
 
 @function("tile_to_scalar")
-def _tile_to_scalar(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _tile_to_scalar(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "tile_to_scalar(t)")
     ty = tile_arg(e, args[0], 0, "the argument")
     if pymath.prod(ty.shape) != 1:
@@ -60,13 +57,13 @@ def _tile_to_scalar(em: "Emitter", e: Any, args: list[V], expected: Any, name: s
 
 
 @method("broadcast")
-def _broadcast_method(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
+def _broadcast_method(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "x.broadcast(const_shape![..])")
     return _broadcast(em, e, recv, em.shape_arg(args[0], arg_loc(e, 1)), expected)
 
 
 @function("broadcast")
-def _broadcast_fn(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _broadcast_fn(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, "broadcast(x, const_shape![..])")
     return _broadcast(em, e, args[0], em.shape_arg(args[1], arg_loc(e, 1)), expected)
 
@@ -78,7 +75,7 @@ def check_broadcast(e: Any, what: str, src: list[int], shape: list[int]) -> None
                          f"must be 1 or equal (reshape first, e.g. `t.reshape(const_shape![{src[0]}, 1])`)")
 
 
-def _broadcast(em: "Emitter", e: Any, v: V, shape: list[int], expected: Any) -> V:
+def _broadcast(em: TileEmitter, e: Any, v: V, shape: list[int], expected: Any) -> V:
     if not isinstance(v.ty, TileT):
         return _splat(e, v, shape, expected, 0)
     check_shape(e, shape, 1)
@@ -91,7 +88,7 @@ def _broadcast(em: "Emitter", e: Any, v: V, shape: list[int], expected: Any) -> 
 
 
 @function("iota")
-def _iota(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _iota(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "iota(const_shape![N])")
     shape = em.shape_arg(args[0], arg_loc(e, 0))
     if len(shape) != 1:
@@ -106,18 +103,18 @@ def _iota(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
 
 # Shape ops -----------------------------------------------------------------------------------------------
 @function("reshape")
-def _reshape_fn(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _reshape_fn(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, "reshape(t, const_shape![..])")
     return _reshape(em, e, args[0], args[1])
 
 
 @method("reshape")
-def _reshape_method(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
+def _reshape_method(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 1, name, "t.reshape(const_shape![..])")
     return _reshape(em, e, recv, args[0])
 
 
-def _reshape(em: "Emitter", e: Any, v: V, shape_v: V) -> V:
+def _reshape(em: TileEmitter, e: Any, v: V, shape_v: V) -> V:
     ty = tile_arg(e, v, 0, "the reshaped value")
     shape = em.shape_arg(shape_v, arg_loc(e, 1))
     check_shape(e, shape, 1)
@@ -131,13 +128,13 @@ def _reshape(em: "Emitter", e: Any, v: V, shape_v: V) -> V:
 
 
 @function("permute")
-def _permute_fn(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _permute_fn(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, "permute(t, const_array![1, 0])")
     return _permute(e, args[0], em.shape_arg(args[1], arg_loc(e, 1)))
 
 
 @method("transpose")
-def _transpose(em: "Emitter", e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
+def _transpose(em: TileEmitter, e: Any, recv: V, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 0, name, "t.transpose()")
     ty = tile_arg(e, recv, 0, "the transposed value")
     if len(ty.shape) != 2:
@@ -154,7 +151,7 @@ def _permute(e: Any, v: V, perm: list[int]) -> V:
 
 
 @function("cat")
-def _cat(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _cat(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 3, name, "cat(a, b, dim)")
     a, b = tile_arg(e, args[0], 0, "cat's first operand"), tile_arg(e, args[1], 1, "cat's second operand")
     dim = const_int_arg(e, args[2], 2, "the dimension")
@@ -169,7 +166,7 @@ def _cat(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
 
 
 @function("extract")
-def _extract(em: "Emitter", e: Any, args: list[V], expected: Any, name: str) -> V:
+def _extract(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     check_arity(e, args, 2, name, "extract(t, [i, j])")
     ty = tile_arg(e, args[0], 0, "the source")
     if not isinstance(expected, TileT):

@@ -12,19 +12,10 @@ from typing import Any
 from mlir import ir
 from mlir.dialects import arith
 
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.kernel_module import Retype
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile.types import BOOL, SCALARS, Flex, Scalar, TileT, TupleT, V, rust_name
 from oxide.ir.diagnostics import SourceLoc
-
-
-class Retype(Exception):
-    """An unsuffixed literal bound by `let` defaulted to one type but is used as another: emit again with
-    that `let` typed (rustc infers literal types from later uses; one re-emission per such `let`)."""
-
-    def __init__(self, let_id: int, ty: Scalar):
-        super().__init__(f"retype let {let_id} as {ty.name}")
-        self.let_id = let_id
-        self.ty = ty
 
 
 def elem_kind(ty: Any) -> Scalar | None:
@@ -267,3 +258,32 @@ def convert(v: V, target: Scalar, loc: SourceLoc) -> V:
     else:
         return V(out_ty, x)  # same width, other signedness: the same signless bits
     return V(out_ty, value)
+
+
+# The associated constants of the scalar types (`f32::INFINITY`, `u8::MAX`) and their values.
+SCALAR_CONSTS = {"ZERO": 0, "ONE": 1, "MAX": "max", "MIN": "min", "INFINITY": float("inf"),
+                  "NEG_INFINITY": float("-inf"), "NAN": float("nan"), "EPSILON": "eps"}
+
+
+def scalar_constant(name: str, ty: Scalar) -> Any:
+    """The value of `ty::NAME` (`f32::MAX`, `i32::MIN`, `f16::EPSILON`, ...)."""
+    value = SCALAR_CONSTS[name]
+    if value == "max":
+        return _limit(ty, True)
+    if value == "min":
+        return _limit(ty, False)
+    if value == "eps":
+        return {"f16": 2.0 ** -10, "bf16": 2.0 ** -7, "f32": 2.0 ** -23, "f64": 2.0 ** -52}[ty.name]
+    return value
+
+
+def _limit(ty: Scalar, upper: bool) -> Any:
+    if ty.is_float:
+        big = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38,
+               "f64": 1.7976931348623157e308}[ty.name]
+        return big if upper else -big
+    if ty.is_bool:
+        return upper
+    if ty.signed:
+        return (1 << (ty.bits - 1)) - 1 if upper else -(1 << (ty.bits - 1))
+    return (1 << ty.bits) - 1 if upper else 0

@@ -13,7 +13,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.numeric import cast_int
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.calls.registry import device_fn, device_method, qualifier
 from oxide.frontends.simt.values import ArrayView, Val, element_at, load_cell, new_cell
 

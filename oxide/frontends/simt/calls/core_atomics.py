@@ -9,7 +9,8 @@ from typing import Any
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err, walk
+from oxide.frontends.syntax.errors import err
+from oxide.frontends.structured import walk
 from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 

@@ -20,7 +20,8 @@ from oxide.frontends.simt.expressions.assignment import assign
 from oxide.frontends.simt.expressions.operators import binary_values, operands
 from oxide.frontends.simt.expressions.patterns import referent
 from oxide.frontends.simt.expressions.placeholders import placeholder
-from oxide.frontends.simt.emit_support import err, i1
+from oxide.frontends.simt.emit_support import i1
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell
 
 

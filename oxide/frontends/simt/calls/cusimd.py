@@ -10,7 +10,8 @@ from typing import Any
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.indexing import array_load, index_value
-from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 

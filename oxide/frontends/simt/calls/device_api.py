@@ -18,7 +18,8 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.indexing import index_value
 from oxide.frontends.simt.expressions.numeric import cast_int
 from oxide.frontends.simt.expressions.placeholders import none_of, placeholder
-from oxide.frontends.simt.emit_support import err, i1, int_attr
+from oxide.frontends.simt.emit_support import i1, int_attr
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.inline import inline_call, typed_args
 from oxide.frontends.simt.values import OptionVal, Val, load_cell, new_cell, store_cell
 

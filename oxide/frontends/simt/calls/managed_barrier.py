@@ -15,7 +15,7 @@ from mlir import ir
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.calls.casts import shared_as_pointer
 from oxide.frontends.simt.calls.ptx_fns import PTX_FNS
 from oxide.frontends.simt.calls.registry import device_fn, device_method

@@ -12,7 +12,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.placeholders import placeholder
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.dialects.simt.inline_ptx import MAX_OPERANDS, build_inline_ptx
 from oxide.frontends.simt.values import Cell, Val, load_cell, store_cell
 

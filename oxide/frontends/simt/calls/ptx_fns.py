@@ -22,7 +22,7 @@ from oxide.dialects import simt
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.calls.casts import shared_as_pointer
 from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val

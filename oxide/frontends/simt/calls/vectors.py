@@ -19,7 +19,8 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.indexing import array_load
-from oxide.frontends.simt.emit_support import err, index
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import OptionVal, Val
 

@@ -9,7 +9,8 @@ from mlir.dialects import scf
 
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.inline import mentions, unify_generics
-from oxide.frontends.simt.emit_support import err, index, unknown_type
+from oxide.frontends.simt.emit_support import index, unknown_type
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.indexing import array_store
 from oxide.frontends.simt.expressions.table import emits
 from oxide.frontends.simt.values import ArrayView, Val, new_cell

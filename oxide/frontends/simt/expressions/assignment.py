@@ -8,11 +8,11 @@ from oxide.dialects import simt
 from oxide.frontends.simt import local_slices
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_places import assign_place
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.indexing import (
     array_store, index_value, local_array_place, local_element_place, sub_cell,
 )
-from oxide.frontends.simt.expressions.inference import Retype
+from oxide.frontends.kernel_module import Retype
 from oxide.frontends.simt.expressions.operators import binary_values
 from oxide.frontends.simt.expressions.table import emits
 from oxide.frontends.simt.values import Cell, Val, store_cell, store_element

@@ -11,7 +11,7 @@ from mlir.dialects import scf
 from oxide.dialects import simt
 from oxide.frontends.simt import branch_results
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import Cell, Val, load_cell, new_cell, pointer_at, store_cell
 
 

@@ -9,7 +9,7 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.cell_pointers import no_address
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.inference import is_plain_literal
 from oxide.frontends.simt.expressions.numeric import cast_int, saturating_fptoi
 from oxide.frontends.simt.calls.casts import address_cast

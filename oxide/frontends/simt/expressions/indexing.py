@@ -11,8 +11,8 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.frontends.simt import local_slices
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
-from oxide.frontends.simt.expressions.inference import Retype
+from oxide.frontends.syntax.errors import err
+from oxide.frontends.kernel_module import Retype
 from oxide.frontends.simt.values import ArrayView, Cell, Val, element_at, store_element
 from oxide.frontends.syntax import ast
 

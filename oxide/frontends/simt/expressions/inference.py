@@ -5,23 +5,15 @@ from __future__ import annotations
 
 from typing import Any, TYPE_CHECKING
 
+from oxide.frontends.kernel_module import Retype
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import Val
 from oxide.frontends.syntax import ast
 
 
 if TYPE_CHECKING:
     from oxide.frontends.simt.emit import FunctionEmitter
-
-
-class Retype(Exception):
-    """A variable initialised by an unsuffixed literal met a value of another type: emit the kernel again
-    with that variable typed so (how this one-pass emitter does Rust's literal inference)."""
-
-    def __init__(self, let_id: int, ty: T.Ty):
-        super().__init__(f"retype {let_id} as {ty}")
-        self.let_id, self.ty = let_id, ty
 
 
 def is_plain_literal(e: ast.Expr) -> bool:

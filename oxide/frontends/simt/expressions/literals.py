@@ -11,7 +11,8 @@ from mlir.dialects import arith
 from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.calls.device_api import path_value, strip_modules
-from oxide.frontends.simt.emit_support import err, i1, int_attr
+from oxide.frontends.simt.emit_support import i1, int_attr
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.placeholders import none_of
 from oxide.frontends.simt.calls.constant_memory import ConstantMemoryTy, constant_memory_handle
 from oxide.frontends.simt.expressions.table import emits

@@ -13,7 +13,8 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.simt.cell_pointers import no_address
 from oxide.frontends.simt.inline import inline_call
 from oxide.frontends.simt.emit_places import as_value, borrow, is_place_syntax, place_or_value
-from oxide.frontends.simt.emit_support import err, i1
+from oxide.frontends.simt.emit_support import i1
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.indexing import local_cell, local_element_place
 from oxide.frontends.simt.expressions.inference import is_plain_literal, unify
 from oxide.frontends.simt.expressions.numeric import cast_int, is_signed

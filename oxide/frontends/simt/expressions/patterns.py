@@ -9,7 +9,8 @@ from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err, i1, int_attr
+from oxide.frontends.simt.emit_support import i1, int_attr
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.branch_values import value_if
 from oxide.frontends.simt.places import load_place, reference_place
 from oxide.frontends.simt.expressions.table import emits

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import err
+from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.inference import unify
 from oxide.frontends.simt.expressions.operators import operands
 from oxide.frontends.simt.expressions.table import emits

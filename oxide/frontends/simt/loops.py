@@ -1,4 +1,10 @@
-"""Loops, jumps and calls (the expressions not yet in their own module)."""
+"""Loops and jumps of the SIMT emitter (handlers in the expression table): `while`, `loop`, `for` over ranges and
+over slice or array elements, and `break`, `continue`, `return`.
+
+Loops become scf.for when nothing jumps out of them, else scf.while. A jump sets a flag (a rank-0 memref of
+i1, which LLVM promotes to a register): the loop's condition stops on a pending break or return, the flags
+guard the rest of the enclosing blocks (FunctionEmitter._guarded_rest), and `continue` is cleared at each iteration.
+"""
 
 from __future__ import annotations
 
@@ -9,39 +15,23 @@ from mlir.dialects import arith, memref, scf
 
 from oxide.dialects import simt
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.emit_support import Frame, err, index, walk
+from oxide.frontends.simt.calls import matrix_views
 from oxide.frontends.simt.expressions.indexing import array_load
 from oxide.frontends.simt.expressions.inference import is_plain_literal, unify
 from oxide.frontends.simt.expressions.operators import operands
 from oxide.frontends.simt.expressions.table import emits
+from oxide.frontends.simt.emit_support import index
+from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.local_slices import element_unchecked
+from oxide.frontends.simt.places import Place, as_reference, load_place
 from oxide.frontends.simt.values import Val, flag_cell, new_cell, set_flag, store_cell
+from oxide.frontends.structured import Frame, contains, walk, while_loop
 from oxide.frontends.syntax import ast
-
-
-@emits(ast.Call)
-def e_Call(self, e: ast.Call, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.calls.entry import call_function
-
-    return call_function(self, e, expected)
-
-
-@emits(ast.MethodCall)
-def e_MethodCall(self, e: ast.MethodCall, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.calls.entry import call_method
-
-    return call_method(self, e, expected)
-
-
-@emits(ast.MacroCall)
-def e_MacroCall(self, e: ast.MacroCall, expected: T.Ty | None) -> Val:
-    from oxide.frontends.simt.calls.entry import call_macro
-
-    return call_macro(self, e, expected)
 
 
 def _loop_frame(self, label: str | None, body: Any) -> Frame:
     frame = Frame("loop", label)
-    jumps = [n for n in walk(body) if isinstance(n, (ast.Break, ast.Continue))]
+    jumps = contains(body, ast.Break, ast.Continue)
     with ir.InsertionPoint.at_block_begin(self.entry):
         if jumps:
             frame.exit_flag = flag_cell()
@@ -54,19 +44,18 @@ def _loop_frame(self, label: str | None, body: Any) -> Frame:
 
 def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
     """scf.while: the condition also stops on a pending break/return; continue resets each iteration."""
-    loop = scf.WhileOp([], [])
-    before = loop.before.blocks.append()
-    with ir.InsertionPoint(before):
+    def before(args: list[ir.Value]) -> tuple[ir.Value, list[ir.Value]]:
         # This loop's own `continue` goes on to the next iteration: it does not stop the loop.
         go = self.no_jump_pending(ignore_continue_of=frame)
-        go = arith.andi(go, cond_fn()) if cond_fn is not None else go
-        scf.ConditionOp(go, [])
-    after = loop.after.blocks.append()
-    with ir.InsertionPoint(after):
+        return (arith.andi(go, cond_fn()) if cond_fn is not None else go), []
+
+    def after(args: list[ir.Value]) -> list[ir.Value]:
         if frame.continue_flag is not None:
             set_flag(frame.continue_flag, False)
         body_fn()
-        scf.YieldOp([])
+        return []
+
+    while_loop([], [], before, after)
     if frame.exit_flag is not None:
         set_flag(frame.exit_flag, False)
         set_flag(frame.continue_flag, False)
@@ -101,7 +90,7 @@ def e_Loop(self, e: ast.Loop, expected: T.Ty | None) -> Val:
         _run_loop(self, frame, None, lambda: self.block(e.body))
     finally:
         self.frames.pop()
-    if frame.exit_flag is None and not any(isinstance(n, ast.Return) for n in walk(e.body)):
+    if frame.exit_flag is None and not contains(e.body, ast.Return):
         return Val(T.NEVER, None)  # `loop {}` with no way out spins forever, as in Rust (its type is `!`)
     return Val(T.UNIT, None)
 
@@ -131,8 +120,6 @@ def _element_loop(self, e: ast.For) -> Val | None:
     elif isinstance(it, (ast.Range, ast.MethodCall)):
         return None
     seq = self.expr(it)
-    from oxide.frontends.simt.calls import matrix_views
-
     if not isinstance(seq.ty, (T.Slice, T.Array, T.LocalSlice)) and not matrix_views.is_view(seq.ty):
         return None
     if matrix_views.is_view(seq.ty):
@@ -146,7 +133,7 @@ def _element_loop(self, e: ast.For) -> Val | None:
     if isinstance(seq.ty, T.Array):
         seq = self.owned(seq)  # the loop iterates over the array's value at the start
     frame = _loop_frame(self, e.label, e.body)
-    if frame.exit_flag is not None or any(isinstance(n, ast.Return) for n in walk(e.body)):
+    if frame.exit_flag is not None or contains(e.body, ast.Return):
         raise err(e.loc, "`break`, `continue` or `return` inside a `for` over elements is not supported in device "
                          "code yet; loop over an index range")
     self.frames.append(frame)
@@ -157,15 +144,11 @@ def _element_loop(self, e: ast.For) -> Val | None:
             if matrix_views.is_view(seq.ty):
                 element = matrix_views.loop_element(seq, i)
             elif isinstance(seq.ty, T.LocalSlice):
-                from oxide.frontends.simt.local_slices import element_unchecked
-
                 if by_ref:
                     raise err(e.iter.loc, "`iter_mut` over a slice of a local array is not supported in device "
                                           "code; loop over an index range")
                 element = element_unchecked(seq, i)
             elif isinstance(seq.ty, T.Slice) and (by_ref or T.is_aggregate(seq.ty.elem)):
-                from oxide.frontends.simt.places import Place, as_reference, load_place
-
                 if by_ref and not seq.ty.mutable:
                     raise err(e.iter.loc, "`iter_mut` needs a `&mut [T]`")
                 ptr = simt.ElemPtrOp.build(seq.v, i, results=[T.Ptr(seq.ty.elem, True, 1).mlir()])
@@ -212,7 +195,7 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
     if step is not None:
         self.trap_unless(arith.cmpi(arith.CmpIPredicate.ne, st, index(0)))  # step_by(0) panics in Rust
     frame = _loop_frame(self, e.label, e.body)
-    has_return = any(isinstance(n, ast.Return) for n in walk(e.body))
+    has_return = contains(e.body, ast.Return)
     self.frames.append(frame)
     try:
         if frame.exit_flag is None and not has_return:
