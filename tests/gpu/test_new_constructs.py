@@ -1,8 +1,8 @@
 """Rust constructs added for the cuda-oxide yardstick, on the GPU against the emulator: pointers to locals
 (`addr_of!`) and into local arrays (`as_ptr`), `core::cmp::Ordering`, `macro_rules!`, empty arrays,
 `while let` and `grid_stride_runs32`, slices of shared memory. Each kernel is the emulator-checked one of
-its unit test (tests/unit/frontend/test_<family>.py), run with the same inputs on both targets; every
-buffer must come back identical. Without a GPU these tests skip."""
+its unit test (tests/unit/frontends/simt/test_<family>.py, or syntax/ for macro_rules), run with the same
+inputs on both targets; every buffer must come back identical. Without a GPU these tests skip."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-UNIT = Path(__file__).resolve().parents[1] / "unit" / "frontend"
+# The unit tests the kernels come from: the SIMT frontend's, and the syntax floor's (macro_rules).
+UNITS = [Path(__file__).resolve().parents[1] / "unit" / "frontends" / floor for floor in ("simt", "syntax")]
 RNG = np.random.default_rng(41)
 
 
 def _source(family: str, name: str) -> str:
-    """The kernel source `name` of tests/unit/frontend/test_<family>.py, read without importing the module
+    """The kernel source `name` of test_<family>.py in UNITS, read without importing the module
     (it imports the compiler, which the GPU machine does not have): string constants joined with `+`."""
     assigned: dict[str, str] = {}
 
@@ -31,7 +32,8 @@ def _source(family: str, name: str) -> str:
             return value(node.left) + value(node.right)
         raise ValueError(f"{family}.{name}: not a string expression")
 
-    for node in ast.parse((UNIT / f"test_{family}.py").read_text()).body:
+    path = next(unit / f"test_{family}.py" for unit in UNITS if (unit / f"test_{family}.py").is_file())
+    for node in ast.parse(path.read_text()).body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             try:
                 assigned[node.targets[0].id] = value(node.value)

@@ -9,7 +9,7 @@ from oxide.dialects.context import make_context
 @pytest.fixture()
 def ctx():
     """A fresh oxide context, entered, with an unknown default location."""
-    from tests.unit.testdialect import DIALECT
+    from tests.unit.ir.testdialect import DIALECT
 
     context = make_context(extra_dialects=[DIALECT])
     with context, ir.Location.unknown():

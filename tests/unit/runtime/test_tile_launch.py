@@ -18,7 +18,7 @@ from oxide.runtime.errors import (
 )
 from oxide.runtime.module import load
 from oxide.runtime.signature import KernelSpec, param_spec
-from tests.unit.emulator_tile.helpers import module, out, program, tensor
+from tests.unit.runtime.emulator.tile.helpers import module, out, program, tensor
 from tests.unit.runtime.tile_artifacts import write
 
 

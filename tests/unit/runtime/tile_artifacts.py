@@ -9,7 +9,7 @@ from pathlib import Path
 
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.signature import KernelSpec, param_spec
-from tests.unit.emulator_tile.helpers import module, out, part, program, tensor, view
+from tests.unit.runtime.emulator.tile.helpers import module, out, part, program, tensor, view
 
 # add(z: &mut Tensor<f32, {[128]}>, x: &Tensor<f32, {[-1]}>, y: &Tensor<f32, {[-1]}>): z = x + y * s
 ADD_PARAMS = [("z", "&mut Tensor<f32, {[128]}>", out("f32", 128)), ("x", "&Tensor<f32, {[-1]}>", view("f32", -1)),
