@@ -415,7 +415,7 @@ module attributes {gpu.container_module} {
     }
 
     // println!("x = {:.3}, n = {}, hex = {:#x}, pad = [{:>5}], small = {}, 100%", x, n, n, n, small): the format string is rust_format_to_c's translation
-    // (tests/unit/test_printf_format.py checks it); the i8 is widened to i32 as printf_arg_type says.
+    // (tests/unit/dialects/test_printf_format.py checks it); the i8 is widened to i32 as printf_arg_type says.
     gpu.func @print_values(%x: f32, %n: i32, %small: i8) kernel {
       %wide = arith.extsi %small : i8 to i32
       gpu.printf "x = %.3f, n = %d, hex = 0x%x, pad = [%5d], small = %d, 100%%\0A", %x, %n, %n, %n, %wide : f32, i32, i32, i32, i32

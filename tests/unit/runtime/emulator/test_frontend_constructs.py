@@ -1,6 +1,6 @@
-"""The emulator agrees with the frontend's reference interpreter (tests/unit/frontend/simt_interp.py) on
-every kernel the construct tests run: the same outputs, and a failure (trap, out of bounds) exactly where the
-interpreter has one."""
+"""The emulator agrees with the frontend's reference interpreter (tests/unit/frontends/simt/simt_interp.py)
+on every kernel the construct tests run: the same outputs, and a failure (trap, out of bounds) exactly where
+the interpreter has one."""
 
 from __future__ import annotations
 
