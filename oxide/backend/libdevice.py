@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 from mlir import ir
+from mlir.dialects import llvm
 
+from oxide.ir.rules import is_op
 from oxide.ir.walk import walk
 
 LIBDEVICE = "libdevice.10.bc"
@@ -37,7 +39,7 @@ def libdevice_functions(module: ir.Operation) -> list[str]:
     needed: list[str] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "llvm.func":
+        if is_op(op, llvm.LLVMFuncOp):
             name = ir.StringAttr(op.attributes["sym_name"]).value
             if name.startswith("__nv_") and not op.regions[0].blocks:
                 needed.append(name)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlir import ir
+from mlir.dialects import gpu
 
+from oxide.ir.rules import is_op
 from oxide.backend.libdevice import find_libdevice, libdevice_candidates, libdevice_functions
 from oxide.passes.base import OxidePass, PassError
 from oxide.passes.conversion.simt_to_nvvm import ConvertSimtToNvvm
@@ -39,7 +41,7 @@ class AttachTarget(OxidePass):
     def run(self, module: ir.Operation) -> None:
         target = self.target
         for op in module.regions[0].blocks[0].operations:
-            if op.operation.name != "gpu.module":
+            if not is_op(op, gpu.GPUModuleOp):
                 continue
             needed = sorted(set(libdevice_functions(op.operation)))
             link = ""

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from mlir import ir
 from mlir.dialects import gpu
 
+from oxide.ir.rules import is_op
 from oxide.backend.inline_ptx_check import check_inline_ptx, inline_ptx_sites
 from oxide.backend.lowerable import check_lowerable
 from oxide.backend.passes import AttachTarget, SimtToLlvm, TileToSimt
@@ -26,7 +27,7 @@ from oxide.target import Target
 def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] | None) -> dict[str, bytes | str]:
     if not probe().nvptx_backend:
         raise OxideError("the installed MLIR bindings lack the NVPTX backend; install xtc-mlir-python-bindings==22.1.8.4")
-    if not any(op.operation.name == "gpu.module" for op in module.body.operations):
+    if not any(is_op(op, gpu.GPUModuleOp) for op in module.body.operations):
         loc = source_loc(module.operation.location, rename)
         if loc is not None and loc.line == 0:  # an empty buffer's module sits at 0:0
             loc = SourceLoc(loc.file, 1, 1)
@@ -46,7 +47,7 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
         raise OxideError(from_mlir_error(exc, rename)) from None
     out: dict[str, bytes | str] = {}
     for op in module.body.operations:
-        if op.operation.name == "gpu.binary":
+        if is_op(op, gpu.BinaryOp):
             name = ir.StringAttr(op.operation.attributes["sym_name"]).value
             out[name] = gpu.ObjectAttr(op.operation.attributes["objects"][0]).object
     return out
@@ -56,9 +57,9 @@ def tile_kernel_warps(module: Any) -> dict[str, int]:
     """{kernel name: warps} for each tile kernel of the module (a gpu.func marked `tile.warps`)."""
     return {ir.StringAttr(func.operation.attributes["sym_name"]).value:
             ir.IntegerAttr(func.operation.attributes["tile.warps"]).value
-            for op in module.body.operations if op.operation.name == "gpu.module"
+            for op in module.body.operations if is_op(op, gpu.GPUModuleOp)
             for func in op.regions[0].blocks[0].operations
-            if func.operation.name == "gpu.func" and "tile.warps" in func.operation.attributes}
+            if is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes}
 
 
 def compile_to_ptx(module: Any, target: Target = Target(), rename: Mapping[str, str] | None = None) -> dict[str, str]:

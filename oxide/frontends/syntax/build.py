@@ -9,23 +9,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from oxide.frontends.syntax import ast, literals
-from oxide.frontends.syntax.parser import Source, parse
+from oxide.frontends.syntax.errors import unsupported
+from oxide.frontends.syntax.macro_rules import MAX_DEPTH, expand
+from oxide.frontends.syntax.parser import Source, parse, text
 from oxide.ir.diagnostics import OxideError, SourceLoc
-
-
-class Unsupported(OxideError):
-    """A construct outside the supported subset, at its location."""
-
-
-def unsupported(source: Source, node: Any, what: str, hint: str = "") -> Unsupported:
-    """`error: <what> is not supported in device code`, located at `node`."""
-    message = f"{what} is not supported in device code" + (f"; {hint}" if hint else "")
-    return Unsupported(message, source.loc(node))
-
-
-def text(node: Any) -> str:
-    """The source text of a node."""
-    return node.text.decode()
 
 
 class Builder:
@@ -40,7 +27,7 @@ class Builder:
     def loc(self, node: Any):
         return self.source.loc(node)
 
-    def fail(self, node: Any, what: str, hint: str = "") -> Unsupported:
+    def fail(self, node: Any, what: str, hint: str = "") -> OxideError:
         return unsupported(self.source, node, what, hint)
 
     # Types ---------------------------------------------------------------------------------------------
@@ -472,8 +459,6 @@ class Builder:
     def user_macro(self, node: Any, name: str) -> ast.Expr:
         """A `macro_rules!` macro in expression or statement position: its expansion as a block (the
         macro's own `let`s stay inside it, as Rust's hygiene keeps them)."""
-        from oxide.frontends.syntax.macro_rules import MAX_DEPTH, expand
-
         if self.depth >= MAX_DEPTH:
             raise OxideError(f"`{name}!` expands recursively more than {MAX_DEPTH} levels deep", self.loc(node))
         expanded = expand(self.macros[name], node, self.source)

@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields
-from oxide.frontends.syntax.build import Builder, text
+from oxide.frontends.syntax.build import Builder
+from oxide.frontends.syntax.parser import text
 from oxide.frontends.syntax.macro_rules import MAX_DEPTH, MacroDef, expand
 from oxide.frontends.syntax.parser import Source, parse
 from oxide.ir.diagnostics import OxideError

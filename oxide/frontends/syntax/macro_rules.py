@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from oxide.frontends.syntax.build import text, unsupported
-from oxide.frontends.syntax.parser import Source
+from oxide.frontends.syntax.errors import unsupported
+from oxide.frontends.syntax.parser import Source, text
 from oxide.ir.diagnostics import OxideError
 
 _SINGLE_TOKEN = {"ident", "literal", "lifetime", "tt", "block", "vis"}

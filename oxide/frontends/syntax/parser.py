@@ -13,6 +13,11 @@ from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc
 _LANGUAGE = tree_sitter.Language(tree_sitter_rust.language())
 
 
+def text(node: Any) -> str:
+    """The source text of a node."""
+    return node.text.decode()
+
+
 @dataclass(frozen=True)
 class Source:
     """A Rust source file: its name and text. A macro's arguments are re-parsed as a Source of their own

@@ -14,7 +14,8 @@ from typing import Any
 
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.frontends.syntax import ast
-from oxide.frontends.syntax.build import Builder, text
+from oxide.frontends.syntax.build import Builder
+from oxide.frontends.syntax.parser import text
 from oxide.frontends.syntax.items import build_function, no_attributes
 from oxide.frontends.syntax.parser import Source, syntax_tree
 from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields, written_attributes

@@ -27,12 +27,6 @@ _UPSTREAM = ("arith", "builtin", "cf", "func", "gpu", "llvm", "math", "memref", 
 ALLOWED = {
     # A textual pass pipeline anchors on `builtin.module` (pipeline syntax, not an op test).
     ("oxide/passes/pipeline.py", "builtin.module"),
-    # Files of the typed-Target change, converted to op classes once that change is merged.
-    ("oxide/backend/ptx.py", "gpu.module"),
-    ("oxide/backend/ptx.py", "gpu.binary"),
-    ("oxide/backend/ptx.py", "gpu.func"),
-    ("oxide/backend/passes.py", "gpu.module"),
-    ("oxide/backend/libdevice.py", "llvm.func"),
 }
 _LITERAL = re.compile(r"""["']((?:[a-z_]+)\.[a-z_.0-9]+)["']""")
 
