@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from oxide.ir.diagnostics import OxideError, source_loc
+from oxide.ir.registry import Registry
 
 Rule = Callable[..., Any]
 V = TypeVar("V")
@@ -114,7 +115,8 @@ class RuleSet:
         where the op's name goes."""
         self.name = name
         self._missing = missing
-        self._rules: dict[str, Rule] = {}
+        # Keyed by op name: an ir.Operation carries its name, its OpView class only where its module is loaded.
+        self._rules: Registry[str, Rule] = Registry(f"{name} rule for op")
         self._classes: dict[str, type] = {}
 
     def lowering(self, *op_classes: type) -> Callable[[Rule], Rule]:
@@ -122,11 +124,8 @@ class RuleSet:
 
         def register(rule: Rule) -> Rule:
             for cls in op_classes:
-                name = cls.OPERATION_NAME
-                if name in self._rules:
-                    raise ValueError(f"{cls.__name__} ({name}) has two rules in {self.name}")
-                self._rules[name] = rule
-                self._classes[name] = cls
+                self._rules.add(cls.OPERATION_NAME, rule)
+                self._classes[cls.OPERATION_NAME] = cls
             return rule
 
         return register

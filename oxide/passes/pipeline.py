@@ -25,6 +25,7 @@ from typing import ClassVar, Iterator, Sequence, Union
 from mlir import ir
 from mlir.passmanager import PassManager
 
+from oxide.ir.registry import Registry
 from oxide.ir.diagnostics import OxideError
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import instantiate, pipeline_error, registered_passes
@@ -60,14 +61,12 @@ class NamedPipeline:
         raise NotImplementedError
 
 
-PIPELINES: dict[str, type[NamedPipeline]] = {}
+PIPELINES: Registry[str, type[NamedPipeline]] = Registry("pipeline")
 
 
 def register_pipeline(cls: type[NamedPipeline]) -> type[NamedPipeline]:
     """Class decorator: make a named pipeline usable inside pipeline text."""
-    if cls.name in PIPELINES:
-        raise TypeError(f"pipeline '{cls.name}' is registered twice")
-    PIPELINES[cls.name] = cls
+    PIPELINES.add(cls.name, cls)
     return cls
 
 

@@ -16,10 +16,11 @@ import dataclasses
 import typing
 from typing import Any
 
+from oxide.ir.registry import Registry
 from oxide.ir.diagnostics import OxideError, SourceLoc
 from oxide.passes.base import OxidePass
 
-PASSES: dict[str, type[OxidePass]] = {}
+PASSES: Registry[str, type[OxidePass]] = Registry("pass")
 # The name pipeline text is reported under (`<pass-pipeline>:1:12: error: ...`).
 PIPELINE_SOURCE = "<pass-pipeline>"
 # Field metadata key: which fields of an option object a pass exposes as its own options.
@@ -38,13 +39,11 @@ def register_pass(cls: type[OxidePass]) -> type[OxidePass]:
         raise TypeError(f"{cls.__name__} must be a frozen dataclass")
     if not getattr(cls, "name", None) or not (cls.__doc__ or "").strip():
         raise TypeError(f"{cls.__name__} needs a `name` and a docstring")
-    if cls.name in PASSES:
-        raise TypeError(f"pass '{cls.name}' is registered twice")
-    PASSES[cls.name] = cls
+    PASSES.add(cls.name, cls)
     return cls
 
 
-def registered_passes() -> dict[str, type[OxidePass]]:
+def registered_passes() -> Registry[str, type[OxidePass]]:
     """The oxide passes registered so far, by name."""
     return PASSES
 

@@ -11,6 +11,7 @@ from typing import Any, Callable, Protocol
 from oxide.frontends.syntax import ast
 from oxide.frontends.tile.module import TileCrate
 from oxide.frontends.tile.types import Scalar, V
+from oxide.ir.registry import Registry
 
 class TileEmitter(Protocol):
     """What an operation sees of the emitter (emit.py's Emitter) while it emits a call."""
@@ -29,32 +30,25 @@ class TileEmitter(Protocol):
 
 
 OpFn = Callable[..., V]
-FUNCTIONS: dict[str, OpFn] = {}
-METHODS: dict[str, OpFn] = {}
-
-
-def _register(table: dict[str, OpFn], kind: str, names: tuple[str, ...]) -> Callable[[OpFn], OpFn]:
-    def register(fn: OpFn) -> OpFn:
-        for name in names:
-            if name in table:
-                raise ValueError(f"the tile {kind} `{name}` is registered twice ({table[name].__name__} and "
-                                 f"{fn.__name__})")
-            table[name] = fn
-        return fn
-    return register
+FUNCTIONS: Registry[str, OpFn] = Registry("tile function")
+METHODS: Registry[str, OpFn] = Registry("tile method")
 
 
 def function(*names: str) -> Callable[[OpFn], OpFn]:
     """Register `fn(em, e, args, expected, name)` as the free function(s) `names`."""
-    return _register(FUNCTIONS, "function", names)
+    return FUNCTIONS.register(*names)
 
 
 def method(*names: str) -> Callable[[OpFn], OpFn]:
     """Register `fn(em, e, recv, args, expected, name)` as the method(s) `names`."""
-    return _register(METHODS, "method", names)
+    return METHODS.register(*names)
 
 
 def extend_method(name: str, extend: Callable[[OpFn | None], OpFn]) -> None:
     """Replace method `name` by `extend(existing)`, a handler that defers to the existing one (None if there
     is none yet) for the receivers it does not take."""
-    METHODS[name] = extend(METHODS.get(name))
+    existing = METHODS.get(name)
+    if existing is None:
+        METHODS.add(name, extend(None))
+    else:
+        METHODS.replace(name, extend(existing))

@@ -17,6 +17,7 @@ import oxide.dialects.tile  # noqa: F401  (declares the tile dialect)
 from oxide.dialects import simt
 from oxide.dialects.context import make_context
 from oxide.ir.declare import DIALECTS
+from oxide.ir.registry import DuplicateRegistration
 from oxide.ir.rules import FollowsFailure, LoweringError, OpMap, OpSet, RuleSet, is_op, ops_of
 from oxide.passes.conversion.tile_to_simt.elementwise import lower_constant, lower_elementwise
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
@@ -45,7 +46,7 @@ def test_a_class_registered_twice_is_refused():
     def first(ctx, op):
         return None
 
-    with pytest.raises(ValueError, match=r"ForOp \(scf.for\) has two rules in a test"):
+    with pytest.raises(DuplicateRegistration, match="a test rule for op `scf.for` is registered twice"):
         rules.lowering(arith.AddIOp, scf.ForOp)(lambda ctx, op: None)
     with make_context():
         assert rules.rule_for(_parsed_for()) is first

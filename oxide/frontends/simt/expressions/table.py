@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable, TYPE_CHECKING
 
 from oxide.frontends.syntax import ast
+from oxide.ir.registry import Registry
 
 if TYPE_CHECKING:
     from oxide.frontends.simt import types as T
@@ -18,18 +19,9 @@ if TYPE_CHECKING:
 
 Handler = Callable[["FunctionEmitter", ast.Expr, "T.Ty | None"], "Val"]
 
-EMITTERS: dict[type, Handler] = {}
+EMITTERS: Registry[type, Handler] = Registry("expression emitter for", lambda cls: cls.__name__)
 
 
 def emits(*classes: type) -> Callable[[Handler], Handler]:
     """Register the decorated function as the emitter of expressions of these AST classes."""
-
-    def register(handler: Handler) -> Handler:
-        for cls in classes:
-            if cls in EMITTERS:
-                raise ValueError(f"{cls.__name__} expressions already have an emitter: "
-                                 f"{EMITTERS[cls].__module__}.{EMITTERS[cls].__name__}")
-            EMITTERS[cls] = handler
-        return handler
-
-    return register
+    return EMITTERS.register(*classes)
