@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith, memref
+from mlir.dialects import arith, llvm, memref
 
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
@@ -189,8 +189,6 @@ def _to_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: lis
 
 
 def _byte_swap(raw: ir.Value, count: int) -> ir.Value:
-    from mlir.dialects import llvm
-
     return raw if count == 1 else llvm.intr_bswap(raw)
 
 
@@ -200,7 +198,7 @@ def _swap_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: l
     return Val(recv.ty, _byte_swap(recv.v, recv.ty.bits // 8))
 
 
-@device_fn("f16::from_bits", when=_one_arg)  # f32::from_bits / f64::from_bits are device_api's
+@device_fn("f16::from_bits", when=_one_arg)  # f32::from_bits / f64::from_bits are float_methods.py's
 def _half_from_bits(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                     loc: Any) -> Val:
     bits_ty = T.PRIMITIVES["u16"]

@@ -1,6 +1,6 @@
 """`core` functions and `bool` methods that act on values: `hint::select_unpredictable`/`black_box`,
 `mem::take`, `T::default()` of primitives and `mem::size_of`/`align_of` (`bool::then` and
-`then_some` are language_methods.py's)."""
+`then_some` are options.py's)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Integer methods beyond device_api.py's core set: overflow-aware arithmetic (`overflowing_mul`,
+"""Integer methods beyond int_core.py's: overflow-aware arithmetic (`overflowing_mul`,
 `checked_*`, `saturating_*`), double-width products (`widening_mul`, `carrying_mul`, `carrying_mul_add`),
 and bit and sign helpers (`reverse_bits`, `abs_diff`, `unsigned_abs`, `signum`, ...). Products are formed
 in twice the width (i128 for 64-bit operands, which NVPTX expands into 64-bit multiplies)."""

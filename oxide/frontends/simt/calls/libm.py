@@ -13,6 +13,7 @@ from oxide.dialects.simt.math import LIBDEVICE_FUNCTIONS
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.primitives import primitive_method
 from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
@@ -77,8 +78,6 @@ _FLOAT_METHODS = ("floor", "ceil", "round", "round_ties_even", "trunc", "fract",
 def _core_float_math(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                      loc: Any) -> Val:
     """`core::f32::math::floor(x)` & co (the `core_float_math` feature): the f32/f64 method of the same name."""
-    from oxide.frontends.simt.calls.device_api import primitive_method
-
     ty = T.PRIMITIVES[segs[-3]]
     receiver = em.coerce(em.expr(args[0], ty), ty, args[0].loc)
     return primitive_method(em, receiver, segs[-1], args[1:], loc, expected)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import arith
 
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
@@ -110,7 +111,5 @@ def _methods(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list
         _ptx("mbarrier_wait" if name == "wait" else "mbarrier_wait_parity", [bar, operand])
         return Val(T.UNIT, None)
     operand = _arg(em, args[0], u32 if name == "try_wait_parity" else _U64)
-    from mlir.dialects import arith
-
     done = _ptx(f"mbarrier_{name}", [bar, operand])[0]
     return Val(T.BOOL, arith.trunci(ir.IntegerType.get_signless(1), done))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import arith, memref
 
 from oxide.dialects import simt
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
@@ -25,7 +26,7 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.calls.casts import shared_as_pointer
 from oxide.frontends.simt.calls.registry import device_fn
-from oxide.frontends.simt.values import Val
+from oxide.frontends.simt.values import Val, load_cell, new_cell
 
 _CONSTRAINT = {"u16": "h", "u32": "r", "i32": "r", "u64": "l", "i64": "l", "f32": "f", "f64": "d",
                "shared": "l", "global": "l"}
@@ -193,8 +194,6 @@ def _ptx_fn(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr],
     vals = []
     for (ty, _), v in zip(results, values):
         if isinstance(ty, T.Bool):
-            from mlir.dialects import arith
-
             v = arith.trunci(ir.IntegerType.get_signless(1), v)
         vals.append(Val(ty, v))
     if not vals:
@@ -235,8 +234,6 @@ _BF16_UNPACK = {"cvt_f32x2_bf16x2": ("lo", "hi"), "cvt_f32_bf16x2_lo": ("lo",), 
 @device_fn(*_BF16_UNPACK)
 def _bf16_unpack(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                  loc: Any) -> Val:
-    from mlir.dialects import arith
-
     name = segs[-1]
     if name == "cvt_f32x2_bf16x2" and len(args) == 2:
         # tcgen05's `cvt_f32x2_bf16x2(lo, hi)` packs instead: two f32 into one bf16x2 word.
@@ -260,10 +257,6 @@ def _bf16_unpack(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
 
 def _array_of(em: Any, elem: T.Ty, values: list[ir.Value]) -> Val:
     """A local `[elem; len(values)]` holding `values`."""
-    from mlir.dialects import arith, memref
-
-    from oxide.frontends.simt.values import load_cell, new_cell
-
     ty = T.Array(elem, len(values))
     with ir.InsertionPoint.at_block_begin(em.entry):
         cell = new_cell(ty)
