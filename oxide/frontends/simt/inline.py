@@ -4,7 +4,7 @@ frame. The emitter owns this; calls/ reaches it for calls of the user's own func
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mlir import ir
 from mlir.dialects import scf
@@ -17,8 +17,11 @@ from oxide.frontends.syntax.errors import err
 from oxide.frontends.structured import Frame, walk
 from oxide.frontends.simt.values import Val, flag_cell, load_cell, new_cell, set_flag, store_cell
 
+if TYPE_CHECKING:
+    from oxide.frontends.simt.emit import FunctionEmitter
 
-def typed_args(em: Any, fn: ast.Function, args: list[ast.Expr], func: Any) -> list[Val]:
+
+def typed_args(em: FunctionEmitter, fn: ast.Function, args: list[ast.Expr], func: Any) -> list[Val]:
     """The arguments of a call of the user's `fn`, emitted with the parameter types as hints when those do not depend on generics."""
     names = {g.name for g in fn.generics}
     # Turbofish type arguments (`f::<f32>(0.0)`) are known before the arguments: they type literals too.
@@ -41,7 +44,7 @@ def mentions(t: Any, names: set[str]) -> bool:
     return any(isinstance(n, ast.PathTy) and n.name in names | {"Self"} for n in walk(t))
 
 
-def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val], explicit: list[Any],
+def _bind_generics(em: FunctionEmitter, fn: ast.Function, params: list[Any], args: list[Val], explicit: list[Any],
                    loc: Any) -> dict[str, Any]:
     names = [g.name for g in fn.generics]
     bindings: dict[str, Any] = {}
@@ -61,7 +64,7 @@ def _bind_generics(em: Any, fn: ast.Function, params: list[Any], args: list[Val]
     return bindings
 
 
-def unify_generics(em: Any, t: Any, actual: T.Ty, names: list[str] | set[str], bindings: dict[str, Any]) -> None:
+def unify_generics(em: FunctionEmitter, t: Any, actual: T.Ty, names: list[str] | set[str], bindings: dict[str, Any]) -> None:
     """Bind the type parameters `names` that the declared type `t` mentions from the type `actual` of a value
     written where `t` is declared (first binding wins)."""
     if isinstance(t, ast.PathTy) and t.name in names and t.name not in bindings:
@@ -98,7 +101,7 @@ def _substitute(t: Any, mapping: dict[str, Any]) -> Any:
     return t
 
 
-def inline_call(em: Any, fn: ast.Function, args: list[Val], loc: Any, explicit: list[Any] | None = None,
+def inline_call(em: FunctionEmitter, fn: ast.Function, args: list[Val], loc: Any, explicit: list[Any] | None = None,
                 self_val: Val | None = None, self_ty: T.Ty | None = None, arg_locs: list[Any] | None = None) -> Val:
     """Emit `fn(args)` in place: parameters bound to the argument values, `return` through a frame."""
     if fn.name in em.inline_depth:

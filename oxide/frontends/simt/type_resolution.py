@@ -12,7 +12,7 @@ from typing import Any, Iterator, TYPE_CHECKING
 
 from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.calls.device_api import strip_modules
+from oxide.frontends.simt.calls.paths import strip_modules
 from oxide.frontends.simt.emit_support import unknown_type
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.ranges import range_type

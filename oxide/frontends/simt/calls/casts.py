@@ -4,12 +4,12 @@ array to a raw pointer points at its first element."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from oxide.dialects import simt
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.numeric import cast_int
 from oxide.frontends.simt.values import Val
+from oxide.frontends.simt.calls.context import Emitter
 
 _U64 = T.PRIMITIVES["u64"]
 
@@ -20,7 +20,7 @@ def shared_as_pointer(value: Val, mutable: bool = True) -> Val:
     return Val(ptr, simt.SharedPtrOp.build(value.v, results=[ptr.mlir()]))
 
 
-def address_cast(em: Any, value: Val, dst: T.Ty) -> Val | None:
+def address_cast(em: Emitter, value: Val, dst: T.Ty) -> Val | None:
     """`value as dst` for the address casts, or None when this is not one."""
     if isinstance(value.ty, T.Shared) and isinstance(dst, (T.Int, T.Ptr)):
         value = shared_as_pointer(value, not isinstance(dst, T.Ptr) or dst.mutable)

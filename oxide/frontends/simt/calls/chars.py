@@ -10,6 +10,7 @@ from mlir.dialects import arith
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
@@ -34,7 +35,7 @@ def _is_scalar_value(x: ir.Value) -> ir.Value:
 
 
 @device_fn("char::from_u32", "char::from_u32_unchecked", when=lambda em, segs, generics, args, *_: len(args) == 1)
-def _from_u32(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _from_u32(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val:
     x = em.coerce(em.expr(args[0], _U32), _U32, args[0].loc).v
     if segs[-1] == "from_u32_unchecked":
@@ -60,18 +61,18 @@ _CLASSES = {
 }
 
 
-def _ascii_call(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+def _ascii_call(em: Emitter, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
     return _ascii_receiver(recv) and not args
 
 
 @device_method(T.Int, *_CLASSES, when=_ascii_call)
-def _classify(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _classify(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
               expected: T.Ty | None) -> Val:
     return Val(T.BOOL, _CLASSES[name](recv.v, recv.ty))
 
 
 @device_method(T.Int, "to_ascii_uppercase", "to_ascii_lowercase", when=_ascii_call)
-def _case(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _case(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
           expected: T.Ty | None) -> Val:
     t = recv.ty
     upper = name == "to_ascii_uppercase"
@@ -82,7 +83,7 @@ def _case(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
 
 
 @device_method(T.Char, "to_digit", when=lambda em, recv, name, args, *_: len(args) == 1)
-def _to_digit(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _to_digit(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
               expected: T.Ty | None) -> Val:
     radix = em.coerce(em.expr(args[0], _U32), _U32, args[0].loc).v
     x = recv.v
@@ -96,7 +97,7 @@ def _to_digit(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: lis
 
 
 @device_method(T.Char, "len_utf8", when=lambda em, recv, name, args, *_: not args)
-def _len_utf8(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _len_utf8(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
               expected: T.Ty | None) -> Val:
     x = recv.v
     length = _c(T.USIZE, 4)

@@ -17,6 +17,7 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.casts import shared_as_pointer
 from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
@@ -31,22 +32,22 @@ def _sreg(reg: str) -> ir.Value:
     return simt.SpecialRegOp.build(reg=reg, results=[ir.IntegerType.get_signless(32)])
 
 
-def _no_args(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+def _no_args(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
     return not args
 
 
-def _two_args(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+def _two_args(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
     return len(args) == 2
 
 
 @device_fn(*(f"cluster::{name}" for name in _REGISTERS), when=_no_args)
-def _register(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _register(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val:
     return Val(_U32, _sreg(_REGISTERS[segs[-1]]))
 
 
 @device_fn("cluster::cluster_idx", "cluster::num_clusters", when=_no_args)
-def _cluster_index(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _cluster_index(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                    loc: Any) -> Val:
     counts = [_sreg(f"nclusterid_{a}") for a in "xyz"]
     if segs[-1] == "num_clusters":
@@ -57,7 +58,7 @@ def _cluster_index(em: Any, segs: list[str], generics: list[Any], args: list[ast
 
 
 @device_fn("cluster_sync", when=_no_args)
-def _cluster_sync(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _cluster_sync(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                   loc: Any) -> Val:
     # arrive has release and wait acquire semantics: shared-memory writes before the barrier are visible to
     # every block of the cluster after it.
@@ -65,7 +66,7 @@ def _cluster_sync(em: Any, segs: list[str], generics: list[Any], args: list[ast.
     return Val(T.UNIT, None)
 
 
-def _generic_address(em: Any, a: ast.Expr, name: str) -> tuple[ir.Value, T.Ptr]:
+def _generic_address(em: Emitter, a: ast.Expr, name: str) -> tuple[ir.Value, T.Ptr]:
     value = em.expr(a)
     if isinstance(value.ty, T.Shared):
         value = shared_as_pointer(value)
@@ -74,12 +75,12 @@ def _generic_address(em: Any, a: ast.Expr, name: str) -> tuple[ir.Value, T.Ptr]:
     return simt.PtrToIntOp.build(value.v), value.ty
 
 
-def _rank(em: Any, a: ast.Expr) -> ir.Value:
+def _rank(em: Emitter, a: ast.Expr) -> ir.Value:
     return em.coerce(em.expr(a, _U32), _U32, a.loc).v
 
 
 @device_fn("map_shared_rank", "map_shared_rank_mut", when=_two_args)
-def _map_shared_rank(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _map_shared_rank(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                      loc: Any) -> Val:
     em.require_unsafe(loc, f"`cluster::{segs[-1]}`")
     address, ptr = _generic_address(em, args[0], segs[-1])
@@ -90,7 +91,7 @@ def _map_shared_rank(em: Any, segs: list[str], generics: list[Any], args: list[a
 
 
 @device_fn("dsmem_read_u32", when=_two_args)
-def _dsmem_read(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _dsmem_read(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     em.require_unsafe(loc, "`cluster::dsmem_read_u32`")
     address, _ = _generic_address(em, args[0], "dsmem_read_u32")

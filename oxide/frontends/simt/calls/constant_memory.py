@@ -16,6 +16,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.values import Val, array_shape, load_cell, new_cell
 
@@ -33,7 +34,7 @@ class ConstantMemoryTy(T.Ty):
         return f"ConstantMemory<{self.value.rust()}>"
 
 
-def constant_memory_type(em: Any, t: ast.PathTy) -> T.Ty | None:
+def constant_memory_type(em: Emitter, t: ast.PathTy) -> T.Ty | None:
     """The type `ConstantMemory<T>`, or None for another name."""
     if t.name != "ConstantMemory" or len(t.args) != 1:
         return None
@@ -54,7 +55,7 @@ def _global_type(ty: T.Ty) -> tuple[str, str]:
     return str(ty.mlir()), f"{'0.0' if isinstance(ty, T.Float) else '0'} : {ty.mlir()}"
 
 
-def constant_memory_handle(em: Any, name: str, ty: ConstantMemoryTy) -> Val:
+def constant_memory_handle(em: Emitter, name: str, ty: ConstantMemoryTy) -> Val:
     """The handle of the variable `name`: its global is declared in the gpu.module on first use."""
     gpu_module = em.entry.owner.parent
     body = gpu_module.regions[0].blocks[0]
@@ -71,12 +72,12 @@ def constant_memory_handle(em: Any, name: str, ty: ConstantMemoryTy) -> Val:
     return Val(ConstantMemoryTy(ty.value, name), simt.ConstantAddrOp.build(symbol=name, results=[ptr.mlir()]))
 
 
-def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+def _no_args(em: Emitter, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
     return not args
 
 
 @device_method(ConstantMemoryTy, "get", when=_no_args)
-def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _get(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
          expected: T.Ty | None) -> Val:
     value = recv.ty.value
     if not isinstance(value, T.Array):
@@ -94,7 +95,7 @@ def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any
 
 
 @device_method(ConstantMemoryTy, "get_ref", when=_no_args)
-def _get_ref(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _get_ref(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
              expected: T.Ty | None) -> Val:
     """`X.get_ref()`: `&T` of the variable; an array is a reference into constant memory (indexing it reads
     just that element), a scalar is read (a `&T` of a Copy value is its value here)."""

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith, memref
+from mlir.dialects import arith, llvm, memref
 
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.numeric import cast_int
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn, device_method, qualifier
 from oxide.frontends.simt.values import ArrayView, Val, element_at, load_cell, new_cell
 
@@ -29,7 +30,7 @@ def _bits(ty: T.Ty) -> int | None:
     return None
 
 
-def reinterpret(em: Any, value: Val, dst: T.Ty, loc: Any) -> Val:
+def reinterpret(em: Emitter, value: Val, dst: T.Ty, loc: Any) -> Val:
     """The bits of a scalar (or a byte array) read as another type of the same size."""
     src = value.ty
     if src == dst:
@@ -55,7 +56,7 @@ def reinterpret(em: Any, value: Val, dst: T.Ty, loc: Any) -> Val:
 # `mem::transmute` is core_calls.py's; this is the bare `transmute(x)` and `transmute_copy`.
 @device_fn("transmute", "transmute_copy", "mem::transmute_copy",
            when=lambda em, segs, generics, args, *_: qualifier(segs) in (None, "mem") and len(args) == 1)
-def _transmute(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _transmute(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                loc: Any) -> Val:
     em.require_unsafe(loc, f"`mem::{segs[-1]}`")
     src_ty = em.resolve_type(generics[0]) if len(generics) == 2 else None
@@ -106,7 +107,7 @@ def convert_from(value: Val, dst: T.Ty) -> Val:
     return Val(dst, arith.extf(dst.mlir(), value.v))
 
 
-def _one_arg(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+def _one_arg(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
     return len(args) == 1
 
 
@@ -116,7 +117,7 @@ LOSSLESS_FROM_TYPES = (T.Int, T.Float, T._Usize, T._Isize)
 
 @device_fn(*(f"{name}::from" for name, ty in T.PRIMITIVES.items() if type(ty) not in LOSSLESS_FROM_TYPES),
            when=_one_arg)
-def _from(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _from(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
           loc: Any) -> Val:
     dst = T.PRIMITIVES[segs[-2]]
     value = em.expr(args[0])
@@ -129,7 +130,7 @@ def _from(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], e
 
 @device_method(T.Ty, "into", when=lambda em, recv, name, args, generics, loc, expected:
                not args and expected is not None and (recv.ty == expected or _lossless(recv.ty, expected)))
-def _into(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _into(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     return convert_from(recv, expected)
 
@@ -147,7 +148,7 @@ def bytes_to_int(array: Val, count: int) -> ir.Value:
     return acc
 
 
-def int_to_bytes(em: Any, raw: ir.Value, count: int) -> Val:
+def int_to_bytes(em: Emitter, raw: ir.Value, count: int) -> Val:
     """A `[u8; count]` array holding the little-endian bytes of an integer of 8*count bits."""
     ty = T.Array(_U8, count)
     with ir.InsertionPoint.at_block_begin(em.entry):
@@ -161,7 +162,7 @@ def int_to_bytes(em: Any, raw: ir.Value, count: int) -> Val:
 
 @device_fn(*(f"{name}::{fn}" for name, ty in T.PRIMITIVES.items() if isinstance(ty, (T.Int, T.Float))
              for fn in ("from_ne_bytes", "from_le_bytes", "from_be_bytes")), when=_one_arg)
-def _from_bytes(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _from_bytes(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     dst = T.PRIMITIVES[segs[-2]]
     count = dst.bits // 8
@@ -173,13 +174,13 @@ def _from_bytes(em: Any, segs: list[str], generics: list[Any], args: list[ast.Ex
     return Val(dst, arith.bitcast(dst.mlir(), raw) if isinstance(dst, T.Float) else raw)
 
 
-def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+def _no_args(em: Emitter, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
     return not args
 
 
 @device_method(T.Int, "to_ne_bytes", "to_le_bytes", "to_be_bytes", when=_no_args)
 @device_method(T.Float, "to_ne_bytes", "to_le_bytes", "to_be_bytes", when=_no_args)
-def _to_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _to_bytes(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     count = recv.ty.bits // 8
     raw = recv.v if isinstance(recv.ty, T.Int) else arith.bitcast(T.Int(recv.ty.bits, False).mlir(), recv.v)
@@ -189,19 +190,17 @@ def _to_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: lis
 
 
 def _byte_swap(raw: ir.Value, count: int) -> ir.Value:
-    from mlir.dialects import llvm
-
     return raw if count == 1 else llvm.intr_bswap(raw)
 
 
 @device_method(T.Int, "swap_bytes", when=_no_args)
-def _swap_bytes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _swap_bytes(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     return Val(recv.ty, _byte_swap(recv.v, recv.ty.bits // 8))
 
 
-@device_fn("f16::from_bits", when=_one_arg)  # f32::from_bits / f64::from_bits are device_api's
-def _half_from_bits(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+@device_fn("f16::from_bits", when=_one_arg)  # f32::from_bits / f64::from_bits are float_methods.py's
+def _half_from_bits(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                     loc: Any) -> Val:
     bits_ty = T.PRIMITIVES["u16"]
     bits = em.coerce(em.expr(args[0], bits_ty), bits_ty, args[0].loc)

@@ -21,6 +21,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
@@ -78,20 +79,20 @@ def _relative(mask: ir.Value, n: int) -> ir.Value:
 
 
 @device_fn("this_thread_block", when=lambda em, segs, generics, args, *_: not args)
-def _this_thread_block(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _this_thread_block(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                        loc: Any) -> Val:
     return Val(GroupTy(), None)
 
 
 @device_fn("this_grid", "grid::sync")
-def _grid(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _grid(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
           loc: Any) -> Val:
     raise err(loc, "grid-wide synchronisation (`grid::sync`, `this_grid()`) needs a cooperative launch, which is "
                    "not supported in device code; split the kernel at the grid barrier")
 
 
 @device_method(GroupTy, "tiled_partition")
-def _tiled_partition(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _tiled_partition(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
                      expected: T.Ty | None) -> Val:
     group = recv.ty
     if group.size or args or len(generics) != 1:
@@ -104,7 +105,7 @@ def _tiled_partition(em: Any, recv: Val, name: str, args: list[ast.Expr], generi
 
 @device_method(GroupTy, "thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size", "sync",
                when=lambda em, recv, name, args, *_: not args)
-def _queries(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _queries(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
              expected: T.Ty | None) -> Val:
     group = recv.ty
     n = group.size
@@ -142,7 +143,7 @@ def _tile(recv: Val, loc: Any, name: str) -> int:
 
 
 @device_method(GroupTy, "ballot", "any", "all", when=_tile_call(1))
-def _votes(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _votes(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
            expected: T.Ty | None) -> Val:
     n = _tile(recv, loc, name)
     pred = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc).v
@@ -157,7 +158,7 @@ _SHFL_TYPES = {"": None, "_f32": "f32", "_u32": "u32", "_i32": "i32", "_u64": "u
 
 
 @device_method(GroupTy, *(base + suffix for base in _SHFL for suffix in _SHFL_TYPES), when=_tile_call(2))
-def _shuffles(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _shuffles(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
               expected: T.Ty | None) -> Val:
     n = _tile(recv, loc, name)
     base = next(b for b in sorted(_SHFL, key=len, reverse=True) if name.startswith(b))
@@ -173,7 +174,7 @@ def _shuffles(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: lis
 
 
 @device_method(GroupTy, "match_any", when=_tile_call(1))
-def _match_any(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _match_any(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
                expected: T.Ty | None) -> Val:
     n = _tile(recv, loc, name)
     value = em.expr(args[0], _U32)

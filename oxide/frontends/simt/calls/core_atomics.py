@@ -11,6 +11,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.structured import walk
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
@@ -33,7 +34,7 @@ def _ordering(g: Any, loc: Any) -> str:
 
 @device_fn(*(f"intrinsics::{name}" for name in ("atomic_load", "atomic_store", "atomic_cxchg", "atomic_cxchgweak",
                                                 *_RMW)))
-def _core_atomic(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _core_atomic(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                  loc: Any) -> Val:
     name = segs[-1]
     em.require_unsafe(loc, f"`core::intrinsics::{name}`")

@@ -1,7 +1,7 @@
 """Calls of `core` functions that are language features rather than GPU API: `mem::replace`,
 `mem::transmute`, `mem::size_of` / `align_of`, `ptr::null(_mut)`, `T::from` (lossless), `MaybeUninit`,
-`array::from_fn`, `intrinsics::exact_div`, `ptr::fn_addr_eq`; array `.map(f)`;
-and constructing variants of enums with fields."""
+`array::from_fn`, `intrinsics::exact_div`, `ptr::fn_addr_eq`; and `slot.write(v)` / `assume_init()` of a
+`MaybeUninit` local (decided from the call's shape, before the receiver is evaluated)."""
 
 from __future__ import annotations
 
@@ -14,22 +14,26 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.calls import maybe_uninit
-from oxide.frontends.simt.calls.conversions import LOSSLESS_FROM_TYPES
+from oxide.frontends.simt.calls.context import Emitter
+from oxide.frontends.simt.calls.conversions import LOSSLESS_FROM_TYPES, reinterpret
+from oxide.frontends.simt.calls.maybe_uninit import MaybeUninitTy
 from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.expressions.assignment import assign
+from oxide.frontends.simt.expressions.indexing import array_store, local_cell
+from oxide.frontends.simt.expressions.numeric import cast_int
 from oxide.frontends.simt.expressions.operators import binary_values, operands
 from oxide.frontends.simt.expressions.patterns import referent
 from oxide.frontends.simt.expressions.placeholders import placeholder
 from oxide.frontends.simt.emit_support import i1
 from oxide.frontends.syntax.errors import err
-from oxide.frontends.simt.values import Val, load_cell, new_cell, store_cell
+from oxide.frontends.simt.values import ArrayView, OptionVal, Val, load_cell, new_cell, store_cell
 
 
 def _const(ty: T.Ty, value: int) -> ir.Value:
     return arith.constant(ty.mlir(), ir.IntegerAttr.get(ty.mlir(), value))
 
 
-def _no_args(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+def _no_args(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
     return not args
 
 
@@ -38,7 +42,7 @@ def _arity(n: int) -> Callable[..., bool]:
 
 
 @device_fn("ptr::null", "ptr::null_mut", when=_no_args)
-def _null(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _null(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
           loc: Any) -> Val:
     """`ptr::null()` / `ptr::null_mut()`: the generic null pointer, its pointee from the expected type."""
     name = segs[-1]
@@ -50,7 +54,7 @@ def _null(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], e
 
 
 @device_fn("mem::size_of", "mem::align_of", when=lambda em, segs, generics, args, *_: len(generics) == 1 and not args)
-def _size_of(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _size_of(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
              loc: Any) -> Val:
     size, align = T.layout(em.resolve_type(generics[0]))
     return Val(T.USIZE, _const(T.USIZE, size if segs[-1] == "size_of" else align))
@@ -59,13 +63,13 @@ def _size_of(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr]
 # `char::from` (only from u8) and the other primitives' are conversions.py's.
 @device_fn(*(f"{name}::from" for name, ty in T.PRIMITIVES.items() if type(ty) in LOSSLESS_FROM_TYPES),
            when=_arity(1))
-def _from(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _from(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
           loc: Any) -> Val:
     return _lossless_from(em, T.PRIMITIVES[segs[-2]], args[0], loc)
 
 
 @device_fn("MaybeUninit::uninit", "MaybeUninit::zeroed")
-def _maybe_uninit(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _maybe_uninit(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                   loc: Any) -> Val:
     """`MaybeUninit::uninit()` / `zeroed()`: the T's own storage, a fresh local or zero bits; with arguments,
     maybe_uninit.py's constructor reports the mistake."""
@@ -90,13 +94,13 @@ def _maybe_uninit(em: Any, segs: list[str], generics: list[Any], args: list[ast.
 
 
 @device_fn("mem::transmute", when=_arity(1))
-def _mem_transmute(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _mem_transmute(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                    loc: Any) -> Val:
     return _transmute(em, generics, args[0], expected, loc)
 
 
 @device_fn("mem::replace", when=_arity(2))
-def _replace(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _replace(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
              loc: Any) -> Val:
     """core::mem::replace(&mut place, v): the old value out, v in."""
     target = args[0]
@@ -108,13 +112,13 @@ def _replace(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr]
 
 
 @device_fn("array::from_fn", when=_arity(1))
-def _from_fn(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _from_fn(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
              loc: Any) -> Val:
     return _array_from_fn(em, args[0], expected, loc)
 
 
 @device_fn("exact_div", when=_arity(2))
-def _exact_div(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _exact_div(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                loc: Any) -> Val:
     """core::intrinsics::exact_div: a division the caller promises is exact; computed as `/`."""
     a, b = operands(em, args[0], args[1], expected)
@@ -122,7 +126,7 @@ def _exact_div(em: Any, segs: list[str], generics: list[Any], args: list[ast.Exp
 
 
 @device_fn("fn_addr_eq", when=_arity(2))
-def _fn_addr_eq(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _fn_addr_eq(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     f, g = em.expr(args[0]), em.expr(args[1])
     if not (isinstance(f.ty, T.FnItem) and isinstance(g.ty, T.FnItem)) or f.v or g.v:
@@ -130,11 +134,9 @@ def _fn_addr_eq(em: Any, segs: list[str], generics: list[Any], args: list[ast.Ex
     return Val(T.BOOL, i1(f.ty.path == g.ty.path))  # every function is a distinct, statically known item
 
 
-def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
+def maybe_uninit_method(em: Emitter, e: ast.MethodCall) -> Val | None:
     """`slot.write(v)` on a `let mut slot: MaybeUninit<T>` local and `slot.assume_init()`: MaybeUninit<T> is
     the T's own storage here, so these are a store into the local and its value."""
-    from oxide.frontends.simt.expressions.indexing import local_cell
-
     if e.name == "write" and len(e.args) == 1:
         cell = local_cell(em, e.receiver)
         if cell is None or isinstance(cell.ty, T.Ptr):
@@ -142,8 +144,6 @@ def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
         store_cell(cell, em.coerce(em.expr(e.args[0], cell.ty), cell.ty, e.args[0].loc))
         return Val(T.UNIT, None)
     if e.name in ("assume_init", "assume_init_read") and not e.args:
-        from oxide.frontends.simt.calls.maybe_uninit import MaybeUninitTy
-
         em.require_unsafe(e.loc, f"`{e.name}`")
         value = em.expr(e.receiver)
         if isinstance(value.ty, MaybeUninitTy):
@@ -156,11 +156,9 @@ def maybe_uninit_method(em: Any, e: ast.MethodCall) -> Val | None:
     return None
 
 
-def _lossless_from(em: Any, target: T.Ty, arg: ast.Expr, loc: Any) -> Val:
+def _lossless_from(em: Emitter, target: T.Ty, arg: ast.Expr, loc: Any) -> Val:
     """`u32::from(b)`, `u64::from(x_u32)`, `f64::from(x_f32)`: the conversions Rust's `From` provides, which
     never lose information (bools to integers, widening integers, widening floats, small ints to floats)."""
-    from oxide.frontends.simt.expressions.numeric import cast_int
-
     value = em.expr(arg)
     source = value.ty
     if source == target:
@@ -175,7 +173,7 @@ def _lossless_from(em: Any, target: T.Ty, arg: ast.Expr, loc: Any) -> Val:
     return Val(target, (arith.sitofp if signed else arith.uitofp)(target.mlir(), value.v))
 
 
-def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
+def _transmute(em: Emitter, generics: list[Any], arg: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
     """`mem::transmute::<A, B>(x)` between scalars of one size (and pointers): the same bits, retyped."""
     em.require_unsafe(loc, "`mem::transmute`")
     source_hint = em.resolve_type(generics[0]) if len(generics) == 2 else None
@@ -195,8 +193,6 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
         return 64 if isinstance(t, T.Ptr) else None
 
     if target is not None and (isinstance(source, T.Array) or isinstance(target, T.Array)):
-        from oxide.frontends.simt.calls.conversions import reinterpret
-
         return reinterpret(em, value, target, loc)  # byte arrays <-> scalars (the intrinsics' byte views)
     if target is None or bits(source) is None or bits(target) is None:
         raise err(loc, f"`mem::transmute` from `{source}` to `{target}` is not supported in device code "
@@ -218,8 +214,6 @@ def _transmute(em: Any, generics: list[Any], arg: ast.Expr, expected: T.Ty | Non
 def _pointer_as_option_ref(ptr: Val, target: T.OptionTy) -> Val:
     """`transmute::<*const T, Option<&T>>(p)`: None for a null pointer (the niche), else Some of what p
     points to. A `&T` is used by value here, so the value is read now, and only when p is not null."""
-    from oxide.frontends.simt.values import OptionVal
-
     i64 = ir.IntegerType.get_signless(64)
     is_some = arith.cmpi(arith.CmpIPredicate.ne, simt.PtrToIntOp.build(ptr.v), arith.constant(i64, ir.IntegerAttr.get(i64, 0)))
     read = scf.IfOp(is_some, [target.inner.mlir()], has_else=True)
@@ -246,11 +240,8 @@ def _is_lossless(source: T.Ty, target: T.Ty) -> bool:
     return target not in pointer_sized or source.bits <= (8 if target.signed and not source.signed else 16)
 
 
-def _array_from_fn(em: Any, f_expr: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
+def _array_from_fn(em: Emitter, f_expr: ast.Expr, expected: T.Ty | None, loc: Any) -> Val:
     """`core::array::from_fn(|i| ...)` where the array type is known from context: f(0), f(1), ... in order."""
-    from oxide.frontends.simt.expressions.indexing import array_store
-    from oxide.frontends.simt.values import ArrayView
-
     if not isinstance(expected, T.Array):
         raise err(loc, "`array::from_fn` needs its array type from context: `let a: [T; N] = array::from_fn(...)`")
     f = em.expr(f_expr)
@@ -265,45 +256,5 @@ def _array_from_fn(em: Any, f_expr: ast.Expr, expected: T.Ty | None, loc: Any) -
     return Val(expected, view)
 
 
-def array_map(em: Any, array: Val, f_expr: ast.Expr, loc: Any) -> Val:
-    """`[T; N].map(f)`: a new array of f(element), in order."""
-    from oxide.frontends.simt.expressions.indexing import array_load, array_store
-    from oxide.frontends.simt.values import ArrayView
-
-    f = em.expr(f_expr)
-    if not isinstance(f.ty, T.Closure):
-        raise err(f_expr.loc, "`map` takes a closure")
-    source = em.owned(array)
-    ty: T.Array = array.ty
-    loop = scf.ForOp(_index_const(0), _index_const(ty.length), _index_const(1))
-    with ir.InsertionPoint(loop.body):
-        em.bind("__map_element", array_load(source.v, loop.induction_variable, ty.elem))
-        out = em.call_closure(f, [ast.PathExpr(loc, ["__map_element"])], loc)
-        with ir.InsertionPoint.at_block_begin(em.entry):
-            try:
-                result = new_cell(T.Array(out.ty, ty.length))
-            except TypeError:
-                raise err(loc, f"`map` to `{out.ty}` elements is not supported in device code") from None
-        array_store(out, ArrayView(result.leaves), loop.induction_variable, out.ty)
-        scf.YieldOp([])
-    return load_cell(result)
-
-
 def _index_const(i: int) -> ir.Value:
     return arith.constant(ir.IndexType.get(), i)
-
-
-def data_variant(em: Any, ty: T.DataEnum, name: str, args: list[ast.Expr], loc: Any) -> Val:
-    """`E::A(x, y)` / `E::C` of an enum with fields: the discriminant, A's fields, placeholders elsewhere."""
-
-    found = ty.variant(name)
-    if found is None:
-        raise err(loc, f"no variant `{name}` in enum `{ty}`")
-    position, discriminant, payload = found
-    if len(args) != len(payload.elems):
-        raise err(loc, f"`{ty}::{name}` takes {len(payload.elems)} field(s) but {len(args)} were supplied")
-    fields = [em.coerce(em.expr(a, want), want, a.loc) for a, want in zip(args, payload.elems)]
-    parts = [Val(T.PRIMITIVES["i32"], _const(T.PRIMITIVES["i32"], discriminant))]
-    for i, (_, part_ty) in enumerate(ty.fields[1:], start=1):
-        parts.append(Val(payload, fields) if i == position else placeholder(part_ty))
-    return Val(ty, parts)

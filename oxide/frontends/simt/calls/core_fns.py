@@ -1,6 +1,6 @@
 """`core` functions and `bool` methods that act on values: `hint::select_unpredictable`/`black_box`,
 `mem::take`, `T::default()` of primitives and `mem::size_of`/`align_of` (`bool::then` and
-`then_some` are language_methods.py's)."""
+`then_some` are options.py's)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.placeholders import placeholder
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn, qualifier
 from oxide.frontends.simt.values import Val, load_cell, store_cell
 
@@ -30,7 +31,7 @@ def _hint(arity: int) -> Callable[..., bool]:
 
 
 @device_fn("select_unpredictable", "hint::select_unpredictable", when=_hint(3))
-def _select_unpredictable(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr],
+def _select_unpredictable(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr],
                           expected: T.Ty | None, loc: Any) -> Val:
     cond = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc)
     a = em.expr(args[1], expected)
@@ -50,13 +51,13 @@ def _selectable(ty: T.Ty) -> bool:
 
 
 @device_fn("black_box", "hint::black_box", when=_hint(1))
-def _black_box(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _black_box(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                loc: Any) -> Val:
     return em.expr(args[0], expected)  # only an optimisation barrier: the value is unchanged
 
 
 # mem::take (mem::replace is core_calls.py's) ---------------------------------------------------------
-def _place(em: Any, a: ast.Expr, what: str) -> Val:
+def _place(em: Emitter, a: ast.Expr, what: str) -> Val:
     target = em.expr(a)
     if not isinstance(target.ty, (T.LocalRef, T.ElemRef)) or (isinstance(target.ty, T.LocalRef) and not target.ty.mutable):
         raise err(a.loc, f"`{what}` takes `&mut` of a `let mut` local (or of a field of one) or an element "
@@ -78,7 +79,7 @@ def _write(place: Val, value: Val) -> None:
 
 
 @device_fn("mem::take", when=lambda em, segs, generics, args, *_: len(args) == 1)
-def _mem_take(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _mem_take(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val:
     place = _place(em, args[0], "mem::take")
     elem = place.ty.elem
@@ -95,7 +96,7 @@ def _zero_default(ty: T.Ty) -> bool:
     return isinstance(ty, (T.Int, T.Float, T.Bool))
 
 
-def _default_type(em: Any, segs: list[str]) -> T.Ty | None:
+def _default_type(em: Emitter, segs: list[str]) -> T.Ty | None:
     """The primitive (or the type a generic is bound to) whose `::default()` this is, if it has a zero default."""
     owner = qualifier(segs)
     if owner is None:
@@ -106,7 +107,7 @@ def _default_type(em: Any, segs: list[str]) -> T.Ty | None:
 
 
 @device_fn("default", when=lambda em, segs, generics, args, *_: not args and _default_type(em, segs) is not None)
-def _default(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _default(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
              loc: Any) -> Val:
     """`T::default()` / `u32::default()` of a primitive (or a generic bound to one): zero, false, '\\0'."""
     return placeholder(_default_type(em, segs))
@@ -140,7 +141,7 @@ def size_and_align(ty: T.Ty) -> tuple[int, int] | None:
 # `mem::size_of` is core_calls.py's; this is the bare `size_of::<T>()`.
 @device_fn("size_of", "align_of",
            when=lambda em, segs, generics, args, *_: qualifier(segs) is None and not args and len(generics) == 1)
-def _size_of(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _size_of(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
              loc: Any) -> Val:
     ty = em.resolve_type(generics[0])
     layout = size_and_align(ty)

@@ -12,6 +12,7 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.indexing import array_load, index_value
 from oxide.frontends.simt.emit_support import index
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
@@ -26,7 +27,7 @@ class CuSimdTy(T.Array):
         return f"CuSimd<{self.elem.rust()}, {self.length}>"
 
 
-def cusimd_type(em: Any, t: ast.PathTy) -> T.Ty | None:
+def cusimd_type(em: Emitter, t: ast.PathTy) -> T.Ty | None:
     """`CuSimd<T, N>` as a type, else None."""
     if t.name != "CuSimd" or len(t.args) != 2:
         return None
@@ -37,7 +38,7 @@ def cusimd_type(em: Any, t: ast.PathTy) -> T.Ty | None:
 
 
 @device_fn("CuSimd::new", when=lambda em, segs, generics, args, *_: len(args) == 1)
-def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _new(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
          loc: Any) -> Val:
     if len(generics) == 2:
         ty = cusimd_type(em, ast.PathTy(loc, "CuSimd", list(generics)))
@@ -54,36 +55,36 @@ def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], ex
     return Val(CuSimdTy(value.ty.elem, value.ty.length), em.owned(value).v)
 
 
-def _lane(em: Any, recv: Val, k: int, loc: Any) -> Val:
+def _lane(em: Emitter, recv: Val, k: int, loc: Any) -> Val:
     if not 0 <= k < recv.ty.length:
         raise err(loc, f"lane {k} is out of range for `{recv.ty}`")
     return array_load(recv.v, index(k), recv.ty.elem)
 
 
-def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+def _no_args(em: Emitter, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
     return not args
 
 
 @device_method(CuSimdTy, *_LANES, when=_no_args)
-def _lane_method(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _lane_method(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
                  expected: T.Ty | None) -> Val:
     return _lane(em, recv, _LANES[name], loc)
 
 
 @device_method(CuSimdTy, "xy", when=_no_args)
-def _xy(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _xy(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
         expected: T.Ty | None) -> Val:
     return Val(T.Tuple((recv.ty.elem, recv.ty.elem)), [_lane(em, recv, 0, loc), _lane(em, recv, 1, loc)])
 
 
 @device_method(CuSimdTy, "get", when=lambda em, recv, name, args, generics, *_: len(generics) == 1 and not args)
-def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _get(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
          expected: T.Ty | None) -> Val:
     return _lane(em, recv, em.const_arg(generics[0]), loc)
 
 
 @device_method(CuSimdTy, "at", when=lambda em, recv, name, args, *_: len(args) == 1)
-def _at(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _at(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
         expected: T.Ty | None) -> Val:
     i = index_value(em, args[0])
     em.check_array_bounds(i, recv.ty.length)
@@ -91,6 +92,6 @@ def _at(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any]
 
 
 @device_method(CuSimdTy, "to_array", when=_no_args)
-def _to_array(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _to_array(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
               expected: T.Ty | None) -> Val:
     return em.owned(Val(T.Array(recv.ty.elem, recv.ty.length), recv.v))

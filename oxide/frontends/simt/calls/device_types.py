@@ -5,10 +5,14 @@ as `static mut BAR: Barrier = Barrier::UNINIT`), the TMA `TmaDescriptor`, `Const
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
+from oxide.frontends.simt.calls.constant_memory import constant_memory_type
+from oxide.frontends.simt.calls.context import Emitter
+from oxide.frontends.simt.calls.cusimd import cusimd_type
+from oxide.frontends.simt.calls.maybe_uninit import MaybeUninitTy, uninhabited_type
+from oxide.frontends.simt.calls.vectors import vector_type
 
 
 @dataclass(frozen=True)
@@ -27,7 +31,7 @@ class TmaDescriptorTy(T.Int):
         return "TmaDescriptor"
 
 
-def device_type(em: Any, t: ast.PathTy) -> T.Ty | None:
+def device_type(em: Emitter, t: ast.PathTy) -> T.Ty | None:
     """The semantic type of a cuda_device type name this module knows, or None."""
     if t.name == "Barrier" and not t.args:
         return BarrierTy(T.PRIMITIVES["u64"], 1, 8)
@@ -37,12 +41,5 @@ def device_type(em: Any, t: ast.PathTy) -> T.Ty | None:
         # A pointer that is never null (the niche only matters for layouts): a generic `*mut T` here.
         return T.Ptr(em.scalar_element(t.args[0], "a NonNull"), True, 0)
     if t.name == "MaybeUninit" and len(t.args) == 1:
-        from oxide.frontends.simt.calls.maybe_uninit import MaybeUninitTy
-
         return MaybeUninitTy(em.resolve_type(t.args[0]))
-    from oxide.frontends.simt.calls.constant_memory import constant_memory_type
-    from oxide.frontends.simt.calls.cusimd import cusimd_type
-    from oxide.frontends.simt.calls.maybe_uninit import uninhabited_type
-    from oxide.frontends.simt.calls.vectors import vector_type
-
     return constant_memory_type(em, t) or cusimd_type(em, t) or vector_type(t) or uninhabited_type(em, t)

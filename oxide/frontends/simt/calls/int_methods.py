@@ -1,4 +1,4 @@
-"""Integer methods beyond device_api.py's core set: overflow-aware arithmetic (`overflowing_mul`,
+"""Integer methods beyond int_core.py's: overflow-aware arithmetic (`overflowing_mul`,
 `checked_*`, `saturating_*`), double-width products (`widening_mul`, `carrying_mul`, `carrying_mul_add`),
 and bit and sign helpers (`reverse_bits`, `abs_diff`, `unsigned_abs`, `signum`, ...). Products are formed
 in twice the width (i128 for 64-bit operands, which NVPTX expands into 64-bit multiplies)."""
@@ -13,6 +13,7 @@ from mlir.dialects import arith, llvm
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_support import i1, int_attr
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
@@ -33,7 +34,7 @@ def _max(ty: T.Int) -> int:
     return (1 << (ty.bits - 1)) - 1 if ty.signed else (1 << ty.bits) - 1
 
 
-def _arg(em: Any, args: list[ast.Expr], i: int, ty: T.Ty) -> ir.Value:
+def _arg(em: Emitter, args: list[ast.Expr], i: int, ty: T.Ty) -> ir.Value:
     return em.coerce(em.expr(args[i], ty), ty, args[i].loc).v
 
 
@@ -81,7 +82,7 @@ def _division_ok(ty: T.Int, x: ir.Value, d: ir.Value) -> ir.Value:
 
 @device_method(T.Int, "overflowing_mul",
                when=lambda em, recv, name, args, *_: len(args) == 1)
-def _overflowing_mul(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _overflowing_mul(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     result, overflow = mul_overflow(recv.ty, recv.v, _arg(em, args, 0, recv.ty))
     return Val(T.Tuple((recv.ty, T.BOOL)), [Val(recv.ty, result), Val(T.BOOL, overflow)])
@@ -90,7 +91,7 @@ def _overflowing_mul(em: Any, recv: Val, name: str, args: list[ast.Expr], generi
 @device_method(T.Int, "checked_add", "checked_sub", "checked_mul", "checked_div", "checked_rem", "checked_neg",
                "checked_shl", "checked_shr",
                when=lambda em, recv, name, args, *_: len(args) == (0 if name == "checked_neg" else 1))
-def _checked(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _checked(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
     x = recv.v
@@ -123,7 +124,7 @@ def _checked(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list
 
 @device_method(T.Int, "saturating_add", "saturating_sub", "saturating_mul",
                when=lambda em, recv, name, args, *_: len(args) == 1)
-def _saturating(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _saturating(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
     x, y = recv.v, _arg(em, args, 0, ty)
@@ -150,7 +151,7 @@ _DOUBLE_WIDTH_ARITY = {"widening_mul": 1, "carrying_mul": 2, "carrying_mul_add":
 
 @device_method(T.Int, "widening_mul", "carrying_mul", "carrying_mul_add",
                when=lambda em, recv, name, args, *_: recv.ty.bits <= 64 and len(args) == _DOUBLE_WIDTH_ARITY[name])
-def _double_width(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _double_width(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
     want = _DOUBLE_WIDTH_ARITY[name]
@@ -163,7 +164,7 @@ def _double_width(em: Any, recv: Val, name: str, args: list[ast.Expr], generics:
 
 @device_method(T.Int, "abs_diff",
                when=lambda em, recv, name, args, *_: len(args) == 1)
-def _abs_diff(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _abs_diff(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
     x, y = recv.v, _arg(em, args, 0, ty)
@@ -175,7 +176,7 @@ def _abs_diff(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: lis
 
 @device_method(T.Int, "unsigned_abs",
                when=lambda em, recv, name, args, *_: recv.ty.signed and not args)
-def _unsigned_abs(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _unsigned_abs(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
     negative = arith.cmpi(_P.slt, recv.v, _c(ty, 0))
@@ -184,7 +185,7 @@ def _unsigned_abs(em: Any, recv: Val, name: str, args: list[ast.Expr], generics:
 
 @device_method(T.Int, "signum", "is_positive", "is_negative",
                when=lambda em, recv, name, args, *_: recv.ty.signed and not args)
-def _sign(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _sign(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
     zero = _c(ty, 0)
@@ -199,21 +200,21 @@ def _sign(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
 
 @device_method(T.Int, "reverse_bits",
                when=lambda em, recv, name, args, *_: not args)
-def _reverse_bits(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _reverse_bits(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     return Val(recv.ty, llvm.intr_bitreverse(recv.v))
 
 
 @device_method(T.Int, "wrapping_neg",
                when=lambda em, recv, name, args, *_: not args)
-def _wrapping_neg(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _wrapping_neg(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     return Val(recv.ty, arith.subi(_c(recv.ty, 0), recv.v))
 
 
 @device_method(T.Int, "wrapping_shl", "wrapping_shr",
                when=lambda em, recv, name, args, *_: len(args) == 1)
-def _wrapping_shift(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _wrapping_shift(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
     u32 = T.PRIMITIVES["u32"]
@@ -225,7 +226,7 @@ def _wrapping_shift(em: Any, recv: Val, name: str, args: list[ast.Expr], generic
 
 @device_method(T.Int, "leading_ones", "trailing_ones", "count_zeros",
                when=lambda em, recv, name, args, *_: not args)
-def _ones(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _ones(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
     inverted = arith.xori(recv.v, _c(ty, (1 << ty.bits) - 1))
@@ -239,7 +240,7 @@ def _ones(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[An
 
 @device_method(T.Int, "cast_unsigned", "cast_signed",
                when=lambda em, recv, name, args, *_: not args and recv.ty.signed == (name == "cast_unsigned"))
-def _cast_sign(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _cast_sign(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
         loc: Any, expected: T.Ty | None) -> Val:
     ty = recv.ty
     target = {T.USIZE: T.ISIZE, T.ISIZE: T.USIZE}.get(ty, T.Int(ty.bits, not ty.signed))

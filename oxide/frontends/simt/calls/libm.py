@@ -13,6 +13,8 @@ from oxide.dialects.simt.math import LIBDEVICE_FUNCTIONS
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
+from oxide.frontends.simt.calls.primitives import primitive_method
 from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
@@ -28,7 +30,7 @@ def _resolve(c_name: str) -> tuple[str, T.Float] | None:
     return None
 
 
-def _call(em: Any, fn: str, ty: T.Float, args: list[ast.Expr], loc: Any, shown: str) -> Val:
+def _call(em: Emitter, fn: str, ty: T.Float, args: list[ast.Expr], loc: Any, shown: str) -> Val:
     arity = 1 if fn in ("fabs", "sincos") else LIBDEVICE_FUNCTIONS[fn][2]
     if len(args) != arity:
         raise err(loc, f"`{shown}` takes {arity} argument(s) but {len(args)} were supplied")
@@ -41,7 +43,7 @@ def _call(em: Any, fn: str, ty: T.Float, args: list[ast.Expr], loc: Any, shown: 
     return Val(ty, simt.LibdeviceOp.build(values, fn=fn, results=[ty.mlir()]))
 
 
-def _libm(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _libm(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
           loc: Any) -> Val | None:
     if len(segs) < 2 or segs[-2] != "libm":
         return None
@@ -51,7 +53,7 @@ def _libm(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], e
     return _call(em, resolved[0], resolved[1], args, loc, f"libm::{segs[-1]}")
 
 
-def _libdevice(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _libdevice(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                loc: Any) -> Val | None:
     name = segs[-1]
     resolved = _resolve(name[len("__nv_"):])
@@ -74,11 +76,9 @@ _FLOAT_METHODS = ("floor", "ceil", "round", "round_ties_even", "trunc", "fract",
 
 @device_fn(*(f"{ty}::math::{name}" for ty in ("f32", "f64") for name in _FLOAT_METHODS),
            when=lambda em, segs, generics, args, *_: bool(args))
-def _core_float_math(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _core_float_math(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                      loc: Any) -> Val:
     """`core::f32::math::floor(x)` & co (the `core_float_math` feature): the f32/f64 method of the same name."""
-    from oxide.frontends.simt.calls.device_api import primitive_method
-
     ty = T.PRIMITIVES[segs[-3]]
     receiver = em.coerce(em.expr(args[0], ty), ty, args[0].loc)
     return primitive_method(em, receiver, segs[-1], args[1:], loc, expected)

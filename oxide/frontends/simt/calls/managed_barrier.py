@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import arith
 
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.casts import shared_as_pointer
 from oxide.frontends.simt.calls.ptx_fns import PTX_FNS
 from oxide.frontends.simt.calls.registry import device_fn, device_method
@@ -45,7 +47,7 @@ def _name(t: Any) -> str:
 
 
 @device_fn("ManagedBarrier::from_static", when=lambda em, segs, generics, args, *_: len(args) == 1)
-def _from_static(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _from_static(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                  loc: Any) -> Val:
     names = [_name(g) for g in generics]
     if len(names) < 2 or names[0] != "Uninit" or names[1] not in _KINDS:
@@ -68,7 +70,7 @@ def _ptx(name: str, operands: list[ir.Value]) -> list[ir.Value]:
     return list(build_inline_ptx(operands, fn.asm, ",".join(constraints), types))
 
 
-def _arg(em: Any, a: ast.Expr, ty: T.Ty) -> ir.Value:
+def _arg(em: Emitter, a: ast.Expr, ty: T.Ty) -> ir.Value:
     return em.coerce(em.expr(a, ty), ty, a.loc).v
 
 
@@ -79,7 +81,7 @@ _ARITY = {"init": 1, "arrive": 0, "arrive_expect_tx": 1, "wait": 1, "try_wait": 
 
 
 @device_method(ManagedBarrierTy, *_WANT)
-def _methods(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _methods(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
              expected: T.Ty | None) -> Val:
     ty = recv.ty
     if ty.state != _WANT[name]:
@@ -110,7 +112,5 @@ def _methods(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list
         _ptx("mbarrier_wait" if name == "wait" else "mbarrier_wait_parity", [bar, operand])
         return Val(T.UNIT, None)
     operand = _arg(em, args[0], u32 if name == "try_wait_parity" else _U64)
-    from mlir.dialects import arith
-
     done = _ptx(f"mbarrier_{name}", [bar, operand])[0]
     return Val(T.BOOL, arith.trunci(ir.IntegerType.get_signless(1), done))

@@ -22,6 +22,7 @@ from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import OptionVal, Val, zero_value
 
@@ -72,14 +73,14 @@ def _i64(value: int) -> ir.Value:
     return arith.constant(i64, ir.IntegerAttr.get(i64, value))
 
 
-def _u32(em: Any, e: ast.Expr) -> ir.Value:
+def _u32(em: Emitter, e: ast.Expr) -> ir.Value:
     """A u32 argument, zero-extended to i64."""
     value = em.coerce(em.expr(e, T.PRIMITIVES["u32"]), T.PRIMITIVES["u32"], e.loc)
     return arith.extui(ir.IntegerType.get_signless(64), value.v)
 
 
 @device_fn("MatrixView32::new")
-def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _new(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
          loc: Any) -> Val:
     """`MatrixView32::new(slice, stride)`."""
     if len(args) != 2:
@@ -93,7 +94,7 @@ def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], ex
 
 
 @device_fn("RowView32::empty", "ColView32::empty", when=lambda em, segs, generics, args, *_: not args)
-def _empty(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _empty(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
            loc: Any) -> Val:
     """`RowView32::empty()` / `ColView32::empty()`: the element type comes from where it is used."""
     if not isinstance(expected, LineViewTy):
@@ -101,7 +102,7 @@ def _empty(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], 
     return Val(expected, Line(None, _i64(1), _i64(0)))
 
 
-def _line(recv: Val, column: bool, args: list[ast.Expr], em: Any) -> Val:
+def _line(recv: Val, column: bool, args: list[ast.Expr], em: Emitter) -> Val:
     ptr, length, stride = recv.v
     at, count = _u32(em, args[0]), _u32(em, args[1])
     ult = arith.CmpIPredicate.ult
@@ -127,7 +128,7 @@ def element(view: Val, i: ir.Value) -> Val:
 
 
 @device_method(MatrixViewTy, "row", "col")
-def _row_col(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _row_col(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
              expected: T.Ty | None) -> Val:
     if len(args) != 2:
         raise err(loc, f"`MatrixView32::{name}` takes an index and a length: `m.{name}(i, len)`")
@@ -138,17 +139,17 @@ def _line_of(recv: Val) -> Line:
     return recv.v if isinstance(recv.ty, LineViewTy) else recv.v[0].v
 
 
-def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+def _no_args(em: Emitter, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
     return not args
 
 
-def _one_arg(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+def _one_arg(em: Emitter, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
     return len(args) == 1
 
 
 @device_method(LineViewTy, "len", "is_empty", when=_no_args)
 @device_method(ZipViewTy, "len", "is_empty", when=_no_args)
-def _length(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _length(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
             expected: T.Ty | None) -> Val:
     line = _line_of(recv)
     if name == "len":
@@ -158,13 +159,13 @@ def _length(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[
 
 @device_method(LineViewTy, "iter", when=_no_args)
 @device_method(ZipViewTy, "iter", when=_no_args)
-def _iter(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _iter(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
           expected: T.Ty | None) -> Val:
     return recv
 
 
 @device_method(LineViewTy, "get", when=_one_arg)
-def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _get(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
          expected: T.Ty | None) -> Val:
     ty, line = recv.ty, _line_of(recv)
     i = _u32(em, args[0])
@@ -178,7 +179,7 @@ def _get(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any
 
 
 @device_method(LineViewTy, "zip_exact", when=_one_arg)
-def _zip_exact(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _zip_exact(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
                expected: T.Ty | None) -> Val:
     other = em.expr(args[0])
     if not isinstance(other.ty, LineViewTy):
@@ -209,7 +210,7 @@ def loop_element(seq: Val, i: ir.Value) -> Val:
     return Val(T.Tuple((left.ty.elem, right.ty.elem)), parts)
 
 
-def unwrap_or(em: Any, recv: Val, arg: ast.Expr, loc: Any) -> Val:
+def unwrap_or(em: Emitter, recv: Val, arg: ast.Expr, loc: Any) -> Val:
     """`opt.unwrap_or(RowView32::empty())` of an optional view: the view when Some, else no elements. (A
     non-empty default would need a choice of pointer at run time: refused.)"""
     opt: OptionVal = recv.v

@@ -13,6 +13,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.placeholders import placeholder
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import Val
 
@@ -37,7 +38,7 @@ class MaybeUninitTy(T.Ty):
         return f"MaybeUninit<{self.inner.rust()}>"
 
 
-def uninhabited_type(em: Any, t: ast.PathTy) -> T.Ty | None:
+def uninhabited_type(em: Emitter, t: ast.PathTy) -> T.Ty | None:
     """`Infallible` (or an enum without variants) as an uninhabited type, else None."""
     if t.name == "Infallible" and not t.args:
         return Uninhabited("Infallible")
@@ -47,7 +48,7 @@ def uninhabited_type(em: Any, t: ast.PathTy) -> T.Ty | None:
     return None
 
 
-def _inner(em: Any, segs: list[str], generics: list[Any], expected: T.Ty | None, loc: Any) -> T.Ty:
+def _inner(em: Emitter, segs: list[str], generics: list[Any], expected: T.Ty | None, loc: Any) -> T.Ty:
     if generics:
         return em.resolve_type(generics[0])
     if isinstance(expected, MaybeUninitTy):
@@ -67,7 +68,7 @@ def _value(ty: T.Ty, loc: Any) -> Val:
 # `MaybeUninit::uninit()` / `zeroed()` without arguments are core_calls.py's (the T's own storage); it hands
 # the calls with arguments to this function, which reports them.
 @device_fn("MaybeUninit::new")
-def make(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def make(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
          loc: Any) -> Val:
     inner = _inner(em, segs, generics, expected, loc) if segs[-1] != "new" or generics else None
     if segs[-1] == "new":
@@ -83,7 +84,7 @@ def make(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], ex
 
 
 @device_method(MaybeUninitTy, "assume_init", "assume_init_read", when=lambda em, recv, name, args, *_: not args)
-def _assume_init(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
+def _assume_init(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any],
                  loc: Any, expected: T.Ty | None) -> Val:
     em.require_unsafe(loc, f"`MaybeUninit::{name}`")
     if isinstance(recv.ty.inner, Uninhabited):

@@ -14,6 +14,7 @@ from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.patterns import referent
 from oxide.frontends.simt.emit_support import int_attr
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
@@ -29,17 +30,17 @@ def _three_way(lt: ir.Value, gt: ir.Value) -> ir.Value:
     return arith.select(lt, _tag(-1), arith.select(gt, _tag(1), _tag(0)))
 
 
-def _other(em: Any, recv: Val, args: list[ast.Expr]) -> Val:
+def _other(em: Emitter, recv: Val, args: list[ast.Expr]) -> Val:
     """The argument `&other` as a value of the receiver's type."""
     value = referent(em, em.expr(args[0], recv.ty))
     return em.coerce(value, recv.ty, args[0].loc)
 
 
-def _one_arg(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+def _one_arg(em: Emitter, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
     return len(args) == 1
 
 
-def _no_args(em: Any, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
+def _no_args(em: Emitter, recv: Val, name: str, args: list[ast.Expr], *_: Any) -> bool:
     return not args
 
 
@@ -52,7 +53,7 @@ def _of_ordering(guard: Any) -> Any:
 @device_method(T.Bool, "cmp", "partial_cmp", when=_one_arg)
 @device_method(T.Enum, "cmp", "partial_cmp", when=_one_arg)
 @device_method(T.Float, "partial_cmp", when=_one_arg)
-def _cmp(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _cmp(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
          expected: T.Ty | None) -> Val:
     ty = recv.ty
     other = _other(em, recv, args).v
@@ -74,19 +75,19 @@ _PREDICATES = {"is_lt": "slt", "is_le": "sle", "is_gt": "sgt", "is_ge": "sge", "
 
 
 @device_method(T.Enum, *_PREDICATES, when=_of_ordering(_no_args))
-def _predicate(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _predicate(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
                expected: T.Ty | None) -> Val:
     return Val(T.BOOL, arith.cmpi(getattr(arith.CmpIPredicate, _PREDICATES[name]), recv.v, _tag(0)))
 
 
 @device_method(T.Enum, "reverse", when=_of_ordering(_no_args))
-def _reverse(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _reverse(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
              expected: T.Ty | None) -> Val:
     return Val(T.ORDERING, arith.subi(_tag(0), recv.v))
 
 
 @device_method(T.Enum, "then", when=_of_ordering(_one_arg))
-def _then(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _then(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
           expected: T.Ty | None) -> Val:
     # `self` unless it is Equal, else the argument (both are evaluated, as in Rust: `then` takes a value).
     other = em.coerce(em.expr(args[0], T.ORDERING), T.ORDERING, args[0].loc)

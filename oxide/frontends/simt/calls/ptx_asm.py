@@ -21,6 +21,7 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
 from oxide.dialects.simt.inline_ptx import MAX_OPERANDS, build_inline_ptx
 from oxide.frontends.simt.values import Cell, Val, load_cell, store_cell
+from oxide.frontends.simt.calls.context import Emitter
 
 _CLASSES = {"r": (32,), "l": (64,), "h": (16,), "f": ("f32",), "d": ("f64",)}
 
@@ -45,7 +46,7 @@ def _fits(ty: T.Ty, klass: str) -> bool:
     return isinstance(ty, (T.Int, T.Bool)) and not isinstance(ty, T.Bool) and ty.bits == _CLASSES[klass][0]
 
 
-def _const_text(em: Any, e: ast.Expr) -> str:
+def _const_text(em: Emitter, e: ast.Expr) -> str:
     """The text of an `in("C")` operand: a `const` byte string (a trailing NUL ends it)."""
     if isinstance(e, ast.PathExpr) and len(e.segments) == 1:
         const = em.crate.const(e.segments[0])
@@ -57,7 +58,7 @@ def _const_text(em: Any, e: ast.Expr) -> str:
     raise err(e.loc, "an `in(\"C\")` operand is a constant string: a `const` byte string or a string literal")
 
 
-def _parse(em: Any, e: ast.MacroCall) -> tuple[str, list[_Operand], list[str]]:
+def _parse(em: Emitter, e: ast.MacroCall) -> tuple[str, list[_Operand], list[str]]:
     if not e.args:
         raise err(e.loc, "`ptx_asm!` needs the PTX text as its first argument")
     template = _string(e.args[0], "the PTX text of `ptx_asm!`")
@@ -88,7 +89,7 @@ def _parse(em: Any, e: ast.MacroCall) -> tuple[str, list[_Operand], list[str]]:
     return template, operands, clobbers
 
 
-def _place(em: Any, op: _Operand) -> Cell:
+def _place(em: Emitter, op: _Operand) -> Cell:
     target = op.expr
     cell = em.lookup(target.segments[0]) if isinstance(target, ast.PathExpr) and len(target.segments) == 1 else None
     if not isinstance(cell, Cell):
@@ -97,7 +98,7 @@ def _place(em: Any, op: _Operand) -> Cell:
     return cell
 
 
-def ptx_asm(em: Any, e: ast.MacroCall) -> Val:
+def ptx_asm(em: Emitter, e: ast.MacroCall) -> Val:
     """Emit one `ptx_asm!` block."""
     em.require_unsafe(e.loc, "`ptx_asm!`")
     template, operands, clobbers = _parse(em, e)

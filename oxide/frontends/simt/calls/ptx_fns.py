@@ -17,15 +17,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from mlir import ir
+from mlir.dialects import arith, memref
 
 from oxide.dialects import simt
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.casts import shared_as_pointer
 from oxide.frontends.simt.calls.registry import device_fn
-from oxide.frontends.simt.values import Val
+from oxide.frontends.simt.values import Val, load_cell, new_cell
 
 _CONSTRAINT = {"u16": "h", "u32": "r", "i32": "r", "u64": "l", "i64": "l", "f32": "f", "f64": "d",
                "shared": "l", "global": "l"}
@@ -151,7 +153,7 @@ PTX_FNS.update({"fma_sat_f16x2": _fma(".sat", "f16x2"), "fma_ftz_f16x2": _fma(".
 _CONSTRAINT.update(generic="l", generic_ptr="l", i32="r")
 
 
-def _operand(em: Any, kind: str, a: ast.Expr, name: str) -> ir.Value:
+def _operand(em: Emitter, kind: str, a: ast.Expr, name: str) -> ir.Value:
     if kind in ("shared", "global", "generic", "generic_ptr"):
         # The element type does not matter to the instruction; a hint lets `p.cast()` resolve.
         value = em.expr(a, T.Ptr(T.PRIMITIVES["u8"], False, _SPACES.get(kind, 0)))
@@ -177,7 +179,7 @@ def _result(kind: str) -> tuple[T.Ty, ir.Type]:
 
 
 @device_fn(*PTX_FNS)
-def _ptx_fn(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _ptx_fn(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
             loc: Any) -> Val:
     name = segs[-1]
     fn = PTX_FNS[name]
@@ -193,8 +195,6 @@ def _ptx_fn(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr],
     vals = []
     for (ty, _), v in zip(results, values):
         if isinstance(ty, T.Bool):
-            from mlir.dialects import arith
-
             v = arith.trunci(ir.IntegerType.get_signless(1), v)
         vals.append(Val(ty, v))
     if not vals:
@@ -203,7 +203,7 @@ def _ptx_fn(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr],
 
 
 @device_fn("prof_trigger")
-def _prof_trigger(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _prof_trigger(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                   loc: Any) -> Val:
     if args or len(generics) != 1:
         raise err(loc, "`debug::prof_trigger` takes its counter as a const generic: `prof_trigger::<N>()`")
@@ -215,7 +215,7 @@ def _prof_trigger(em: Any, segs: list[str], generics: list[Any], args: list[ast.
 
 
 @device_fn("cp_async_wait_group")
-def _wait_group(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _wait_group(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     em.require_unsafe(loc, "`cp_async_wait_group`")
     if len(generics) == 1 and not args:
@@ -233,10 +233,8 @@ _BF16_UNPACK = {"cvt_f32x2_bf16x2": ("lo", "hi"), "cvt_f32_bf16x2_lo": ("lo",), 
 
 
 @device_fn(*_BF16_UNPACK)
-def _bf16_unpack(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _bf16_unpack(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                  loc: Any) -> Val:
-    from mlir.dialects import arith
-
     name = segs[-1]
     if name == "cvt_f32x2_bf16x2" and len(args) == 2:
         # tcgen05's `cvt_f32x2_bf16x2(lo, hi)` packs instead: two f32 into one bf16x2 word.
@@ -258,12 +256,8 @@ def _bf16_unpack(em: Any, segs: list[str], generics: list[Any], args: list[ast.E
     return halves[0] if len(halves) == 1 else Val(T.Tuple((T.F32, T.F32)), halves)
 
 
-def _array_of(em: Any, elem: T.Ty, values: list[ir.Value]) -> Val:
+def _array_of(em: Emitter, elem: T.Ty, values: list[ir.Value]) -> Val:
     """A local `[elem; len(values)]` holding `values`."""
-    from mlir.dialects import arith, memref
-
-    from oxide.frontends.simt.values import load_cell, new_cell
-
     ty = T.Array(elem, len(values))
     with ir.InsertionPoint.at_block_begin(em.entry):
         cell = new_cell(ty)
@@ -278,7 +272,7 @@ _LDMATRIX = {f"{prefix}x{n}{trans}{suffix}": (n, bool(trans))
 
 
 @device_fn(*_LDMATRIX)
-def _ldmatrix(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _ldmatrix(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val:
     """`ldmatrix_x4(p)` & co (warp-wide, sm_75): n 8x8 b16 matrices from shared memory, each lane giving one
     row address; the lane's fragments come back as a u32 (n = 1) or a `[u32; n]`."""
@@ -297,7 +291,7 @@ def _ldmatrix(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr
 
 
 @device_fn("mbarrier_arrive_expect_tx")
-def _arrive_expect_tx(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _arrive_expect_tx(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                       loc: Any) -> Val:
     """`mbarrier_arrive_expect_tx(bar, tx_bytes)` or `(bar, arrivals, tx_bytes)`: expect `tx_bytes` more bytes of
     asynchronous copies on the barrier, then arrive (once, or `arrivals` times); returns the phase token."""
@@ -323,7 +317,7 @@ _TMA = {f"cp_async_bulk_tensor_{d}d_{direction}": (d, direction) for d in range(
 
 
 @device_fn(*_TMA)
-def _tma_copy(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _tma_copy(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val:
     """TMA tile copies (sm_90): `cp_async_bulk_tensor_<d>d_g2s(smem, tensor_map, c0.., barrier)` loads a box
     of the tensor into shared memory and signals the barrier's transaction count; `_s2g(tensor_map, c0..,

@@ -7,7 +7,10 @@ Keys are chosen so that exactly one handler can match a call:
   `ptr::null`, or a bare name such as `lane_id` that any qualifier may precede). A written path matches the
   registered key that is its longest suffix, so `core::mem::swap` finds `mem::swap`;
 - a method by (receiver type class, method name). The receiver's class is looked up along its Python MRO,
-  so a `Char` receiver finds `(Char, name)` before `(Int, name)`, exactly like attribute lookup.
+  so a `Char` receiver finds `(Char, name)` before `(Int, name)`, exactly like attribute lookup. A class may
+  also register the name OTHER: its handler takes every method the class itself registers no handler for
+  (an atomic's `atomic_on_pointer`, which names the mistake; a witness's refusal of `clone`), and so hides
+  its superclasses' handlers of those names, as a `__getattr__` on the class would.
 
 A handler may declare a guard (`when=`): a pure predicate on the call (argument count, qualifier, receiver
 details) that decides whether the call is the handler's. A failed guard is a miss, never a reason to try
@@ -18,16 +21,14 @@ twice raises at import time.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
+from oxide.frontends.simt.calls.context import Emitter, MethodHandler, PathHandler
 from oxide.frontends.simt.values import Val
 
-# (emitter, path segments, explicit generic arguments, argument expressions, expected type, location)
-PathHandler = Callable[[Any, list[str], list[Any], list[ast.Expr], Optional[T.Ty], Any], Val]
-# (emitter, receiver, method name, argument expressions, explicit generic arguments, location, expected type)
-MethodHandler = Callable[[Any, Val, str, list[ast.Expr], list[Any], Any, Optional[T.Ty]], Val]
+OTHER = "*"  # as a method name: every method its class registers no handler for
 
 
 class DuplicateHandler(Exception):
@@ -38,6 +39,7 @@ class DuplicateHandler(Exception):
 class _Entry:
     handler: Callable[..., Val]
     when: Callable[..., bool] | None
+    lanes_mask: bool = False
 
     def accepts(self, *call: Any) -> bool:
         return self.when is None or bool(self.when(*call))
@@ -54,12 +56,18 @@ def _claim(table: dict[Any, _Entry], key: Any, entry: _Entry, what: str) -> None
     table[key] = entry
 
 
-def device_fn(*paths: str, when: Callable[..., bool] | None = None) -> Callable[[PathHandler], PathHandler]:
+def device_fn(*paths: str, when: Callable[..., bool] | None = None,
+              lanes_mask: bool = True) -> Callable[[PathHandler], PathHandler]:
     """Register a handler for the device functions `paths` (`"ptr::null"`, `"lane_id"`); `when(em, segs,
-    generics, args, expected, loc)` is its guard."""
+    generics, args, expected, loc)` is its guard. `lanes_mask`: the call is emitted after an all-lanes
+    warp mask constant (an `arith.constant -1 : i32`), as the calls of most device functions always have
+    been; unused, it is removed by canonicalisation, but the frontend's IR and the emulator programs made
+    from it keep it, so it stays for them to stay byte-identical. The thread, barrier and pointer-access
+    basics and the warp calls that build their own mask say False."""
     def register(handler: PathHandler) -> PathHandler:
         for path in paths:
-            _claim(_PATHS, tuple(path.split("::")), _Entry(handler, when), f"the device function `{path}`")
+            _claim(_PATHS, tuple(path.split("::")), _Entry(handler, when, lanes_mask),
+                   f"the device function `{path}`")
         return handler
     return register
 
@@ -91,15 +99,15 @@ def find_path(segs: list[str]) -> _Entry | None:
 
 
 def find_method(ty: T.Ty, name: str) -> _Entry | None:
-    """The entry for `name` on the first class of `ty`'s MRO that registers it."""
+    """The entry for `name` (or OTHER) on the first class of `ty`'s MRO that registers it."""
     for cls in type(ty).__mro__:
-        entry = _METHODS.get((cls, name))
+        entry = _METHODS.get((cls, name)) or _METHODS.get((cls, OTHER))
         if entry is not None:
             return entry
     return None
 
 
-def call_path(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def call_path(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val | None:
     """The value of a registered device-function call, or None when no handler's key and guard take it."""
     entry = find_path(segs)
@@ -108,7 +116,7 @@ def call_path(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr
     return entry.handler(em, segs, generics, args, expected, loc)
 
 
-def call_method(em: Any, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None,
+def call_method(em: Emitter, recv: Val, name: str, args: list[ast.Expr], loc: Any, expected: T.Ty | None,
                 generics: list[Any] | None = None) -> Val | None:
     """The value of a registered method call, or None when no handler's key and guard take it."""
     entry = find_method(recv.ty, name)

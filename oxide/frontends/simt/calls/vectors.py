@@ -21,6 +21,7 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.simt.expressions.indexing import array_load
 from oxide.frontends.simt.emit_support import index
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn, device_method
 from oxide.frontends.simt.values import OptionVal, Val
 
@@ -61,12 +62,12 @@ def vector_type(t: ast.PathTy) -> VectorTy | None:
     return VECTORS.get(t.name) if not t.args else None
 
 
-def _one_arg(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
+def _one_arg(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], *_: Any) -> bool:
     return len(args) == 1
 
 
 @device_fn("vector::as_vectors", "vector::as_vectors_mut", when=_one_arg)
-def _as_vectors(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _as_vectors(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     mutable = segs[-1] == "as_vectors_mut"
     vector = _requested(em, generics, expected, loc)
@@ -85,7 +86,7 @@ def _as_vectors(em: Any, segs: list[str], generics: list[Any], args: list[ast.Ex
                                                                                         results=[view.mlir()]))))
 
 
-def _requested(em: Any, generics: list[Any], expected: T.Ty | None, loc: Any) -> VectorTy:
+def _requested(em: Emitter, generics: list[Any], expected: T.Ty | None, loc: Any) -> VectorTy:
     """The vector type of `as_vectors::<V>` (or the one the binding's annotation asks for)."""
     if len(generics) == 1:
         ty = em.resolve_type(generics[0])
@@ -99,7 +100,7 @@ def _requested(em: Any, generics: list[Any], expected: T.Ty | None, loc: Any) ->
 
 
 @device_fn(*VECTORS, *(f"{name}::new" for name in VECTORS), when=_one_arg)
-def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _new(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
          loc: Any) -> Val:
     """`F32x4::new([..])` and the tuple-struct constructor `F32x4([..])`."""
     vector = VECTORS[segs[-1] if segs[-1] in VECTORS else segs[-2]]
@@ -108,7 +109,7 @@ def _new(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], ex
 
 
 @device_method(VectorTy, "x", "y", "z", "w", "to_array", when=lambda em, recv, name, args, *_: not args)
-def _methods(em: Any, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+def _methods(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
              expected: T.Ty | None) -> Val:
     lanes = recv.v[0]
     if name == "to_array":

@@ -18,6 +18,7 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
+from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_fn
 from oxide.frontends.simt.values import Val
 
@@ -31,7 +32,7 @@ def _i32(value: int) -> ir.Value:
 
 
 @device_fn("live_lanes_1d", when=lambda em, segs, generics, args, *_: not args)
-def _live_lanes(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _live_lanes(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     """min(32, threads in the block - the first linear thread id of this warp): warps are cut from the
     linear thread id, so this holds for any block shape."""
@@ -48,7 +49,7 @@ _COMBINE = {"sum": arith.addf, "max": arith.maxnumf, "min": arith.minnumf}
 
 @device_fn(*(f"reduce_{op}_{ty}_partial" for op in _COMBINE for ty in ("f32", "f64")),
            when=lambda em, segs, generics, args, *_: len(args) == 2)
-def _reduce_partial(em: Any, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+def _reduce_partial(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                     loc: Any) -> Val:
     _, op, ty_name, _ = segs[-1].split("_")
     ty = T.PRIMITIVES[ty_name]

@@ -10,7 +10,7 @@ from mlir.dialects import arith
 
 from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T
-from oxide.frontends.simt.calls.device_api import path_value, strip_modules
+from oxide.frontends.simt.calls.paths import path_value, strip_modules
 from oxide.frontends.simt.emit_support import i1, int_attr
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.placeholders import none_of
