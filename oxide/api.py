@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oxide.ir.diagnostics import Diagnostic, collected_warnings
+from oxide.diagnostics import Diagnostic
+from oxide.ir.diagnostics import collected_warnings
 from oxide.ir.source_text import read_source
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.signature import KernelSpec, UnpassableParameter, param_spec
@@ -101,7 +102,8 @@ def _check_passable(result: Any, name: str, source: str) -> None:
     from mlir import ir
 
     from oxide.backend.ptx import tile_kernel_warps
-    from oxide.ir.diagnostics import OxideError, source_loc
+    from oxide.diagnostics import OxideError
+    from oxide.ir.diagnostics import source_loc
     from oxide.runtime.elements import has_wide_integers, unpassable
 
     tile = tile_kernel_warps(result.module)  # tile kernels' tensors and pointers have their own signature rules
@@ -203,7 +205,7 @@ def build(source: str | Path, *, chips: list[str] | None = None, instances: dict
         try:
             import mlir.ir  # noqa: F401
         except ImportError:
-            from oxide.ir.diagnostics import OxideError
+            from oxide.diagnostics import OxideError
             from oxide.runtime.cache import cache_dir
 
             raise OxideError(f"cannot compile {path}: the MLIR wheels (pip install oxide-mlir) are not installed here, "

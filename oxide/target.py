@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 # The chip compiled for when none is named (the command lines, the Python API, pass and pipeline options).
 DEFAULT_CHIP = "sm_90"

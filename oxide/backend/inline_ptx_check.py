@@ -23,7 +23,8 @@ from typing import Any, Mapping
 from mlir import ir
 
 from oxide.dialects import simt
-from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc, source_loc
+from oxide.diagnostics import Diagnostic, OxideError, SourceLoc
+from oxide.ir.diagnostics import source_loc
 from oxide.ir.rules import is_op
 from oxide.ir.walk import walk
 

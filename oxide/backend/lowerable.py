@@ -18,7 +18,8 @@ from mlir.dialects import func as func_d
 from mlir.dialects import gpu, llvm
 
 from oxide.ir.declare import DIALECTS, attribute_text
-from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
+from oxide.diagnostics import Diagnostic, OxideError
+from oxide.ir.diagnostics import source_loc
 from oxide.ir.rules import OpMap, OpSet, is_op
 from oxide.ir.walk import walk
 

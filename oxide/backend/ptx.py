@@ -16,7 +16,8 @@ from oxide.backend.inline_ptx_check import check_inline_ptx, inline_ptx_sites
 from oxide.backend.lowerable import check_lowerable
 from oxide.backend.passes import AttachTarget, SimtToLlvm, TileToSimt
 from oxide.ir.compat import probe
-from oxide.ir.diagnostics import OxideError, SourceLoc, from_mlir_error, source_loc
+from oxide.diagnostics import OxideError, SourceLoc
+from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import contained
 from oxide.passes.pipeline import Step, build_pass_manager
 from oxide.target import Target

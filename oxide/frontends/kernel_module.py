@@ -18,7 +18,7 @@ from mlir.dialects import gpu
 
 from oxide.frontends.syntax import ast
 from oxide.frontends.syntax.errors import err
-from oxide.ir.diagnostics import SourceLoc
+from oxide.diagnostics import SourceLoc
 
 GPU_MODULE = "kernels"
 # How many times one kernel instance is re-emitted before its literal types are called unsettled: each

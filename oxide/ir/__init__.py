@@ -1,11 +1,10 @@
 """oxide.ir: declare dialects, types, attributes and ops in Python on top of upstream mlir.ir.
 
 Declarations generate IRDL (loaded into every context by oxide.dialects.context), typed OpViews and builders;
-diagnostics carry source locations; compat probes the installed bindings once.
+MLIR's diagnostics become oxide's (oxide.diagnostics); compat probes the installed bindings once.
 
-Only the diagnostics load eagerly: they import no MLIR, so the runtime and the command line can report
-located errors on a machine without the MLIR wheels (a GPU server running cached builds). Everything else is
-imported on first use.
+Nothing loads eagerly: importing oxide.ir costs nothing on a machine without the MLIR wheels (a GPU server
+running cached builds); each name is imported on first use.
 """
 
 from __future__ import annotations
@@ -13,15 +12,13 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc
-
 _CONSTRAINTS = ("ANY_FLOAT", "ANY_INTEGER", "I1", "INDEX", "INTEGER_ATTR", "SCALAR", "STRING_ATTR", "AnyOf", "AnyType",
                 "BaseOf", "Constraint", "Is", "Parametric", "TypeVar", "one_of")
 _DECLARE = ("DIALECTS", "Attr", "AttrDef", "DeclarationError", "Dialect", "Op", "Operand", "OptOperand", "Param",
             "Result", "TypeDef", "VarOperand", "VarResult", "VerifyError")
 _HOME = {**{name: "oxide.ir.constraints" for name in _CONSTRAINTS}, **{name: "oxide.ir.declare" for name in _DECLARE}}
 
-__all__ = [*_CONSTRAINTS, *_DECLARE, "Diagnostic", "OxideError", "SourceLoc"]
+__all__ = [*_CONSTRAINTS, *_DECLARE]
 
 
 def __getattr__(name: str) -> Any:

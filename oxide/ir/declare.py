@@ -30,7 +30,7 @@ from mlir import ir
 from mlir._mlir_libs import _mlir as _cext
 
 from oxide.ir.constraints import Constraint, TypeVar
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 # The bindings find an OpView class for `ns.op` only after importing the module `<prefix>.ns`.
 OPVIEW_MODULE_PREFIX = "oxide.dialects"

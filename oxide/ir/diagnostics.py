@@ -1,12 +1,6 @@
-"""Located diagnostics: the one way oxide reports a problem with the user's input.
-
-Every error a user can cause (bad IR, a failed verifier, a bad pipeline, a kernel the frontend rejects, a
-pass or lowering that refuses its input) becomes a Diagnostic with a file:line:col, rendered MLIR-style on
-the first line so tools and editors can jump to it, followed by the source line and a caret, the notes and
-a `help:` line, rustc-style. Errors are raised as OxideError; warnings (`warn`) are Diagnostics too. MLIR's
-own diagnostics (parser, IRDL and upstream verifiers, pass failures) are converted into the same form. This
-module imports no MLIR at load time so that oxide.ir.compat can report a missing wheel through it. (The
-runtime imports nothing of the compiler, this module included: its exceptions are oxide.runtime.errors.)
+"""MLIR's diagnostics in oxide's form (oxide.diagnostics): locations, diagnostics and errors the bindings
+report are converted into Diagnostics, and warnings from Python passes are collected beside them. The
+bindings are only duck-typed here, so this module imports no MLIR at load time either.
 """
 
 from __future__ import annotations
@@ -14,82 +8,9 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import sys
-from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
-
-@dataclass(frozen=True)
-class SourceLoc:
-    """A point in a source file; line and column count from 1."""
-
-    file: str
-    line: int
-    col: int
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
-
-
-@dataclass
-class Diagnostic:
-    """One error, warning, note or remark, with its location when it has one, notes (diagnostics of their
-    own, located where they point) and `help`: what to do about it."""
-
-    severity: str
-    message: str
-    loc: SourceLoc | None = None
-    notes: list["Diagnostic"] = field(default_factory=list)
-    help: str | None = None
-
-    def render(self, sources: Mapping[str, str] | None = None) -> str:
-        """`file:line:col: error: message`, the source line with a caret, the notes, then `help: ...`."""
-        head = f"{self.loc}: {self.severity}: {self.message}" if self.loc else f"{self.severity}: {self.message}"
-        lines = [head]
-        snippet = _snippet(self.loc, sources) if self.loc else None
-        if snippet:
-            lines.extend(snippet)
-        for note in self.notes:
-            lines.append(note.render(sources))
-        if self.help:
-            lines.append(f"help: {self.help}")
-        return "\n".join(lines)
-
-
-def _snippet(loc: SourceLoc, sources: Mapping[str, str] | None) -> list[str] | None:
-    if not sources or loc.file not in sources:
-        return None
-    text_lines = sources[loc.file].splitlines()
-    if not 1 <= loc.line <= len(text_lines):
-        return None
-    gutter = " " * len(str(loc.line))
-    source_line = text_lines[loc.line - 1]
-    caret_pad = "".join(c if c == "\t" else " " for c in source_line[: max(loc.col - 1, 0)])
-    return [f"{gutter} |", f"{loc.line} | {source_line}", f"{gutter} | {caret_pad}^"]
-
-
-class OxideError(Exception):
-    """A problem with the user's input or environment, reported as located diagnostics, never a traceback."""
-
-    def __init__(self, diagnostics: str | Diagnostic | list[Diagnostic], loc: SourceLoc | None = None):
-        if isinstance(diagnostics, str):
-            diagnostics = [Diagnostic("error", diagnostics, loc)]
-        elif isinstance(diagnostics, Diagnostic):
-            diagnostics = [diagnostics]
-        self.diagnostics: list[Diagnostic] = diagnostics
-        super().__init__("\n".join(d.render() for d in diagnostics))
-
-    def render(self, sources: Mapping[str, str] | None = None) -> str:
-        """All diagnostics, each with its source snippet when the source is known."""
-        return "\n".join(d.render(sources) for d in self.diagnostics)
-
-
-def exit_status(diagnostics: list[Diagnostic]) -> int:
-    """The exit status of a run that reported `diagnostics`: 2 when any is an internal error (a bug in oxide,
-    even beside errors in the input), else 1 when any is an error, else 0."""
-    errors = [d for d in diagnostics if d.severity == "error"]
-    if any(d.message.startswith("internal error") for d in errors):
-        return 2
-    return 1 if errors else 0
+from oxide.diagnostics import Diagnostic, SourceLoc
 
 
 def source_loc(location: Any, rename: Mapping[str, str] | None = None) -> SourceLoc | None:

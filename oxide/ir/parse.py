@@ -8,7 +8,8 @@ from typing import Any
 
 from mlir import ir
 
-from oxide.ir.diagnostics import OxideError, from_mlir_error
+from oxide.diagnostics import OxideError
+from oxide.ir.diagnostics import from_mlir_error
 from oxide.ir.isolation import contained
 from oxide.ir.text_checks import non_utf8_string, text_problems
 

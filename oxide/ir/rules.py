@@ -22,7 +22,8 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
-from oxide.ir.diagnostics import OxideError, source_loc
+from oxide.diagnostics import OxideError
+from oxide.ir.diagnostics import source_loc
 from oxide.ir.registry import Registry
 
 Rule = Callable[..., Any]

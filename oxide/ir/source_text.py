@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.diagnostics import OxideError, SourceLoc
 
 
 def read_source(path: str | Path) -> str:

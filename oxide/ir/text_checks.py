@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from oxide.ir.diagnostics import Diagnostic, SourceLoc
+from oxide.diagnostics import Diagnostic, SourceLoc
 
 _INT64_MAX = 2**63 - 1
 _TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')

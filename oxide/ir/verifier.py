@@ -11,7 +11,8 @@ from typing import Mapping
 from mlir import ir
 
 from oxide.ir.declare import DIALECTS, Op, VerifyError, read_attribute
-from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
+from oxide.diagnostics import Diagnostic, OxideError
+from oxide.ir.diagnostics import source_loc
 from oxide.ir.ptx_symbols import ptx_symbol_problem
 from oxide.ir.walk import walk
 

@@ -13,7 +13,8 @@ from typing import Any, Callable, ClassVar
 
 from mlir import ir
 
-from oxide.ir.diagnostics import Diagnostic, OxideError, source_loc
+from oxide.diagnostics import Diagnostic, OxideError
+from oxide.ir.diagnostics import source_loc
 from oxide.ir.verifier import python_verifier_failures
 
 

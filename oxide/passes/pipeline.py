@@ -26,7 +26,7 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 from oxide.ir.registry import Registry
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import instantiate, pipeline_error, registered_passes
 

@@ -17,7 +17,7 @@ import typing
 from typing import Any
 
 from oxide.ir.registry import Registry
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.diagnostics import OxideError, SourceLoc
 from oxide.passes.base import OxidePass
 
 PASSES: Registry[str, type[OxidePass]] = Registry("pass")

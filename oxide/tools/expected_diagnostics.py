@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from oxide.ir.diagnostics import Diagnostic, SourceLoc
+from oxide.diagnostics import Diagnostic, SourceLoc
 
 _EXPECTED = re.compile(r"expected-(error|warning|note|remark)\s*(?:@(above|below|[+-]\d+))?\s*\{\{(.*?)\}\}")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 _HOW = ("instantiate a generic kernel with `--instantiate KERNEL=T1,T2` on the command line, "
         "`instances={'KERNEL': [['T1', 'T2']]}` in the Python API, or `#[kernel(T)]` in the source")

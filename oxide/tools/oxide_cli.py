@@ -25,7 +25,7 @@ from typing import Callable, TypeVar
 
 import click
 
-from oxide.ir.diagnostics import OxideError, exit_status
+from oxide.diagnostics import OxideError, exit_status
 from oxide.target import DEFAULT_CHIP
 from oxide.tools.entry import run_cli
 from oxide.ir.source_text import read_source, snippet_text

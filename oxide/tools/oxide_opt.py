@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from oxide.ir.diagnostics import Diagnostic, OxideError, exit_status
+from oxide.diagnostics import Diagnostic, OxideError, exit_status
 from oxide.target import DEFAULT_CHIP
 from oxide.tools.entry import run_cli
 from oxide.tools.instances import check_instances, parse_instances, require_kernels

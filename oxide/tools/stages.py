@@ -38,7 +38,8 @@ def stages(path: Path, chip: str, instances: dict[str, list[list[str]]]) -> Iter
     from oxide.frontends import compile_source
     from oxide.frontends.tile.compile import is_tile_source
     from oxide.dialects.context import make_context
-    from oxide.ir.diagnostics import OxideError, from_mlir_error
+    from oxide.diagnostics import OxideError
+    from oxide.ir.diagnostics import from_mlir_error
     from oxide.ir.source_text import read_source
     from oxide.passes.conversion.simt_to_nvvm import ConvertSimtToNvvm
     from oxide.passes.pipeline import Step, build_pass_manager

@@ -101,7 +101,7 @@ def classify_cli(run: CliRun, path: Path, outcome: Outcome) -> str | None:
 def _api(text: str, path: Path, cli_ptx: str | None, outcome: Outcome, emulator_budget_s: float) -> None:
     """`oxide.compile` on a .rs input; on success, ptxas on PTX the CLI did not already check, and the emulator."""
     import oxide
-    from oxide.ir.diagnostics import OxideError
+    from oxide.diagnostics import OxideError
 
     from tests.fuzz.emulate import emulate
 

@@ -172,7 +172,7 @@ pub fn reads_past_the_end(a: &[f32], mut out: DisjointSlice<f32>) {
 
 def test_a_trap_names_the_kernel_and_says_the_context_is_lost(rt, tmp_path):
     import oxide
-    from oxide.ir.diagnostics import OxideError
+    from oxide.diagnostics import OxideError
 
     source = tmp_path / "trap.rs"
     source.write_text(_TRAPPING)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import oxide
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from tests.unit.runtime.contract_cases import CASES, SOURCE, check_case
 
 

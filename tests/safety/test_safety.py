@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import oxide
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 HERE = Path(__file__).parent
 _EXPECT = re.compile(r"^// (expect|expect-warning): (\d+):(\d+): (.+)$", re.M)

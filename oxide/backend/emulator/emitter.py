@@ -19,7 +19,8 @@ from mlir.dialects import func as func_d
 from mlir.dialects import gpu, scf
 
 from oxide.backend.emulator.rules import SIMT_RULES
-from oxide.ir.diagnostics import SourceLoc, source_loc
+from oxide.diagnostics import SourceLoc
+from oxide.ir.diagnostics import source_loc
 from oxide.ir.rules import LoweringError, OpSet, RuleSet
 
 _SCALARS = {"f32": "float32", "f64": "float64", "f16": "float16", "i1": "bool", "i8": "int8", "i16": "int16",

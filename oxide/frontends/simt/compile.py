@@ -31,7 +31,7 @@ from oxide.frontends.simt.values import ArrayView, Val, flag_cell, load_cell, ne
 from oxide.frontends.syntax import ast
 from oxide.frontends.syntax.items import Crate
 from oxide.frontends.syntax.parser import Source, parse
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 # Kernel parameters by value share CUDA's parameter space: 4,096 bytes in all, the limit every PTX version and
 # driver accepts (the larger 32,764-byte space needs PTX 8.1 and a recent driver, and the frontend does not

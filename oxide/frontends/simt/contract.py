@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from oxide.frontends.simt import types as T
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 FIELDS = ("domain", "block", "coordinates", "dynamic_shared", "dynamic_shared_range", "dynamic_shared_alignment",
           "min_compute_capability", "requires")

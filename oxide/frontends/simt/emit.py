@@ -37,7 +37,7 @@ from oxide.frontends.structured import walk as _walk
 from oxide.frontends.syntax import ast
 from oxide.frontends.syntax.items import Crate
 from oxide.frontends.kernel_module import Retype, location
-from oxide.ir.diagnostics import SourceLoc
+from oxide.diagnostics import SourceLoc
 
 
 class FunctionEmitter:

@@ -9,7 +9,7 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.frontends.syntax.errors import err
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.diagnostics import OxideError, SourceLoc
 
 
 def unknown_type(crate: Any, loc: SourceLoc | None, name: str, what: str = "type") -> OxideError:

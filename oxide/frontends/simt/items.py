@@ -15,7 +15,7 @@ from oxide.frontends.syntax import items
 from oxide.frontends.syntax.attributes import Attribute, attribute_fields
 from oxide.frontends.syntax.build import Builder
 from oxide.frontends.syntax.parser import Source
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 
 def collect(source: Source, root: Any) -> items.Crate:

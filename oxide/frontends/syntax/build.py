@@ -12,7 +12,7 @@ from oxide.frontends.syntax import ast, literals
 from oxide.frontends.syntax.errors import unsupported
 from oxide.frontends.syntax.macro_rules import MAX_DEPTH, expand
 from oxide.frontends.syntax.parser import Source, parse, text
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.diagnostics import OxideError, SourceLoc
 
 
 class Builder:

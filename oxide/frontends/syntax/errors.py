@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.diagnostics import OxideError, SourceLoc
 
 if TYPE_CHECKING:
     from oxide.frontends.syntax.parser import Source

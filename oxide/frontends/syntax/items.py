@@ -18,7 +18,7 @@ from oxide.frontends.syntax.build import Builder
 from oxide.frontends.syntax.parser import text
 from oxide.frontends.syntax.macro_rules import MAX_DEPTH, MacroDef, expand
 from oxide.frontends.syntax.parser import Source, parse
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 # A frontend's reading of a function's outer attributes (`#[kernel(...)]`, `#[launch_bounds(...)]`) into the
 # values of ast.Function.attrs; called once the function's signature and body are built.

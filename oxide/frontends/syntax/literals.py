@@ -12,7 +12,7 @@ import re
 import struct
 from dataclasses import dataclass
 
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.diagnostics import OxideError, SourceLoc
 
 INT_SUFFIXES = ("u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize")
 FLOAT_SUFFIXES = ("f16", "f32", "f64")

@@ -25,7 +25,7 @@ from typing import Any
 
 from oxide.frontends.syntax.errors import unsupported
 from oxide.frontends.syntax.parser import Source, text
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 _SINGLE_TOKEN = {"ident", "literal", "lifetime", "tt", "block", "vis"}
 _FRAGMENTS = _SINGLE_TOKEN | {"expr", "ty", "path", "pat", "pat_param", "item", "stmt"}

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 import tree_sitter
 import tree_sitter_rust
 
-from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc
+from oxide.diagnostics import Diagnostic, OxideError, SourceLoc
 
 _LANGUAGE = tree_sitter.Language(tree_sitter_rust.language())
 

@@ -27,7 +27,7 @@ from oxide.frontends.syntax.parser import Source, parse
 from oxide.frontends.tile.emit import Emitter
 from oxide.frontends.tile.module import TileCrate, collect, is_tile_source
 from oxide.frontends.tile.types import SCALARS, PtrT, Scalar, TileT, V, ViewT, rust_name
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 __all__ = ["compile_tile", "is_tile_source"]
 

@@ -19,7 +19,7 @@ from oxide.frontends.syntax.parser import text
 from oxide.frontends.syntax.items import build_function, no_attributes
 from oxide.frontends.syntax.parser import Source, syntax_tree
 from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields, written_attributes
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.diagnostics import OxideError, SourceLoc
 from oxide.target import DEFAULT_CHIP
 
 SHAPE_MACROS = ("const_shape", "shape", "const_array")

@@ -15,7 +15,7 @@ from mlir.dialects import arith
 from oxide.frontends.kernel_module import Retype
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile.types import BOOL, SCALARS, Flex, Scalar, TileT, TupleT, V, rust_name
-from oxide.ir.diagnostics import SourceLoc
+from oxide.diagnostics import SourceLoc
 
 
 def elem_kind(ty: Any) -> Scalar | None:

@@ -3,9 +3,24 @@ the Rust source location(s) it happened at."""
 
 from __future__ import annotations
 
+from typing import Mapping
+
+from oxide.diagnostics import Diagnostic
+
 
 class EmulatorError(Exception):
-    """Base class of every error the emulator reports about a kernel or a launch."""
+    """Base class of every error the emulator reports about a kernel or a launch.
+
+    `str(error)` is the whole report as text; `diagnostics` is the same report as located Diagnostics (the
+    error at the kernel source position it happened at, notes at the other positions involved), which
+    `render` prints with the source lines when the sources are given."""
+
+    def __init__(self, message: str, diagnostics: list[Diagnostic] | None = None):
+        super().__init__(message)
+        self.diagnostics = diagnostics if diagnostics is not None else [Diagnostic("error", message)]
+
+    def render(self, sources: Mapping[str, str] | None = None) -> str:
+        return "\n".join(d.render(sources) for d in self.diagnostics)
 
 
 class LaunchError(EmulatorError):

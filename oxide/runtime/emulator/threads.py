@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from oxide.diagnostics import Diagnostic, parse_loc
 from oxide.runtime.emulator.errors import BarrierDivergence, EmulatorError, RaceDetected
 from oxide.runtime.emulator.memory import Buffer, Ptr
 from oxide.runtime.emulator.races import RaceTracker
@@ -114,8 +115,9 @@ class Threads:
         hits = np.flatnonzero(self.broadcast(lanes))
         first = int(hits[0]) if hits.size else 0
         more = f" (and {hits.size - 1} more threads)" if hits.size > 1 else ""
-        raise error(f"kernel `{self.launch.kernel}`, {self.launch.where(int(self.gtid[first]))}{more}: {message}\n"
-                    f"  --> {self.launch.loc(loc)}")
+        what = f"kernel `{self.launch.kernel}`, {self.launch.where(int(self.gtid[first]))}{more}: {message}"
+        where = self.launch.loc(loc)
+        raise error(f"{what}\n  --> {where}", [Diagnostic("error", what, parse_loc(where))])
 
     def first(self, lanes: Any) -> int:
         return int(np.flatnonzero(self.broadcast(lanes))[0])
@@ -126,10 +128,14 @@ class Threads:
         same_block = tid_a // self.per_block == tid_b // self.per_block
         order = ("in the same instruction" if same_op else
                  "with no sync_threads between them" if same_block else "from different blocks")
-        raise RaceDetected(
-            f"kernel `{launch.kernel}`: data race on {what}, element {element}, {order}:\n"
-            f"  {launch.where(tid_a)} {verb_a} it at {launch.loc(loc_a)}\n"
-            f"  {launch.where(tid_b)} {verb_b} it at {launch.loc(loc_b)}")
+        race = f"kernel `{launch.kernel}`: data race on {what}, element {element}, {order}"
+        first = f"{launch.where(tid_a)} {verb_a} it"
+        second = f"{launch.where(tid_b)} {verb_b} it"
+        at_a, at_b = launch.loc(loc_a), launch.loc(loc_b)
+        raise RaceDetected(f"{race}:\n  {first} at {at_a}\n  {second} at {at_b}",
+                           [Diagnostic("error", race, parse_loc(at_b),
+                                       notes=[Diagnostic("note", first, parse_loc(at_a)),
+                                              Diagnostic("note", second, parse_loc(at_b))])])
 
     # Synchronisation and shared memory -----------------------------------------------------------------
     def barrier(self, mask: Any, loc: int) -> None:

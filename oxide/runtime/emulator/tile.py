@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from oxide.diagnostics import Diagnostic, parse_loc
 from oxide.runtime.emulator.errors import EmulatorError, KernelTrap, OutOfBounds
 
 # Tile element type -> numpy dtype the emulator computes in.
@@ -41,7 +42,8 @@ class Block:
         """Raise `error` naming the kernel, this tile block and the source location."""
         where = self.locs[loc] if 0 <= loc < len(self.locs) else "<unknown location>"
         block = tuple(int(b) for b in self.block_id)
-        raise error(f"kernel `{self.kernel}`, tile block {block}: {message}\n  --> {where}")
+        what = f"kernel `{self.kernel}`, tile block {block}: {message}"
+        raise error(f"{what}\n  --> {where}", [Diagnostic("error", what, parse_loc(where))])
 
 
 # bf16 --------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 
 from oxide.backend import compile_to_ptx
 from oxide.backend import libdevice
-from oxide.ir import OxideError
+from oxide.diagnostics import OxideError
 from oxide.ir.compat import probe
 from oxide.ir.parse import parse_source
 from oxide.target import Target

@@ -7,7 +7,7 @@ import pytest
 
 import oxide
 from oxide.backend.inline_ptx_check import InlinePtxSite, _diagnose, find_ptxas
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.diagnostics import OxideError, SourceLoc
 
 needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas is not installed")
 

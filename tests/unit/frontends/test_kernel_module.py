@@ -7,7 +7,7 @@ import pytest
 
 from oxide.frontends.kernel_module import MAX_RETYPES, KernelInfo, Retype, entry_name, settle_literals
 from oxide.frontends.syntax import ast
-from oxide.ir.diagnostics import OxideError, SourceLoc
+from oxide.diagnostics import OxideError, SourceLoc
 
 _LOC = SourceLoc("k.rs", 3, 1)
 

@@ -3,7 +3,8 @@
 from mlir import ir
 
 from oxide.ir.declare import VerifyError
-from oxide.ir.diagnostics import Diagnostic, OxideError, SourceLoc, captured_diagnostics, collected_warnings, warn
+from oxide.diagnostics import Diagnostic, OxideError, SourceLoc
+from oxide.ir.diagnostics import captured_diagnostics, collected_warnings, warn
 from oxide.ir.parse import parse_source
 from oxide.tools.expected_diagnostics import check, expectations
 from oxide.tools.oxide_opt import split_input

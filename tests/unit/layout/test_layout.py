@@ -76,3 +76,9 @@ def test_no_function_is_over_80_lines() -> None:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
     assert not long, f"functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(long)
+
+
+def test_the_diagnostics_import_nothing_of_oxide() -> None:
+    """Every layer reports through oxide.diagnostics, the runtime included, so it stands on nothing."""
+    module = MODULES["oxide.diagnostics"]
+    assert not module.loads and not module.deferred

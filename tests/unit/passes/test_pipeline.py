@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import pytest
 from mlir import ir
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.passes import OxidePass, PassError, build_pass_manager, parse_pipeline, register_pass
 from oxide.passes.registry import option_group, options_text
 from oxide.target import Target

@@ -2,7 +2,7 @@
 
 import pytest
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.target import DEFAULT_CHIP, Target
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from oxide.ir.diagnostics import Diagnostic, SourceLoc, exit_status
+from oxide.diagnostics import Diagnostic, SourceLoc, exit_status
 from oxide.tools import oxide_opt
 
 INPUTS = Path(__file__).parents[2] / "lit" / "frontends" / "simt" / "Inputs"

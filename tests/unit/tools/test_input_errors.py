@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.tools import oxide_opt
 from oxide.tools.instances import parse_instances
 from oxide.tools.oxide_cli import cli

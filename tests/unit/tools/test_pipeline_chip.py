@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.tools.oxide_cli import cli
 from oxide.tools.stages import stages
 

@@ -7,7 +7,7 @@ import pytest
 from mlir import ir
 
 from oxide.backend.emulator import emit_program
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.ir.parse import parse_source
 from tests.unit.runtime.emulator.helpers import EXAMPLES, _context, example
 

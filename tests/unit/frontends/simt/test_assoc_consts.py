@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from tests.unit.frontends.simt.test_constructs import build, run
 
 _POLICIES = """

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from tests.unit.frontends.simt.test_constructs import build, ir, kernel
 from tests.unit.frontends.simt.test_device_ptx import assemble, needs_ptxas
 

@@ -13,7 +13,7 @@ import pytest
 import oxide
 from oxide.frontends.simt.compile import compile_rust
 from oxide.dialects.context import make_context
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from tests.unit.frontends.simt.simt_interp import Trap, run_kernel, to_signed
 
 EXAMPLES = Path(__file__).resolve().parents[4] / "examples" / "rust"

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from tests.unit.frontends.simt.test_constructs import build, run
 
 _ENUM = """

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from tests.unit.frontends.simt.simt_interp import Trap, to_signed
 from tests.unit.frontends.simt.test_constructs import build, ir, kernel, run
 

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 import oxide
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from tests.unit.frontends.simt.test_constructs import build
 
 # 255 (u8, u64) pairs take 255 * 16 = 4,080 bytes (each u64 aligned to 8), the slice the last 16.

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import oxide
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.runtime.emulator import launch
 from tests.unit.frontends.simt.test_constructs import build, kernel
 from tests.unit.frontends.simt.test_device_ptx import assemble, needs_ptxas

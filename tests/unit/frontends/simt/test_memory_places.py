@@ -12,7 +12,7 @@ import pytest
 
 import oxide
 
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from tests.unit.frontends.simt.simt_interp import Trap, run_kernel
 from tests.unit.frontends.simt.test_constructs import build, ir
 

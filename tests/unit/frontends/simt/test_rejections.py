@@ -11,7 +11,7 @@ import pytest
 
 from oxide.frontends.simt.compile import compile_rust
 from oxide.dialects.context import make_context
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 REJECTIONS = Path(__file__).parent / "rejections"
 _EXPECT = re.compile(r"^// expect: (\d+):(\d+): (.+)$")

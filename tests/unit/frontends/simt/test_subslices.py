@@ -148,7 +148,7 @@ pub unsafe fn k(xs: &[u32], out: &mut [i64]) {
 
 
 def test_from_accepts_only_lossless_conversions():
-    from oxide.ir.diagnostics import OxideError
+    from oxide.diagnostics import OxideError
 
     with pytest.raises(OxideError, match=r"the trait `From<u32>` is not implemented for `u16`"):
         build("#[kernel]\npub unsafe fn k(x: u32, out: &mut [u16]) {\n    out[0] = u16::from(x);\n}")

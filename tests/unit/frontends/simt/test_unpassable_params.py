@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import oxide
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 _HEAD = """use cuda_device::{kernel, thread, DisjointSlice};
 #[derive(Clone, Copy)]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import oxide
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.runtime.emulator import launch
 
 VIEWS = (Path(__file__).parents[3] / "lit" / "frontends" / "simt" / "Inputs" / "vector_views.rs").read_text()

@@ -9,7 +9,7 @@ import pytest
 
 from oxide.frontends.simt.compile import compile_rust
 from oxide.dialects.context import make_context
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 # `*o = EXPR;` with `o: &mut T`: the literal is on line 6 at column 14.
 _KERNEL = """use cuda_device::{{kernel, thread, DisjointSlice}};

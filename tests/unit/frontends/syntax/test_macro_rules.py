@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import oxide
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.runtime.emulator import launch
 
 _SRC = """use cuda_device::{kernel, thread, DisjointSlice};

@@ -11,7 +11,7 @@ from mlir import ir
 
 from oxide.frontends.tile import compile_tile
 from oxide.dialects.context import make_context
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.ir.verifier import python_verifier_failures
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from oxide.frontends.tile import compile_tile
 from oxide.dialects.context import make_context
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 REJECTIONS = Path(__file__).parent / "rejections"
 _EXPECT = re.compile(r"^// expect: (\d+):(\d+): (.+)$")

@@ -30,6 +30,12 @@ pub unsafe fn k(x: &[f32], out: &mut [f32]) {
     assert message.startswith("kernel `k`, block (1, 0, 0), thread (61, 0, 0) (and 2 more threads): ")
     assert "index 128 is out of bounds for kernel parameter 0 of `k` of length 128" in message
     assert message.endswith("--> k.rs:5:14")
+    # The same report as a located Diagnostic, rendered rustc-style with the source line.
+    (diagnostic,) = info.value.diagnostics
+    assert (diagnostic.severity, str(diagnostic.loc)) == ("error", "k.rs:5:14")
+    rendered = info.value.render({"k.rs": src})
+    assert rendered.startswith("k.rs:5:14: error: kernel `k`, block (1, 0, 0)")
+    assert "5 |     out[i] = x[i + 3];" in rendered
 
 
 def test_panic_is_a_trap_with_its_location():

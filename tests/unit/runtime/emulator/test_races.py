@@ -26,6 +26,10 @@ pub unsafe fn k(x: &[f32], out: &mut [f32]) {
     assert "data race on shared array #1" in message and "with no sync_threads between them" in message
     assert "block (0, 0, 0), thread (1, 0, 0) writes it at k.rs:6:5" in message
     assert "block (0, 0, 0), thread (0, 0, 0) reads it at k.rs:7:14" in message
+    # As a Diagnostic: the race at the second access, a note at each of the two.
+    (race,) = info.value.diagnostics
+    assert str(race.loc) == "k.rs:7:14" and race.message.startswith("kernel `k`: data race on shared array #1")
+    assert [(n.severity, str(n.loc)) for n in race.notes] == [("note", "k.rs:6:5"), ("note", "k.rs:7:14")]
 
 
 def test_the_same_exchange_with_a_barrier_is_race_free():

@@ -7,7 +7,7 @@ import pytest
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.compile import compile_rust
 from oxide.dialects.context import make_context
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 with make_context():  # the handler modules build their device types (MLIR types) when imported
     from oxide.frontends.simt.calls import registry

@@ -9,7 +9,7 @@ import pytest
 from oxide.dialects.context import make_context
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.compile import compile_rust
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 
 with make_context():
     from oxide.frontends.simt.calls import entry, macros, registry

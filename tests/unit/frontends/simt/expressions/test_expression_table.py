@@ -6,7 +6,7 @@ import pytest
 from oxide.frontends.simt import emit  # loads every module that registers a handler
 from oxide.frontends.simt.expressions.table import EMITTERS, emits
 from oxide.frontends.syntax import ast
-from oxide.ir.diagnostics import OxideError
+from oxide.diagnostics import OxideError
 from oxide.ir.registry import DuplicateRegistration
 
 
