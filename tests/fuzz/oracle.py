@@ -7,6 +7,7 @@ A crash or a hang kills or stalls this process; the parent (tests/fuzz/pool.py) 
 from __future__ import annotations
 
 import io
+import re
 import warnings
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from tests.fuzz.ptxas import assemble, ptxas_path
 from tests.fuzz.signature import exception_signature, normalize
 
 EMULATOR_BUDGET_S = 2.0
+_ERROR_FILE = re.compile(r"^(.+?):\d+:\d+: error:", re.M)
 DETAIL_CHARS = 2000
 
 
@@ -75,6 +77,22 @@ def ptxas_findings(ptx: str, outcome: Outcome, where: str) -> None:
         outcome.findings.append(Finding(PTXAS, normalize(error), f"{where}: {error}"))
 
 
+def _located(stderr: str, path: Path) -> bool:
+    """Whether every error points into the input, or to a location the input itself wrote: MLIR reports an
+    op's errors at its `loc("file":line:col)`, which is how IR emitted from a .rs file keeps pointing into
+    the .rs file."""
+    if path.name in stderr:
+        return True
+    files = _ERROR_FILE.findall(stderr)
+    if not files:
+        return False
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return all(f'"{name}"' in text for name in files)
+
+
 def classify_cli(run: CliRun, path: Path, outcome: Outcome) -> str | None:
     """Add the findings of one oxide-opt run; return its PTX when it accepted the input."""
     stderr = run.stderr
@@ -90,7 +108,7 @@ def classify_cli(run: CliRun, path: Path, outcome: Outcome) -> str | None:
     elif run.status == 0:
         return run.stdout
     elif run.status == 1:
-        if "error" not in stderr or path.name not in stderr:
+        if "error" not in stderr or not _located(stderr, path):
             outcome.findings.append(Finding(UNLOCATED, normalize(stderr.replace(str(path), "FILE") or "no message"),
                                             stderr[-DETAIL_CHARS:]))
     else:

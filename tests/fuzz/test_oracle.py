@@ -38,6 +38,17 @@ def test_located_rejection_is_no_finding():
     assert ptx is None and outcome.findings == []
 
 
+def test_rejection_at_a_location_the_input_wrote_is_no_finding(tmp_path: Path):
+    """Seed 103 of the long run: MLIR reports an op's errors at its explicit `loc(...)`, not in the file."""
+    mlir = tmp_path / "k.mlir"
+    mlir.write_text('func.func @f() {\n"simt.ref_store"() : () -> () loc("simt."("here":1))\n}\n')
+    outcome = Outcome("rejected")
+    assert classify_cli(CliRun(1, "", "here:1:0: error: op expects exactly 2 operands\n", None), mlir, outcome) is None
+    assert outcome.findings == []
+    classify_cli(CliRun(1, "", "elsewhere:1:0: error: op expects exactly 2 operands\n", None), mlir, outcome)
+    assert [f.kind for f in outcome.findings] == [UNLOCATED]
+
+
 def test_unlocated_rejection_is_a_finding():
     _, outcome = classify(CliRun(1, "", "error: something\n", None))
     assert [f.kind for f in outcome.findings] == [UNLOCATED]

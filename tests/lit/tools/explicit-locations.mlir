@@ -1,0 +1,10 @@
+// RUN: not oxide-opt %s 2>&1 | FileCheck %s
+// An op's explicit location is where its errors are reported: IR that a frontend emitted from a .rs file
+// keeps pointing into the .rs file. (A fuzz input of the long runs wrote one in a mutated lit input.)
+
+func.func @f() {
+  // CHECK: kernel.rs:7:3: error: op expects exactly 2 operands, but got 0
+  // CHECK: kernel.rs:7:3: note: see current operation: "simt.ref_store"() : () -> ()
+  "simt.ref_store"() : () -> () loc("kernel.rs":7:3)
+  return
+}
