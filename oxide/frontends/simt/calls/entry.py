@@ -41,7 +41,6 @@ from oxide.frontends.simt.calls.core_calls import maybe_uninit_method
 from oxide.frontends.simt.calls.macros import macro
 from oxide.frontends.simt.calls.paths import data_variant, strip_modules
 from oxide.frontends.simt.calls.primitives import primitive_method
-from oxide.frontends.simt.calls.scalars import full_mask
 from oxide.frontends.simt.emit_iterators import reduction
 from oxide.frontends.simt.expressions.patterns import referent
 from oxide.frontends.simt.inline import inline_call, typed_args
@@ -122,11 +121,7 @@ def _tuple_struct(em: Emitter, func: ast.PathExpr, segs: list[str], args: list[a
 
 def _device_function(em: Emitter, func: ast.PathExpr, segs: list[str], args: list[ast.Expr],
                      expected: T.Ty | None, loc: Any) -> Val | None:
-    entry = registry.find_path(segs)
-    taken = entry is not None and entry.accepts(em, segs, func.generics, args, expected, loc)
-    if not taken or entry.lanes_mask:
-        full_mask()  # see registry.device_fn; also before the steps below when no handler takes the path
-    return entry.handler(em, segs, func.generics, args, expected, loc) if taken else None
+    return registry.call_path(em, segs, func.generics, args, expected, loc)
 
 
 def _enum_variant(em: Emitter, func: ast.PathExpr, segs: list[str], args: list[ast.Expr],
