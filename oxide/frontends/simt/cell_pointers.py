@@ -1,8 +1,8 @@
 """Raw pointers to a local's cell: `addr_of!(x)`, `addr_of_mut!(acc[k])`, `addr_of!(pair.0[i])`. A local lives
 in registers (a cell LLVM promotes), so the pointer is the cell itself (`T.CellPtr`), read and written in place
-by `*p`, `p.read()` and `p.write(v)` in unsafe code, as a `&mut local` is. It has no address: arithmetic, casts
-to integers and other pointer types, and comparisons are refused. (Pointers into local arrays from
-`arr.as_ptr()` are local_pointers.py's.)
+by `*p`, `p.read()` and `p.write(v)` (calls/local_pointer_methods.py) in unsafe code, as a `&mut local` is.
+It has no address: arithmetic, casts to integers and other pointer types, and comparisons are refused.
+(Pointers into local arrays from `arr.as_ptr()` are local_pointers.py's.)
 
 `addr_of_mut!` needs a `let mut` local (or an element or field of one). `addr_of!` of a local that is not
 `let mut` (a by-value `&T` binding included) points at a copy of the value: nothing can write that local, so
@@ -18,7 +18,7 @@ from mlir import ir
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
-from oxide.frontends.simt.values import Cell, Val, element_cell, load_cell, new_cell, store_cell
+from oxide.frontends.simt.values import Cell, Val, element_cell, new_cell, store_cell
 from oxide.frontends.simt.expressions.indexing import local_cell, local_element_place
 
 if TYPE_CHECKING:
@@ -71,19 +71,6 @@ def address_of_local(em: FunctionEmitter, operand: ast.Expr, mutable: bool, loc:
         raise err(operand.loc, f"a pointer to a local of type `{value.ty}` is not supported in device code") from None
     store_cell(copy, value)
     return Val(T.CellPtr(value.ty, False), copy)
-
-
-def access(em: FunctionEmitter, p: Val, name: str, args: list[ast.Expr], loc: Any) -> Val:
-    """`p.read()` / `p.write(v)` (unsafe): the local's value, or an assignment to it."""
-    em.require_unsafe(loc, f"`{name}` on a raw pointer")
-    if name == "read" and not args:
-        return load_cell(p.v)
-    if name == "write" and len(args) == 1:
-        if not p.ty.mutable:
-            raise err(loc, "cannot write through a `*const` pointer")
-        store_cell(p.v, em.coerce(em.expr(args[0], p.ty.elem), p.ty.elem, args[0].loc))
-        return Val(T.UNIT, None)
-    raise err(loc, f"`{name}` takes {'no arguments' if name == 'read' else 'one value'}")
 
 
 def no_address(loc: Any, what: str) -> Exception:

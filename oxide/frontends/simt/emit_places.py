@@ -10,14 +10,12 @@ from __future__ import annotations
 from typing import Any, TYPE_CHECKING
 
 from mlir import ir
-from mlir.dialects import arith
 
 from oxide.dialects import simt
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import local_pointers
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.emit_slices import subslice
-from oxide.frontends.simt.emit_support import index
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.indexing import field_of, index_on_value, index_value, local_cell
 from oxide.frontends.simt.local_slices import borrow_array
@@ -26,7 +24,7 @@ from oxide.frontends.simt.places import (
     store_place,
 )
 from oxide.frontends.simt.ptr_slices import element_place as ptr_slice_element
-from oxide.frontends.simt.values import OptionVal, Val, load_cell
+from oxide.frontends.simt.values import Val, load_cell
 
 if TYPE_CHECKING:
     from oxide.frontends.simt.emit import FunctionEmitter
@@ -179,37 +177,6 @@ def borrow(em: FunctionEmitter, e: ast.Unary) -> Val:
 def is_place_syntax(e: ast.Expr) -> bool:
     """Whether `e` may denote a memory place: an index, a field or a dereference."""
     return isinstance(e, (ast.Index, ast.Field)) or (isinstance(e, ast.Unary) and e.op == "*")
-
-
-def array_ref_method(em: FunctionEmitter, recv: Val, name: str, args: list[ast.Expr], loc: Any) -> Val | None:
-    """Methods of a reference to an array in memory: len, get, get_mut, as_ptr, as_mut_ptr."""
-    place = reference_place(recv)
-    if place is None or not isinstance(place.ty, T.Array):
-        return None
-    length = place.ty.length
-    if name == "len" and not args:
-        return Val(T.USIZE, arith.constant(ir.IntegerType.get_signless(64), ir.IntegerAttr.get(ir.IntegerType.get_signless(64), length)))
-    if name in ("get", "get_mut") and len(args) == 1:
-        if name == "get_mut" and not place.mutable:
-            raise err(loc, "`get_mut` needs a `&mut` array")
-        i = index_value(em, args[0])
-        ok = arith.cmpi(arith.CmpIPredicate.ult, i, index(length))
-        # The address is formed only for an index in range; a miss yields None and element 0's address.
-        safe = arith.select(ok, i, index(0))
-        was = em.unchecked
-        em.unchecked = True
-        try:
-            element = element_place(em, place, safe, loc)
-        finally:
-            em.unchecked = was
-        ref = as_reference(Place(element.ptr, element.ty, name == "get_mut", element.space))
-        if name == "get" and not T.is_aggregate(element.ty):
-            ref = load_place(em, element)
-        return Val(T.OptionTy(ref.ty), OptionVal(ok, ref))
-    if name in ("as_ptr", "as_mut_ptr") and not args:
-        ptr = T.Ptr(place.ty.elem, name == "as_mut_ptr", place.space)
-        return Val(ptr, simt.PtrCastOp.build(place.ptr, results=[ptr.mlir()]))
-    return None
 
 
 def unsize(value: Val, ty: T.Ty) -> Val | None:

@@ -1,6 +1,6 @@
-"""Slices made from slices: subslices `&s[a..b]` (and `&row[1..]` of an array in global memory),
-`split_at(_mut)(_checked)`, `as_chunks::<N>()`. A slice is a global pointer and a length, so each of these is
-an offset pointer and a new length; Rust's panics on bad bounds are traps here."""
+"""Slices made from slices: subslices `&s[a..b]` (and `&row[1..]` of an array in global memory), and the
+pieces that `split_at` and `as_chunks` (calls/slice_splits.py) are made of. A slice is a global pointer and a
+length, so each of these is an offset pointer and a new length; Rust's panics on bad bounds are traps here."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from oxide.frontends.simt.emit_support import index
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.places import reference_place, slice_of_array
 from oxide.frontends.simt.local_slices import borrow_array, window
-from oxide.frontends.simt.values import OptionVal, Val
+from oxide.frontends.simt.values import Val
 from oxide.frontends.simt.expressions.indexing import index_value
 from oxide.frontends.simt.ptr_slices import window as ptr_window
 
@@ -35,11 +35,11 @@ def as_slice(base: Val) -> Val | None:
     return None
 
 
-def _length(s: Val) -> ir.Value:
+def slice_length(s: Val) -> ir.Value:
     return s.v.length if isinstance(s.ty, (T.LocalSlice, T.PtrSlice)) else simt.LenOp.build(s.v)
 
 
-def _piece(s: Val, start: ir.Value, count: ir.Value, elem: T.Ty | None = None) -> Val:
+def piece(s: Val, start: ir.Value, count: ir.Value, elem: T.Ty | None = None) -> Val:
     """The `count` elements of slice `s` from `start` (no check: the caller has checked the bounds)."""
     if isinstance(s.ty, T.LocalSlice):
         return window(s, start, count)
@@ -64,7 +64,7 @@ def subslice(em: FunctionEmitter, base: Val, rng: ast.Range, loc: Any) -> Val:
             s = borrow_array(base, T.Slice(elem, isinstance(base.ty, T.LocalRef)))
     if s is None:
         raise err(loc, f"a subslice of `{base.ty}` is not supported in device code (only of slices and of arrays)")
-    length = _length(s)
+    length = slice_length(s)
     start = index_value(em, rng.start) if rng.start is not None else index(0)
     if rng.end is None:
         end = length
@@ -74,41 +74,4 @@ def subslice(em: FunctionEmitter, base: Val, rng: ast.Range, loc: Any) -> Val:
             end = arith.addi(end, index(1))
     ule = arith.CmpIPredicate.ule
     em.trap_unless(arith.andi(arith.cmpi(ule, start, end), arith.cmpi(ule, end, length)))
-    return _piece(s, start, arith.subi(end, start))
-
-
-def slice_method(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val | None:
-    """split_at, split_at_mut, their `_checked` forms, and as_chunks / as_chunks_mut; None for others."""
-    name = e.name
-    if name not in ("split_at", "split_at_mut", "split_at_checked", "split_at_mut_checked", "as_chunks",
-                    "as_chunks_mut"):
-        return None
-    s = as_slice(recv)
-    if s is None:
-        return None
-    if name.startswith("split_at_mut") and not s.ty.mutable:
-        raise err(e.loc, f"`{name}` needs a `&mut [T]`")
-    length = _length(s)
-    if name.startswith("split_at"):
-        if len(e.args) != 1:
-            raise err(e.loc, f"`{name}` takes one index")
-        mid = index_value(em, e.args[0])
-        ok = arith.cmpi(arith.CmpIPredicate.ule, mid, length)
-        if not name.endswith("_checked"):
-            em.trap_unless(ok)
-        at = arith.select(ok, mid, index(0))  # a None keeps its (unused) halves in bounds
-        pair_ty = T.Tuple((s.ty, s.ty))
-        pair = Val(pair_ty, [_piece(s, index(0), at), _piece(s, at, arith.subi(length, at))])
-        return Val(T.OptionTy(pair_ty), OptionVal(ok, pair)) if name.endswith("_checked") else pair
-    # as_chunks::<N>(): (&[[T; N]], &[T]) -- the whole chunks and the rest.
-    if len(e.generics) != 1 or e.args:
-        raise err(e.loc, f"`{name}` is written `{name}::<N>()`")
-    n = em.const_arg(e.generics[0])
-    if n <= 0:
-        raise err(e.loc, f"`{name}` needs a chunk size of at least 1")
-    chunks = arith.divui(length, index(n))
-    whole = arith.muli(chunks, index(n))
-    if isinstance(s.ty, T.LocalSlice):
-        raise err(e.loc, f"`{name}` of a local array is not supported in device code")
-    pieces = [_piece(s, index(0), chunks, T.Array(s.ty.elem, n)), _piece(s, whole, arith.subi(length, whole))]
-    return Val(T.Tuple(tuple(p.ty for p in pieces)), pieces)
+    return piece(s, start, arith.subi(end, start))

@@ -22,6 +22,7 @@ class Emitter(Protocol):
     entry: ir.Block | None
     generics: list[dict[str, Any]]
     inline_fns: list[ast.Function]
+    unchecked: bool  # bounds checks off (`get` forms its address only for an index it has checked)
 
     def expr(self, e: ast.Expr, expected: T.Ty | None = None) -> Val: ...
 

@@ -19,18 +19,20 @@ A method call `receiver.name(args)` is, in this order, the first of:
 
 1. by the call's shape, before the receiver is evaluated: an iterator reduction (`xs.iter().sum()`), or
    `write` / `assume_init` of a `MaybeUninit` local;
-2. a method of the places-and-views layer, looked up by the receiver's type (VIEWS below: cell and local
-   pointers, element slots, runs and tiles, array references, sub-slices); those functions answer None for
-   a method they do not have. A reference to a scalar in memory is then dereferenced (auto-deref);
-3. the user's method of the receiver's struct;
-4. the registry's handler for (the receiver's type, name).
+2. the user's method of the receiver's struct;
+3. the registry's handler for (the receiver's type, name): the device types' methods, and those of the
+   places and views in memory (element slots, runs and tiles of a DisjointSlice, references to arrays,
+   pointers to locals), each registered by its name. A class whose every method is known registers a
+   catch-all (OTHER) that names the mistake;
+4. a reference to a scalar in memory is dereferenced (auto-deref), and the registry's handler for (the
+   scalar's type, name) is tried.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from oxide.frontends.simt import local_pointers, safety
+from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T
 from oxide.dialects import simt
 from oxide.frontends.simt.calls import registry
@@ -39,17 +41,11 @@ from oxide.frontends.simt.calls.core_calls import maybe_uninit_method
 from oxide.frontends.simt.calls.macros import macro
 from oxide.frontends.simt.calls.paths import data_variant, strip_modules
 from oxide.frontends.simt.calls.primitives import primitive_method
-from oxide.frontends.simt.calls.scalars import full_mask
-from oxide.frontends.simt.cell_pointers import access, no_address
 from oxide.frontends.simt.emit_iterators import reduction
-from oxide.frontends.simt.emit_places import array_ref_method
-from oxide.frontends.simt.emit_slices import slice_method
 from oxide.frontends.simt.expressions.patterns import referent
 from oxide.frontends.simt.inline import inline_call, typed_args
 from oxide.frontends.simt.places import load_place, reference_place
 from oxide.frontends.simt.values import Val
-from oxide.frontends.simt.views import disjoint_view, grid_runs_method, run_method, slot_method
-from oxide.frontends.simt.views_2d import tile_method, tile_view
 from oxide.frontends.syntax import ast
 from oxide.frontends.syntax.errors import err
 
@@ -125,11 +121,7 @@ def _tuple_struct(em: Emitter, func: ast.PathExpr, segs: list[str], args: list[a
 
 def _device_function(em: Emitter, func: ast.PathExpr, segs: list[str], args: list[ast.Expr],
                      expected: T.Ty | None, loc: Any) -> Val | None:
-    entry = registry.find_path(segs)
-    taken = entry is not None and entry.accepts(em, segs, func.generics, args, expected, loc)
-    if not taken or entry.lanes_mask:
-        full_mask()  # see registry.device_fn; also before the steps below when no handler takes the path
-    return entry.handler(em, segs, func.generics, args, expected, loc) if taken else None
+    return registry.call_path(em, segs, func.generics, args, expected, loc)
 
 
 def _enum_variant(em: Emitter, func: ast.PathExpr, segs: list[str], args: list[ast.Expr],
@@ -183,9 +175,6 @@ _PATH_RESOLUTION: tuple[PathStep, ...] = (_local_callable, _user_function, _tupl
 
 
 # Method calls ---------------------------------------------------------------------------------------------
-ViewMethod = Callable[[Emitter, Val, ast.MethodCall], "Val | None"]
-
-
 def call_method(em: Emitter, e: ast.MethodCall, expected: T.Ty | None) -> Val:
     """`receiver.name(args)`, resolved in the order of the module docstring."""
     by_shape = reduction(em, e, expected)
@@ -195,17 +184,16 @@ def call_method(em: Emitter, e: ast.MethodCall, expected: T.Ty | None) -> Val:
         return by_shape
     with safety.borrowing(em):
         recv = em.expr(e.receiver)
-    view = _find_view(recv.ty)
-    viewed = view(em, recv, e) if view is not None else None
-    if viewed is not None:
-        return viewed
-    recv = _auto_deref(em, recv)
     ty = recv.ty
     user = em.crate.method(ty.name.split("<")[0], e.name) if isinstance(ty, T.Struct) else None
     if user is not None:
         return inline_call(em, user, typed_args(em, user, e.args, None), e.loc, explicit=e.generics, self_val=recv,
                            arg_locs=[a.loc for a in e.args])
     found = registry.call_method(em, recv, e.name, e.args, e.loc, expected, e.generics)
+    if found is None and isinstance(ty, (T.ElemRef, T.PlaceRef)) and T.is_scalar(ty.elem):
+        recv = _deref(em, recv)
+        ty = recv.ty
+        found = registry.call_method(em, recv, e.name, e.args, e.loc, expected, e.generics)
     if found is not None:
         return found
     if isinstance(ty, (T.Int, T.Float, T.Bool)):
@@ -216,55 +204,10 @@ def call_method(em: Emitter, e: ast.MethodCall, expected: T.Ty | None) -> Val:
     raise err(e.loc, f"no method named `{e.name}` found for `{ty}`")
 
 
-def _auto_deref(em: Emitter, recv: Val) -> Val:
+def _deref(em: Emitter, recv: Val) -> Val:
     """Method calls auto-dereference: `x.wrapping_add(1)` of an `x: &mut u32` into memory."""
-    ty = recv.ty
-    if not (isinstance(ty, (T.ElemRef, T.PlaceRef)) and T.is_scalar(ty.elem)):
-        return recv
     place = reference_place(recv)
-    return load_place(em, place) if place is not None else Val(ty.elem, simt.RefLoadOp.build(recv.v))
-
-
-def _cell_pointer(em: Emitter, recv: Val, e: ast.MethodCall) -> Val | None:
-    if e.name in ("read", "write"):
-        return access(em, recv, e.name, e.args, e.loc)
-    raise no_address(e.loc, f"`{e.name}`")
-
-
-def _disjoint(em: Emitter, recv: Val, e: ast.MethodCall) -> Val | None:
-    tile = tile_view(em, recv, e)
-    return tile if tile is not None else disjoint_view(em, recv, e)
-
-
-def _reference(em: Emitter, recv: Val, e: ast.MethodCall) -> Val | None:
-    """An element slot's `read`/`get`/`write`, an array reference's methods, then a sub-slice; a reference
-    to a scalar answers None here and is dereferenced."""
-    ty = recv.ty
-    if isinstance(ty, T.ElemRef):
-        slot = slot_method(em, recv, e)
-        if slot is not None:
-            return slot
-    if isinstance(ty.elem, T.Array):
-        on_array = array_ref_method(em, recv, e.name, e.args, e.loc)
-        if on_array is not None:
-            return on_array
-    if T.is_scalar(ty.elem):
-        return None
-    return slice_method(em, recv, e)
-
-
-VIEWS: dict[type, ViewMethod] = {
-    T.CellPtr: _cell_pointer, T.Tile2D: tile_method, T.Disjoint: _disjoint, T.ThreadRun: run_method,
-    T.GridRuns: grid_runs_method, T.ElemRef: _reference, T.PlaceRef: _reference, T.LocalPtr: local_pointers.method,
-    T.Slice: slice_method, T.LocalSlice: slice_method, T.PtrSlice: slice_method,
-}
-
-
-def _find_view(ty: T.Ty) -> ViewMethod | None:
-    for cls in type(ty).__mro__:
-        if cls in VIEWS:
-            return VIEWS[cls]
-    return None
+    return load_place(em, place) if place is not None else Val(recv.ty.elem, simt.RefLoadOp.build(recv.v))
 
 
 # Macros ----------------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def _arity(n: int) -> Any:
     return lambda em, segs, generics, args, *_: len(args) == n
 
 
-@device_fn("ptr::read", "ptr::read_volatile", "ptr::write", "ptr::write_volatile", lanes_mask=False)
+@device_fn("ptr::read", "ptr::read_volatile", "ptr::write", "ptr::write_volatile")
 def _read_write(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     name = segs[-1]

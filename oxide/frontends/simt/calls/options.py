@@ -24,7 +24,7 @@ from oxide.frontends.syntax.errors import err
 _RESULT_AS_OPTION = {"is_ok": "is_some", "is_err": "is_none", "unwrap": "unwrap", "expect": "expect"}
 
 
-@device_fn("Some", when=lambda em, segs, *_: qualifier(segs) is None, lanes_mask=False)
+@device_fn("Some", when=lambda em, segs, *_: qualifier(segs) is None)
 def _some(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
           loc: Any) -> Val:
     if len(args) != 1:

@@ -39,7 +39,6 @@ class DuplicateHandler(Exception):
 class _Entry:
     handler: Callable[..., Val]
     when: Callable[..., bool] | None
-    lanes_mask: bool = False
 
     def accepts(self, *call: Any) -> bool:
         return self.when is None or bool(self.when(*call))
@@ -56,18 +55,12 @@ def _claim(table: dict[Any, _Entry], key: Any, entry: _Entry, what: str) -> None
     table[key] = entry
 
 
-def device_fn(*paths: str, when: Callable[..., bool] | None = None,
-              lanes_mask: bool = True) -> Callable[[PathHandler], PathHandler]:
+def device_fn(*paths: str, when: Callable[..., bool] | None = None) -> Callable[[PathHandler], PathHandler]:
     """Register a handler for the device functions `paths` (`"ptr::null"`, `"lane_id"`); `when(em, segs,
-    generics, args, expected, loc)` is its guard. `lanes_mask`: the call is emitted after an all-lanes
-    warp mask constant (an `arith.constant -1 : i32`), as the calls of most device functions always have
-    been; unused, it is removed by canonicalisation, but the frontend's IR and the emulator programs made
-    from it keep it, so it stays for them to stay byte-identical. The thread, barrier and pointer-access
-    basics and the warp calls that build their own mask say False."""
+    generics, args, expected, loc)` is its guard."""
     def register(handler: PathHandler) -> PathHandler:
         for path in paths:
-            _claim(_PATHS, tuple(path.split("::")), _Entry(handler, when, lanes_mask),
-                   f"the device function `{path}`")
+            _claim(_PATHS, tuple(path.split("::")), _Entry(handler, when), f"the device function `{path}`")
         return handler
     return register
 

@@ -20,28 +20,28 @@ def _no_args(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.E
     return not args
 
 
-@device_fn("sync_threads", "__syncthreads", "syncthreads", "barrier", when=_no_args, lanes_mask=False)
+@device_fn("sync_threads", "__syncthreads", "syncthreads", "barrier", when=_no_args)
 def _sync_threads(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                   loc: Any) -> Val:
     simt.SyncThreadsOp.build()
     return Val(T.UNIT, None)
 
 
-@device_fn(*_FENCES, when=_no_args, lanes_mask=False)
+@device_fn(*_FENCES, when=_no_args)
 def _fence(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
            loc: Any) -> Val:
     simt.ThreadFenceOp.build(scope=_FENCES[segs[-1]])
     return Val(T.UNIT, None)
 
 
-@device_fn("sync_mask", when=lambda em, segs, generics, args, *_: len(args) == 1, lanes_mask=False)
+@device_fn("sync_mask", when=lambda em, segs, generics, args, *_: len(args) == 1)
 def _sync_mask(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                loc: Any) -> Val:
     simt.WarpSyncOp.build(u32_arg(em, args[0]))
     return Val(T.UNIT, None)
 
 
-@device_fn("trap", when=_no_args, lanes_mask=False)
+@device_fn("trap", when=_no_args)
 def _trap(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
           loc: Any) -> Val:
     simt.TrapOp.build()

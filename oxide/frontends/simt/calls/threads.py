@@ -41,20 +41,19 @@ def _dim(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr]
     return u32(_DIM_CALLS[base].build(dim=simt.DimAttr.get(axis)))
 
 
-device_fn(*(f"{base}_{axis}" for base in _DIM_CALLS for axis in _AXES), when=_no_args, lanes_mask=False)(_dim)
+device_fn(*(f"{base}_{axis}" for base in _DIM_CALLS for axis in _AXES), when=_no_args)(_dim)
 # `uniform::block_dim_x()`: the same value, which every thread of the block agrees on.
-device_fn(*(f"uniform::{base}_{axis}" for base in ("block_dim", "grid_dim") for axis in _AXES),
-          lanes_mask=False)(_dim)
+device_fn(*(f"uniform::{base}_{axis}" for base in ("block_dim", "grid_dim") for axis in _AXES))(_dim)
 
 
-@device_fn("Uniform::new_unchecked", when=lambda em, segs, generics, args, *_: len(args) == 1, lanes_mask=False)
+@device_fn("Uniform::new_unchecked", when=lambda em, segs, generics, args, *_: len(args) == 1)
 def _new_uniform(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                  loc: Any) -> Val:
     em.require_unsafe(loc, "`Uniform::new_unchecked`")
     return em.expr(args[0], expected)
 
 
-@device_fn(*_REGISTERS, when=_no_args, lanes_mask=False)
+@device_fn(*_REGISTERS, when=_no_args)
 def _register(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val:
     reg = _REGISTERS[segs[-1]]
@@ -76,19 +75,19 @@ def _witness_option(witness: ir.Value, ty: T.ThreadIndex) -> Val:
     return Val(T.OptionTy(ty), OptionVal(simt.IndexValidOp.build(witness), Val(ty, witness)))
 
 
-@device_fn("index_1d", when=_minting(lambda args: not args), lanes_mask=False)
+@device_fn("index_1d", when=_minting(lambda args: not args))
 def _index_1d(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val:
     return Val(T.ThreadIndex("1d"), simt.Index1DOp.build())
 
 
-@device_fn("index_1d_u32", when=_minting(lambda args: True), lanes_mask=False)
+@device_fn("index_1d_u32", when=_minting(lambda args: True))
 def _index_1d_u32(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                   loc: Any) -> Val:
     return Val(T.ThreadIndex("1d"), simt.Index1DU32Op.build())
 
 
-@device_fn("coord_2d_u32", when=_minting(lambda args: True), lanes_mask=False)
+@device_fn("coord_2d_u32", when=_minting(lambda args: True))
 def _coord_2d_u32(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                   loc: Any) -> Val:
     # This thread's (row, col) as a ThreadCoord2D32: a runtime 2-D witness in the IR (valid when the launch
@@ -100,7 +99,7 @@ def _coord_2d_u32(em: Emitter, segs: list[str], generics: list[Any], args: list[
     return Val(T.ThreadIndex("coord2d"), simt.Index2DRuntimeOp.build())
 
 
-@device_fn("index_2d", when=_minting(lambda args: True), lanes_mask=False)
+@device_fn("index_2d", when=_minting(lambda args: True))
 def _index_2d(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
               loc: Any) -> Val:
     if len(generics) != 1:
@@ -109,7 +108,7 @@ def _index_2d(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.
     return _witness_option(simt.Index2DOp.build(results=[T.ThreadIndex(space).mlir()]), T.ThreadIndex(space))
 
 
-@device_fn("index_2d_runtime", when=_minting(lambda args: True), lanes_mask=False)
+@device_fn("index_2d_runtime", when=_minting(lambda args: True))
 def _index_2d_runtime(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr],
                       expected: T.Ty | None, loc: Any) -> Val:
     for a in args:
@@ -117,13 +116,13 @@ def _index_2d_runtime(em: Emitter, segs: list[str], generics: list[Any], args: l
     return _witness_option(simt.Index2DRuntimeOp.build(), T.ThreadIndex("runtime_2d"))
 
 
-@device_fn("warp_index", when=_minting(lambda args: not args), lanes_mask=False)
+@device_fn("warp_index", when=_minting(lambda args: not args))
 def _warp_index(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     return _witness_option(simt.WarpIndexOp.build(), T.ThreadIndex("warp"))
 
 
-@device_fn("index_2d_row", "index_2d_col", lanes_mask=False)
+@device_fn("index_2d_row", "index_2d_col")
 def _index_2d_axis(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                    loc: Any) -> Val:
     axis = "y" if segs[-1].endswith("row") else "x"

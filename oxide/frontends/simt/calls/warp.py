@@ -39,35 +39,31 @@ def _unsynced(name: str) -> tuple[str, bool]:
     return (name[: -len("_sync")], True) if name.endswith("_sync") else (name, False)
 
 
-@device_fn(*_SHUFFLE_NAMES, *(f"{name}_sync" for name in _SHUFFLE_NAMES), lanes_mask=False)
+@device_fn(*_SHUFFLE_NAMES, *(f"{name}_sync" for name in _SHUFFLE_NAMES))
 def _shuffle(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
              loc: Any) -> Val:
     name = segs[-1]
     base, sync = _unsynced(name)
     kind, type_name = _SHUFFLE_NAMES[base]
-    mask = full_mask()  # built first (the `_sync` form leaves it unused), so the IR keeps its order
     want = 3 if sync else 2
     if len(args) != want:
         raise err(loc, f"`{name}` takes {want} arguments")
-    if sync:
-        mask = u32_arg(em, args[0])
+    mask = u32_arg(em, args[0]) if sync else full_mask()
     value_ty = T.PRIMITIVES[type_name]
     value = em.coerce(em.expr(args[-2], value_ty), value_ty, args[-2].loc)
     offset = u32_arg(em, args[-1])
     return Val(value_ty, simt.ShuffleOp.build(mask, value.v, offset, kind=kind, width=_width_attr()))
 
 
-@device_fn("all", "any", "ballot", "all_sync", "any_sync", "ballot_sync", lanes_mask=False)
+@device_fn("all", "any", "ballot", "all_sync", "any_sync", "ballot_sync")
 def _vote(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
           loc: Any) -> Val:
     name = segs[-1]
     base, sync = _unsynced(name)
-    mask = full_mask()  # as for the shuffles
     want = 2 if sync else 1
     if len(args) != want:
         raise err(loc, f"`{name}` takes {want} argument(s)")
-    if sync:
-        mask = u32_arg(em, args[0])
+    mask = u32_arg(em, args[0]) if sync else full_mask()
     pred = em.coerce(em.expr(args[-1], T.BOOL), T.BOOL, args[-1].loc).v
     if base == "ballot":
         return u32(simt.BallotOp.build(mask, pred))
@@ -112,14 +108,14 @@ def _elect(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Exp
     return Val(T.Tuple((T.PRIMITIVES["u32"], T.BOOL)), [u32(leader), Val(T.BOOL, elected)])
 
 
-@device_fn("is_elected_sync", when=lambda em, segs, generics, args, *_: len(args) == 1, lanes_mask=False)
+@device_fn("is_elected_sync", when=lambda em, segs, generics, args, *_: len(args) == 1)
 def _is_elected(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     _, elected = simt.ElectOp.build(u32_arg(em, args[0]))
     return Val(T.BOOL, elected)
 
 
-@device_fn(*_REDUCE, when=lambda em, segs, generics, args, *_: len(args) == 1, lanes_mask=False)
+@device_fn(*_REDUCE, when=lambda em, segs, generics, args, *_: len(args) == 1)
 def _reduce(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
             loc: Any) -> Val:
     """`warp::reduce_sum_f32(v)` & co: a butterfly of five xor shuffles over the full warp."""

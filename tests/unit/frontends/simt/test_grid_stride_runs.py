@@ -1,7 +1,7 @@
-"""`grid_stride_runs32(idx)` of a `DisjointSlice<T, LinearTiles<N>>` (views.py): thread t gets runs t, t + P,
-t + 2P, ... (P threads in the grid) from `while let Some(run) = runs.next_run()`, each clipped at the end of
-the slice (`is_clipped`, `len()` as u32); and `while let` itself (emit_expr.e_While: `loop { if let .. else
-{ break } }`), with `continue` and `break` in its body."""
+"""`grid_stride_runs32(idx)` of a `DisjointSlice<T, LinearTiles<N>>` (calls/disjoint_views.py): thread t gets
+runs t, t + P, t + 2P, ... (P threads in the grid) from `while let Some(run) = runs.next_run()`, each clipped at
+the end of the slice (`is_clipped`, `len()` as u32); and `while let` itself (emit_expr.e_While: `loop { if let ..
+else { break } }`), with `continue` and `break` in its body."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""2-D tile views (views_2d.py): `DisjointSlice<T, RowMajorTiles<R, C, S>>::tile_2d32(coord)` and
+"""2-D tile views (calls/tile_views.py): `DisjointSlice<T, RowMajorTiles<R, C, S>>::tile_2d32(coord)` and
 `RuntimeRowMajorTiles<R, C>::tile_2d32_rt(coord)` with `thread::coord_2d_u32`: thread (row, col) gets the R x C
 tile at (row*R, col*C) only when all of it lies inside the slice and its columns inside one row of S (or the
 runtime row width) elements; `at_const::<r, c>()` reads and writes it. (Rejections: rejections/tile_2d_*.rs.)"""

@@ -1,6 +1,6 @@
 """How a call's name is resolved (oxide/frontends/simt/calls/entry.py): the user's items before the device
-API, one explicit order of lookups; a receiver class's catch-all (OTHER) handler; the macro table; the
-all-lanes mask flag of the device functions; and the emitter Protocol the handlers see."""
+API, one explicit order of lookups; a receiver class's catch-all (OTHER) handler; the macro table; no dead
+all-lanes mask before a device call; and the emitter Protocol the handlers see."""
 
 import inspect
 
@@ -51,11 +51,13 @@ def test_a_witness_refuses_a_method_it_does_not_have():
         _ir(src)
 
 
-def test_the_lanes_mask_flag_of_device_functions():
-    assert registry.find_path(["thread", "lane_id"]).lanes_mask is False
-    assert registry.find_path(["sync_threads"]).lanes_mask is False
-    assert registry.find_path(["ptr", "null"]).lanes_mask is True
-    assert registry.find_path(["warp", "redux_sync_add"]).lanes_mask is True
+def test_no_dead_all_lanes_mask_before_a_device_call():
+    """A device call emits what its handler emits: the all-lanes mask (`-1 : i32`) only where a warp
+    operation uses it, not before every call, and not when a `_sync` form is given its mask."""
+    src = ("#[kernel]\npub unsafe fn k(bits: &mut [u32]) {\n    let (mut a, mut b) = (bits[0], bits[1]);\n"
+           "    core::mem::swap(&mut a, &mut b);\n    bits[0] = warp::shuffle_xor_sync(0xffff, a + b, 1);\n}\n")
+    assert "-1 : i32" not in _ir(src)
+    assert _ir(src.replace("shuffle_xor_sync(0xffff, ", "shuffle_xor(")).count("-1 : i32") == 1
 
 
 def test_a_macro_registered_twice_is_refused_and_an_unknown_one_is_an_error():

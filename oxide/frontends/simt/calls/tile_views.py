@@ -10,19 +10,18 @@ out `&mut` slots. `at_const::<r, c>()` is checked against R x C at compile time 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
-from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
-from oxide.frontends.syntax.errors import err
+from oxide.frontends.simt.calls.context import Emitter
+from oxide.frontends.simt.calls.registry import OTHER, device_method
 from oxide.frontends.simt.values import OptionVal, Val
-
-if TYPE_CHECKING:
-    from oxide.frontends.simt.emit import FunctionEmitter
+from oxide.frontends.syntax import ast
+from oxide.frontends.syntax.errors import err
 
 
 def _i64(value: int) -> ir.Value:
@@ -37,21 +36,22 @@ def _as_i64(v: ir.Value) -> ir.Value:
     return arith.extui(i64, v) if str(v.type) != "i64" else v
 
 
-def tile_view(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val | None:
-    """tile_2d32 / tile_2d32_rt on a DisjointSlice; None for other methods."""
-    if e.name not in ("tile_2d32", "tile_2d32_rt") or len(e.args) != 1:
-        return None
+@device_method(T.Disjoint, "tile_2d32", "tile_2d32_rt", when=lambda em, recv, name, args, *_: len(args) == 1)
+def _tile_view(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+               expected: T.Ty | None) -> Val:
+    """`tile_2d32(coord)` / `tile_2d32_rt(coord)`: the thread's tile, None unless it lies inside the slice
+    and its columns inside one matrix row."""
     ty: T.Disjoint = recv.ty
-    runtime = e.name == "tile_2d32_rt"
+    runtime = name == "tile_2d32_rt"
     wanted = "rttiles:" if runtime else "rmtiles:"
     if not ty.space.startswith(wanted):
         need = "RuntimeRowMajorTiles<R, C>" if runtime else "RowMajorTiles<R, C, S>"
-        raise err(e.loc, f"`{e.name}` needs a `DisjointSlice<T, {need}>`, not `{ty}`")
+        raise err(loc, f"`{name}` needs a `DisjointSlice<T, {need}>`, not `{ty}`")
     dims = [int(d) for d in ty.space[len(wanted):].split(":")]
     rows, cols = dims[0], dims[1]
-    coord = em.expr(e.args[0])
+    coord = em.expr(args[0])
     if not isinstance(coord.ty, T.ThreadIndex) or coord.ty.space != "coord2d":
-        raise err(e.args[0].loc, f"`{e.name}` takes a 2-D thread coordinate (`thread::coord_2d_u32(..)`), "
+        raise err(args[0].loc, f"`{name}` takes a 2-D thread coordinate (`thread::coord_2d_u32(..)`), "
                                  f"not `{coord.ty}`")
     stride = _as_i64(simt.RowWidthOp.build(recv.v)) if runtime else _i64(dims[2])
     row = _as_i64(simt.IndexRowOp.build(coord.v))
@@ -76,16 +76,28 @@ def tile_view(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val | None:
     return Val(T.OptionTy(tile_ty), OptionVal(ok, Val(tile_ty, (recv, base, stride))))
 
 
-def tile_method(em: FunctionEmitter, recv: Val, e: ast.MethodCall) -> Val:
-    """at_const::<r, c>() of a tile: the slot of element (r, c)."""
+@device_method(T.Tile2D, "at_const")
+def _at_const(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+              expected: T.Ty | None) -> Val:
+    """`at_const::<r, c>()` of a tile: the slot of element (r, c)."""
     ty: T.Tile2D = recv.ty
+    if len(generics) != 2 or args:
+        raise _no_tile_method(loc, name, ty)
     handle, base, stride = recv.v
-    if e.name == "at_const" and len(e.generics) == 2 and not e.args:
-        r, c = em.const_arg(e.generics[0]), em.const_arg(e.generics[1])
-        if not (0 <= r < ty.rows and 0 <= c < ty.cols):
-            raise err(e.loc, f"index ({r}, {c}) is out of bounds for a {ty.rows} x {ty.cols} tile")
-        at = arith.addi(base, arith.addi(arith.muli(_i64(r), stride), _i64(c)))
-        ref_ty = T.ElemRef(ty.elem)
-        return Val(ref_ty, simt.GetUncheckedMutOp.build(handle.v, arith.index_cast(ir.IndexType.get(), at),
-                                                         results=[ref_ty.mlir()]))
-    raise err(e.loc, f"no method named `{e.name}` found for `{ty}` (it has `at_const::<r, c>()`)")
+    r, c = em.const_arg(generics[0]), em.const_arg(generics[1])
+    if not (0 <= r < ty.rows and 0 <= c < ty.cols):
+        raise err(loc, f"index ({r}, {c}) is out of bounds for a {ty.rows} x {ty.cols} tile")
+    at = arith.addi(base, arith.addi(arith.muli(_i64(r), stride), _i64(c)))
+    ref_ty = T.ElemRef(ty.elem)
+    return Val(ref_ty, simt.GetUncheckedMutOp.build(handle.v, arith.index_cast(ir.IndexType.get(), at),
+                                                     results=[ref_ty.mlir()]))
+
+
+@device_method(T.Tile2D, OTHER)
+def _not_a_tile_method(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
+                       expected: T.Ty | None) -> Val:
+    raise _no_tile_method(loc, name, recv.ty)
+
+
+def _no_tile_method(loc: Any, name: str, ty: T.Ty) -> Exception:
+    return err(loc, f"no method named `{name}` found for `{ty}` (it has `at_const::<r, c>()`)")
