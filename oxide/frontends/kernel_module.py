@@ -90,6 +90,16 @@ def entry_name(fn: ast.Function, type_args: list[str]) -> str:
                                     for a in type_args)
 
 
+def bind_generics(fn: ast.Function, args: list[str], type_arg: Callable[[ast.Generic, str], Any],
+                  const_arg: Callable[[ast.Generic, str], Any]) -> dict[str, Any]:
+    """A kernel instance's generic parameters by name, from the instantiation's arguments in order: each
+    frontend reads a type argument (`type_arg`) and a const argument (`const_arg`) its own way."""
+    if len(args) != len(fn.generics):
+        raise err(fn.loc, f"kernel `{fn.name}` has {len(fn.generics)} generic parameter(s) "
+                          f"({', '.join(g.name for g in fn.generics)}), {len(args)} given")
+    return {g.name: (type_arg if g.const_ty is None else const_arg)(g, arg) for g, arg in zip(fn.generics, args)}
+
+
 def new_kernel_module() -> tuple[ir.Module, Any]:
     """An empty `builtin.module` marked `gpu.container_module` holding one empty `gpu.module @kernels`, which
     the frontends fill with kernels (in the current context and location)."""

@@ -15,7 +15,8 @@ from mlir import ir
 from mlir.dialects import gpu
 
 from oxide.frontends.kernel_module import (
-    FrontendResult, KernelInfo, KernelParam, KernelSource, compile_module, entry_name, location, param_name,
+    FrontendResult, KernelInfo, KernelParam, KernelSource, bind_generics, compile_module, entry_name, location,
+    param_name,
     returns_nothing, settle_literals,
 )
 from oxide.frontends.simt import contract as launch_contract
@@ -67,17 +68,10 @@ def compile_rust(text: str, name: str, context: ir.Context, instances: dict[str,
 
 
 def _bindings(em: FunctionEmitter, fn: ast.Function, type_args: list[str]) -> dict[str, Any]:
-    if len(type_args) != len(fn.generics):
-        raise err(fn.loc, f"kernel `{fn.name}` has {len(fn.generics)} generic parameter(s), {len(type_args)} given")
-    out: dict[str, Any] = {}
-    for g, arg in zip(fn.generics, type_args):
-        if g.const_ty is not None:
-            out[g.name] = _const_argument(em, fn, g, arg)
-        elif arg in T.PRIMITIVES:
-            out[g.name] = T.PRIMITIVES[arg]
-        else:
-            out[g.name] = em.resolve_type(ast.PathTy(fn.loc, arg))
-    return out
+    def type_arg(g: ast.Generic, arg: str) -> T.Ty:
+        return T.PRIMITIVES[arg] if arg in T.PRIMITIVES else em.resolve_type(ast.PathTy(fn.loc, arg))
+
+    return bind_generics(fn, type_args, type_arg, lambda g, arg: _const_argument(em, fn, g, arg))
 
 
 def _const_argument(em: FunctionEmitter, fn: ast.Function, g: ast.Generic, arg: str) -> int:

@@ -19,7 +19,8 @@ from mlir.dialects import gpu
 from oxide.dialects.tile.types import MAX_OUTPUT_RANK
 from oxide.frontends.syntax import ast
 from oxide.frontends.kernel_module import (
-    FrontendResult, KernelInfo, KernelParam, KernelSource, compile_module, entry_name, location, param_name,
+    FrontendResult, KernelInfo, KernelParam, KernelSource, bind_generics, compile_module, entry_name, location,
+    param_name,
     returns_nothing, settle_literals,
 )
 from oxide.frontends.syntax.errors import err
@@ -69,18 +70,13 @@ def tile_entry_name(fn: ast.Function, args: list[str]) -> str:
 
 
 def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
-    if len(args) != len(fn.generics):
-        raise err(fn.loc, f"kernel `{fn.name}` has {len(fn.generics)} generic parameter(s) "
-                          f"({', '.join(g.name for g in fn.generics)}), {len(args)} given")
-    out: dict[str, Any] = {}
-    for g, arg in zip(fn.generics, args):
-        text = arg
-        if g.const_ty is None:
-            if text not in SCALARS:
-                raise err(g.loc, f"`{g.name}` of `{fn.name}` is instantiated with `{text}`, which is not a tile "
-                                 f"element type ({', '.join(SCALARS)})")
-            out[g.name] = SCALARS[text]
-            continue
+    def type_arg(g: ast.Generic, text: str) -> Scalar:
+        if text not in SCALARS:
+            raise err(g.loc, f"`{g.name}` of `{fn.name}` is instantiated with `{text}`, which is not a tile "
+                             f"element type ({', '.join(SCALARS)})")
+        return SCALARS[text]
+
+    def const_arg(g: ast.Generic, text: str) -> int | list[int]:
         try:
             value: Any = [int(p, 0) for p in text[1:-1].split(",") if p.strip()] if text.startswith("[") \
                 else int(text, 0)
@@ -91,8 +87,9 @@ def _bindings(em: Emitter, fn: ast.Function, args: list[str]) -> dict[str, Any]:
         if (rank is None) == isinstance(value, list) or rank is not None and rank != len(value):
             raise err(g.loc, f"const generic `{g.name}` of `{fn.name}` is instantiated with `{text}`, which does not "
                              f"fit its type")
-        out[g.name] = value
-    return out
+        return value
+
+    return bind_generics(fn, args, type_arg, const_arg)
 
 
 def _emit_kernel_once(crate: TileCrate, fn: ast.Function, module: Any, args: list[str],
