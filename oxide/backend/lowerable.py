@@ -146,13 +146,23 @@ def integer_widths(op: ir.Operation) -> Iterator[Problem]:
 
 
 def pointer_address_spaces(op: ir.Operation) -> Iterator[Problem]:
-    """A pointer (anywhere in a value's type) into an address space NVPTX does not have; one over LLVM's
-    24 bits aborts the translation."""
+    """A pointer (anywhere in a value's type, or in an attribute: a declared function's type) into an
+    address space NVPTX does not have; one over LLVM's 24 bits aborts the translation."""
+    found = False
     for location, t in _value_types(op):
-        for space in {int(s) for s in _POINTER.findall(str(t))}:
+        for space in sorted({int(s) for s in _POINTER.findall(str(t))}):
             problem = _address_space_problem(space)
             if problem:
+                found = True
                 yield location, f"'{op.name}' op type '{t}': {problem}"
+    if found:  # a function's type repeats its arguments' types: one error for one mistake
+        return
+    for name in op.attributes:
+        text = attribute_text(lambda: op.attributes[name])
+        for space in sorted({int(s) for s in _POINTER.findall(_QUOTED.sub("", text))}):
+            problem = _address_space_problem(space)
+            if problem:
+                yield op.location, f"'{op.name}' op attribute '{name}': {problem}"
 
 
 def gep_constant_indices(op: ir.Operation) -> Iterator[Problem]:

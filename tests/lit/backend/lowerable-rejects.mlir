@@ -180,3 +180,14 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// A fuzz finding: a pointer type only in a declared function's type (no value has it).
+gpu.module @k {
+  // expected-error@+1 {{'func.func' op attribute 'function_type': address space 4294967295 does not exist on NVPTX}}
+  func.func private @g() -> !llvm.ptr<4294967295>
+  gpu.func @f() {
+    gpu.return
+  }
+}
