@@ -17,6 +17,7 @@ from mlir import ir
 from mlir.dialects import func as func_d
 from mlir.dialects import gpu, llvm
 
+from oxide.dialects.simt.types import DisjointType, PtrType, RefType, SharedType, SliceMutType, SliceType
 from oxide.ir.declare import DIALECTS, attribute_text
 from oxide.diagnostics import Diagnostic, OxideError
 from oxide.ir.diagnostics import source_loc
@@ -45,6 +46,8 @@ _SHAPE_PREFIX = re.compile(r"(?<![\w.$])(?:(?:\d+|\?|\[\d+\])x)+")
 _INTEGER_TYPE = re.compile(r"(?<![\w.$!#@%^])[su]?i(\d+)(?![\w.$])")
 
 Problem = tuple[ir.Location, str]
+# The simt types whose first parameter is an element type.
+_ELEMENT_TYPES = (SliceType, SliceMutType, DisjointType, SharedType, PtrType, RefType)
 
 
 def _llvm_type_problem(t: ir.Type) -> str | None:
@@ -204,18 +207,31 @@ def ops_outside_functions(op: ir.Operation) -> Iterator[Problem]:
 
 
 def simt_type_elements(op: ir.Operation) -> Iterator[Problem]:
-    """A simt type (shared array, slice, pointer, ...) whose element is a type with no LLVM form (a tensor,
-    memref, complex, tf32 or f8 element) or no type at all (a symbol): the simt lowering maps the element to
-    LLVM as it is, and the translation aborts on it (or the lowering cannot read it back)."""
+    """A simt type (shared array, slice, pointer, ...) whose element is no type at all (a number, a symbol)
+    or a type with no LLVM form (a tensor, memref, complex, tf32 or f8 element): the simt lowering maps the
+    element to LLVM as it is, and the translation aborts on it (or the lowering cannot read it back)."""
     for location, t in _value_types(op):
         text = str(t)
         if not text.startswith("!simt."):
             continue
+        element = _element_of(text)
+        if element is not None and not isinstance(element, ir.Type):
+            yield location, (f"'{op.name}' op type '{text}': its element '{element}' is not a type; use an "
+                             "integer, float, vector or struct element")
+            continue
         found = _NO_LLVM_ELEMENT.search(_QUOTED.sub("", text))
         if found:
-            element = found.group(0) + "...>" if found.group(0).endswith("<") else found.group(0)
-            yield location, (f"'{op.name}' op type '{text}': its element '{element}' has no LLVM form; use an "
+            spelled = found.group(0) + "...>" if found.group(0).endswith("<") else found.group(0)
+            yield location, (f"'{op.name}' op type '{text}': its element '{spelled}' has no LLVM form; use an "
                              "integer, float, vector or struct element")
+
+
+def _element_of(text: str) -> ir.Type | ir.Attribute | None:
+    """The element parameter of a simt type that has one (slices, shared arrays, pointers, references)."""
+    for cls in _ELEMENT_TYPES:
+        if text.startswith(cls.mnemonic_ref() + "<"):
+            return cls.parameters_of(text)[0]
+    return None
 
 
 RULES: tuple[Callable[[ir.Operation], Iterator[Problem]], ...] = (

@@ -175,7 +175,7 @@ gpu.module @k {
 // A fuzz finding: a symbol where the element type belongs (the lowering failed to read it back).
 gpu.module @k {
   gpu.func @two_arrays() {
-    // expected-error@+1 {{'simt.shared_array' op type '!simt.shared<@copy, 8192 : i64>': its element '@copy' has no LLVM form}}
+    // expected-error@+1 {{'simt.shared_array' op type '!simt.shared<@copy, 8192 : i64>': its element '@copy' is not a type}}
     %a = "simt.shared_array"() {align = 16} : () -> !simt.shared<@copy, 8192>
     gpu.return
   }
@@ -188,6 +188,17 @@ gpu.module @k {
   // expected-error@+1 {{'func.func' op attribute 'function_type': address space 4294967295 does not exist on NVPTX}}
   func.func private @g() -> !llvm.ptr<4294967295>
   gpu.func @f() {
+    gpu.return
+  }
+}
+
+// -----
+
+// A fuzz finding: a number where the element type belongs (the lowering built an LLVM array of it).
+gpu.module @k {
+  gpu.func @f() {
+    // expected-error@+1 {{'simt.shared_array' op type '!simt.shared<4 : i64, 8192 : i64>': its element '4 : i64' is not a type}}
+    %a = "simt.shared_array"() {align = 16} : () -> !simt.shared<4, 8192>
     gpu.return
   }
 }
