@@ -29,6 +29,7 @@ from oxide.analysis.nested import nested_ops
 from oxide.dialects import simt
 from oxide.ir.diagnostics import source_loc
 from oxide.ir.rules import OpSet, RuleSet, is_op
+from oxide.ir.declare import int_value
 
 # Loop counters with more values than this are treated as unknown symbols (the race search samples them).
 _MAX_ENUMERATED = 4096
@@ -61,7 +62,7 @@ def _dim(op: Any) -> str:
 
 
 def _int_attr(op: Any, name: str) -> int:
-    return ir.IntegerAttr(op.attributes[name]).value
+    return int_value(op.attributes[name])
 
 
 def _is_int(t: ir.Type) -> bool:
@@ -258,12 +259,12 @@ class KernelWalk:
 def _walk_constant(w: KernelWalk, op: Any) -> None:
     result = op.results[0]
     if _is_bool(result.type):
-        w.values[result] = Const(bool(ir.IntegerAttr(op.attributes["value"]).value))
+        w.values[result] = Const(bool(int_value(op.attributes["value"])))
     elif isinstance(result.type, ir.IntegerType) and result.type.width > 64:
         # The bindings read an IntegerAttr through int64 (LLVM asserts on wider values): an unknown here.
         w.values[result] = w._fresh(result.type, "a 128-bit constant")
     elif _is_int(result.type):
-        w.values[result] = Affine.constant(ir.IntegerAttr(op.attributes["value"]).value)
+        w.values[result] = Affine.constant(int_value(op.attributes["value"]))
     else:
         w.values[result] = UNIFORM
 

@@ -21,6 +21,7 @@ from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import contained
 from oxide.passes.pipeline import Step, build_pass_manager
 from oxide.target import Target
+from oxide.ir.declare import int_value
 
 # `module` below is a builtin.module: an ir.Module or its OpView, both have .operation, .body and .context.
 
@@ -57,7 +58,7 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
 def tile_kernel_warps(module: Any) -> dict[str, int]:
     """{kernel name: warps} for each tile kernel of the module (a gpu.func marked `tile.warps`)."""
     return {ir.StringAttr(func.operation.attributes["sym_name"]).value:
-            ir.IntegerAttr(func.operation.attributes["tile.warps"]).value
+            int_value(func.operation.attributes["tile.warps"])
             for op in module.body.operations if is_op(op, gpu.GPUModuleOp)
             for func in op.regions[0].blocks[0].operations
             if is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes}

@@ -170,9 +170,20 @@ class Attr(_Field):
 def python_value(attr: ir.Attribute) -> Any:
     """The Python value of a builtin string/bool/integer/float attribute; other attributes as they are."""
     attr = attr.maybe_downcast()
-    if isinstance(attr, (ir.StringAttr, ir.BoolAttr, ir.IntegerAttr, ir.FloatAttr)):
+    if isinstance(attr, ir.IntegerAttr) and not isinstance(attr, ir.BoolAttr):
+        return int_value(attr)
+    if isinstance(attr, (ir.StringAttr, ir.BoolAttr, ir.FloatAttr)):
         return attr.value
     return attr
+
+
+def int_value(attr: ir.Attribute) -> int:
+    """The value of an integer attribute of any width. The bindings' `.value` reads 64 bits and aborts the
+    process on a wider value (`9223372036854775808 : i65`), so a wider one is read from its text."""
+    attr = ir.IntegerAttr(attr)
+    if isinstance(attr.type, ir.IntegerType) and attr.type.width > 64:
+        return int(str(attr).rsplit(" : ", 1)[0])
+    return attr.value
 
 
 def attribute_from(value: Any) -> ir.Attribute:

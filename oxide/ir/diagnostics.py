@@ -23,7 +23,9 @@ def source_loc(location: Any, rename: Mapping[str, str] | None = None) -> Source
         seen += 1
         if location.is_a_file():
             name = (rename or {}).get(location.filename, location.filename)
-            return SourceLoc(name, location.start_line, location.start_col)
+            # The bindings read line and column as signed 32-bit values; a location written as 4294967295
+            # would read -1.
+            return SourceLoc(name, location.start_line & 0xFFFFFFFF, location.start_col & 0xFFFFFFFF)
         if location.is_a_name():
             location = location.child_loc
         elif location.is_a_callsite():

@@ -22,6 +22,7 @@ from oxide.backend.emulator.rules import SIMT_RULES
 from oxide.diagnostics import SourceLoc
 from oxide.ir.diagnostics import source_loc
 from oxide.ir.rules import LoweringError, OpSet, RuleSet
+from oxide.ir.declare import int_value
 
 _SCALARS = {"f32": "float32", "f64": "float64", "f16": "float16", "i1": "bool", "i8": "int8", "i16": "int16",
             "i32": "int32", "i64": "int64", "index": "int64"}
@@ -127,7 +128,7 @@ class KernelEmitter:
         if "simt.contract" not in self.func.attributes:
             return None
         entries = ir.DictAttr(self.func.attributes["simt.contract"])
-        return ir.IntegerAttr(entries[key]).value if key in entries else None
+        return int_value(entries[key]) if key in entries else None
 
 
 class LocationTable:

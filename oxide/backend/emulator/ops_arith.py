@@ -16,6 +16,7 @@ from mlir.dialects import arith
 from oxide.backend.emulator.emitter import KernelEmitter, np_type
 from oxide.backend.emulator.rules import rule
 from oxide.ir.rules import LoweringError, OpMap, is_op
+from oxide.ir.declare import int_value
 
 # Shared with the tile rules (tile_arith.py): the same ops on lane vectors and on tiles.
 BINARY = OpMap({arith.AddIOp: "+", arith.SubIOp: "-", arith.MulIOp: "*", arith.AndIOp: "&", arith.OrIOp: "|",
@@ -97,14 +98,14 @@ def emit_constant(em: KernelEmitter, op: Any) -> None:
         value = float.hex(ir.FloatAttr(attr).value)
         em.line(f"{em.result(op)} = {np_type(type_, op)}(float.fromhex({value!r}))")
     elif text == "i1":
-        em.line(f"{em.result(op)} = np.bool_({bool(ir.IntegerAttr(attr).value)})")
+        em.line(f"{em.result(op)} = np.bool_({bool(int_value(attr))})")
     elif text == "index" or text.startswith("i"):
         bits = 64 if text == "index" else int(text[1:])
         if bits > 64:
             # The bindings read IntegerAttr values through int64 (LLVM asserts on wider ones), and numpy has no
             # 128-bit integers: such kernels are not emulated.
             raise LoweringError(f"the emulator cannot execute {bits}-bit integers (`{text}` constant)", op)
-        value = ir.IntegerAttr(attr).value & ((1 << bits) - 1)
+        value = int_value(attr) & ((1 << bits) - 1)
         if value >= 1 << (bits - 1):
             value -= 1 << bits
         em.line(f"{em.result(op)} = {np_type(type_, op)}({value})")
@@ -124,7 +125,7 @@ def emit_constant(em: KernelEmitter, op: Any) -> None:
 @rule(arith.CmpIOp)
 def emit_cmpi(em: KernelEmitter, op: Any) -> None:
     a, b = em.args(op)
-    predicate = ir.IntegerAttr(op.attributes["predicate"]).value
+    predicate = int_value(op.attributes["predicate"])
     direct = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">="}
     if predicate in direct:
         em.line(f"{em.result(op)} = {a} {direct[predicate]} {b}")
@@ -135,7 +136,7 @@ def emit_cmpi(em: KernelEmitter, op: Any) -> None:
 @rule(arith.CmpFOp)
 def emit_cmpf(em: KernelEmitter, op: Any) -> None:
     a, b = em.args(op)
-    predicate = ir.IntegerAttr(op.attributes["predicate"]).value
+    predicate = int_value(op.attributes["predicate"])
     em.line(f"{em.result(op)} = _v.cmpf({predicate}, {a}, {b})")
 
 

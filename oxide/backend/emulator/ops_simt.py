@@ -17,6 +17,7 @@ from oxide.backend.emulator.emitter import (
 from oxide.backend.emulator.rules import rule
 from oxide.dialects import simt
 from oxide.ir.rules import LoweringError, OpMap, is_op
+from oxide.ir.declare import int_value
 
 _AXES = {"x": 0, "y": 1, "z": 2}
 _DIMS = OpMap({simt.ThreadIdOp: "c.tid", simt.BlockIdOp: "c.bid", simt.BlockDimOp: "c.bdim", simt.GridDimOp: "c.gdim"})
@@ -188,7 +189,7 @@ def emit_field_ptr(em: KernelEmitter, op: Any) -> None:
     (ptr,) = em.args(op)
     struct = _pointee(op.operands[0].type)
     scalar, _ = _scalars(struct, op)
-    units = aggregates.field_units(struct, ir.IntegerAttr(op.attributes["field"]).value, scalar)
+    units = aggregates.field_units(struct, int_value(op.attributes["field"]), scalar)
     em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer, {ptr}.offset + {units})" if units else
             f"{em.result(op)} = {ptr}")
 

@@ -12,6 +12,7 @@ from oxide.backend.emulator.emitter import KernelEmitter
 from oxide.backend.emulator.rules import rule
 from oxide.dialects import simt
 from oxide.ir.rules import is_op
+from oxide.ir.declare import int_value
 
 
 def _string(op: Any, name: str) -> str:
@@ -44,7 +45,7 @@ def emit_warp_sync(em: KernelEmitter, op: Any) -> None:
 @rule(simt.ShuffleOp)
 def emit_shuffle(em: KernelEmitter, op: Any) -> None:
     member, value, offset = em.args(op)
-    width = ir.IntegerAttr(op.attributes["width"]).value
+    width = int_value(op.attributes["width"])
     em.line(f"{em.result(op)} = _w.shuffle(c, {em.mask}, {member}, {value}, {offset}, {_string(op, 'kind')!r}, "
             f"{width}, {em.loc(op)})")
 

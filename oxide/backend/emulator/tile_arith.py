@@ -21,6 +21,7 @@ from oxide.backend.emulator.tile_emitter import (
     shape_of,
 )
 from oxide.ir.rules import LoweringError
+from oxide.ir.declare import int_value
 
 _CMPI_DIRECT = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">="}
 
@@ -60,7 +61,7 @@ def emit_math(em: TileEmitter, op: Any) -> None:
 @tile_rule(arith.CmpIOp)
 def emit_cmpi(em: TileEmitter, op: Any) -> None:
     a, b = em.args(op)
-    predicate = ir.IntegerAttr(op.attributes["predicate"]).value
+    predicate = int_value(op.attributes["predicate"])
     if predicate in _CMPI_DIRECT:
         em.assign(op, f"{a} {_CMPI_DIRECT[predicate]} {b}")
     else:
@@ -70,7 +71,7 @@ def emit_cmpi(em: TileEmitter, op: Any) -> None:
 @tile_rule(arith.CmpFOp)
 def emit_cmpf(em: TileEmitter, op: Any) -> None:
     a, b = em.args(op)
-    em.assign(op, f"_v.cmpf({ir.IntegerAttr(op.attributes['predicate']).value}, {a}, {b})")
+    em.assign(op, f"_v.cmpf({int_value(op.attributes['predicate'])}, {a}, {b})")
 
 
 @tile_rule(arith.SelectOp)
@@ -84,11 +85,11 @@ def _literal(attr: Any, elem: str, op: Any) -> str:
     if elem in ("f16", "bf16", "f32", "f64"):
         return f"float.fromhex({float.hex(ir.FloatAttr(attr).value)!r})"
     if elem == "i1":
-        return str(bool(ir.IntegerAttr(attr).value))
+        return str(bool(int_value(attr)))
     bits = 64 if elem == "index" else int(elem[1:])
     if bits > 64:
         raise LoweringError(f"the emulator cannot execute {bits}-bit integers (`{elem}` constant)", op)
-    value = ir.IntegerAttr(attr).value & ((1 << bits) - 1)
+    value = int_value(attr) & ((1 << bits) - 1)
     return str(value - (1 << bits) if value >= 1 << (bits - 1) else value)
 
 

@@ -19,6 +19,7 @@ from oxide.backend.emulator.rules import TILE_RULES
 from oxide.dialects.tile.dialect import DIALECT as TILE_DIALECT
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.ir.rules import LoweringError
+from oxide.ir.declare import int_value
 
 # Tile element type -> numpy type the emulator computes in (bf16 as float32, rounded; see runtime tile.py).
 COMPUTE_TYPES = {"f32": "np.float32", "f64": "np.float64", "f16": "np.float16", "bf16": "np.float32",
@@ -104,7 +105,7 @@ def tile_kernel_function(func: Any, locs: LocationTable, functions: set[str]) ->
         raise LoweringError("the emulator executes structured control flow only (one block per kernel)", func)
     params = [em.bind(arg, f"p{k}") for k, arg in enumerate(entry.arguments)]
     kinds = [_parameter(arg.type, func) for arg in entry.arguments]
-    warps = ir.IntegerAttr(func.attributes["tile.warps"]).value if "tile.warps" in func.attributes else DEFAULT_WARPS
+    warps = int_value(func.attributes["tile.warps"]) if "tile.warps" in func.attributes else DEFAULT_WARPS
     em.block(entry)
     text = f"def {name}(b{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n"
     return name, text, {"params": kinds, "tile": {"warps": warps}}

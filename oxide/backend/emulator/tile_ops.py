@@ -16,6 +16,7 @@ from oxide.backend.emulator.tile_emitter import (
     shape_of,
 )
 from oxide.dialects import tile
+from oxide.ir.declare import int_value
 
 _AXES = {"x": 0, "y": 1, "z": 2}
 
@@ -25,7 +26,7 @@ def _string(op: Any, name: str) -> str:
 
 
 def _int(op: Any, name: str) -> int:
-    return ir.IntegerAttr(op.attributes[name]).value
+    return int_value(op.attributes[name])
 
 
 def _tuple(names: list[str]) -> str:

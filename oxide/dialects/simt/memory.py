@@ -236,6 +236,7 @@ _PL_T = TypeVar("T")
 # reads and writes aggregates leaf by leaf; from these alignments LLVM merges the leaves of an over-aligned
 # aggregate into vector accesses (`ld.global.nc.v4`, `st.global.v4` for a 16-byte-aligned `[f32; 4]`).
 ALIGN_ATTR = "simt.align"
+_MAX_ALIGN = 1 << 32  # LLVM's largest alignment (its alignment exponent is at most 32)
 
 
 def _check_access_align(op: Op, value_type: Any) -> None:
@@ -244,6 +245,8 @@ def _check_access_align(op: Op, value_type: Any) -> None:
     align = python_value(op.operation.attributes[ALIGN_ATTR])
     if isinstance(align, bool) or not isinstance(align, int) or align <= 0 or align & (align - 1):
         raise VerifyError(f"{ALIGN_ATTR} must be a power-of-two integer, got {op.operation.attributes[ALIGN_ATTR]}")
+    if align > _MAX_ALIGN:
+        raise VerifyError(f"{ALIGN_ATTR} = {align} is above the largest alignment LLVM has (2^32 bytes)")
     width = getattr(value_type, "width", None)
     if isinstance(width, int) and align < width // 8:
         raise VerifyError(f"{ALIGN_ATTR} = {align} is below the natural alignment of {value_type} ({width // 8})")

@@ -13,7 +13,7 @@ from mlir import ir
 from oxide.dialects.tile.dialect import DIALECT
 from oxide.dialects.tile.types import PartitionMutType, PartitionType, ViewMutType, ViewType, shape_of
 from oxide.ir.constraints import INTEGER_ATTR, AnyOf, BaseOf, Is, one_of
-from oxide.ir.declare import Attr, Op, Operand, Result, VerifyError
+from oxide.ir.declare import Attr, Op, Operand, Result, VerifyError, int_value
 
 I32 = Is("i32")
 DEFAULT_WARPS = 4
@@ -73,6 +73,6 @@ def verify_warps(op: ir.Operation, attr: ir.Attribute) -> None:
     # It stays on the kernel through the lowering, which ends in an llvm.func marked nvvm.kernel.
     if op.name != "gpu.func" and not (op.name == "llvm.func" and "nvvm.kernel" in op.attributes):
         raise VerifyError("tile.warps belongs on a tile kernel (gpu.func)")
-    value = ir.IntegerAttr(attr).value if isinstance(attr.maybe_downcast(), ir.IntegerAttr) else None
+    value = int_value(attr) if isinstance(attr.maybe_downcast(), ir.IntegerAttr) else None
     if value is None or value < 1 or value > 32 or value & (value - 1):
         raise VerifyError(f"tile.warps must be a power of two from 1 to 32, got {attr}")

@@ -140,3 +140,16 @@ def test_declarations_are_checked():
 
     with pytest.raises(ValueError, match="list the types with Is"):
         AnyOf(BaseOf("!builtin.integer"), Is("f32"))
+
+
+def test_int_value_reads_integers_wider_than_64_bits() -> None:
+    """The bindings' IntegerAttr.value aborts the process above 64 bits (a fuzz finding in a verifier)."""
+    from mlir import ir
+
+    from oxide.dialects.context import make_context
+    from oxide.ir.declare import int_value, python_value
+
+    with make_context():
+        assert int_value(ir.Attribute.parse("9223372036854775808 : i65")) == 1 << 63
+        assert python_value(ir.Attribute.parse("-3 : i128")) == -3
+        assert int_value(ir.Attribute.parse("42 : i64")) == 42

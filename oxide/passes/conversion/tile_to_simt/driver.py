@@ -14,7 +14,7 @@ from mlir.dialects import arith, gpu
 from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
-from oxide.ir.declare import python_value
+from oxide.ir.declare import python_value, int_value
 from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import FUNCTIONS
@@ -50,7 +50,7 @@ def kernel_warps(func: ir.Operation) -> int:
     """The kernel's `tile.warps` (default 4)."""
     if "tile.warps" not in func.attributes:
         return DEFAULT_WARPS
-    return ir.IntegerAttr(func.attributes["tile.warps"]).value
+    return int_value(func.attributes["tile.warps"])
 
 
 def blocked_vector(func: ir.Operation) -> int:

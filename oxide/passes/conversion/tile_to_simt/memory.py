@@ -35,6 +35,7 @@ from oxide.passes.conversion.tile_to_simt.layouts import (
 )
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
 from oxide.passes.conversion.tile_to_simt.rules import lowering
+from oxide.ir.declare import int_value
 
 _AXES = "xyz"
 
@@ -328,4 +329,4 @@ def _constant_int(value: ir.Value) -> int | None:
     owner = value.owner
     if not is_op(owner, arith.ConstantOp):
         return None
-    return ir.IntegerAttr(owner.attributes["value"]).value
+    return int_value(owner.attributes["value"])

@@ -256,3 +256,12 @@ func.func @row_width_keeps_the_element_type(%d: !simt.disjoint<f32, "1d">, %w: i
   return
 }
 
+
+// -----
+
+// A fuzz finding: an alignment wider than 64 bits aborted the process where the verifier read it.
+func.func @stated_alignment_fits_llvm(%p: !simt.ptr<f64, 1>, %v: f64) {
+  // expected-error@+1 {{simt.align = 9223372036854775808 is above the largest alignment LLVM has (2^32 bytes)}}
+  "simt.ptr_store"(%p, %v) {simt.align = 9223372036854775808 : i65} : (!simt.ptr<f64, 1>, f64) -> ()
+  return
+}
