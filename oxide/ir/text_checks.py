@@ -21,7 +21,7 @@ _ESCAPE = re.compile(r'\\(?:([0-9a-fA-F]{2})|(.))', re.DOTALL)
 _SIMPLE_ESCAPES = {"n": b"\n", "t": b"\t", '"': b'"', "\\": b"\\"}
 # What may precede a generic op name on its line: nothing, a brace, and the results (`%a, %b:2 =`).
 _OP_NAME_PREFIX = re.compile(r"(?:^|[{}])\s*(?:%[\w$.-]+(?::\d+)?\s*(?:,\s*%[\w$.-]+(?::\d+)?\s*)*=\s*)?$")
-_DENSE_INDEX_ARRAY = re.compile(r"(?<![\w.!])array<\s*index\b")
+_DENSE_INDEX_ARRAY = re.compile(r"(?<![\w.!])array\s*<\s*index\b")
 _SHAPED_TYPE = re.compile(r"(?<![\w.!])(tensor|vector|memref)<\s*((?:(?:\d+|\?|\[\d+\])\s*x\s*)+)")
 
 

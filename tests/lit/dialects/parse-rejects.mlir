@@ -79,3 +79,11 @@ func.func @f() {
   "
   return
 }
+
+// -----
+
+// A fuzz finding: the same with space between `array` and `<`.
+// expected-error@+1 {{a dense array cannot hold `index` elements; write array<i64: ...>}}
+func.func @f() attributes {simt.launch_bounds = array <index: 1>} {
+  return
+}
