@@ -125,47 +125,56 @@ def _nested_width_problem(text: str) -> str | None:
     return None
 
 
-def integer_widths(op: ir.Operation) -> Iterator[Problem]:
-    """An i0, or an integer wider than LLVM's 2**23 bits, in a value's type (also nested: a shared array's,
-    vector's or function's element) or in an attribute (a declared function's type): no conversion
-    removes it, and the translation aborts on it."""
+def _types_then_attributes(op: ir.Operation, problems_in: Callable[[str], Iterator[str]],
+                           skip_attribute: str | None = None) -> Iterator[tuple[ir.Location, ir.Type | str, str]]:
+    """(location, the type or the attribute's name, problem) for each problem `problems_in` finds in the text
+    of a value's type, or, when no value's type has one, of an attribute: a function's type or a constant's
+    value repeats its values' types, and one mistake is one error."""
     found = False
     for location, t in _value_types(op):
-        problem = _nested_width_problem(str(t))
-        if problem:
+        for problem in problems_in(str(t)):
             found = True
-            yield location, f"'{op.name}' op {problem}" if isinstance(t, ir.IntegerType) else \
-                f"'{op.name}' op type '{t}': {problem}"
-    # A function's type or a constant's value repeats its values' types, and element_types reads the
-    # element type attribute: one error for one mistake.
+            yield location, t, problem
     if found:
         return
     for name in op.attributes:
-        if name == _ELEMENT_TYPE_ATTRIBUTES.get(op):
-            continue
-        problem = _nested_width_problem(attribute_text(lambda: op.attributes[name]))
+        if name != skip_attribute:
+            for problem in problems_in(attribute_text(lambda: op.attributes[name])):
+                yield op.location, name, problem
+
+
+def _width_problems(text: str) -> Iterator[str]:
+    problem = _nested_width_problem(text)
+    if problem:
+        yield problem
+
+
+def integer_widths(op: ir.Operation) -> Iterator[Problem]:
+    """An i0, or an integer wider than LLVM's 2**23 bits, in a value's type (also nested: a shared array's,
+    vector's or function's element) or in an attribute (a declared function's type): no conversion
+    removes it, and the translation aborts on it. (element_types reads the element type attribute.)"""
+    for location, where, problem in _types_then_attributes(op, _width_problems, _ELEMENT_TYPE_ATTRIBUTES.get(op)):
+        if isinstance(where, str):
+            yield location, f"'{op.name}' op attribute '{where}': {problem}"
+        elif isinstance(where, ir.IntegerType):
+            yield location, f"'{op.name}' op {problem}"
+        else:
+            yield location, f"'{op.name}' op type '{where}': {problem}"
+
+
+def _address_space_problems(text: str) -> Iterator[str]:
+    for space in sorted({int(s) for s in _POINTER.findall(_QUOTED.sub("", text))}):
+        problem = _address_space_problem(space)
         if problem:
-            yield op.location, f"'{op.name}' op attribute '{name}': {problem}"
+            yield problem
 
 
 def pointer_address_spaces(op: ir.Operation) -> Iterator[Problem]:
     """A pointer (anywhere in a value's type, or in an attribute: a declared function's type) into an
     address space NVPTX does not have; one over LLVM's 24 bits aborts the translation."""
-    found = False
-    for location, t in _value_types(op):
-        for space in sorted({int(s) for s in _POINTER.findall(str(t))}):
-            problem = _address_space_problem(space)
-            if problem:
-                found = True
-                yield location, f"'{op.name}' op type '{t}': {problem}"
-    if found:  # a function's type repeats its arguments' types: one error for one mistake
-        return
-    for name in op.attributes:
-        text = attribute_text(lambda: op.attributes[name])
-        for space in sorted({int(s) for s in _POINTER.findall(_QUOTED.sub("", text))}):
-            problem = _address_space_problem(space)
-            if problem:
-                yield op.location, f"'{op.name}' op attribute '{name}': {problem}"
+    for location, where, problem in _types_then_attributes(op, _address_space_problems):
+        what = f"attribute '{where}'" if isinstance(where, str) else f"type '{where}'"
+        yield location, f"'{op.name}' op {what}: {problem}"
 
 
 def gep_constant_indices(op: ir.Operation) -> Iterator[Problem]:
