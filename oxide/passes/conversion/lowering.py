@@ -137,6 +137,14 @@ class LoweringContext:
         if target.sm < minimum:
             raise LoweringError(f"{what} needs sm_{minimum} or newer, but the target is {target.chip}; {instead}")
 
+    def require_arch_specific(self, sm: int, what: str) -> None:
+        """Raise LoweringError unless the target is sm_<sm>a: the arch-specific instructions (wgmma, setmaxnreg,
+        TMA multicast) exist only there, and PTX that uses them runs on that architecture alone."""
+        target = self.options.target
+        if target.sm != sm or not target.arch_specific:
+            raise LoweringError(f"{what} needs sm_{sm}a; this build targets {target.chip} "
+                                f"(compile with --chip sm_{sm}a)")
+
     def unique_symbol(self, prefix: str) -> str:
         """A symbol name not yet used in the gpu.module."""
         existing = {ir.StringAttr(op.attributes["sym_name"]).value
