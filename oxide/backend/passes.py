@@ -20,13 +20,16 @@ from oxide.passes.conversion.simt_to_nvvm import ConvertSimtToNvvm
 from oxide.passes.conversion.tile_to_simt import ConvertTileToSimt
 from oxide.passes.pipeline import NamedPipeline, Step, register_pipeline
 from oxide.passes.registry import option_group, register_pass
+from oxide.passes.transforms.loop_annotations import KeepLoopAnnotations  # noqa: F401  (registers the pass)
 from oxide.passes.transforms.verify import VerifyPass
 from oxide.passes.transforms.verify_aliasing import VerifyAliasingPass
 from oxide.passes.transforms.version_bounds_checks import VersionBoundsChecks
 from oxide.target import Target
 
-# What runs inside each gpu.module to reach the LLVM dialect once simt is lowered.
-LOWER_TO_LLVM = "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,convert-nvvm-to-llvm,reconcile-unrealized-casts)"
+# What runs to reach the LLVM dialect once simt is lowered (keep-loop-annotations between the upstream passes
+# carries `#[unroll]` from cf to LLVM branches).
+LOWER_TO_LLVM = ("gpu.module(convert-scf-to-cf),keep-loop-annotations,"
+                 "gpu.module(convert-gpu-to-nvvm,convert-nvvm-to-llvm,reconcile-unrealized-casts)")
 
 
 @register_pass

@@ -45,13 +45,38 @@ def live_flags(frames: Sequence[Frame[Flag, Result]], ignore_continue_of: Frame[
     return flags
 
 
+def unroll_annotation(count: int) -> ir.Attribute:
+    """The LLVM loop annotation for `#[unroll]` (count 0: unroll fully) or `#[unroll(N)]`. Upstream's scf-to-cf
+    lowering moves it onto the loop's back edge, where LLVM's unroller reads it."""
+    unroll = "full = true" if count == 0 else f"count = {count} : i32"
+    return ir.Attribute.parse(f"#llvm.loop_annotation<unroll = <{unroll}>>")
+
+
+def annotate_unroll(loop: ir.OpView, count: int | None) -> None:
+    """Attach `#[unroll]`'s annotation (if the loop has one) to an scf.for or scf.while."""
+    if count is not None:
+        loop.operation.attributes["llvm.loop_annotation"] = unroll_annotation(count)
+
+
+# A loop the frontend itself emits over a local array of at most this many elements is unrolled fully: an
+# array LLVM can see every index of is promoted to registers, one it cannot is kept in local memory (an
+# accumulator `[0.0f32; 128]` must stay in registers).
+ARRAY_UNROLL_LIMIT = 256
+
+
+def unroll_array_loop(loop: ir.OpView, length: int) -> None:
+    """Annotate a frontend-made loop over the `length` elements of a local array (see ARRAY_UNROLL_LIMIT)."""
+    annotate_unroll(loop, 0 if length <= ARRAY_UNROLL_LIMIT else None)
+
+
 def while_loop(types: list[ir.Type], inits: list[ir.Value],
                before: Callable[[list[ir.Value]], tuple[ir.Value, list[ir.Value]]],
-               after: Callable[[list[ir.Value]], list[ir.Value]]) -> list[ir.Value]:
+               after: Callable[[list[ir.Value]], list[ir.Value]], unroll: int | None = None) -> list[ir.Value]:
     """An scf.while carrying values of `types` from `inits`: `before(args)` gives the i1 that continues the
-    loop and the values passed on, `after(args)` emits the body and gives the values of the next iteration.
-    The loop's results."""
+    loop and the values passed on, `after(args)` emits the body and gives the values of the next iteration;
+    `unroll` is the loop's `#[unroll]` count. The loop's results."""
     loop = scf.WhileOp(types, inits)
+    annotate_unroll(loop, unroll)
     before_block = loop.before.blocks.append(*types)
     with ir.InsertionPoint(before_block):
         go, values = before(list(before_block.arguments))

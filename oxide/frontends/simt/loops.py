@@ -25,7 +25,7 @@ from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.local_slices import element_unchecked
 from oxide.frontends.simt.places import Place, as_reference, load_place
 from oxide.frontends.simt.values import Val, flag_cell, new_cell, set_flag, store_cell
-from oxide.frontends.structured import Frame, contains, walk, while_loop
+from oxide.frontends.structured import Frame, annotate_unroll, contains, walk, while_loop
 from oxide.frontends.syntax import ast
 
 
@@ -42,7 +42,7 @@ def _loop_frame(self, label: str | None, body: Any) -> Frame:
     return frame
 
 
-def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
+def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any, unroll: int | None) -> None:
     """scf.while: the condition also stops on a pending break/return; continue resets each iteration."""
     def before(args: list[ir.Value]) -> tuple[ir.Value, list[ir.Value]]:
         # This loop's own `continue` goes on to the next iteration: it does not stop the loop.
@@ -55,7 +55,7 @@ def _run_loop(self, frame: Frame, cond_fn: Any, body_fn: Any) -> None:
         body_fn()
         return []
 
-    while_loop([], [], before, after)
+    while_loop([], [], before, after, unroll)
     if frame.exit_flag is not None:
         set_flag(frame.exit_flag, False)
         set_flag(frame.continue_flag, False)
@@ -73,7 +73,7 @@ def e_While(self, e: ast.While, expected: T.Ty | None) -> Val:
     self.frames.append(frame)
     try:
         _run_loop(self, frame, lambda: self.coerce(self.expr(e.cond, T.BOOL), T.BOOL, e.cond.loc).v,
-                  lambda: self.block(e.body))
+                  lambda: self.block(e.body), e.unroll)
     finally:
         self.frames.pop()
     return Val(T.UNIT, None)
@@ -87,7 +87,7 @@ def e_Loop(self, e: ast.Loop, expected: T.Ty | None) -> Val:
     frame = _loop_frame(self, e.label, e.body)
     self.frames.append(frame)
     try:
-        _run_loop(self, frame, None, lambda: self.block(e.body))
+        _run_loop(self, frame, None, lambda: self.block(e.body), e.unroll)
     finally:
         self.frames.pop()
     if frame.exit_flag is None and not contains(e.body, ast.Return):
@@ -139,6 +139,7 @@ def _element_loop(self, e: ast.For) -> Val | None:
     self.frames.append(frame)
     try:
         loop = scf.ForOp(index(0), length, index(1))
+        annotate_unroll(loop, e.unroll)
         with ir.InsertionPoint(loop.body):
             i = loop.induction_variable
             if matrix_views.is_view(seq.ty):
@@ -200,6 +201,7 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
     try:
         if frame.exit_flag is None and not has_return:
             loop = scf.ForOp(lb, ub, st)
+            annotate_unroll(loop, e.unroll)
             with ir.InsertionPoint(loop.body):
                 _for_body(self, e, ty, loop.induction_variable, literal_range)
                 scf.YieldOp([])
@@ -217,7 +219,7 @@ def e_For(self, e: ast.For, expected: T.Ty | None) -> Val:
                 _for_body(self, e, ty, i, literal_range)
                 memref.store(arith.index_cast(ir.IntegerType.get_signless(64), arith.addi(i, st)), counter, [])
 
-            _run_loop(self, frame, cond, body)
+            _run_loop(self, frame, cond, body, e.unroll)
     finally:
         self.frames.pop()
     return Val(T.UNIT, None)

@@ -19,6 +19,7 @@ from mlir.dialects import scf
 
 from oxide.dialects import simt
 from oxide.frontends.simt import types as T
+from oxide.frontends.structured import unroll_array_loop
 from oxide.frontends.simt.emit_support import index
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.values import ArrayView, Val, element_at, load_cell, new_cell, store_element
@@ -207,6 +208,7 @@ def _unchecked_element(place: Place, i: ir.Value) -> Place:
 
 def _for_each(count: int, body: Any) -> None:
     loop = scf.ForOp(index(0), index(count), index(1))
+    unroll_array_loop(loop, count)
     with ir.InsertionPoint(loop.body):
         body(loop.induction_variable)
         scf.YieldOp([])

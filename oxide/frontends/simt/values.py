@@ -10,6 +10,7 @@ from mlir.dialects import arith, memref
 
 from oxide.dialects import simt
 from oxide.frontends.simt import types as T
+from oxide.frontends.structured import unroll_array_loop
 
 
 @dataclass
@@ -239,6 +240,7 @@ def copy_array(src: "ArrayView", dst: "ArrayView", ty: T.Array) -> None:
     # One loop per nesting level: copying an element that is itself an array recurses into copy_array.
     loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), arith.constant(ir.IndexType.get(), ty.length),
                      arith.constant(ir.IndexType.get(), 1))
+    unroll_array_loop(loop, ty.length)
     with ir.InsertionPoint(loop.body):
         i = loop.induction_variable
         element = element_at(ArrayView(src.storage, src.prefix + (i,)), ty.elem)

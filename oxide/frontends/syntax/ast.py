@@ -315,19 +315,21 @@ class LetChain:
 
 @dataclass
 class While(Expr):
-    """`'label: while cond { }` (cond may be a LetCond)."""
+    """`'label: while cond { }` (cond may be a LetCond); `unroll` from `#[unroll]` (0: fully) or `#[unroll(N)]`."""
 
     cond: Any
     body: Block
     label: Optional[str] = None
+    unroll: Optional[int] = None
 
 
 @dataclass
 class Loop(Expr):
-    """`'label: loop { }`."""
+    """`'label: loop { }`; `unroll` as for While."""
 
     body: Block
     label: Optional[str] = None
+    unroll: Optional[int] = None
 
 
 @dataclass
@@ -338,6 +340,7 @@ class For(Expr):
     iter: Expr
     body: Block
     label: Optional[str] = None
+    unroll: Optional[int] = None
 
 
 @dataclass

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
+from oxide.diagnostics import OxideError, SourceLoc
+
 COMMENTS = frozenset({"line_comment", "block_comment"})
 
 
@@ -89,3 +91,19 @@ def written_attributes(root: Any) -> Iterator[Attribute]:
         if node.type == "attribute_item" and node.named_children:
             yield read_attribute(node)
         stack.extend(reversed(node.children))
+
+
+# The largest `#[unroll(N)]`: more copies of a loop body than this only grow the code.
+MAX_UNROLL = 1024
+
+
+def unroll_count(attr: Attribute, loc: SourceLoc) -> int:
+    """`#[unroll]` -> 0 (unroll fully), `#[unroll(N)]` -> N (unroll by N)."""
+    inner = attr.args.strip()
+    if not inner:
+        return 0
+    value = int(inner) if inner.isascii() and inner.isdigit() and len(inner) <= 4 else 0
+    if not 1 <= value <= MAX_UNROLL:
+        raise OxideError(f"`#[unroll({inner})]`: the unroll count must be an integer literal from 1 to {MAX_UNROLL} "
+                         "(or write `#[unroll]` to unroll fully)", loc)
+    return value

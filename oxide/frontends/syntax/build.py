@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from oxide.frontends.syntax import ast, literals
+from oxide.frontends.syntax.attributes import read_attribute, unroll_count
 from oxide.frontends.syntax.errors import unsupported
 from oxide.frontends.syntax.macro_rules import MAX_DEPTH, expand
 from oxide.frontends.syntax.parser import Source, parse, text
@@ -23,6 +24,7 @@ class Builder:
         self.source = source
         self.macros = macros or {}
         self.depth = depth  # how many user macro expansions this source is nested in
+        self._unrolls: dict[int, int] = {}  # loop node start byte -> its #[unroll] count (0: fully)
 
     def loc(self, node: Any):
         return self.source.loc(node)
@@ -290,9 +292,16 @@ class Builder:
     def x_block(self, node: Any, unsafe: bool = False) -> ast.Block:
         stmts: list[Any] = []
         tail = None
+        unroll: tuple[int, Any] | None = None  # a `#[unroll]` waiting for its loop
         children = [c for c in node.named_children if c.type not in ("line_comment", "block_comment", "label")]
         for i, child in enumerate(children):
             last = i == len(children) - 1
+            if unroll is not None and child.type not in ("attribute_item", "empty_statement"):
+                self._unroll_loop(child, *unroll)
+                unroll = None
+            if child.type == "attribute_item" and child.named_children and read_attribute(child).name == "unroll":
+                unroll = (unroll_count(read_attribute(child), self.loc(child)), child)
+                continue
             if child.type == "expression_statement":
                 inner = child.named_children[0]
                 has_semicolon = any(c.type == ";" for c in child.children)
@@ -317,7 +326,18 @@ class Builder:
                     stmts.append(ast.ExprStmt(self.loc(child), expr))
             else:
                 raise self.fail(child, _DESCRIPTIONS.get(child.type, f"the statement `{text(child)[:40]}`"))
+        if unroll is not None:
+            self._unroll_loop(None, *unroll)
         return ast.Block(self.loc(node), stmts, tail, unsafe)
+
+    def _unroll_loop(self, child: Any, count: int, attribute: Any) -> None:
+        """Mark the loop statement `child` stands for as unrolled; `#[unroll]` before anything else is an error."""
+        node = child.named_children[0] if child is not None and child.type == "expression_statement" else child
+        kinds = ("for_expression", "while_expression", "loop_expression")
+        if node is None or node.type not in kinds:
+            raise OxideError("`#[unroll]` must stand right before a `for`, `while` or `loop` statement",
+                             self.loc(attribute))
+        self._unrolls[node.start_byte] = count
 
     def x_unsafe_block(self, node: Any) -> ast.Expr:
         return self.x_block(node.named_children[-1], unsafe=True)
@@ -378,15 +398,17 @@ class Builder:
                                     self.expr(cond_node.child_by_field_name("value")))
         else:
             cond = self.expr(cond_node)
-        return ast.While(self.loc(node), cond, self.x_block(node.child_by_field_name("body")), self._label(node))
+        return ast.While(self.loc(node), cond, self.x_block(node.child_by_field_name("body")), self._label(node),
+                         self._unrolls.get(node.start_byte))
 
     def x_loop_expression(self, node: Any) -> ast.Expr:
-        return ast.Loop(self.loc(node), self.x_block(node.child_by_field_name("body")), self._label(node))
+        return ast.Loop(self.loc(node), self.x_block(node.child_by_field_name("body")), self._label(node),
+                        self._unrolls.get(node.start_byte))
 
     def x_for_expression(self, node: Any) -> ast.Expr:
         return ast.For(self.loc(node), self.pattern(node.child_by_field_name("pattern")),
                        self.expr(node.child_by_field_name("value")), self.x_block(node.child_by_field_name("body")),
-                       self._label(node))
+                       self._label(node), self._unrolls.get(node.start_byte))
 
     def x_break_expression(self, node: Any) -> ast.Expr:
         value = next((c for c in node.named_children if c.type != "label"), None)

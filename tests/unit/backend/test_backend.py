@@ -59,11 +59,10 @@ def test_libdevice_found_through_cuda_home(tmp_path, monkeypatch):
 
 def test_kernels_without_math_do_not_need_libdevice(ctx):
     parsed = parse_source((EXAMPLES / "vecadd.mlir").read_text(), "vecadd.mlir", ctx)
-    from mlir.passmanager import PassManager
-
     from oxide.backend.passes import LOWER_TO_LLVM
+    from oxide.passes.pipeline import build_pass_manager
 
-    PassManager.parse(f"builtin.module({LOWER_TO_LLVM})").run(parsed.module.operation)
+    build_pass_manager([LOWER_TO_LLVM], ctx).run(parsed.module.operation)
     assert libdevice.libdevice_functions(parsed.module.operation) == []
 
 

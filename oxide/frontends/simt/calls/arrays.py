@@ -10,6 +10,7 @@ from mlir import ir
 from mlir.dialects import arith, scf
 
 from oxide.frontends.simt import types as T
+from oxide.frontends.structured import unroll_array_loop
 from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.registry import device_method
 from oxide.frontends.simt.emit_support import i1
@@ -65,6 +66,7 @@ def array_map(em: Emitter, array: Val, f_expr: ast.Expr, loc: Any) -> Val:
     source = em.owned(array)
     ty: T.Array = array.ty
     loop = scf.ForOp(_index_const(0), _index_const(ty.length), _index_const(1))
+    unroll_array_loop(loop, ty.length)
     with ir.InsertionPoint(loop.body):
         em.bind("__map_element", array_load(source.v, loop.induction_variable, ty.elem))
         out = em.call_closure(f, [ast.PathExpr(loc, ["__map_element"])], loc)

@@ -8,6 +8,7 @@ from mlir import ir
 from mlir.dialects import scf
 
 from oxide.frontends.simt import types as T
+from oxide.frontends.structured import unroll_array_loop
 from oxide.frontends.simt.inline import mentions, unify_generics
 from oxide.frontends.simt.emit_support import index, unknown_type
 from oxide.frontends.syntax.errors import err
@@ -75,6 +76,7 @@ def e_ArrayLit(em: FunctionEmitter, e: ast.ArrayLit, expected: T.Ty | None) -> V
         raise err(e.loc, f"arrays of `{elem}` are not supported in device code yet") from None
     if e.repeat is not None:
         loop = scf.ForOp(index(0), index(len(values)), index(1))
+        unroll_array_loop(loop, len(values))
         with ir.InsertionPoint(loop.body):
             array_store(first, view, loop.induction_variable, elem)
             scf.YieldOp([])
