@@ -2,7 +2,8 @@
 oxide, which has no borrow checker, checks itself.
 
 - A `ThreadIndex` witness is not Copy or Clone: a binding can be moved (into `get_mut`, another binding or
-  a helper's parameter) once; reading it again is a use after move.
+  a helper's parameter) once; reading it again is a use after move. The same holds for the other values
+  that are not Copy (a type with `move_only`: `ManagedBarrier`), which by-value methods move.
 - A witness cannot be returned from a function or stored in a struct, array or shared array: any of these
   would let it outlive the thread and kernel body it proves ownership for.
 - The index functions (`thread::index_1d()`, ...) are callable only in `#[kernel]` and `#[device]`
@@ -106,6 +107,9 @@ def use_binding(em: FunctionEmitter, name: str, value: Any, loc: Any) -> None:
     always happened before (the move's block encloses the read). A move in one arm of an `if`/`match` does
     not stop the other arms; a second use by the same thread could only name its own element again, so the
     cases Rust would still refuse there (use after a maybe-move) are let through."""
+    if getattr(value.ty, "move_only", False):
+        _use_move_only(em, name, value, loc)
+        return
     if not isinstance(value.ty, T.ThreadIndex):
         return
     scope = next((s for s in reversed(em.scopes) if name in s.names), None)
@@ -117,6 +121,25 @@ def use_binding(em: FunctionEmitter, name: str, value: Any, loc: Any) -> None:
                        "Copy, so it can be used for one `get_mut` only")
     if not em.borrowing_witness:
         moves[key] = (f"{loc.line}:{loc.col}", here)
+
+
+def _use_move_only(em: FunctionEmitter, name: str, value: Any, loc: Any) -> None:
+    """A read of a binding of a type that is not Copy (a `ManagedBarrier` handle, whose type's `move_only` says
+    so): refused where a move of that value always happened before; moved unless it is a method receiver (the
+    method decides, through move_value)."""
+    moved = em.witness_moves.get((id(value),))
+    if moved is not None and _encloses(moved[1], ir.InsertionPoint.current.block):
+        raise err(loc, f"use of moved value `{name}` (moved at {moved[0]}): `{value.ty}` is not Copy; use the "
+                       "handle the consuming call returned")
+    if not em.borrowing_witness:
+        move_value(em, value, loc, "")
+
+
+def move_value(em: FunctionEmitter, value: Any, loc: Any, why: str) -> None:
+    """Record that `value` (a move-only value) was moved here: by-value `self` methods call this."""
+    where = f"{loc.line}:{loc.col}" + (f", where {why}" if why else "")
+    # The value rides along so that its id is not reused by a later value while the record lives.
+    em.witness_moves[(id(value),)] = (where, ir.InsertionPoint.current.block, value)
 
 
 def _encloses(outer: ir.Block, inner: ir.Block) -> bool:

@@ -1,6 +1,6 @@
 """cuda_device types beyond the core set: the mbarrier object `Barrier` (a u64 in shared memory, declared
 as `static mut BAR: Barrier = Barrier::UNINIT`), the TMA `TmaDescriptor`, `ConstantMemory<T>`
-(constant_memory.py), `CuSimd<T, N>` (cusimd.py), the `vector` types (vectors.py), `MaybeUninit<T>` and uninhabited types (maybe_uninit.py)."""
+(constant_memory.py), `ManagedBarrier<S, K>` and `BarrierToken` (managed_barrier.py), `CuSimd<T, N>` (cusimd.py), the `vector` types (vectors.py), `MaybeUninit<T>` and uninhabited types (maybe_uninit.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from oxide.frontends.simt import types as T
 from oxide.frontends.simt.calls.constant_memory import constant_memory_type
 from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.cusimd import cusimd_type
+from oxide.frontends.simt.calls.managed_barrier import managed_barrier_type
 from oxide.frontends.simt.calls.maybe_uninit import MaybeUninitTy, uninhabited_type
 from oxide.frontends.simt.calls.vectors import vector_type
 
@@ -42,4 +43,5 @@ def device_type(em: Emitter, t: ast.PathTy) -> T.Ty | None:
         return T.Ptr(em.scalar_element(t.args[0], "a NonNull"), True, 0)
     if t.name == "MaybeUninit" and len(t.args) == 1:
         return MaybeUninitTy(em.resolve_type(t.args[0]))
-    return constant_memory_type(em, t) or cusimd_type(em, t) or vector_type(t) or uninhabited_type(em, t)
+    return (constant_memory_type(em, t) or cusimd_type(em, t) or vector_type(t) or uninhabited_type(em, t)
+            or managed_barrier_type(em, t))

@@ -1,9 +1,9 @@
 """Device functions that are one PTX instruction (or a short fixed sequence) with no upstream op, as
 `simt.inline_ptx` templates: integer dot products (`dotprod::dp4a_*`/`dp2a_*`), packed half conversions
 (`convert::cvt_*`) and arithmetic (`f16x2::*`, `bf16x2::*`) on u32 words, packed atomics, classic async
-copies (`async_copy::cp_async_*`), mbarriers (`barrier::mbarrier_*`), TMA tile copies
-(`tma::cp_async_bulk_tensor_*`), `ldmatrix`, fences and debugging (`debug::breakpoint`,
-`debug::prof_trigger::<N>`, `nanosleep`).
+copies (`async_copy::cp_async_*`), TMA tile copies (`tma::cp_async_bulk_tensor_*`), `ldmatrix` and
+debugging (`debug::breakpoint`, `debug::prof_trigger::<N>`, `nanosleep`). The mbarrier functions and
+async-proxy fences are typed simt ops (barriers.py).
 
 A packed f16x2/bf16x2 value is a u32 whose low half is the first (`lo`) element, as in cuda-oxide; PTX's
 `cvt.*x2.f32 d, a, b` puts `a` in the upper half, hence the swapped operands of the packing conversions.
@@ -112,27 +112,6 @@ PTX_FNS: dict[str, PtxFn] = {
                                             unsafe=True, memory=True),
     "cp_async_mbarrier_arrive_noinc_shared": PtxFn("cp.async.mbarrier.arrive.noinc.shared.b64 [$0];", ("shared",),
                                                    unsafe=True, memory=True),
-    # mbarriers: a 64-bit barrier object in shared memory; a token is the phase an arrival belongs to.
-    "mbarrier_init": PtxFn("mbarrier.init.shared.b64 [$0], $1;", ("shared", "u32"), unsafe=True, memory=True),
-    "mbarrier_inval": PtxFn("mbarrier.inval.shared.b64 [$0];", ("shared",), unsafe=True, memory=True),
-    "mbarrier_arrive": PtxFn("mbarrier.arrive.shared.b64 $0, [$1];", ("shared",), ("u64",), unsafe=True, memory=True),
-    "mbarrier_test_wait": PtxFn("{ .reg .pred p; mbarrier.test_wait.shared.b64 p, [$1], $2; selp.u32 $0, 1, 0, p; }",
-                                ("shared", "u64"), ("bool",), unsafe=True, memory=True),
-    "mbarrier_try_wait": PtxFn("{ .reg .pred p; mbarrier.try_wait.shared::cta.b64 p, [$1], $2; selp.u32 $0, 1, 0, p; }",
-                               ("shared", "u64"), ("bool",), unsafe=True, memory=True),
-    "mbarrier_try_wait_parity": PtxFn(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2; selp.u32 $0, 1, 0, p; }",
-        ("shared", "u32"), ("bool",), unsafe=True, memory=True),
-    "mbarrier_wait": PtxFn("{ .reg .pred p; WAIT: mbarrier.try_wait.shared::cta.b64 p, [$0], $1; @!p bra WAIT; }",
-                           ("shared", "u64"), unsafe=True, memory=True),
-    "mbarrier_wait_parity": PtxFn(
-        "{ .reg .pred p; WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1; @!p bra WAIT; }",
-        ("shared", "u32"), unsafe=True, memory=True),
-    # An arrival on a barrier of another block of the cluster, by its shared::cluster address.
-    "mbarrier_arrive_cluster": PtxFn("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", ("u64",),
-                                     unsafe=True, memory=True),
-    "fence_proxy_async_shared_cta": PtxFn("fence.proxy.async.shared::cta;", (), memory=True),
-    "fence_mbarrier_init_release_cluster": PtxFn("fence.mbarrier_init.release.cluster;", (), memory=True),
     # Debugging and timing.
     "breakpoint": PtxFn("brkpt;", ()),
     "nanosleep": PtxFn("nanosleep.u32 $0;", ("u32",)),
@@ -288,29 +267,6 @@ def _ldmatrix(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.
     values = build_inline_ptx([address], asm, ",".join(["=r"] * n + ["l", "~{memory}"]), [i32] * n)
     u32 = T.PRIMITIVES["u32"]
     return Val(u32, values[0]) if n == 1 else _array_of(em, u32, list(values))
-
-
-@device_fn("mbarrier_arrive_expect_tx")
-def _arrive_expect_tx(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-                      loc: Any) -> Val:
-    """`mbarrier_arrive_expect_tx(bar, tx_bytes)` or `(bar, arrivals, tx_bytes)`: expect `tx_bytes` more bytes of
-    asynchronous copies on the barrier, then arrive (once, or `arrivals` times); returns the phase token."""
-    name = segs[-1]
-    if len(args) not in (2, 3):
-        raise err(loc, f"`{name}` takes (barrier, tx_bytes) or (barrier, arrivals, tx_bytes)")
-    em.require_unsafe(loc, f"`{name}`")
-    bar = _operand(em, "shared", args[0], name)
-    u64 = T.PRIMITIVES["u64"]
-    if len(args) == 2:
-        (token,) = build_inline_ptx([bar, _operand(em, "u32", args[1], name)],
-                                    "mbarrier.arrive.expect_tx.shared::cta.b64 $0, [$1], $2;", "=l,l,r,~{memory}",
-                                    [u64.mlir()])
-    else:
-        count, tx = _operand(em, "u32", args[1], name), _operand(em, "u32", args[2], name)
-        (token,) = build_inline_ptx([bar, count, tx],
-                                    "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$1], $3;\n\t"
-                                    "mbarrier.arrive.shared::cta.b64 $0, [$1], $2;", "=l,l,r,r,~{memory}", [u64.mlir()])
-    return Val(u64, token)
 
 
 _TMA = {f"cp_async_bulk_tensor_{d}d_{direction}": (d, direction) for d in range(1, 6) for direction in ("g2s", "s2g")}

@@ -88,14 +88,14 @@ def test_cp_async_and_mbarrier_ir():
     assert 'asm = "cp.async.ca.shared.global [$0], [$1], 4;"' in text
     assert 'constraints = "l,l,r,~{memory}"' in text  # zfill: the source size is a register
     assert 'asm = "cp.async.wait_group 0;"' in text
-    assert 'asm = "mbarrier.arrive.shared.b64 $0, [$1];", constraints = "=l,l,~{memory}"' in text
+    assert '"simt.mbarrier_arrive"(%' in text and '"simt.mbarrier_wait"(%' in text  # typed ops, not inline PTX
     assert "{align = 8 : i64} : () -> !simt.shared<i64, 1 : i64>" in text  # a Barrier: one aligned u64 in shared memory
 
 
 @needs_ptxas
 def test_cp_async_and_mbarrier_assemble(tmp_path):
     ptx = assemble(unsafe_kernel("input: &[u32]", _CP_ASYNC), tmp_path)
-    assert "cp.async.ca.shared.global" in ptx and "mbarrier.try_wait.shared::cta.b64" in ptx
+    assert "cp.async.ca.shared.global" in ptx and "mbarrier.try_wait.shared.b64" in ptx
 
 
 def test_cp_async_needs_unsafe():
@@ -316,7 +316,7 @@ def test_tma_tile_copy_with_expect_tx(tmp_path):
             "cp_async_bulk_tensor_2d_s2g(map, x, y, &raw const TILE as *const u8);\ncp_async_bulk_commit_group();")
     ptx = assemble(unsafe_kernel("map: *const TmaDescriptor, x: i32, y: i32", body), tmp_path)
     assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" in ptx
-    assert "mbarrier.expect_tx.relaxed.cta.shared::cta.b64" in ptx and "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+    assert "mbarrier.arrive.expect_tx.shared.b64" in ptx and "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
 
 
 @needs_ptxas
