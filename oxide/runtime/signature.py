@@ -114,6 +114,9 @@ class KernelSpec:
             p["abi"] = spec.abi
             if not p["layout"]:
                 del p["layout"]  # scalar elements: artifacts stay as they were before layouts existed
+        for key in ("cluster", "cooperative"):
+            if not out[key]:
+                del out[key]  # ordinary launches: artifacts stay as they were before clusters existed
         return out
 
     @classmethod
