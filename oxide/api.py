@@ -56,7 +56,8 @@ class CompiledModule:
     def artifact(self, source: str = "", options: dict[str, Any] | None = None) -> Artifact:
         """The runtime artifact of this module (signatures derived from the kernel infos)."""
         specs = [KernelSpec(k.name, k.entry, [param_spec(p.name, p.rust_type, p.mlir_types, p.elem_layout) for p in k.params],
-                            dict(k.contract), list(k.launch_bounds), self.tile.get(k.entry)) for k in self.kernels]
+                            dict(k.contract), list(k.launch_bounds), self.tile.get(k.entry),
+                            list(k.cluster_dims), k.cooperative) for k in self.kernels]
         stem = Path(self.name).name.split(".")[0] or "kernels"
         meta = {"source": self.name, "source_hash": hashlib.sha256(source.encode()).hexdigest(),
                 "compiler": compiler_version(), "options": options or {},

@@ -48,6 +48,8 @@ class KernelInfo:
     params: list[KernelParam]
     contract: dict[str, Any] = field(default_factory=dict)
     launch_bounds: list[int] = field(default_factory=list)
+    cluster_dims: list[int] = field(default_factory=list)  # #[cluster_launch(x, y, z)]
+    cooperative: bool = False  # #[cooperative_launch]: a hidden grid-barrier workspace follows the parameters
 
 
 @dataclass

@@ -27,6 +27,8 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
     or None when this kernel's signature has a parameter the fast path does not cover."""
     spec, fn = kernel.spec, kernel.function
     params = spec.params
+    if spec.cluster or spec.cooperative:  # launched through cuLaunchKernelEx (launch_ex.py)
+        return None
     if any(p.kind in ("struct", "ptr") or p.space == "runtime_2d" or unpassable(p)
            or (p.layout and element_of(p).plain is None) for p in params):
         return None

@@ -1,4 +1,5 @@
-"""The GPU executor: one loaded CUmodule per artifact; launches through plain `cuLaunchKernel`.
+"""The GPU executor: one loaded CUmodule per artifact; launches through plain `cuLaunchKernel`, and cluster and
+cooperative kernels through `cuLaunchKernelEx` (launch_ex.py).
 
 Each function keeps one ctypes structure holding its PTX parameters and a fixed array of pointers into it,
 so a launch packs the new values in one call and calls the driver (which copies the parameters at launch).
@@ -15,6 +16,7 @@ from oxide.runtime.config import LaunchConfig
 from oxide.runtime.contract import DeviceLimits, FunctionLimits
 from oxide.runtime.driver import Device, check, cuda, raise_for
 from oxide.runtime.errors import KernelArgumentError
+from oxide.runtime.launch_ex import ExtendedLaunch
 from oxide.runtime.scalars import SCALARS
 from oxide.runtime.signature import KernelSpec
 
@@ -36,6 +38,8 @@ class ParameterBlock:
         self.kernel = kernel
         self.owners = [p for p in kernel.params for _ in p.abi]  # the parameter each PTX parameter comes from
         types = [_ctype(a) for p in kernel.params for a in p.abi]
+        if kernel.cooperative:
+            types.append(_ctype("u64"))  # the hidden grid-barrier workspace (launch_ex.ExtendedLaunch)
         names = [f"p{i}" for i in range(len(types))]
         layout = type(f"{kernel.entry}_params", (ctypes.Structure,), {"_fields_": list(zip(names, types))})
         self.block = layout()
@@ -90,6 +94,7 @@ class GpuFunction:
             int(check(drv.cuFuncGetAttribute(attr.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, self.handle),
                       "cuFuncGetAttribute", kernel.name)))
         self.dynamic_shared_allowed = 0
+        self.extended: dict[LaunchConfig, ExtendedLaunch] = {}  # cluster and cooperative launches, per config
 
     def allow_dynamic_shared(self, nbytes: int) -> None:
         """Raise the function's dynamic shared memory limit (beyond the default 48 KiB)."""
@@ -137,6 +142,12 @@ class GpuExecutor:
 
     def launch(self, fn: GpuFunction, config: LaunchConfig, abi: list[Any], stream: Any) -> None:
         """Store the parameters and enqueue the kernel."""
+        if fn.kernel.cluster or fn.kernel.cooperative:
+            extended = fn.extended.get(config)
+            if extended is None:
+                extended = fn.extended[config] = ExtendedLaunch(fn, self.device, config)
+            extended.launch(abi, stream)
+            return
         fn.parameters.pack(abi)
         g, b = config.grid, config.block
         (err,) = self._launch_kernel(fn.handle, g[0], g[1], g[2], b[0], b[1], b[2], config.shared_mem_bytes,

@@ -96,7 +96,7 @@ class ParamSpec:
 @dataclass
 class KernelSpec:
     """A compiled kernel: Rust `name`, PTX `entry`, parameters, launch contract and launch bounds; `tile` is
-    {"warps": N} for a tile kernel, None for a SIMT kernel."""
+    {"warps": N} for a tile kernel, None for a SIMT kernel; `cluster` and `cooperative` say how it launches."""
 
     name: str
     entry: str
@@ -104,6 +104,8 @@ class KernelSpec:
     contract: dict[str, Any] = field(default_factory=dict)
     launch_bounds: list[int] = field(default_factory=list)
     tile: dict[str, Any] | None = None
+    cluster: list[int] = field(default_factory=list)  # #[cluster_launch(x, y, z)]; empty: no clusters
+    cooperative: bool = False  # #[cooperative_launch]: the grid-barrier workspace is a hidden last parameter
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form stored in an artifact."""
@@ -112,6 +114,9 @@ class KernelSpec:
             p["abi"] = spec.abi
             if not p["layout"]:
                 del p["layout"]  # scalar elements: artifacts stay as they were before layouts existed
+        for key in ("cluster", "cooperative"):
+            if not out[key]:
+                del out[key]  # ordinary launches: artifacts stay as they were before clusters existed
         return out
 
     @classmethod
@@ -120,7 +125,8 @@ class KernelSpec:
         params = [ParamSpec(**{k: v for k, v in p.items() if k != "abi"}) for p in data["params"]]
         tile = data.get("tile")
         return cls(data["name"], data["entry"], params, dict(data.get("contract") or {}),
-                   list(data.get("launch_bounds") or []), dict(tile) if tile is not None else None)
+                   list(data.get("launch_bounds") or []), dict(tile) if tile is not None else None,
+                   list(data.get("cluster") or []), bool(data.get("cooperative")))
 
 
 def param_spec(name: str, rust_type: str, mlir_types: list[str], elem_layout: dict[str, Any] | None = None) -> ParamSpec:

@@ -10,9 +10,10 @@ One module per op family; importing this package declares them all. It must stay
 """
 
 from oxide.dialects.simt import atomics, debug, indexing, kernel, math, memory, shared, sync, types, warp  # noqa: F401  (declaration on import)
-from oxide.dialects.simt import address, constant, inline_ptx, mbarrier  # noqa: F401  (declaration on import)
+from oxide.dialects.simt import address, cluster, constant, inline_ptx, mbarrier  # noqa: F401  (declaration on import)
 from oxide.dialects.simt.address import *  # noqa: F401,F403
 from oxide.dialects.simt.atomics import *  # noqa: F401,F403
+from oxide.dialects.simt.cluster import *  # noqa: F401,F403
 from oxide.dialects.simt.constant import *  # noqa: F401,F403
 from oxide.dialects.simt.debug import *  # noqa: F401,F403
 from oxide.dialects.simt.dialect import DIALECT

@@ -2,6 +2,7 @@
 
     simt.launch_bounds = array<i32: MAX_THREADS[, MIN_BLOCKS]>     #[launch_bounds(...)]: .maxntid/.minnctapersm
     simt.cluster_dims = array<i32: X, Y, Z>                          #[cluster_launch(...)]: .reqnctapercluster
+    simt.cooperative                                                 #[cooperative_launch]: grid-wide sync
     simt.contract = {domain = 1, block = array<i32: 256, 1, 1>, coordinates = "u32",
                      dynamic_shared = 4096, dynamic_shared_alignment = 16, ...}
                                                                     #[launch_contract(...)]
@@ -20,6 +21,9 @@ from mlir import ir
 
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.ir.declare import VerifyError, python_value, read_attribute, read_int_array
+
+# The hidden last parameter of a cooperative kernel: the launch's grid-barrier workspace (simt.grid_sync).
+WORKSPACE_TYPE = "!simt.ptr<i32, 1>"
 
 CONTRACT_KEYS = {
     "domain": "the launch's dimensionality: 1, 2 or 3",
@@ -66,6 +70,20 @@ def verify_cluster_dims(op: ir.Operation, attr: ir.Attribute) -> None:
     values = _ints(attr, "simt.cluster_dims")
     if len(values) != 3 or any(v < 1 for v in values) or values[0] * values[1] * values[2] > 8:
         raise VerifyError(f"expected array<i32: x, y, z> of at most 8 blocks in all, got {attr}")
+
+
+@DIALECT.discardable_attribute("simt.cooperative")
+def verify_cooperative(op: ir.Operation, attr: ir.Attribute) -> None:
+    """A unit attribute on a kernel: it is launched cooperatively (every block co-resident), so it may
+    synchronise the whole grid (`simt.grid_sync`). Its last parameter is then the launch's grid-barrier
+    workspace, `!simt.ptr<i32, 1>`, which the runtime allocates and passes; it is no Rust parameter."""
+    _kernel_only(op, "simt.cooperative")
+    if not isinstance(attr.maybe_downcast(), ir.UnitAttr):
+        raise VerifyError(f"simt.cooperative is a unit attribute (no value), got {attr}")
+    if op.name == "gpu.func":
+        inputs = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value).inputs
+        if not inputs or inputs[-1] != ir.Type.parse(WORKSPACE_TYPE):
+            raise VerifyError(f"a cooperative kernel's last parameter is its grid-barrier workspace, {WORKSPACE_TYPE}")
 
 
 def contract_entries(attr: ir.Attribute) -> dict[str, Any]:

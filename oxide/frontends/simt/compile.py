@@ -219,6 +219,8 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
     flat: list[T.Ty] = []
     for p, ty in zip(fn.params, param_types):
         flat.extend(_param_parts(ty, p.loc))
+    if fn.attrs.get("cooperative"):
+        flat.append(_GRID_WORKSPACE)  # hidden: the runtime passes the launch's grid-barrier workspace
     entry = entry_name(fn, type_args)
     block = module.bodyRegion.blocks[0]
     bounds = _launch_bounds(fn, em)
@@ -245,8 +247,13 @@ def _emit_kernel_once(crate: Crate, fn: ast.Function, module: Any, type_args: li
     params = [KernelParam(param_name(p), str(ty), [str(t.mlir()) for t in _param_parts(ty, p.loc)],
                           element_layout(ty.elem) if isinstance(ty, (T.Slice, T.Disjoint, T.Ptr)) else {})
               for p, ty in zip(fn.params, param_types)]
-    return KernelInfo(fn.name, entry, params, fn.attrs.get("launch_contract", {}), bounds)
+    return KernelInfo(fn.name, entry, params, fn.attrs.get("launch_contract", {}), bounds,
+                      list(fn.attrs.get("cluster_dims", [])), bool(fn.attrs.get("cooperative")))
 
+
+# A cooperative kernel's hidden last parameter (simt.cooperative): two i32 words of global memory, the grid
+# barrier's arrival count and generation.
+_GRID_WORKSPACE = T.Ptr(T.PRIMITIVES["u32"], True, 1)
 
 # What `.maxntid` and `.minnctapersm` may say: a block has at most 1024 threads on every supported chip.
 _LAUNCH_BOUND_RANGES = (("max threads per block", 1, 1024), ("min blocks per multiprocessor", 1, 2 ** 31 - 1))
@@ -268,6 +275,8 @@ def _kernel_attributes(func: Any, fn: ast.Function, bounds: list[int]) -> None:
     cluster = fn.attrs.get("cluster_dims")
     if cluster:
         func.attributes["simt.cluster_dims"] = ir.DenseI32ArrayAttr.get(cluster)
+    if fn.attrs.get("cooperative"):
+        func.attributes["simt.cooperative"] = ir.UnitAttr.get()
     contract = fn.attrs.get("launch_contract")
     if contract:
         entries: dict[str, ir.Attribute] = {}

@@ -1,5 +1,6 @@
 """The SIMT frontend's reading of a crate: which functions are kernels (`#[kernel]`) and what the kernel
-attributes say (`#[kernel(...)]`, `#[device]`, `#[launch_bounds]`, `#[launch_contract]`, `#[cluster_launch]`).
+attributes say (`#[kernel(...)]`, `#[device]`, `#[launch_bounds]`, `#[launch_contract]`, `#[cluster_launch]`,
+`#[cooperative_launch]`).
 The items themselves are collected by the syntax floor (syntax/items.py).
 """
 
@@ -77,6 +78,10 @@ def parse_attributes(b: Builder, attrs: list[Attribute]) -> dict[str, Any]:
                 raise OxideError(f"#[cluster_launch({attr.args.strip()})]: a cluster has at most 8 blocks in all",
                                  b.loc(attr.node))
             out["cluster_dims"] = dims + [1] * (3 - len(dims))
+        elif attr.name == "cooperative_launch":
+            if attr.args.strip():
+                raise OxideError("#[cooperative_launch] takes no arguments", b.loc(attr.node))
+            out["cooperative"] = True
     if "launch_contract" in out:
         contract.check_launch_bounds(out["launch_contract"], out.get("launch_bounds"), out["launch_contract_loc"])
     return out

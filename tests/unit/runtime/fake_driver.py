@@ -28,6 +28,7 @@ class CUdevice_attribute(enum.IntEnum):
     CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6
     CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
@@ -43,10 +44,32 @@ class CUstream_flags(enum.IntEnum):
     CU_STREAM_NON_BLOCKING = 1
 
 
+class CUlaunchAttributeID(enum.IntEnum):
+    CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+
+
+class _Fields:
+    """A driver structure: attributes set freely, nested ones made on first read."""
+
+    def __getattr__(self, name: str) -> Any:
+        value = _Fields()
+        setattr(self, name, value)
+        return value
+
+
+class CUlaunchConfig(_Fields):
+    pass
+
+
+class CUlaunchAttribute(_Fields):
+    pass
+
+
 ATTRIBUTES = {"MAX_THREADS_PER_BLOCK": 1024, "MAX_BLOCK_DIM_X": 1024, "MAX_BLOCK_DIM_Y": 1024, "MAX_BLOCK_DIM_Z": 64,
               "MAX_GRID_DIM_X": (1 << 31) - 1, "MAX_GRID_DIM_Y": 65535, "MAX_GRID_DIM_Z": 65535,
               "MAX_SHARED_MEMORY_PER_BLOCK": 48 << 10, "COMPUTE_CAPABILITY_MAJOR": 9, "COMPUTE_CAPABILITY_MINOR": 0,
-              "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN": 227 << 10}
+              "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN": 227 << 10, "MULTIPROCESSOR_COUNT": 132}
 _PARAM = re.compile(r"\.param \.(u64|u32|f32|f64|u8|u16|s32|b32|b64)\b")
 _SIZES = {"u64": 8, "b64": 8, "f64": 8, "u32": 4, "s32": 4, "b32": 4, "f32": 4, "u16": 2, "u8": 1}
 
@@ -58,6 +81,10 @@ class FakeDriver:
 
     CUresult, CUdevice_attribute, CUfunction_attribute, CUstream_flags = (CUresult, CUdevice_attribute,
                                                                          CUfunction_attribute, CUstream_flags)
+    CUlaunchAttributeID, CUlaunchConfig, CUlaunchAttribute = CUlaunchAttributeID, CUlaunchConfig, CUlaunchAttribute
+    # What the occupancy queries answer (tests set them to provoke the launch checks).
+    active_clusters = 16
+    blocks_per_sm = 2
 
     def __init__(self) -> None:
         self.memory: dict[int, np.ndarray] = {}
@@ -140,6 +167,28 @@ class FakeDriver:
         self.launches.append({"entry": entry, "grid": (gx, gy, gz), "block": (bx, by, bz), "shared": shared,
                               "stream": stream, "params": [_decode(v, k) for v, k in zip(values, kinds)]})
         return (OK,)
+
+    def cuLaunchKernelEx(self, config: CUlaunchConfig, fn: int, params: int, extra: int) -> tuple:
+        self.cuLaunchKernel(fn, config.gridDimX, config.gridDimY, config.gridDimZ, config.blockDimX, config.blockDimY,
+                            config.blockDimZ, config.sharedMemBytes, config.hStream, params, extra)
+        self.launches[-1]["attributes"] = {CUlaunchAttributeID(a.id).name: a.value for a in config.attrs}
+        return (OK,)
+
+    def cuOccupancyMaxActiveClusters(self, fn: int, config: CUlaunchConfig) -> tuple:
+        return OK, self.active_clusters
+
+    def cuOccupancyMaxActiveBlocksPerMultiprocessor(self, fn: int, threads: int, shared: int) -> tuple:
+        return OK, self.blocks_per_sm
+
+    def cuMemAllocAsync(self, nbytes: int, stream: Any) -> tuple:
+        return self.cuMemAlloc(nbytes)
+
+    def cuMemsetD32Async(self, ptr: int, value: int, n: int, stream: Any) -> tuple:
+        (ctypes.c_uint32 * n).from_address(int(ptr))[:] = [value] * n
+        return (OK,)
+
+    def cuMemFreeAsync(self, ptr: int, stream: Any) -> tuple:
+        return self.cuMemFree(ptr)
 
     def cuCtxSynchronize(self) -> tuple:
         return (self.fail_sync or OK,)

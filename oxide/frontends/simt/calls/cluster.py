@@ -13,7 +13,6 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
-from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.syntax.errors import err
@@ -61,41 +60,72 @@ def _cluster_index(em: Emitter, segs: list[str], generics: list[Any], args: list
 def _cluster_sync(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                   loc: Any) -> Val:
     # arrive has release and wait acquire semantics: shared-memory writes before the barrier are visible to
-    # every block of the cluster after it.
-    build_inline_ptx([], "barrier.cluster.arrive;\n\tbarrier.cluster.wait;", "~{memory}", [])
+    # every block of the cluster after it. Every thread calls both, so the aligned forms apply.
+    cluster_sync()
     return Val(T.UNIT, None)
 
 
-def _generic_address(em: Emitter, a: ast.Expr, name: str) -> tuple[ir.Value, T.Ptr]:
+def cluster_sync() -> None:
+    """The whole cluster barrier: arrive (release) then wait (acquire), every thread of the warp together."""
+    simt.ClusterArriveOp.build(relaxed=False, aligned=True)
+    simt.ClusterWaitOp.build(aligned=True)
+
+
+# cuda_device's split cluster barrier (generated/cluster_barrier.rs): name -> (relaxed, aligned) of an arrive,
+# or (None, aligned) of a wait. They are unsafe there: a thread that arrives twice in one phase, or waits
+# without arriving, is undefined behaviour.
+_SPLIT_BARRIER = {"barrier_cluster_arrive": (False, False), "barrier_cluster_arrive_aligned": (False, True),
+                  "barrier_cluster_arrive_relaxed": (True, False),
+                  "barrier_cluster_arrive_relaxed_aligned": (True, True),
+                  "barrier_cluster_wait": (None, False), "barrier_cluster_wait_aligned": (None, True)}
+
+
+@device_fn(*_SPLIT_BARRIER, when=_no_args)
+def _split_barrier(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
+                   loc: Any) -> Val:
+    em.require_unsafe(loc, f"`{segs[-1]}` (arriving twice in a phase or waiting without arriving is undefined)")
+    relaxed, aligned = _SPLIT_BARRIER[segs[-1]]
+    if relaxed is None:
+        simt.ClusterWaitOp.build(aligned=aligned)
+    else:
+        simt.ClusterArriveOp.build(relaxed=relaxed, aligned=aligned)
+    return Val(T.UNIT, None)
+
+
+def _local_pointer(em: Emitter, a: ast.Expr, name: str) -> Val:
     value = em.expr(a)
     if isinstance(value.ty, T.Shared):
         value = shared_as_pointer(value)
-    if not isinstance(value.ty, T.Ptr):
-        raise err(a.loc, f"`{name}` takes a pointer to a shared variable, not `{value.ty}`")
-    return simt.PtrToIntOp.build(value.v), value.ty
+    if not isinstance(value.ty, T.Ptr) or value.ty.space not in simt.MAPPED_SPACE:
+        raise err(a.loc, f"`{name}` takes a pointer to a shared variable (or its generic address), not "
+                         f"`{value.ty}`")
+    return value
 
 
 def _rank(em: Emitter, a: ast.Expr) -> ir.Value:
     return em.coerce(em.expr(a, _U32), _U32, a.loc).v
 
 
+def map_shared_rank(em: Emitter, ptr: Val, rank: ir.Value, mutable: bool) -> Val:
+    """The pointer `ptr` (shared or generic) mapped into the shared memory of cluster block `rank`."""
+    mapped = T.Ptr(ptr.ty.elem, mutable, simt.MAPPED_SPACE[ptr.ty.space])
+    return Val(mapped, simt.MapSharedRankOp.build(ptr.v, rank, results=[mapped.mlir()]))
+
+
 @device_fn("map_shared_rank", "map_shared_rank_mut", when=_two_args)
 def _map_shared_rank(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                      loc: Any) -> Val:
     em.require_unsafe(loc, f"`cluster::{segs[-1]}`")
-    address, ptr = _generic_address(em, args[0], segs[-1])
-    (mapped,) = build_inline_ptx([address, _rank(em, args[1])], "mapa.u64 $0, $1, $2;", "=l,l,r",
-                                 [ir.IntegerType.get_signless(64)])
-    result = T.Ptr(ptr.elem, segs[-1].endswith("_mut") or ptr.mutable, 0)
-    return Val(result, simt.IntToPtrOp.build(mapped, results=[result.mlir()]))
+    ptr = _local_pointer(em, args[0], segs[-1])
+    return map_shared_rank(em, ptr, _rank(em, args[1]), segs[-1].endswith("_mut") or ptr.ty.mutable)
 
 
 @device_fn("dsmem_read_u32", when=_two_args)
 def _dsmem_read(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
                 loc: Any) -> Val:
     em.require_unsafe(loc, "`cluster::dsmem_read_u32`")
-    address, _ = _generic_address(em, args[0], "dsmem_read_u32")
-    (value,) = build_inline_ptx([address, _rank(em, args[1])],
-                                "{ .reg .b64 a; mapa.u64 a, $1, $2; ld.u32 $0, [a]; }", "=r,l,r,~{memory}",
-                                [ir.IntegerType.get_signless(32)])
-    return Val(_U32, value)
+    ptr = _local_pointer(em, args[0], "dsmem_read_u32")
+    if ptr.ty.elem != _U32:
+        raise err(args[0].loc, f"`dsmem_read_u32` reads a `u32`, but the pointer is `{ptr.ty}`")
+    remote = map_shared_rank(em, ptr, _rank(em, args[1]), False)
+    return Val(_U32, simt.PtrLoadOp.build(remote.v, results=[_U32.mlir()]))

@@ -6,7 +6,7 @@
 A tile is N consecutive lanes of a warp (warps are cut from the linear thread id, so the tile of a thread
 is lane / N); its member mask is those N lanes, and its shuffles use segments of width N. Results that are
 lane masks (`ballot`, `match_any`) are tile-relative: bit i is the tile's rank-i thread, as in cuda-oxide.
-Grid-wide groups (`this_grid().sync()`, `grid::sync()`) need a cooperative launch and are not supported.
+The grid and cluster groups (`this_grid()`, `this_cluster()`, `grid::sync()`) are in grid_groups.py.
 """
 
 from __future__ import annotations
@@ -44,12 +44,14 @@ def _i32(value: int) -> ir.Value:
     return arith.constant(t, ir.IntegerAttr.get(t, value))
 
 
-def _block_size() -> ir.Value:
+def block_size() -> ir.Value:
+    """Threads per block (blockDim.x * y * z)."""
     dims = [simt.BlockDimOp.build(dim=simt.DimAttr.get(a)) for a in "xyz"]
     return arith.muli(arith.muli(dims[0], dims[1]), dims[2])
 
 
-def _linear_tid() -> ir.Value:
+def linear_tid() -> ir.Value:
+    """This thread's linear index in its block, x fastest."""
     dims = {a: simt.BlockDimOp.build(dim=simt.DimAttr.get(a)) for a in "xy"}
     tids = {a: simt.ThreadIdOp.build(dim=simt.DimAttr.get(a)) for a in "xyz"}
     return arith.addi(tids["x"], arith.muli(dims["x"], arith.addi(tids["y"], arith.muli(dims["y"], tids["z"]))))
@@ -84,13 +86,6 @@ def _this_thread_block(em: Emitter, segs: list[str], generics: list[Any], args: 
     return Val(GroupTy(), None)
 
 
-@device_fn("this_grid", "grid::sync")
-def _grid(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-          loc: Any) -> Val:
-    raise err(loc, "grid-wide synchronisation (`grid::sync`, `this_grid()`) needs a cooperative launch, which is "
-                   "not supported in device code; split the kernel at the grid barrier")
-
-
 @device_method(GroupTy, "tiled_partition")
 def _tiled_partition(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: list[Any], loc: Any,
                      expected: T.Ty | None) -> Val:
@@ -116,15 +111,15 @@ def _queries(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: 
             simt.SyncThreadsOp.build()
         return Val(T.UNIT, None)
     if name == "thread_rank":
-        value = arith.andi(_lane(), _i32(n - 1)) if n else _linear_tid()
+        value = arith.andi(_lane(), _i32(n - 1)) if n else linear_tid()
     elif name in ("size", "num_threads"):
-        value = _i32(n) if n else _block_size()
+        value = _i32(n) if n else block_size()
     elif not n:
         return None
     elif name == "meta_group_rank":
-        value = arith.divui(_linear_tid(), _i32(n))
+        value = arith.divui(linear_tid(), _i32(n))
     else:
-        value = arith.divui(arith.addi(_block_size(), _i32(n - 1)), _i32(n))
+        value = arith.divui(arith.addi(block_size(), _i32(n - 1)), _i32(n))
     return Val(_U32, value)
 
 

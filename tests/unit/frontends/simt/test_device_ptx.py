@@ -169,11 +169,6 @@ def test_tiled_partition_size_is_checked():
         build(kernel("", "let t = this_thread_block().tiled_partition::<12>();"))
 
 
-def test_grid_sync_is_rejected_with_a_reason():
-    with pytest.raises(OxideError, match="needs a cooperative launch"):
-        build(kernel("", "grid::sync();"))
-
-
 # ptx_asm! ---------------------------------------------------------------------------------------------------
 def test_ptx_asm_renumbers_operands_for_llvm():
     body = ("let x = 3u32;\nlet mut acc = 1u64;\nlet doubled: u32;\n"
@@ -222,8 +217,8 @@ def test_cluster_functions_assemble(tmp_path):
            "let p = cluster::map_shared_rank(core::ptr::addr_of!(S) as *const u32, 1);\n"
            "if let Some(o) = out.get_mut(thread::index_1d()) { *o = r + v + *p; }\n}\n")
     ptx = assemble(src, tmp_path)
-    assert ".reqnctapercluster 4, 1, 1" in ptx and "%cluster_ctarank" in ptx and "mapa.u64" in ptx
-    assert "barrier.cluster.arrive;" in ptx and "%nclusterid.y" in ptx
+    assert ".reqnctapercluster 4, 1, 1" in ptx and "%cluster_ctarank" in ptx and "mapa.shared::cluster.u64" in ptx
+    assert "barrier.cluster.arrive.aligned;" in ptx and "%nclusterid.y" in ptx
 
 
 def test_cluster_registers_need_sm90():

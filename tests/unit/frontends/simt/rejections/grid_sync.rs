@@ -1,4 +1,4 @@
-// expect: 4:5: grid-wide synchronisation (`grid::sync`, `this_grid()`) needs a cooperative launch
+// expect: 4:5: `grid::sync()` in kernel `k` needs a cooperative launch (every block resident at once, or the barrier never completes); add #[cooperative_launch] to kernel `k`
 #[kernel]
 pub fn k(n: u32) {
     grid::sync();
