@@ -19,9 +19,8 @@ import numpy as np
 from oxide.analysis.affine import (
     THREAD_VARS, All, AnyOf, Cmp, Not, Opaque, cond_thread_dependent, cond_vars, evaluate_cond, has_opaque,
 )
-from oxide.analysis.kernel_facts import GuardedEvent, KernelFacts, thread_grid
+from oxide.analysis.kernel_facts import BLOCK_BARRIERS, GuardedEvent, KernelFacts, thread_grid
 from oxide.analysis.shared_races import DEFAULT_BLOCKS, SAMPLES
-from oxide.dialects import simt
 
 _MAX_COMBOS = 256
 
@@ -37,8 +36,9 @@ class Divergence:
 
     def message(self) -> str:
         """What is divergent, which threads disagree, and what to do."""
-        barrier = self.event.op_name == simt.SyncThreadsOp.OPERATION_NAME
-        what = "`sync_threads()`" if barrier else f"the full-mask warp collective `{self.event.op_name}`"
+        barrier_name = BLOCK_BARRIERS.by_name(self.event.op_name)
+        barrier = barrier_name is not None
+        what = barrier_name or f"the full-mask warp collective `{self.event.op_name}`"
         scope = "block" if barrier else "warp"
         if self.taken is not None:
             who = (f"thread {_coord(self.taken)} reaches it but thread {_coord(self.skipped)} of the same {scope} "

@@ -16,7 +16,14 @@ from mlir import ir
 from mlir.dialects import gpu
 
 from oxide.analysis.affine import Affine, All, AnyOf, Cmp, Cond, Const, Not, Opaque, cond_thread_dependent
-from oxide.ir.rules import is_op
+from oxide.dialects import simt
+from oxide.ir.rules import OpMap, is_op
+
+# The ops every thread of a block waits at, each named as the user wrote it: a grid barrier and the cluster
+# barrier's wait also join all of the block's threads (and order their shared-memory accesses), so the race
+# analysis splits intervals at them and the convergence check wants every thread of the block to reach them.
+BLOCK_BARRIERS = OpMap({simt.SyncThreadsOp: "`sync_threads()`", simt.GridSyncOp: "`grid::sync()`",
+                        simt.ClusterWaitOp: "the cluster barrier (`cluster_sync()`)"})
 
 UNIFORM = "uniform"
 WARP_UNIFORM = "warp-uniform"

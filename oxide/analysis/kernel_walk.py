@@ -22,8 +22,8 @@ from mlir.dialects import arith, func, gpu, memref, scf
 
 from oxide.analysis.affine import Affine, All, AnyOf, Cmp, Cond, Const, Opaque, negate
 from oxide.analysis.kernel_facts import (
-    UNIFORM, VARYING, WARP_UNIFORM, AbsVal, GuardedEvent, KernelFacts, SharedAccess, Symbol, is_uniform,
-    kernel_block, value_rank,
+    BLOCK_BARRIERS, UNIFORM, VARYING, WARP_UNIFORM, AbsVal, GuardedEvent, KernelFacts, SharedAccess, Symbol,
+    is_uniform, kernel_block, value_rank,
 )
 from oxide.analysis.nested import nested_ops
 from oxide.dialects import simt
@@ -200,7 +200,7 @@ class KernelWalk:
         carried values it yields."""
         self._loop_counter += 1
         loop = self._loop_counter
-        has_barrier = any(is_op(inner, simt.SyncThreadsOp) for inner in nested_ops(op))
+        has_barrier = any(inner in BLOCK_BARRIERS for inner in nested_ops(op))
         if not has_barrier:
             self.facts.barrier_free_loops.add(loop)
         modified = self._modified_locals(op)
@@ -413,7 +413,7 @@ def _walk_shared_store(w: KernelWalk, op: Any) -> None:
     w._shared_access(op, write=True)
 
 
-@on(simt.SyncThreadsOp)
+@on(simt.SyncThreadsOp, simt.GridSyncOp, simt.ClusterWaitOp)
 def _walk_sync_threads(w: KernelWalk, op: Any) -> None:
     w._record_event(w.facts.barriers, op)
     w.interval += 1

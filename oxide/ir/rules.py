@@ -96,6 +96,10 @@ class OpMap(Generic[V]):
         """The value of `op`'s class, or `default`."""
         return self._values.get(op_name_of(op), default)
 
+    def by_name(self, name: str, default: V | None = None) -> V | None:
+        """The value of the op class named `name` (an op recorded by name), or `default`."""
+        return self._values.get(name, default)
+
 
 def ops_of(*modules: types.ModuleType) -> tuple[type, ...]:
     """Every op class a dialect's bindings module declares (`mlir.dialects.arith`), one per op name."""

@@ -20,11 +20,10 @@ from dataclasses import dataclass
 from mlir import ir
 
 from oxide.analysis.convergence import find_divergence
-from oxide.analysis.kernel_facts import kernels, lowered_from_tile
+from oxide.analysis.kernel_facts import BLOCK_BARRIERS, kernels, lowered_from_tile
 from oxide.analysis.kernel_walk import walk_kernel
 from oxide.analysis.shared_races import find_races
 from oxide.analysis.witnesses import witness_failures
-from oxide.dialects import simt
 from oxide.ir.diagnostics import warn
 from oxide.passes.base import OxidePass, PassError
 from oxide.passes.registry import register_pass
@@ -51,7 +50,7 @@ class VerifyAliasingPass(OxidePass):
                 for conflict in find_races(facts):
                     self._report(errors, conflict.first.location, conflict.message(facts), conflict.proven)
                 for divergence in find_divergence(facts):
-                    barrier = divergence.event.op_name == simt.SyncThreadsOp.OPERATION_NAME
+                    barrier = BLOCK_BARRIERS.by_name(divergence.event.op_name) is not None
                     self._report(errors, divergence.event.location, divergence.message(), divergence.proven and barrier)
         if errors:
             raise PassError(errors)
