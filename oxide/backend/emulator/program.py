@@ -45,11 +45,11 @@ import numpy as np
 from oxide.runtime.emulator import access as _mem
 from oxide.runtime.emulator import atomics as _a
 from oxide.runtime.emulator import debug as _d
-from oxide.runtime.emulator import schedule as _s
-{tile}from oxide.runtime.emulator import values as _v
+{schedule}{tile}from oxide.runtime.emulator import values as _v
 from oxide.runtime.emulator import warp as _w
 '''
 _TILE_IMPORT = "from oxide.runtime.emulator import tile as _t\n"
+_SCHEDULE_IMPORT = "from oxide.runtime.emulator import schedule as _s\n"  # SIMT kernels' scheduled functions
 
 
 def _parameter(type_: Any, func: Any) -> tuple[Any, ...]:
@@ -130,7 +130,8 @@ def emit_program(module: ir.Module, *, strict: bool = True) -> str:
         table.append(f"    {name!r}: {{'function': {function}{fields}}},")
     source = module.operation.location
     tile = _TILE_IMPORT if any(is_tile_kernel(func) for func in kernels) else ""  # SIMT programs stay as they were
-    header = _HEADER.format(source=_source_name(source), tile=tile)
+    schedule = _SCHEDULE_IMPORT if not all(is_tile_kernel(func) for func in kernels) else ""
+    header = _HEADER.format(source=_source_name(source), tile=tile, schedule=schedule)
     locs_text = "LOCS = (\n" + "".join(f"    {entry!r},\n" for entry in locs.entries) + ")\n"
     return "\n\n".join([header, locs_text, *bodies, "KERNELS = {\n" + "\n".join(table) + "\n}\n"])
 
