@@ -56,8 +56,10 @@ class KernelEmitter:
 
     rules: RuleSet = SIMT_RULES  # a tile kernel's emitter (tile_emitter.py) writes its ops with the tile rules
 
-    def __init__(self, locs: LocationTable, func: Any):
+    def __init__(self, locs: LocationTable, func: Any, scheduled: bool = False):
         self.locs = locs
+        # The scheduled function is a generator: a blocking op's rule writes `yield` of what the warp waits on.
+        self.scheduled = scheduled
         self.func = func
         self.lines: list[str] = []
         self.depth = 1

@@ -21,7 +21,10 @@ def _string(op: Any, name: str) -> str:
 
 @rule(simt.SyncThreadsOp)
 def emit_sync_threads(em: KernelEmitter, op: Any) -> None:
-    em.line(f"c.barrier({em.mask}, {em.loc(op)})")
+    if em.scheduled:
+        em.line(f"yield _s.BlockSync({em.mask}, {em.loc(op)})")
+    else:
+        em.line(f"c.barrier({em.mask}, {em.loc(op)})")
 
 
 @rule(simt.ThreadFenceOp)

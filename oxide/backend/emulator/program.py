@@ -32,6 +32,7 @@ from oxide.backend.emulator.emitter import (
     LocationTable,
     numpy_dtype,
 )
+from oxide.backend.emulator.scheduling import blocking_ops_in, grid_syncs
 from oxide.backend.emulator.tile_emitter import is_tile_kernel, tile_kernel_function
 from oxide.ir.diagnostics import source_loc
 from oxide.ir.rules import LoweringError, is_op
@@ -44,10 +45,11 @@ import numpy as np
 from oxide.runtime.emulator import access as _mem
 from oxide.runtime.emulator import atomics as _a
 from oxide.runtime.emulator import debug as _d
-{tile}from oxide.runtime.emulator import values as _v
+{schedule}{tile}from oxide.runtime.emulator import values as _v
 from oxide.runtime.emulator import warp as _w
 '''
 _TILE_IMPORT = "from oxide.runtime.emulator import tile as _t\n"
+_SCHEDULE_IMPORT = "from oxide.runtime.emulator import schedule as _s\n"  # SIMT kernels' scheduled functions
 
 
 def _parameter(type_: Any, func: Any) -> tuple[Any, ...]:
@@ -117,8 +119,7 @@ def emit_program(module: ir.Module, *, strict: bool = True) -> str:
             if is_tile_kernel(func):
                 function, text, entry = tile_kernel_function(func, locs, functions)
             else:
-                function, text, kinds = _kernel_function(func, locs, functions)
-                entry = {"params": kinds}
+                function, text, entry = _simt_kernel(func, locs, functions)
         except LoweringError as error:
             if strict:
                 raise
@@ -129,14 +130,37 @@ def emit_program(module: ir.Module, *, strict: bool = True) -> str:
         table.append(f"    {name!r}: {{'function': {function}{fields}}},")
     source = module.operation.location
     tile = _TILE_IMPORT if any(is_tile_kernel(func) for func in kernels) else ""  # SIMT programs stay as they were
-    header = _HEADER.format(source=_source_name(source), tile=tile)
+    schedule = _SCHEDULE_IMPORT if not all(is_tile_kernel(func) for func in kernels) else ""
+    header = _HEADER.format(source=_source_name(source), tile=tile, schedule=schedule)
     locs_text = "LOCS = (\n" + "".join(f"    {entry!r},\n" for entry in locs.entries) + ")\n"
     return "\n\n".join([header, locs_text, *bodies, "KERNELS = {\n" + "\n".join(table) + "\n}\n"])
 
 
-def _kernel_function(func: Any, locs: LocationTable, functions: set[str]) -> tuple[str, str, list[tuple[str, str]]]:
-    """The name and text of one kernel's Python function, and its parameters' (kind, dtype)."""
-    em = KernelEmitter(locs, func)
+def _simt_kernel(func: Any, locs: LocationTable, functions: set[str]) -> tuple[str, str, dict[str, Any]]:
+    """A SIMT kernel's two functions (lock step; scheduled, a generator per warp: the `warps` entry) and
+    its KERNELS entry; `schedule` says "warps" for a kernel that needs it (scheduling.py)."""
+    function, text, kinds = _kernel_function(func, locs, functions)
+    warps, warps_text, _ = _kernel_function(func, locs, functions, scheduled=True)
+    entry: dict[str, Any] = {"warps": _Name(warps), "params": kinds}
+    if blocking_ops_in(func):
+        entry["schedule"] = "warps"
+        if grid_syncs(func):
+            entry["grid_sync"] = True
+    return function, text + "\n\n" + warps_text, entry
+
+
+class _Name(str):
+    """A function name written into the KERNELS table as a name, not a string."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _kernel_function(func: Any, locs: LocationTable, functions: set[str],
+                     scheduled: bool = False) -> tuple[str, str, list[tuple[str, str]]]:
+    """The name and text of one kernel's Python function (`scheduled`: the generator one warp runs), and
+    its parameters' (kind, dtype)."""
+    em = KernelEmitter(locs, func, scheduled)
     entry = func.regions[0].blocks[0]
     params = [em.bind(arg, f"p{k}") for k, arg in enumerate(entry.arguments)]
     kinds = [_parameter(arg.type, func) for arg in entry.arguments]
@@ -147,7 +171,7 @@ def _kernel_function(func: Any, locs: LocationTable, functions: set[str]) -> tup
             # A raw pointer parameter points at element 0 of the array passed for it.
             em.line(f"{name} = _mem.Ptr({name}, np.int64(0))")
     em.block(entry)
-    function = "kernel_" + re.sub(r"\W", "_", _symbol(func))  # MLIR symbols may hold `.` or `$`
+    function = ("warps_" if scheduled else "kernel_") + re.sub(r"\W", "_", _symbol(func))  # symbols may hold `.`
     if function in functions:
         function += f"_{len(functions)}"
     functions.add(function)

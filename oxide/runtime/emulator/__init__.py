@@ -7,6 +7,7 @@ numpy (it imports nothing of the compiler and no MLIR). `launch` runs one kernel
 
 from oxide.runtime.emulator.errors import (
                                            BarrierDivergence,
+                                           Deadlock,
                                            EmulatorError,
                                            KernelAssertion,
                                            KernelTrap,
@@ -19,5 +20,5 @@ from oxide.runtime.emulator.errors import (
 from oxide.runtime.emulator.launch import launch, load_program
 from oxide.runtime.emulator.tile_launch import launch_tile
 
-__all__ = ["BarrierDivergence", "EmulatorError", "KernelAssertion", "KernelTrap", "LaunchError", "OutOfBounds",
+__all__ = ["BarrierDivergence", "Deadlock", "EmulatorError", "KernelAssertion", "KernelTrap", "LaunchError", "OutOfBounds",
            "RaceDetected", "UnsupportedOperation", "WarpDivergence", "launch", "launch_tile", "load_program"]

@@ -54,3 +54,8 @@ class RaceDetected(EmulatorError):
 
 class UnsupportedOperation(EmulatorError):
     """The kernel does something the emulator cannot execute (it says what)."""
+
+
+class Deadlock(EmulatorError):
+    """Every warp still running waits (a barrier, an mbarrier phase, a cluster or grid sync) and none can
+    proceed: on the GPU the kernel hangs."""

@@ -13,6 +13,7 @@ import numpy as np
 from oxide.runtime.emulator.errors import LaunchError, UnsupportedOperation
 from oxide.runtime.emulator.memory import Buffer
 from oxide.runtime.emulator.races import RaceTracker
+from oxide.runtime.emulator.schedule import residency_groups, run_group
 from oxide.runtime.emulator.threads import Launch, Threads
 
 # Lanes per batch: big enough that numpy's per-call cost vanishes, small enough that a batch's temporaries
@@ -20,6 +21,10 @@ from oxide.runtime.emulator.threads import Launch, Threads
 BATCH_LANES = 1 << 16
 _PROGRAMS: OrderedDict[str, dict[str, Any]] = OrderedDict()
 _PROGRAM_CACHE_SIZE = 64
+# How a kernel that does not need scheduled execution runs: "lockstep" (fast), or "warps" (one coroutine per
+# warp; the test suite runs with it too, to show that both modes agree).
+DEFAULT_SCHEDULE = "lockstep"
+SCHEDULES = ("lockstep", "warps")
 
 
 def load_program(program: str) -> dict[str, Any]:
@@ -110,11 +115,14 @@ def kernel_meta(program: str, entry: str) -> tuple[dict[str, Any], dict[str, Any
 
 def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[int, int, int], args: Sequence[Any],
            dynamic_shared: int = 0, *, shuffle_blocks: bool | int = False, check_races: bool = True,
-           blocks_per_batch: int | None = None) -> None:
+           blocks_per_batch: int | None = None, schedule: str | None = None,
+           cluster: Sequence[int] | None = None) -> None:
     """Run kernel `entry` of an emulator program over `grid` x `block` threads; buffers are written in place.
 
     `shuffle_blocks` runs the blocks in a random order (an int seeds it); `check_races` reports data races;
-    `blocks_per_batch` sets how many blocks run together in one vector (by default about 65536 threads).
+    `blocks_per_batch` sets how many blocks run together in one vector (by default about 65536 threads);
+    `schedule` is "lockstep" or "warps" (one coroutine per warp: schedule.py), by default what the kernel
+    needs; `cluster` is the cluster shape (blocks per cluster along x, y, z) of a scheduled launch.
     """
     namespace, meta = kernel_meta(program, entry)
     if "tile" in meta:
@@ -140,6 +148,17 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
     if shuffle_blocks is not False:
         seed = None if shuffle_blocks is True else int(shuffle_blocks)
         blocks = blocks[np.random.default_rng(seed).permutation(len(blocks))]
+    mode = _schedule(entry, meta, schedule)
+    if mode == "warps":
+        shape = None if cluster is None else _dims(tuple(cluster), "cluster")
+        if shape is not None and any(g % s for g, s in zip(grid3, shape)):
+            raise LaunchError(f"the grid {grid3} is not a whole number of clusters of {shape} blocks")
+        with np.errstate(all="ignore"):
+            for group in residency_groups(blocks, shape, bool(meta.get("grid_sync"))):
+                run_group(state, meta["warps"], values, group, shape)
+        return
+    if cluster is not None:
+        raise LaunchError("clusters run only in the scheduled mode: pass schedule=\"warps\"")
     per_batch = blocks_per_batch or max(1, BATCH_LANES // state.per_block)
     function = meta["function"]
     with np.errstate(all="ignore"):
@@ -147,3 +166,17 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
             threads = Threads(state, blocks[start:start + per_batch])
             function(threads, threads.full, *values)
             threads.flush_races()
+
+
+def _schedule(entry: str, meta: dict[str, Any], asked: str | None) -> str:
+    """The execution mode of a launch: what was asked, else what the kernel needs, else DEFAULT_SCHEDULE."""
+    needed = meta.get("schedule")
+    mode = asked or needed or DEFAULT_SCHEDULE
+    if mode not in SCHEDULES:
+        raise LaunchError(f"schedule must be one of {', '.join(SCHEDULES)}, got {mode!r}")
+    if mode == "lockstep" and needed == "warps":
+        raise LaunchError(f"kernel `{entry}` blocks warps on one another (an mbarrier wait, a cluster or grid "
+                          "sync) and runs only with schedule=\"warps\"")
+    if mode == "warps" and "warps" not in meta:
+        raise LaunchError(f"this program has no scheduled function for kernel `{entry}`: regenerate it")
+    return mode

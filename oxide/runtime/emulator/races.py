@@ -104,6 +104,11 @@ class RaceTracker:
         """The element's index as the kernel sees it (a shared array's numbering restarts in each block)."""
         return int(index) % (self.size // c.count) if self.resets else int(index)
 
+    def order_all(self) -> None:
+        """Forget every record, reads too: a grid-wide barrier orders all earlier accesses with later ones."""
+        self.pending.clear()
+        self.write = self.read = None
+
     def reset(self, elements: np.ndarray | None = None) -> None:
         """Forget the records (of `elements` only, when given): a barrier orders what came before."""
         self.pending.clear()

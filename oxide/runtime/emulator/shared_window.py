@@ -1,0 +1,100 @@
+"""Byte-addressed shared memory: one block's shared window, as the hardware lays it out.
+
+Static arrays sit at offsets aligned to their alignment, in declaration order, then the dynamic shared
+memory at the next multiple of its alignment; a shared address is a byte offset into the window (the
+32-bit address `cvta.to.shared` gives). The same bytes read under any element type (`view`). Bytes that an
+in-flight TMA load writes are pending until its mbarrier phase completes: reading them is an error that
+names the barrier (`check_ready`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from oxide.runtime.emulator.errors import EmulatorError
+
+# The hardware guarantees 16-byte alignment of the dynamic shared memory at least; a kernel asks for more.
+DYNAMIC_ALIGN = 16
+
+
+class SharedMemoryError(EmulatorError):
+    """A shared-memory access the hardware would not do right: misaligned, outside the window, or reading
+    bytes a TMA copy has not completed. A rule re-raises it located at the op (`Threads.fail`)."""
+
+
+def _align(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+class SharedWindow:
+    """One block's shared memory: `statics` as (bytes, alignment) per static array, `dynamic` bytes of
+    dynamic shared memory aligned to `dynamic_align`."""
+
+    def __init__(self, statics: Sequence[tuple[int, int]], dynamic: int = 0, dynamic_align: int = DYNAMIC_ALIGN):
+        offset, self.offsets = 0, []
+        for size, alignment in statics:
+            offset = _align(offset, alignment)
+            self.offsets.append(offset)
+            offset += size
+        self.dynamic_offset = _align(offset, max(dynamic_align, DYNAMIC_ALIGN))
+        self.size = self.dynamic_offset + dynamic
+        self.bytes = np.zeros(_align(self.size, 16), np.uint8)
+        # The mbarrier address whose phase completes each byte's in-flight TMA load (-1: none).
+        self.pending = np.full(len(self.bytes), -1, np.int64)
+
+    def _span(self, address: int, nbytes: int) -> slice:
+        if address < 0 or address + nbytes > self.size:
+            raise SharedMemoryError(f"shared address {address:#x} (+{nbytes} bytes) is outside the block's "
+                                    f"{self.size} bytes of shared memory")
+        return slice(address, address + nbytes)
+
+    def view(self, address: int, dtype: Any, count: int) -> np.ndarray:
+        """`count` elements of `dtype` at byte `address` (a view: writes land in the window)."""
+        dtype = np.dtype(dtype)
+        if address % dtype.itemsize:
+            raise SharedMemoryError(f"shared address {address:#x} is not aligned to {dtype.itemsize} bytes for "
+                                    f"{dtype} elements")
+        return self.bytes[self._span(address, count * dtype.itemsize)].view(dtype)
+
+    def read(self, address: int, nbytes: int) -> np.ndarray:
+        """A copy of `nbytes` bytes at `address`, which must not be pending."""
+        self.check_ready(address, nbytes)
+        return self.bytes[self._span(address, nbytes)].copy()
+
+    def write(self, address: int, data: np.ndarray) -> None:
+        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
+        self.bytes[self._span(address, raw.size)] = raw
+
+    # In-flight copies -----------------------------------------------------------------------------------
+    def mark_pending(self, address: int, nbytes: int, barrier: int) -> None:
+        """Bytes an in-flight TMA load writes, completed by the mbarrier at shared address `barrier`."""
+        self.pending[self._span(address, nbytes)] = barrier
+
+    def complete(self, barrier: int) -> None:
+        """The phase of the mbarrier at `barrier` completed: its loads' bytes are readable."""
+        self.pending[self.pending == barrier] = -1
+
+    def check_ready(self, address: int, nbytes: int) -> None:
+        """Fail a read of bytes a TMA copy has not completed."""
+        span = self.pending[self._span(address, nbytes)]
+        busy = np.flatnonzero(span >= 0)
+        if busy.size:
+            at = address + int(busy[0])
+            raise SharedMemoryError(f"reads shared memory a TMA copy has not completed (byte {at:#x}): wait on "
+                                    f"the mbarrier at shared address {int(span[busy[0]]):#x} first")
+
+
+def swizzle(offset: Any, mode: int) -> Any:
+    """The byte offset at which TMA (and a wgmma descriptor of the same mode) keeps logical byte `offset`
+    under the `mode`-byte swizzle (0: none; 32, 64, 128): within each 128-byte row, the 16-byte chunk index
+    (bits 4 up) is XOR-ed with the row's index within the swizzle atom (bits 7 up), over log2(mode/16) bits."""
+    if mode == 0:
+        return offset
+    if mode not in (32, 64, 128):
+        raise SharedMemoryError(f"no {mode}-byte swizzle: the modes are none, 32, 64 and 128 bytes")
+    bits = (mode // 16).bit_length() - 1
+    mask = ((1 << bits) - 1) << 4
+    return offset ^ ((offset >> 3) & mask)
