@@ -26,6 +26,9 @@ from oxide.ir.constraints import INTEGER_ATTR, AnyType, BaseOf, Is, Parametric, 
 from oxide.ir.declare import Attr, Op, OptOperand, Operand, TypeDef, VarOperand, VerifyError
 
 MAX_RANK = 5
+# A tensor map (CUDA's CUtensorMap) is 128 opaque bytes, 64-byte aligned.
+TENSOR_MAP_BYTES = 128
+TENSOR_MAP_ALIGN = 64
 # The NVVM op takes the group count as an i32.
 MAX_PENDING_GROUPS = (1 << 31) - 1
 WAIT_UNTIL = ("complete", "read")

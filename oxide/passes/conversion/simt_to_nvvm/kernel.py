@@ -16,7 +16,7 @@ from mlir.dialects import arith, gpu, llvm
 
 from oxide.dialects import simt
 from oxide.dialects.simt.kernel import contract_entries
-from oxide.dialects.simt.tma import TensorMapType
+from oxide.dialects.simt.tma import TENSOR_MAP_ALIGN, TENSOR_MAP_BYTES, TensorMapType
 from oxide.dialects.simt.types import DisjointType, SliceMutType, SliceType
 from oxide.ir.rules import OpSet, is_op
 from oxide.passes.base import OxidePass
@@ -100,8 +100,6 @@ def mark_coherent_reads(gpu_module: ir.Operation) -> None:
 
 # The kernel attribute listing the lowered positions of tensor-map parameters, for oxide-grid-constant-params.
 GRID_CONSTANT_PARAMS = "oxide.grid_constant_params"
-TENSOR_MAP_BYTES = 128
-TENSOR_MAP_ALIGN = 64
 
 
 def parameter_attributes(gpu_module: ir.Operation) -> dict[str, list[dict[str, ir.Attribute]]]:
