@@ -17,6 +17,7 @@ from oxide.ir.rules import is_op
 from oxide.backend.libdevice import find_libdevice, libdevice_candidates, libdevice_functions
 from oxide.passes.base import OxidePass, PassError
 from oxide.passes.conversion.simt_to_nvvm import ConvertSimtToNvvm
+from oxide.passes.conversion.simt_to_nvvm.kernel import GridConstantParams
 from oxide.passes.conversion.tile_to_simt import ConvertTileToSimt
 from oxide.passes.pipeline import NamedPipeline, Step, register_pipeline
 from oxide.passes.registry import option_group, register_pass
@@ -62,7 +63,8 @@ class AttachTarget(OxidePass):
 
 def _lower_simt(target: Target) -> list[Step]:
     """The checks and the lowering of simt kernels to the LLVM dialect."""
-    return [VerifyPass(), VerifyAliasingPass(), VersionBoundsChecks(), ConvertSimtToNvvm(target), LOWER_TO_LLVM]
+    return [VerifyPass(), VerifyAliasingPass(), VersionBoundsChecks(), ConvertSimtToNvvm(target), LOWER_TO_LLVM,
+            GridConstantParams()]
 
 
 @register_pipeline

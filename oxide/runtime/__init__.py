@@ -23,6 +23,7 @@ from oxide.runtime.marshal import RowWidth
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer
 from oxide.runtime.module import Module, load
 from oxide.runtime.stream import Event, Stream
+from oxide.runtime.tensor_map import TensorMap, TensorMapError
 
 
 def to_device(array: object) -> DeviceBuffer:
@@ -35,6 +36,7 @@ __all__ = [
     "Artifact", "ArtifactError", "CudaError", "Device", "DeviceBuffer", "EmulatedBuffer", "Event", "HostArrayError",
     "Kernel", "KernelArgumentError", "KernelFaultError", "KernelGroup", "LaunchConfig", "LaunchConfig1D",
     "LaunchConfig2D", "LaunchConfig3D", "LaunchContractError", "Module", "NoDeviceError", "OverlapError",
-    "OxideRuntimeError", "PartitionError", "PreparedLaunch", "RowWidth", "Stream", "UncontractedLaunchError",
+    "OxideRuntimeError", "PartitionError", "PreparedLaunch", "RowWidth", "Stream", "TensorMap", "TensorMapError",
+    "UncontractedLaunchError",
     "gpu_available", "gpu_status", "load", "to_device",
 ]

@@ -18,13 +18,23 @@ from oxide.runtime.driver import Device, check, cuda, raise_for
 from oxide.runtime.errors import KernelArgumentError
 from oxide.runtime.launch_ex import ExtendedLaunch
 from oxide.runtime.scalars import SCALARS
-from oxide.runtime.signature import KernelSpec
+from oxide.runtime.signature import TENSOR_MAP_ABI, KernelSpec
+from oxide.runtime.tensor_map import DESCRIPTOR_BYTES
 
 
 def _ctype(abi: str) -> Any:
     # Integer PTX parameters hold two's complement bits: an `iN` entry packs as a signed C integer, so a
     # negative value of a signed (or signless, see marshal.signed_bits) parameter packs as itself.
+    if abi == TENSOR_MAP_ABI:
+        # The descriptor's bytes as they are; the driver copies them into the 64-byte-aligned .param, so the
+        # host copy needs no alignment of its own.
+        return ctypes.c_ubyte * DESCRIPTOR_BYTES
     return SCALARS[abi].ctype
+
+
+def _format(abi: str) -> str:
+    """The `struct` format of one PTX parameter."""
+    return f"{DESCRIPTOR_BYTES}s" if abi == TENSOR_MAP_ABI else SCALARS[abi].ctype._type_
 
 
 class ParameterBlock:
@@ -44,9 +54,9 @@ class ParameterBlock:
         layout = type(f"{kernel.entry}_params", (ctypes.Structure,), {"_fields_": list(zip(names, types))})
         self.block = layout()
         # Native ("@") alignment is the C layout ctypes uses.
-        self.packer = struct.Struct("@" + "".join(t._type_ for t in types))
+        self.formats = [_format(a) for p in kernel.params for a in p.abi]
+        self.packer = struct.Struct("@" + "".join(self.formats))
         assert self.packer.size <= ctypes.sizeof(layout)
-        self.formats = [t._type_ for t in types]
         self.offsets = [getattr(layout, n).offset for n in names]
 
     def pack(self, abi: list[Any]) -> None:

@@ -8,7 +8,9 @@ Buffers: on the GPU, DeviceBuffer, anything with `__cuda_array_interface__` or C
 numpy array (copied in, and out again if the kernel may write it; only for synchronous launches). On the
 emulator: numpy arrays (used in place) and EmulatedBuffer. A `DisjointSlice<T, Runtime2DIndex>` takes a 2-D
 array (its row width is the second extent) or `RowWidth(buffer, width)`. Buffers of structs or arrays take
-the arrays oxide.runtime.elements describes, at an address aligned to the element.
+the arrays oxide.runtime.elements describes, at an address aligned to the element. A tensor-map parameter
+takes an oxide.runtime.TensorMap: on the GPU its 128-byte descriptor, on the emulator the map itself; the
+tensor it maps counts as a buffer the kernel may write (TMA stores write through it).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from oxide.runtime.errors import HostArrayError, KernelArgumentError, OverlapErr
 from oxide.runtime.memory import ArrayView, DeviceBuffer, EmulatedBuffer, device_view
 from oxide.runtime.scalars import SCALARS, SIGNLESS, convert, device_address, signed_bits
 from oxide.runtime.signature import KernelSpec, ParamSpec
+from oxide.runtime.tensor_map import TensorMap, TensorMapError
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,24 @@ class Binder(ArgumentChecker):
             return lambda value, bound, _: bound.abi.extend(self._struct(p, value))
         if p.kind == "scalar":
             return self._scalar_converter(p)
+        if p.kind == "tensor_map":
+            return lambda value, bound, _: self._tensor_map(p, value, bound)
         return self._buffer_converter(p)
+
+    def _tensor_map(self, p: ParamSpec, value: Any, bound: Bound) -> None:
+        """A TensorMap: its tensor joins the overlap check; the GPU gets the descriptor, the emulator the map."""
+        if not isinstance(value, TensorMap):
+            raise self._fail(p, f"expected an oxide.runtime.TensorMap (TensorMap(array, box, ...)), got "
+                                f"{type(value).__name__}")
+        if not self.gpu and not value.on_host:
+            raise self._fail(p, "a tensor map of a GPU array cannot be used by the emulator; build it from a numpy "
+                                "array, or run on the GPU")
+        try:
+            abi = value.descriptor() if self.gpu else value
+        except TensorMapError as exc:
+            raise self._fail(p, str(exc)) from None
+        bound.buffers.append(BufferArg(p.name, value.address, value.extent_bytes, True))
+        bound.abi.append(abi)
 
     def _scalar_converter(self, p: ParamSpec) -> Callable[[Any, Bound, bool], None]:
         t = SCALARS[p.elem]
@@ -183,6 +203,8 @@ class Binder(ArgumentChecker):
                     convert(value, SCALARS[p.elem])
                 except TypeError as exc:
                     return f"`{p.name}: {p.rust_type}`: {exc}"
+            elif p.kind == "tensor_map" and not isinstance(value, TensorMap):
+                return f"`{p.name}: {p.rust_type}` takes a TensorMap, not {_describe(value)}"
             elif p.is_buffer:
                 if isinstance(value, RowWidth):
                     value = value.buffer

@@ -11,6 +11,8 @@ Kinds and their PTX ABI (one entry per PTX parameter):
 - `ptr`      `*const T` / `*mut T`  -> u64 pointer
 - `scalar`   u32, f32, bool, ...    -> the scalar
 - `struct`   a Copy struct/tuple    -> one scalar per field, in order
+- `tensor_map` `*const TmaDescriptor` / `&TmaDescriptor` -> the 128-byte tensor map itself, by value
+                                     (`.param .align 64 .b8 [128]`, grid-constant); takes an oxide.runtime.TensorMap
 
 A buffer (slice, DisjointSlice, pointer) whose element is a struct, tuple or array records the element's
 `layout`: {"size": bytes, "align": bytes, "leaves": [[offset, scalar], ...]} (see oxide.runtime.elements);
@@ -37,6 +39,9 @@ _SLICE = re.compile(r"&\s*(mut\s+)?\[\s*(.+?)\s*\]")
 _DISJOINT = re.compile(r"DisjointSlice<\s*([^,>]+?)\s*(?:,.*)?>")
 _PTR = re.compile(r"\*\s*(const|mut)\s+(.+)")
 _SIMT_DISJOINT = re.compile(r'!simt\.disjoint<[^,]+,\s*"([^"]+)"\s*>')
+TENSOR_MAP_TYPE = "!simt.tensor_map"
+# The one ABI entry of a tensor map: 128 bytes, packed as they are.
+TENSOR_MAP_ABI = "tensor_map"
 _MLIR_SCALAR = {"f32": "f32", "f64": "f64", "i1": "bool", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64"}
 _TILE_VIEW = re.compile(r"!tile\.(view_mut|view)<\s*(\w+)\s*,\s*array<i64(?::\s*([-\d,\s]*))?>\s*>")
 _RUST_TENSOR = re.compile(r"&\s*(?:mut\s+)?Tensor<\s*(\w+)")
@@ -86,6 +91,8 @@ class ParamSpec:
             return ["u64", "u64", "u32"] if self.space == "runtime_2d" else ["u64", "u64"]
         if self.kind == "ptr":
             return ["u64"]
+        if self.kind == "tensor_map":
+            return [TENSOR_MAP_ABI]
         if self.is_tensor:
             return ["u64"] + ["i64"] * (2 * len(self.shape))
         if self.kind == "scalar":
@@ -142,6 +149,8 @@ def _param_spec(name: str, rust_type: str, mlir_types: list[str]) -> ParamSpec:
     rust = rust_type.strip()
     if mlir_types and (t := _TILE_VIEW.fullmatch(mlir_types[0].strip())):
         return _tensor_spec(name, rust, t)
+    if mlir_types == [TENSOR_MAP_TYPE]:
+        return ParamSpec(name, rust, "tensor_map")
     if (m := _SLICE.fullmatch(rust)):
         elem = m.group(2)
         mutable = bool(m.group(1)) or ATOMIC_ELEMENTS.get(elem) is not None

@@ -22,7 +22,9 @@ from oxide.frontends.kernel_module import (
 from oxide.frontends.simt import contract as launch_contract
 from oxide.frontends.simt import safety
 from oxide.frontends.simt import types as T
+from oxide.dialects.simt.tma import TENSOR_MAP_ALIGN, TENSOR_MAP_BYTES
 from oxide.frontends.simt.buffer_layout import element_layout
+from oxide.frontends.simt.calls.device_types import TensorMapTy
 from oxide.frontends.simt.emit import FunctionEmitter
 from oxide.frontends.simt.emit_support import index
 from oxide.frontends.syntax.errors import err
@@ -91,7 +93,7 @@ def _const_argument(em: FunctionEmitter, fn: ast.Function, g: ast.Generic, arg: 
 
 def _param_parts(ty: T.Ty, loc: Any) -> list[T.Ty]:
     """The kernel-ABI parameters one Rust parameter becomes."""
-    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Slice, T.Disjoint, T.Ptr)):
+    if isinstance(ty, (T.Int, T.Float, T.Bool, T.Slice, T.Disjoint, T.Ptr, TensorMapTy)):
         return [ty]
     if isinstance(ty, T.DataEnum):
         raise err(loc, f"a kernel parameter of type `{ty}` (an enum with fields) is not supported")
@@ -118,6 +120,8 @@ def _param_bytes(ty: T.Ty) -> int:
         return 16  # pointer and length
     if isinstance(ty, T.Ptr):
         return 8
+    if isinstance(ty, TensorMapTy):
+        return TENSOR_MAP_BYTES  # the descriptor itself, by value (grid-constant)
     if isinstance(ty, (T.Int, T.Float, T.Bool)):
         return T.layout(ty)[0]
     if isinstance(ty, T.Struct):
@@ -153,6 +157,8 @@ def _param_end(ty: T.Ty, offset: int) -> int:
     user wrote) costs at most PARAM_SPACE_BYTES steps."""
     if isinstance(ty, (T.Slice, T.Disjoint, T.Ptr)):
         return -(-offset // 8) * 8 + _param_bytes(ty)
+    if isinstance(ty, TensorMapTy):
+        return -(-offset // TENSOR_MAP_ALIGN) * TENSOR_MAP_ALIGN + TENSOR_MAP_BYTES
     if isinstance(ty, (T.Int, T.Float, T.Bool)):
         size = T.layout(ty)[0]
         return -(-offset // size) * size + size

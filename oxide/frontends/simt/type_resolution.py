@@ -16,7 +16,7 @@ from oxide.frontends.simt.calls.paths import strip_modules
 from oxide.frontends.simt.emit_support import unknown_type
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.ranges import range_type
-from oxide.frontends.simt.calls.device_types import device_type
+from oxide.frontends.simt.calls.device_types import TensorMapTy, TmaDescriptorTy, device_type
 from oxide.frontends.syntax import ast
 
 if TYPE_CHECKING:
@@ -121,6 +121,8 @@ def _ref_type(em: FunctionEmitter, t: ast.RefTy) -> T.Ty:
     if isinstance(t.inner, ast.SliceTy):
         return T.Slice(scalar_element(em, t.inner.elem, "a slice"), t.mutable)
     inner = resolve_type(em, t.inner)
+    if isinstance(inner, TmaDescriptorTy) and not t.mutable:
+        return TensorMapTy()  # `&TmaDescriptor`: the same tensor map as `*const TmaDescriptor`
     if isinstance(inner, HANDLES):
         return inner  # `&mut DisjointSlice<T>` / `&SharedArray`: the handle already refers to the memory
     if t.mutable:
@@ -130,6 +132,8 @@ def _ref_type(em: FunctionEmitter, t: ast.RefTy) -> T.Ty:
 
 def _ptr_type(em: FunctionEmitter, t: ast.PtrTy) -> T.Ty:
     pointee = resolve_type(em, t.inner)
+    if isinstance(pointee, TmaDescriptorTy) and not t.mutable:
+        return TensorMapTy()  # the descriptor is read-only to the device: TMA reads it, nothing writes it
     if isinstance(pointee, T.Unit):
         return T.Ptr(T.UNIT, t.mutable, 1)  # `*const ()`: an address only, never read through
     if isinstance(t.inner, ast.PtrTy) and not t.mutable:

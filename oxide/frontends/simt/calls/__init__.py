@@ -7,5 +7,5 @@ from oxide.frontends.simt.calls import (  # noqa: F401  (register on import)
     core_fns, cusimd, disjoint_views, float_methods, grid_groups, int_core, int_methods, libm, local_pointer_methods,
     managed_barrier,
     matrix_views, maybe_uninit, memory, options, ordering, ptr_methods, ptx_fns, references, slice_splits, slices,
-    sync, threads, tile_views, vectors, warp, warp_partial,
+    sync, threads, tile_views, tma, vectors, warp, warp_partial,
 )

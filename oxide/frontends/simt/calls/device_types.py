@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mlir import ir
+
+from oxide.dialects.simt.tma import TensorMapType
 from oxide.frontends.syntax import ast
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.calls.constant_memory import constant_memory_type
@@ -25,11 +28,23 @@ class BarrierTy(T.Shared):
 
 
 class TmaDescriptorTy(T.Int):
-    """`TmaDescriptor`: the opaque 128-byte tensor map a TMA copy reads, passed as `*const TmaDescriptor`; the
-    device only forwards its address (as a pointee type it is a byte)."""
+    """`TmaDescriptor`: the opaque 128-byte tensor map a TMA copy reads; only ever behind a pointer or a
+    reference, which is a TensorMapTy."""
 
     def rust(self) -> str:
         return "TmaDescriptor"
+
+
+@dataclass(frozen=True)
+class TensorMapTy(T.Ty):
+    """`*const TmaDescriptor` / `&TmaDescriptor`: a tensor map (`!simt.tensor_map`). A kernel receives the
+    128-byte descriptor itself as a grid-constant parameter; the TMA copies take its address."""
+
+    def mlir(self) -> ir.Type:
+        return TensorMapType.get()
+
+    def rust(self) -> str:
+        return "*const TmaDescriptor"
 
 
 def device_type(em: Emitter, t: ast.PathTy) -> T.Ty | None:

@@ -1,9 +1,9 @@
 """Device functions that are one PTX instruction (or a short fixed sequence) with no upstream op, as
 `simt.inline_ptx` templates: integer dot products (`dotprod::dp4a_*`/`dp2a_*`), packed half conversions
 (`convert::cvt_*`) and arithmetic (`f16x2::*`, `bf16x2::*`) on u32 words, packed atomics, classic async
-copies (`async_copy::cp_async_*`), TMA tile copies (`tma::cp_async_bulk_tensor_*`), `ldmatrix` and
-debugging (`debug::breakpoint`, `debug::prof_trigger::<N>`, `nanosleep`). The mbarrier functions and
-async-proxy fences are typed simt ops (barriers.py).
+copies (`async_copy::cp_async_*`), `ldmatrix` and debugging (`debug::breakpoint`, `debug::prof_trigger::<N>`,
+`nanosleep`). The mbarrier functions, async-proxy fences and TMA copies are typed simt ops (barriers.py,
+tma.py).
 
 A packed f16x2/bf16x2 value is a u32 whose low half is the first (`lo`) element, as in cuda-oxide; PTX's
 `cvt.*x2.f32 d, a, b` puts `a` in the upper half, hence the swapped operands of the packing conversions.
@@ -103,7 +103,6 @@ PTX_FNS: dict[str, PtxFn] = {
     "cp_async_cg_16": _copy("cg", 16, False),
     "cp_async_cg_zfill_16": _copy("cg", 16, True),
     "cp_async_commit_group": PtxFn("cp.async.commit_group;", (), unsafe=True, memory=True),
-    "cp_async_bulk_commit_group": PtxFn("cp.async.bulk.commit_group;", (), unsafe=True, memory=True),
     "cp_async_wait_all": PtxFn("cp.async.wait_all;", (), unsafe=True, memory=True),
     "cp_async_mbarrier_arrive": PtxFn("cp.async.mbarrier.arrive.b64 [$0];", ("shared",), unsafe=True, memory=True),
     "cp_async_mbarrier_arrive_shared": PtxFn("cp.async.mbarrier.arrive.shared.b64 [$0];", ("shared",),
@@ -129,18 +128,18 @@ for _kind in ("f16x2", "bf16x2"):
     })
 PTX_FNS.update({"fma_sat_f16x2": _fma(".sat", "f16x2"), "fma_ftz_f16x2": _fma(".ftz", "f16x2"),
                 "fma_ftz_sat_f16x2": _fma(".ftz.sat", "f16x2"), "fma_ftz_relu_f16x2": _fma(".ftz.relu", "f16x2")})
-_CONSTRAINT.update(generic="l", generic_ptr="l", i32="r")
+_CONSTRAINT.update(generic="l", i32="r")
 
 
 def _operand(em: Emitter, kind: str, a: ast.Expr, name: str) -> ir.Value:
-    if kind in ("shared", "global", "generic", "generic_ptr"):
+    if kind in ("shared", "global", "generic"):
         # The element type does not matter to the instruction; a hint lets `p.cast()` resolve.
         value = em.expr(a, T.Ptr(T.PRIMITIVES["u8"], False, _SPACES.get(kind, 0)))
         if isinstance(value.ty, T.Shared):
             value = shared_as_pointer(value)
         if not isinstance(value.ty, T.Ptr):
             raise err(a.loc, f"`{name}` takes a raw pointer here, not `{value.ty}`")
-        if kind in ("generic", "generic_ptr"):
+        if kind == "generic":
             return simt.PtrToIntOp.build(value.v)  # the generic address, whatever space the pointer is in
         if value.ty.space != _SPACES[kind]:
             where = {0: "generic", 1: "global", 3: "shared"}.get(value.ty.space, str(value.ty.space))
@@ -269,33 +268,3 @@ def _ldmatrix(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.
     return Val(u32, values[0]) if n == 1 else _array_of(em, u32, list(values))
 
 
-_TMA = {f"cp_async_bulk_tensor_{d}d_{direction}": (d, direction) for d in range(1, 6) for direction in ("g2s", "s2g")}
-
-
-@device_fn(*_TMA)
-def _tma_copy(em: Emitter, segs: list[str], generics: list[Any], args: list[ast.Expr], expected: T.Ty | None,
-              loc: Any) -> Val:
-    """TMA tile copies (sm_90): `cp_async_bulk_tensor_<d>d_g2s(smem, tensor_map, c0.., barrier)` loads a box
-    of the tensor into shared memory and signals the barrier's transaction count; `_s2g(tensor_map, c0..,
-    smem)` stores one back (completed with cp_async_bulk_commit_group / wait_group)."""
-    name = segs[-1]
-    dims, direction = _TMA[name]
-    want = dims + 3 if direction == "g2s" else dims + 2
-    if len(args) != want:
-        raise err(loc, f"`{name}` takes {want} arguments but {len(args)} were supplied")
-    em.require_unsafe(loc, f"`{name}`")
-    coords = "{" + ", ".join(f"${i + 2}" for i in range(dims)) + "}"
-    if direction == "g2s":
-        operands = [_operand(em, "shared", args[0], name), _operand(em, "generic_ptr", args[1], name)]
-        operands += [_operand(em, "i32", a, name) for a in args[2:2 + dims]]
-        operands.append(_operand(em, "shared", args[-1], name))
-        asm = (f"cp.async.bulk.tensor.{dims}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
-               f"[$0], [$1, {coords}], [${dims + 2}];")
-        constraints = ",".join(["l", "l"] + ["r"] * dims + ["l", "~{memory}"])
-    else:
-        operands = [_operand(em, "shared", args[-1], name), _operand(em, "generic_ptr", args[0], name)]
-        operands += [_operand(em, "i32", a, name) for a in args[1:1 + dims]]
-        asm = f"cp.async.bulk.tensor.{dims}d.global.shared::cta.tile.bulk_group [$1, {coords}], [$0];"
-        constraints = ",".join(["l", "l"] + ["r"] * dims + ["~{memory}"])
-    build_inline_ptx(operands, asm, constraints, [])
-    return Val(T.UNIT, None)

@@ -9,14 +9,19 @@ buffer overlaps any other buffer) and read-only slices `readonly`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from mlir import ir
-from mlir.dialects import arith, gpu
+from mlir.dialects import arith, gpu, llvm
 
 from oxide.dialects import simt
 from oxide.dialects.simt.kernel import contract_entries
+from oxide.dialects.simt.tma import TENSOR_MAP_ALIGN, TENSOR_MAP_BYTES, TensorMapType
 from oxide.dialects.simt.types import DisjointType, SliceMutType, SliceType
 from oxide.ir.rules import OpSet, is_op
+from oxide.passes.base import OxidePass
 from oxide.passes.conversion.lowering import FUNCTIONS
+from oxide.passes.registry import register_pass
 from oxide.passes.conversion.simt_to_nvvm.types import convert_type
 
 
@@ -93,12 +98,18 @@ def mark_coherent_reads(gpu_module: ir.Operation) -> None:
                         use.owner.attributes[COHERENT_MARKER] = ir.UnitAttr.get()
 
 
+# The kernel attribute listing the lowered positions of tensor-map parameters, for oxide-grid-constant-params.
+GRID_CONSTANT_PARAMS = "oxide.grid_constant_params"
+
+
 def parameter_attributes(gpu_module: ir.Operation) -> dict[str, list[dict[str, ir.Attribute]]]:
-    """Per kernel, the attributes of each lowered parameter (computed before the signature is split)."""
+    """Per kernel, the attributes of each lowered parameter (computed before the signature is split); tensor-map
+    parameters are recorded in the kernel's GRID_CONSTANT_PARAMS attribute instead."""
     plan: dict[str, list[dict[str, ir.Attribute]]] = {}
     unit = ir.UnitAttr.get()
     for kernel in _kernels(gpu_module):
         attrs: list[dict[str, ir.Attribute]] = []
+        grid_constants: list[int] = []
         args = list(kernel.regions[0].blocks[0].arguments) if kernel.regions[0].blocks else []
         for position, arg_type in enumerate(ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value).inputs):
             parts = convert_type(arg_type) or [arg_type]
@@ -111,9 +122,13 @@ def parameter_attributes(gpu_module: ir.Operation) -> dict[str, list[dict[str, i
                     facts = {"llvm.noalias": unit, "llvm.readonly": unit}
             elif SliceMutType.isinstance(arg_type) or DisjointType.isinstance(arg_type):
                 facts = {"llvm.noalias": unit}
+            elif TensorMapType.isinstance(arg_type):
+                grid_constants.append(len(attrs))
             attrs.append(facts)
             attrs.extend({} for _ in parts[1:])
         plan[ir.StringAttr(kernel.attributes["sym_name"]).value] = attrs
+        if grid_constants:
+            kernel.attributes[GRID_CONSTANT_PARAMS] = ir.DenseI32ArrayAttr.get(grid_constants)
     return plan
 
 
@@ -123,3 +138,33 @@ def apply_parameter_attributes(gpu_module: ir.Operation, plan: dict[str, list[di
         attrs = plan.get(ir.StringAttr(kernel.attributes["sym_name"]).value)
         if attrs and any(attrs):
             kernel.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
+
+
+@register_pass
+@dataclass(frozen=True)
+class GridConstantParams(OxidePass):
+    """Pass the tensor-map parameters of lowered kernels by value: 128 bytes, 64-byte aligned, grid-constant."""
+
+    name = "oxide-grid-constant-params"
+    verify_after = False  # it only sets LLVM argument attributes: no oxide op to verify again
+
+    def run(self, module: ir.Operation) -> None:
+        for gpu_module in module.regions[0].blocks[0].operations:
+            if not is_op(gpu_module, gpu.GPUModuleOp):
+                continue
+            for func in gpu_module.regions[0].blocks[0].operations:
+                if is_op(func, llvm.LLVMFuncOp) and GRID_CONSTANT_PARAMS in func.attributes:
+                    _pass_by_value(func.operation)
+
+
+def _pass_by_value(func: ir.Operation) -> None:
+    positions = list(ir.DenseI32ArrayAttr(func.attributes[GRID_CONSTANT_PARAMS]))
+    del func.attributes[GRID_CONSTANT_PARAMS]
+    count = len(func.regions[0].blocks[0].arguments)  # a kernel always has a body
+    existing = list(ir.ArrayAttr(func.attributes["arg_attrs"])) if "arg_attrs" in func.attributes else []
+    attrs = [{a.name: a.attr for a in ir.DictAttr(d)} for d in existing] or [{} for _ in range(count)]
+    descriptor = ir.TypeAttr.get(ir.Type.parse(f"!llvm.array<{TENSOR_MAP_BYTES} x i8>"))
+    for position in positions:
+        attrs[position].update({"llvm.byval": descriptor, "nvvm.grid_constant": ir.UnitAttr.get(),
+                                "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), TENSOR_MAP_ALIGN)})
+    func.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mlir import ir
 
+from oxide.dialects.simt.tma import TensorMapType
 from oxide.dialects.simt.types import (
     DisjointType, PtrType, RefType, SharedType, SliceMutType, SliceType, ThreadIndexType,
 )
@@ -23,6 +24,7 @@ def convert_type(t: ir.Type) -> list[ir.Type] | None:
     shared<T, N>                -> ptr<3>
     ptr<T, AS>                  -> ptr<AS>
     ref<T>                      -> ptr<1>
+    tensor_map                  -> ptr (the descriptor's generic address; kernel.py passes it by value)
     """
     # Most values are builtin types: answer them without the declared-type checks, which print the type.
     if not str(t).startswith("!simt."):
@@ -42,6 +44,8 @@ def convert_type(t: ir.Type) -> list[ir.Type] | None:
         return [ir.Type.parse(f"!llvm.ptr<{python_value(PtrType.parameters_of(t)[1])}>")]
     if RefType.isinstance(t):
         return [global_ptr()]
+    if TensorMapType.isinstance(t):
+        return [ir.Type.parse("!llvm.ptr")]
     return None
 
 

@@ -308,7 +308,7 @@ def test_tma_tile_copy_with_expect_tx(tmp_path):
             "cp_async_bulk_tensor_2d_g2s(&raw mut TILE as *mut u8, map, x, y, &raw mut BAR);\n"
             "let token = mbarrier_arrive_expect_tx(&raw const BAR, 1, 1024);\n"
             "while !mbarrier_try_wait(&raw const BAR, token) {}\n"
-            "cp_async_bulk_tensor_2d_s2g(map, x, y, &raw const TILE as *const u8);\ncp_async_bulk_commit_group();")
+            "cp_async_bulk_tensor_2d_s2g(&raw const TILE as *const u8, map, x, y);\ncp_async_bulk_commit_group();")
     ptx = assemble(unsafe_kernel("map: *const TmaDescriptor, x: i32, y: i32", body), tmp_path)
     assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" in ptx
     assert "mbarrier.arrive.expect_tx.shared.b64" in ptx and "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
