@@ -47,14 +47,15 @@ class ParameterBlock:
     def __init__(self, kernel: KernelSpec):
         self.kernel = kernel
         self.owners = [p for p in kernel.params for _ in p.abi]  # the parameter each PTX parameter comes from
-        types = [_ctype(a) for p in kernel.params for a in p.abi]
+        abis = [a for p in kernel.params for a in p.abi]
         if kernel.cooperative:
-            types.append(_ctype("u64"))  # the hidden grid-barrier workspace (launch_ex.ExtendedLaunch)
+            abis.append("u64")  # the hidden grid-barrier workspace (launch_ex.ExtendedLaunch)
+        types = [_ctype(a) for a in abis]
         names = [f"p{i}" for i in range(len(types))]
         layout = type(f"{kernel.entry}_params", (ctypes.Structure,), {"_fields_": list(zip(names, types))})
         self.block = layout()
         # Native ("@") alignment is the C layout ctypes uses.
-        self.formats = [_format(a) for p in kernel.params for a in p.abi]
+        self.formats = [_format(a) for a in abis]
         self.packer = struct.Struct("@" + "".join(self.formats))
         assert self.packer.size <= ctypes.sizeof(layout)
         self.offsets = [getattr(layout, n).offset for n in names]
