@@ -57,16 +57,17 @@ def linear_tid() -> ir.Value:
     return arith.addi(tids["x"], arith.muli(dims["x"], arith.addi(tids["y"], arith.muli(dims["y"], tids["z"]))))
 
 
-def _lane() -> ir.Value:
+def lane() -> ir.Value:
+    """This thread's lane in its warp."""
     return simt.SpecialRegOp.build(reg="laneid", results=[ir.IntegerType.get_signless(32)])
 
 
 def _tile_base(n: int) -> ir.Value:
     """The lane number of this tile's rank-0 thread."""
-    return arith.andi(_lane(), _i32(~(n - 1)))
+    return arith.andi(lane(), _i32(~(n - 1)))
 
 
-def _tile_mask(n: int) -> ir.Value:
+def tile_mask(n: int) -> ir.Value:
     """The member mask of this thread's tile."""
     if n == 32:
         return _i32(-1)
@@ -106,12 +107,12 @@ def _queries(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: 
     n = group.size
     if name == "sync":
         if n:
-            simt.WarpSyncOp.build(_tile_mask(n))
+            simt.WarpSyncOp.build(tile_mask(n))
         else:
             simt.SyncThreadsOp.build()
         return Val(T.UNIT, None)
     if name == "thread_rank":
-        value = arith.andi(_lane(), _i32(n - 1)) if n else linear_tid()
+        value = arith.andi(lane(), _i32(n - 1)) if n else linear_tid()
     elif name in ("size", "num_threads"):
         value = _i32(n) if n else block_size()
     elif not n:
@@ -142,7 +143,7 @@ def _votes(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics: li
            expected: T.Ty | None) -> Val:
     n = _tile(recv, loc, name)
     pred = em.coerce(em.expr(args[0], T.BOOL), T.BOOL, args[0].loc).v
-    mask = _tile_mask(n)
+    mask = tile_mask(n)
     if name == "ballot":
         return Val(_U32, _relative(simt.BallotOp.build(mask, pred), n))
     return Val(T.BOOL, simt.VoteOp.build(mask, pred, kind=name))
@@ -165,7 +166,7 @@ def _shuffles(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics:
         raise err(args[0].loc, f"a tile shuffle moves a 32- or 64-bit integer or float, not `{value.ty}`")
     offset = em.coerce(em.expr(args[1], _U32), _U32, args[1].loc).v
     width = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), n)
-    return Val(value.ty, simt.ShuffleOp.build(_tile_mask(n), value.v, offset, kind=_SHFL[base], width=width))
+    return Val(value.ty, simt.ShuffleOp.build(tile_mask(n), value.v, offset, kind=_SHFL[base], width=width))
 
 
 @device_method(GroupTy, "match_any", when=_tile_call(1))
@@ -175,4 +176,4 @@ def _match_any(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics
     value = em.expr(args[0], _U32)
     if value.ty not in (_U32, T.PRIMITIVES["i32"]):
         raise err(args[0].loc, f"`match_any` on a tile compares u32 or i32 values, not `{value.ty}`")
-    return Val(_U32, _relative(simt.MatchAnyOp.build(_tile_mask(n), value.v), n))
+    return Val(_U32, _relative(simt.MatchAnyOp.build(tile_mask(n), value.v), n))
