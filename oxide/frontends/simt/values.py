@@ -230,12 +230,33 @@ def store_cell(cell: Cell, value: Val) -> None:
         memref.store(_to_storage(ty, value), cell.leaves, list(cell.prefix))
 
 
+# Arrays of at most this many scalars are filled and copied element by element with constant indices: LLVM's
+# SROA then keeps them in registers (a wgmma accumulator of up to 128 f32 across a K loop); a loop it unrolls
+# only partially would leave the array in local memory.
+UNROLLED_ARRAY_SCALARS = 256
+
+
+def unrolled_array(ty: T.Array) -> bool:
+    """Whether an array of `ty` is small enough to be filled and copied with constant indices."""
+    dims, element = array_shape(ty)
+    count = 1
+    for dim in dims:
+        count *= dim
+    return isinstance(element, (T.Int, T.Float, T.Bool)) and count <= UNROLLED_ARRAY_SCALARS
+
+
 def copy_array(src: "ArrayView", dst: "ArrayView", ty: T.Array) -> None:
     """Copy every element of an array view into another of the same type (arrays are values in Rust)."""
     if src.storage is dst.storage and src.prefix == dst.prefix:
         return
     from mlir.dialects import scf
 
+    if unrolled_array(ty):
+        for k in range(ty.length):
+            i = arith.constant(ir.IndexType.get(), k)
+            store_element(element_at(ArrayView(src.storage, src.prefix + (i,)), ty.elem),
+                          ArrayView(dst.storage, dst.prefix + (i,)), ty.elem)
+        return
     # One loop per nesting level: copying an element that is itself an array recurses into copy_array.
     loop = scf.ForOp(arith.constant(ir.IndexType.get(), 0), arith.constant(ir.IndexType.get(), ty.length),
                      arith.constant(ir.IndexType.get(), 1))

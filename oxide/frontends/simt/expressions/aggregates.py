@@ -13,7 +13,7 @@ from oxide.frontends.simt.emit_support import index, unknown_type
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.indexing import array_store
 from oxide.frontends.simt.expressions.table import emits
-from oxide.frontends.simt.values import ArrayView, Val, new_cell
+from oxide.frontends.simt.values import ArrayView, Val, new_cell, unrolled_array
 from oxide.frontends.syntax import ast
 
 
@@ -73,7 +73,10 @@ def e_ArrayLit(em: FunctionEmitter, e: ast.ArrayLit, expected: T.Ty | None) -> V
             view = ArrayView(new_cell(ty).leaves)
     except TypeError:
         raise err(e.loc, f"arrays of `{elem}` are not supported in device code yet") from None
-    if e.repeat is not None:
+    if e.repeat is not None and unrolled_array(ty):
+        for i in range(len(values)):
+            array_store(first, view, index(i), elem)
+    elif e.repeat is not None:
         loop = scf.ForOp(index(0), index(len(values)), index(1))
         with ir.InsertionPoint(loop.body):
             array_store(first, view, loop.induction_variable, elem)
