@@ -140,7 +140,8 @@ class WgmmaMmaAsyncOp(Op):
             raise VerifyError(f"an m64n{n} {self.accumulator} accumulator is {count} {element} values per "
                               f"thread, got {len(acc)} operands of types ({_types(acc)})")
         if [str(v.type) for v in results] != [str(v.type) for v in acc]:
-            raise VerifyError(f"the results must have the accumulator's types ({_types(acc)}), got ({_types(results)})")
+            raise VerifyError(f"the results are the accumulator after the MMA: {len(acc)} values of type {element}, "
+                              f"got {len(results)} of types ({_types(results)})")
 
 
 def _types(values: list[Any]) -> str:

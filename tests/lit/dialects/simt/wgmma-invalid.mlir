@@ -153,7 +153,7 @@ func.func @f16_accumulator_count(%a: i64, %h: vector<2xf16>) {
 // -----
 
 func.func @results_match_accumulator(%a: i64, %x: f32) {
-  // expected-error@+1 {{the results must have the accumulator's types (f32), got (f32)}}
+  // expected-error@+1 {{the results are the accumulator after the MMA: 4 values of type f32, got 3 of types (f32)}}
   %0:3 = "simt.wgmma_mma_async"(%x, %x, %x, %x, %a, %a) {m = 64, n = 8, k = 16, input = "bf16", accumulator = "f32", scale_d = "accumulate", negate_a = false, negate_b = false, transpose_a = false, transpose_b = false} : (f32, f32, f32, f32, i64, i64) -> (f32, f32, f32)
   return
 }
