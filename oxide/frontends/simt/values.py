@@ -242,7 +242,9 @@ def unrolled_array(ty: T.Array) -> bool:
     count = 1
     for dim in dims:
         count *= dim
-    return isinstance(element, (T.Int, T.Float, T.Bool)) and count <= UNROLLED_ARRAY_SCALARS
+    # Every dimension is bounded too: an array of empty arrays has no scalars but may have 2^31 elements.
+    return isinstance(element, (T.Int, T.Float, T.Bool)) and max(dims) <= UNROLLED_ARRAY_SCALARS and \
+        count <= UNROLLED_ARRAY_SCALARS
 
 
 def copy_array(src: "ArrayView", dst: "ArrayView", ty: T.Array) -> None:
