@@ -10,7 +10,7 @@ One module per op family; importing this package declares them all. It must stay
 """
 
 from oxide.dialects.simt import atomics, debug, indexing, kernel, math, memory, shared, sync, types, warp  # noqa: F401  (declaration on import)
-from oxide.dialects.simt import address, cluster, constant, inline_ptx, mbarrier, tma  # noqa: F401  (declaration on import)
+from oxide.dialects.simt import address, cluster, constant, inline_ptx, mbarrier, tma, wgmma  # noqa: F401  (declaration on import)
 from oxide.dialects.simt.address import *  # noqa: F401,F403
 from oxide.dialects.simt.atomics import *  # noqa: F401,F403
 from oxide.dialects.simt.cluster import *  # noqa: F401,F403
@@ -27,5 +27,6 @@ from oxide.dialects.simt.sync import *  # noqa: F401,F403
 from oxide.dialects.simt.tma import *  # noqa: F401,F403
 from oxide.dialects.simt.types import *  # noqa: F401,F403
 from oxide.dialects.simt.warp import *  # noqa: F401,F403
+from oxide.dialects.simt.wgmma import *  # noqa: F401,F403
 
 __all__ = ["DIALECT"] + [op.__name__ for op in DIALECT.ops] + [t.__name__ for t in DIALECT.types + DIALECT.attributes]

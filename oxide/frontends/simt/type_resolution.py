@@ -114,6 +114,8 @@ def _language_type(em: FunctionEmitter, t: ast.PathTy) -> T.Ty | None:
         return T.Atomic(value, scope)
     if t.name == "ThreadIndex":
         return T.ThreadIndex(space(em, t.args[-1]) if t.args else "1d")
+    if t.name == "Acc64x64" and not t.args:
+        return T.Array(T.Array(T.F32, 8), 4)  # cuda_device::wgmma's m64n64 f32 accumulator, 32 floats a thread
     return None
 
 

@@ -42,4 +42,5 @@ from oxide.frontends.simt.calls import (  # noqa: F401  (register on import)
     vectors,
     warp,
     warp_partial,
+    wgmma,
 )

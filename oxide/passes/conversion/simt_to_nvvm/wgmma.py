@@ -1,0 +1,87 @@
+"""Lowering of the simt warpgroup ops to the NVVM dialect's own ops: `nvvm.wgmma.fence.aligned`,
+`nvvm.wgmma.commit.group.sync.aligned`, `nvvm.wgmma.wait.group.sync.aligned`, `nvvm.wgmma.mma_async` and
+`nvvm.setmaxregister`; a matrix descriptor is integer arithmetic on the shared address.
+
+wgmma and setmaxnreg exist only on sm_90a (arch-specific PTX), so each rule requires that target and
+reports any other as a located error. A descriptor is plain arithmetic and needs no particular chip.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, llvm, nvvm
+
+from oxide.dialects.simt import wgmma as ops
+from oxide.passes.conversion.lowering import LoweringContext
+from oxide.passes.conversion.simt_to_nvvm.rules import lowering
+
+_ACTION = {"inc": nvvm.SetMaxRegisterAction.increase, "dec": nvvm.SetMaxRegisterAction.decrease}
+
+
+def _attr(text: str) -> ir.Attribute:
+    return ir.Attribute.parse(text)
+
+
+@lowering(ops.WgmmaFenceOp)
+def lower_wgmma_fence(ctx: LoweringContext, op: ops.WgmmaFenceOp) -> None:
+    ctx.require_arch_specific(90, "wgmma")
+    nvvm.wgmma_fence_aligned()
+
+
+@lowering(ops.WgmmaCommitGroupOp)
+def lower_wgmma_commit_group(ctx: LoweringContext, op: ops.WgmmaCommitGroupOp) -> None:
+    ctx.require_arch_specific(90, "wgmma")
+    nvvm.wgmma_commit_group_sync_aligned()
+
+
+@lowering(ops.WgmmaWaitGroupOp)
+def lower_wgmma_wait_group(ctx: LoweringContext, op: ops.WgmmaWaitGroupOp) -> None:
+    ctx.require_arch_specific(90, "wgmma")
+    nvvm.wgmma_wait_group_sync_aligned(op.pending)
+
+
+@lowering(ops.WgmmaMmaAsyncOp)
+def lower_wgmma_mma_async(ctx: LoweringContext, op: ops.WgmmaMmaAsyncOp) -> list[ir.Value]:
+    ctx.require_arch_specific(90, "wgmma")
+    acc = list(op.acc)
+    # nvvm.wgmma.mma_async threads the accumulator as one LLVM struct of its registers, in and out.
+    struct = llvm.StructType.get_literal([v.type for v in acc])
+    packed = llvm.mlir_undef(struct)
+    for i, value in enumerate(acc):
+        packed = llvm.insertvalue(packed, value, ir.DenseI64ArrayAttr.get([i]))
+    kind = _attr(f"#nvvm.wgmma_type<{op.input}>")
+    # A is K-major as "row" and B as "col"; a transposed (MN-major) operand is the other layout.
+    layout_a = "col" if op.transpose_a else "row"
+    layout_b = "row" if op.transpose_b else "col"
+    result = nvvm.WgmmaMmaAsyncOp(
+        struct, packed, op.desc_a, op.desc_b,
+        _attr(f"#nvvm.shape<m = {op.m}, n = {op.n}, k = {op.k}>"), kind, kind,
+        _attr(f"#nvvm.wgmma_type<{op.accumulator}>"),
+        _attr(f"#nvvm.wgmma_scale_out<{'one' if op.scale_d == 'accumulate' else 'zero'}>"),
+        _attr(f"#nvvm.wgmma_scale_in<{'neg' if op.negate_a else 'one'}>"),
+        _attr(f"#nvvm.wgmma_scale_in<{'neg' if op.negate_b else 'one'}>"),
+        _attr(f"#nvvm.mma_layout<{layout_a}>"), _attr(f"#nvvm.mma_layout<{layout_b}>"),
+    ).result
+    return [llvm.extractvalue(v.type, result, ir.DenseI64ArrayAttr.get([i])) for i, v in enumerate(acc)]
+
+
+@lowering(ops.SmemDescOp)
+def lower_smem_desc(ctx: LoweringContext, op: ops.SmemDescOp) -> ir.Value:
+    i64 = ir.IntegerType.get_signless(64)
+    address = op.address
+    if isinstance(address.type, ir.IntegerType):
+        start = arith.extui(i64, address)
+    else:
+        # A shared pointer's integer is its offset in the block's shared window: the address wgmma wants.
+        start = llvm.ptrtoint(i64, ctx.parts(address)[0])
+    field = arith.andi(arith.shrui(start, ctx.const(i64, 4)), ctx.const(i64, 0x3FFF))
+    fixed = ((op.leading_byte_offset >> 4) << 16 | (op.stride_byte_offset >> 4) << 32 | op.base_offset << 49
+             | ops.SWIZZLE_CODE[op.swizzle] << 62)
+    # The constant is built as the signed i64 with the same bits (bit 63 is the swizzle field's high bit).
+    return arith.ori(field, ctx.const(i64, fixed - (1 << 64) if fixed >= 1 << 63 else fixed))
+
+
+@lowering(ops.SetMaxNRegOp)
+def lower_setmaxnreg(ctx: LoweringContext, op: ops.SetMaxNRegOp) -> None:
+    ctx.require_arch_specific(90, "setmaxnreg")
+    nvvm.setmaxregister(op.regs, _ACTION[op.action])
