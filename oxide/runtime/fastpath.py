@@ -29,7 +29,7 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
     params = spec.params
     if spec.cluster or spec.cooperative:  # launched through cuLaunchKernelEx (launch_ex.py)
         return None
-    if any(p.kind in ("struct", "ptr") or p.space == "runtime_2d" or unpassable(p)
+    if any(p.kind in ("struct", "ptr", "tensor_map") or p.space == "runtime_2d" or unpassable(p)
            or (p.layout and element_of(p).plain is None) for p in params):
         return None
     env: dict[str, Any] = {"DeviceBuffer": DeviceBuffer, "Stream": Stream, "DEVICE": kernel.device,

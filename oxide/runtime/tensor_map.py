@@ -136,14 +136,15 @@ def _describe(array: Any) -> tuple[int, tuple[int, ...], tuple[int, ...], Any, b
     if isinstance(array, DeviceBuffer):
         dtype = np.dtype(array.dtype)
         return int(array.ptr), tuple(array.shape), _c_strides(tuple(array.shape), dtype.itemsize), dtype, False
+    if "bfloat16" in str(getattr(array, "dtype", "")) and hasattr(array, "data_ptr"):
+        # The array interface cannot describe bf16: torch raises, or gives an opaque 2-byte "V2" element.
+        shape = tuple(int(d) for d in array.shape)
+        strides = tuple(int(s) * 2 for s in array.stride())
+        return int(array.data_ptr()), shape, strides, "bfloat16", False
     try:
         cai = getattr(array, "__cuda_array_interface__", None)
-    except (TypeError, ValueError):  # torch raises for bfloat16, which the interface cannot describe
+    except (TypeError, ValueError):
         cai = None
-        if "bfloat16" in str(getattr(array, "dtype", "")) and hasattr(array, "data_ptr"):
-            shape = tuple(int(d) for d in array.shape)
-            strides = tuple(int(s) * 2 for s in array.stride())
-            return int(array.data_ptr()), shape, strides, "bfloat16", False
     if cai is None:
         raise TensorMapError("array", type(array).__name__,
                              f"expected a GPU array (anything with __cuda_array_interface__, or an oxide "
@@ -241,10 +242,13 @@ def _encode(m: TensorMap) -> bytes:
     swizzle = "NONE" if m.swizzle == "none" else m.swizzle
     l2 = "NONE" if m.l2_promotion == "none" else f"L2_{m.l2_promotion}"
     fill = "NONE" if m.oob_fill == "zero" else "NAN_REQUEST_ZERO_FMA"
+    # The bindings take the sizes as their own cuuint32_t / cuuint64_t objects, not Python ints.
+    u32, u64 = drv.cuuint32_t, drv.cuuint64_t
     tensor_map = check(drv.cuTensorMapEncodeTiled(
-        _enum(drv, "CUtensorMapDataType", f"DATA_TYPE_{_DATA_TYPES[m.dtype]}"), m.rank, m.address,
-        list(reversed(m.shape)), list(reversed(m.strides[:-1])), list(reversed(m.box)),
-        list(reversed(m.element_strides)), _enum(drv, "CUtensorMapInterleave", "INTERLEAVE_NONE"),
+        _enum(drv, "CUtensorMapDataType", f"DATA_TYPE_{_DATA_TYPES[m.dtype]}"), u32(m.rank), m.address,
+        [u64(d) for d in reversed(m.shape)], [u64(s) for s in reversed(m.strides[:-1])],
+        [u32(b) for b in reversed(m.box)], [u32(e) for e in reversed(m.element_strides)],
+        _enum(drv, "CUtensorMapInterleave", "INTERLEAVE_NONE"),
         _enum(drv, "CUtensorMapSwizzle", f"SWIZZLE_{swizzle}"),
         _enum(drv, "CUtensorMapL2promotion", f"L2_PROMOTION_{l2}"),
         _enum(drv, "CUtensorMapFloatOOBfill", f"FLOAT_OOB_FILL_{fill}")), "encoding a tensor map")

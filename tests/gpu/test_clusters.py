@@ -41,8 +41,8 @@ pub unsafe fn rotate(buf: &mut [u32], mut out: DisjointSlice<u32>, n: u32) {
 
 @pytest.fixture(scope="module")
 def module(cuda, tmp_path_factory):
-    major = cuda[0].cuDeviceGetAttribute(
-        cuda[0].CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cuda[1])[1]
+    _, device = cuda.cuDeviceGet(0)
+    major = cuda.cuDeviceGetAttribute(cuda.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device)[1]
     if major < 9:
         pytest.skip("thread-block clusters need sm_90")
     source = tmp_path_factory.mktemp("clusters") / "clusters.rs"

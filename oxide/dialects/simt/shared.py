@@ -15,9 +15,14 @@ from oxide.ir.constraints import INDEX, INTEGER_ATTR, AnyType, BaseOf, Parametri
 from oxide.ir.declare import Attr, Op, Operand, Result, VerifyError, python_value
 
 
+# The largest alignment of a shared array: 1024 bytes, the repeat of the 128-byte swizzle, so a TMA tile and
+# a wgmma descriptor of that swizzle agree on where the pattern starts.
+MAX_SHARED_ALIGN = 1024
+
+
 def _check_align(align: int) -> None:
-    if align <= 0 or align & (align - 1) or align > 256:
-        raise VerifyError(f"alignment must be a power of two from 1 to 256, got {align}")
+    if align <= 0 or align & (align - 1) or align > MAX_SHARED_ALIGN:
+        raise VerifyError(f"alignment must be a power of two from 1 to {MAX_SHARED_ALIGN}, got {align}")
 
 
 @DIALECT.op
@@ -25,7 +30,7 @@ class SharedArrayOp(Op):
     """`static mut A: SharedArray<T, N, ALIGN>`: a block-shared array, aligned to `align` bytes; each op
     is its own array (the lowering gives it a unique symbol).
 
-    Lowers to one `.shared .align A` array per op; `align` is a power of two up to 256 and `N > 0` (verified).
+    Lowers to one `.shared .align A` array per op; `align` is a power of two up to 1024 and `N > 0` (verified).
     """
 
     mnemonic = "shared_array"

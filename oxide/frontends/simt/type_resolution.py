@@ -17,14 +17,13 @@ from oxide.frontends.simt.emit_support import unknown_type
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.simt.expressions.ranges import range_type
 from oxide.frontends.simt.calls.device_types import TensorMapTy, TmaDescriptorTy, device_type
+from oxide.dialects.simt.shared import MAX_SHARED_ALIGN
 from oxide.frontends.syntax import ast
 
 if TYPE_CHECKING:
     from oxide.frontends.simt.emit import FunctionEmitter
 
 MAX_LENGTH = (1 << 31) - 1
-# The simt dialect's limit on a shared array's alignment (its verifier's).
-MAX_SHARED_ALIGN = 256
 # Compile-time integers are at most 128 bits wide in Rust (u128, i128); a fold past that is an overflow.
 _CONST_LIMIT = 1 << 128
 _CONST_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<<": operator.lshift, ">>": operator.rshift}

@@ -11,7 +11,7 @@ func.func @ok() {
 // -----
 
 // Parsing already runs the Python verifiers, so the error is reported before the pipeline starts.
-// ERR: oxide-verify.mlir:[[# @LINE + 2]]:8: error: 'simt.shared_array' op alignment must be a power of two from 1 to 256, got 3
+// ERR: oxide-verify.mlir:[[# @LINE + 2]]:8: error: 'simt.shared_array' op alignment must be a power of two from 1 to 1024, got 3
 func.func @bad() {
   %s = "simt.shared_array"() {align = 3 : i64} : () -> !simt.shared<f32, 32 : i64>
   return

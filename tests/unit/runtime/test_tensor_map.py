@@ -112,7 +112,9 @@ def fake_driver(calls: list):
 
     names = ("CUtensorMapDataType", "CUtensorMapInterleave", "CUtensorMapSwizzle", "CUtensorMapL2promotion",
              "CUtensorMapFloatOOBfill")
-    return types.SimpleNamespace(cuTensorMapEncodeTiled=encode, **{n: Enum(n) for n in names})
+    # The real bindings refuse Python ints for the sizes: they take their own cuuint32_t / cuuint64_t objects.
+    return types.SimpleNamespace(cuTensorMapEncodeTiled=encode, cuuint32_t=lambda v: ("u32", v),
+                                 cuuint64_t=lambda v: ("u64", v), **{n: Enum(n) for n in names})
 
 
 def test_encoding_is_innermost_first_lazy_and_cached(monkeypatch):
@@ -125,8 +127,10 @@ def test_encoding_is_innermost_first_lazy_and_cached(monkeypatch):
     first = m.descriptor()
     assert m.descriptor() is first and len(calls) == 1
     assert first == b"".join(i.to_bytes(8, "little") for i in range(16))
-    assert calls[0] == ("CU_TENSOR_MAP_DATA_TYPE_BFLOAT16", 3, 1 << 20, [64, 32, 3], [128, 8192], [64, 8, 2],
-                        [1, 2, 1], "CU_TENSOR_MAP_INTERLEAVE_NONE", "CU_TENSOR_MAP_SWIZZLE_128B",
+    u32 = lambda *vs: [("u32", v) for v in vs]  # noqa: E731
+    u64 = lambda *vs: [("u64", v) for v in vs]  # noqa: E731
+    assert calls[0] == ("CU_TENSOR_MAP_DATA_TYPE_BFLOAT16", ("u32", 3), 1 << 20, u64(64, 32, 3), u64(128, 8192),
+                        u32(64, 8, 2), u32(1, 2, 1), "CU_TENSOR_MAP_INTERLEAVE_NONE", "CU_TENSOR_MAP_SWIZZLE_128B",
                         "CU_TENSOR_MAP_L2_PROMOTION_L2_256B", "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA")
 
 

@@ -1,7 +1,7 @@
 // RUN: %oxide-opt %s --split-input-file --verify-diagnostics
 
 func.func @alignment_power_of_two() {
-  // expected-error@+1 {{'simt.shared_array' op alignment must be a power of two from 1 to 256, got 12}}
+  // expected-error@+1 {{'simt.shared_array' op alignment must be a power of two from 1 to 1024, got 12}}
   %s = "simt.shared_array"() {align = 12 : i64} : () -> !simt.shared<f32, 256 : i64>
   return
 }
@@ -9,8 +9,8 @@ func.func @alignment_power_of_two() {
 // -----
 
 func.func @alignment_at_most_256() {
-  // expected-error@+1 {{alignment must be a power of two from 1 to 256, got 512}}
-  %s = "simt.shared_array"() {align = 512 : i64} : () -> !simt.shared<f32, 4 : i64>
+  // expected-error@+1 {{alignment must be a power of two from 1 to 1024, got 2048}}
+  %s = "simt.shared_array"() {align = 2048 : i64} : () -> !simt.shared<f32, 4 : i64>
   return
 }
 
@@ -60,7 +60,7 @@ func.func @shared_store_type(%i: index, %v: f64) {
 // -----
 
 func.func @dynamic_shared_alignment(%o: index) {
-  // expected-error@+1 {{alignment must be a power of two from 1 to 256, got 3}}
+  // expected-error@+1 {{alignment must be a power of two from 1 to 1024, got 3}}
   %d = "simt.dynamic_shared"(%o) {align = 3 : i64} : (index) -> !simt.ptr<f32, 3>
   return
 }

@@ -1,5 +1,5 @@
 func.func @below() {
-  // expected-error@below {{alignment must be a power of two from 1 to 256, got 5}}
+  // expected-error@below {{alignment must be a power of two from 1 to 1024, got 5}}
   %s = "simt.shared_array"() {align = 5 : i64} : () -> !simt.shared<f32, 4 : i64>
   return
 }

@@ -1,4 +1,4 @@
-// expect: 5:39: `DynamicSharedArray` alignment 18446744073709551615 must be a power of two from 1 to 256 bytes
+// expect: 5:39: `DynamicSharedArray` alignment 18446744073709551615 must be a power of two from 1 to 1024 bytes
 #[kernel]
 #[launch_contract(domain = 1, block = (128, 1, 1), dynamic_shared_range = (512, 4096), dynamic_shared_alignment = 16)]
 pub fn k(mut out: DisjointSlice<f32>) {

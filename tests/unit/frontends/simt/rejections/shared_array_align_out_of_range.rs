@@ -1,4 +1,4 @@
-// expect: 4:40: `SharedArray` alignment 36893488147419103232 must be a power of two from 1 to 256 bytes
+// expect: 4:40: `SharedArray` alignment 36893488147419103232 must be a power of two from 1 to 1024 bytes
 #[kernel]
 pub fn k(mut out: DisjointSlice<f32>) {
     static mut S: SharedArray<f32, 16, 36893488147419103232> = SharedArray::UNINIT;
