@@ -3,7 +3,7 @@
 
 Usage:
     python benchmarks/yardstick/run.py EXAMPLES_DIR [--out benchmarks/yardstick/report.md]
-        [--work /tmp/oxide-yardstick] [--timeout 120] [--jobs 2] [--oxide-opt PATH] [--chip sm_90]
+        [--work /tmp/oxide-yardstick] [--timeout 120] [--jobs 2] [--oxide-opt PATH] [--chip sm_90a]
         [--instantiate-generics]
 
 EXAMPLES_DIR is the `crates/rustc-codegen-cuda/examples` folder of an extracted cuda-oxide snapshot
@@ -19,7 +19,7 @@ that are not cuda-oxide's own crates (e.g. a `kernel-lib` crate next to the exam
 "multi-crate". `src/bin/*.rs` extra binaries (benchmarks) are not part of the yardstick.
 
 Scope: an example is out of scope when it needs Blackwell-only hardware (tcgen05 / TMEM / CLC /
-sm_100a multicast TMA / kind::f8f6f4 MMA), or LTOIR / C++ linking (C/C++/CUDA sources or an
+TMA multicast with cta_group::2 / kind::f8f6f4 MMA), or LTOIR / C++ linking (C/C++/CUDA sources or an
 `extern-libs` folder in the example). Examples named `error*` are negative tests (the reference
 compiler must reject them); they are reported separately: oxide "passes" one when it rejects it.
 """
@@ -31,6 +31,7 @@ import concurrent.futures as cf
 import dataclasses
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -43,7 +44,7 @@ BLACKWELL_PATTERNS = {
     "tcgen05": re.compile(r"\btcgen05_\w+|\bTcgen05\w+"),
     "TMEM": re.compile(r"\bTmem\w*|\btmem_\w+"),
     "CLC": re.compile(r"\bclc_(try_cancel|query)\w*"),
-    "TMA multicast (sm_100a)": re.compile(r"\bcp_async_bulk_tensor_\w*_multicast\b"),
+    "TMA multicast with cta_group::2 (sm_100a)": re.compile(r"\bcp_async_bulk_tensor_\w*_multicast_cg2\b"),
     "kind::f8f6f4 MMA": re.compile(r"\w*_kind_f8f6f4_\w*"),
 }
 FOREIGN_SUFFIXES = {".cu", ".cuh", ".cpp", ".cc", ".c", ".h", ".hpp"}
@@ -215,7 +216,8 @@ def _first_error(output: str) -> tuple[str, str]:
 
 def run_one(ex: Example, oxide_opt: str, timeout: float, chip: str, extra: list[str] | None = None,
             debug: bool = False) -> tuple[str, int | None, float, str]:
-    cmd = [oxide_opt, str(ex.bundle), "--emit=ptx", f"--chip={chip}", "-o", os.devnull] + (extra or [])
+    ptx = ex.bundle.with_suffix(".ptx")
+    cmd = [oxide_opt, str(ex.bundle), "--emit=ptx", f"--chip={chip}", "-o", str(ptx)] + (extra or [])
     env = dict(os.environ, OXIDE_DEBUG="1") if debug else None
     start = time.perf_counter()
     try:
@@ -228,10 +230,20 @@ def run_one(ex: Example, oxide_opt: str, timeout: float, chip: str, extra: list[
     if "Traceback (most recent call last)" in out or "internal error" in out or "this is a bug in oxide" in out:
         return "internal", p.returncode, secs, out
     if p.returncode == 0:
-        return "ok", 0, secs, out
+        return _assemble(ptx, chip, secs, out)
     if p.returncode < 0:
         return "internal", p.returncode, secs, out
     return "fail", p.returncode, secs, out
+
+
+def _assemble(ptx: Path, chip: str, secs: float, out: str) -> tuple[str, int | None, float, str]:
+    """An accepted example's PTX must also assemble: `ptxas -arch=<chip>` where ptxas is installed."""
+    if shutil.which("ptxas") is None:
+        return "ok", 0, secs, out
+    p = subprocess.run(["ptxas", f"-arch={chip}", str(ptx), "-o", os.devnull], capture_output=True, text=True)
+    if p.returncode:
+        return "fail", p.returncode, secs, out + f"error: ptxas -arch={chip} rejected the PTX: {p.stderr.strip()}\n"
+    return "ok", 0, secs, out
 
 
 def process(ex: Example, args: argparse.Namespace) -> Example:
@@ -505,7 +517,7 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2)))
     ap.add_argument("--oxide-opt", default=str(Path(sys.executable).parent / "oxide-opt"))
-    ap.add_argument("--chip", default="sm_90")
+    ap.add_argument("--chip", default="sm_90a")
     ap.add_argument("--only", nargs="*", help="run only these examples")
     ap.add_argument("--snapshot", default="", help="free text naming the snapshot (commit), put in the report")
     ap.add_argument("--instantiate-generics", action="store_true",
