@@ -18,6 +18,7 @@ from mlir.dialects import gpu
 
 from oxide.backend.emulator import (  # noqa: F401 (rules)
     aggregates,
+    ops_address,
     ops_arith,
     ops_control,
     ops_math,
@@ -49,7 +50,8 @@ from oxide.runtime.emulator import debug as _d
 from oxide.runtime.emulator import warp as _w
 '''
 _TILE_IMPORT = "from oxide.runtime.emulator import tile as _t\n"
-_SCHEDULE_IMPORT = "from oxide.runtime.emulator import schedule as _s\n"  # SIMT kernels' scheduled functions
+_SCHEDULE_IMPORT = ("from oxide.runtime.emulator import addresses as _ad\n"
+                    "from oxide.runtime.emulator import schedule as _s\n")  # SIMT kernels' scheduled functions
 
 
 def _parameter(type_: Any, func: Any) -> tuple[Any, ...]:
@@ -139,9 +141,10 @@ def emit_program(module: ir.Module, *, strict: bool = True) -> str:
 def _simt_kernel(func: Any, locs: LocationTable, functions: set[str]) -> tuple[str, str, dict[str, Any]]:
     """A SIMT kernel's two functions (lock step; scheduled, a generator per warp: the `warps` entry) and
     its KERNELS entry; `schedule` says "warps" for a kernel that needs it (scheduling.py)."""
-    function, text, kinds = _kernel_function(func, locs, functions)
-    warps, warps_text, _ = _kernel_function(func, locs, functions, scheduled=True)
-    entry: dict[str, Any] = {"warps": _Name(warps), "params": kinds}
+    function, text, kinds, _ = _kernel_function(func, locs, functions)
+    warps, warps_text, _, em = _kernel_function(func, locs, functions, scheduled=True)
+    entry: dict[str, Any] = {"warps": _Name(warps), "params": kinds, "shared": em.shared_layout,
+                             "dynamic_align": em.dynamic_align}
     if blocking_ops_in(func):
         entry["schedule"] = "warps"
         if grid_syncs(func):
@@ -157,9 +160,9 @@ class _Name(str):
 
 
 def _kernel_function(func: Any, locs: LocationTable, functions: set[str],
-                     scheduled: bool = False) -> tuple[str, str, list[tuple[str, str]]]:
-    """The name and text of one kernel's Python function (`scheduled`: the generator one warp runs), and
-    its parameters' (kind, dtype)."""
+                     scheduled: bool = False) -> tuple[str, str, list[tuple[str, str]], KernelEmitter]:
+    """The name and text of one kernel's Python function (`scheduled`: the generator one warp runs), its
+    parameters' (kind, dtype), and its emitter (which knows the kernel's shared-memory layout)."""
     em = KernelEmitter(locs, func, scheduled)
     entry = func.regions[0].blocks[0]
     params = [em.bind(arg, f"p{k}") for k, arg in enumerate(entry.arguments)]
@@ -175,7 +178,8 @@ def _kernel_function(func: Any, locs: LocationTable, functions: set[str],
     if function in functions:
         function += f"_{len(functions)}"
     functions.add(function)
-    return function, f"def {function}(c, m0{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n", kinds
+    text = f"def {function}(c, m0{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n"
+    return function, text, kinds, em
 
 
 def _source_name(location: Any) -> str:

@@ -131,7 +131,10 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
     params = meta["params"]
     if len(args) != len(params):
         raise LaunchError(f"kernel `{entry}` takes {len(params)} arguments, got {len(args)}")
-    state = Launch(entry, namespace["LOCS"], grid3, block3, int(dynamic_shared), check_races)
+    layout = meta.get("shared")
+    state = Launch(entry, namespace["LOCS"], grid3, block3, int(dynamic_shared), check_races,
+                   shared_layout=None if layout is None else tuple(tuple(a) for a in layout),
+                   dynamic_align=int(meta.get("dynamic_align", 16)))
     trackers: dict[Any, RaceTracker] = {}
     values = []
     for k, ((kind, dtype_name, *unit), value) in enumerate(zip(params, args)):
