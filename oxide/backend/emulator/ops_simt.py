@@ -44,6 +44,9 @@ def emit_dim_query(em: KernelEmitter, op: Any) -> None:
 @rule(simt.SpecialRegOp)
 def emit_special_reg(em: KernelEmitter, op: Any) -> None:
     reg = _string(op, "reg")
+    if reg.startswith(("cluster", "nclusterid")):  # the launch's cluster shape (oxide.runtime.emulator.clusters)
+        em.line(f"{em.result(op)} = _cl.register(c, {reg!r})")
+        return
     em.line(f"{em.result(op)} = c.special_reg({reg!r})")
 
 

@@ -20,7 +20,9 @@ from oxide.backend.emulator import (  # noqa: F401 (rules)
     aggregates,
     ops_address,
     ops_arith,
+    ops_cluster,
     ops_control,
+    ops_hopper,
     ops_math,
     ops_simt,
     ops_sync,
@@ -51,6 +53,8 @@ from oxide.runtime.emulator import warp as _w
 '''
 _TILE_IMPORT = "from oxide.runtime.emulator import tile as _t\n"
 _SCHEDULE_IMPORT = ("from oxide.runtime.emulator import addresses as _ad\n"
+                    "from oxide.runtime.emulator import clusters as _cl\n"
+                    "from oxide.runtime.emulator import hopper as _h\n"
                     "from oxide.runtime.emulator import schedule as _s\n")  # SIMT kernels' scheduled functions
 
 
@@ -58,6 +62,8 @@ def _parameter(type_: Any, func: Any) -> tuple[Any, ...]:
     """(kind, numpy dtype) of a kernel parameter, kind "scalar", "buffer" or "buffer_2d" (runtime 2-D index);
     a buffer of structs or arrays, held as its scalars (aggregates.py), adds how many scalars one element is."""
     text = str(type_)
+    if text == "!simt.tensor_map":
+        return "tensor_map", "uint8"  # the launch passes the TensorMap itself (its numpy array and box)
     match = re.fullmatch(r'!simt\.(slice|slice_mut|disjoint|ptr)<(.*)>', text)
     if match is None:
         return "scalar", numpy_dtype(type_, func)
@@ -149,6 +155,11 @@ def _simt_kernel(func: Any, locs: LocationTable, functions: set[str]) -> tuple[s
         entry["schedule"] = "warps"
         if grid_syncs(func):
             entry["grid_sync"] = True
+    if "simt.cluster_dims" in func.attributes:
+        entry["cluster"] = [int(v) for v in ir.DenseI32ArrayAttr(func.attributes["simt.cluster_dims"])]
+    if "simt.cooperative" in func.attributes:
+        # The last parameter is the GPU's grid-barrier workspace: the emulator's launch supplies it.
+        kinds[-1] = ("workspace", kinds[-1][1])
     return function, text + "\n\n" + warps_text, entry
 
 
