@@ -1,6 +1,6 @@
 """Byte-addressed shared memory: one block's shared window, as the hardware lays it out.
 
-Static arrays sit at offsets aligned to their alignment, in declaration order, then the dynamic shared
+Static arrays sit at offsets aligned to their alignment, the most aligned first, then the dynamic shared
 memory at the next multiple of its alignment; a shared address is a byte offset into the window (the
 32-bit address `cvta.to.shared` gives). The same bytes read under any element type (`view`). Bytes that an
 in-flight TMA load writes are pending until its mbarrier phase completes: reading them is an error that
@@ -34,10 +34,13 @@ class SharedWindow:
     dynamic shared memory aligned to `dynamic_align`."""
 
     def __init__(self, statics: Sequence[tuple[int, int]], dynamic: int = 0, dynamic_align: int = DYNAMIC_ALIGN):
-        offset, self.offsets = 0, []
-        for size, alignment in statics:
+        # The most aligned arrays first (in declaration order among equals), so that padding stays small and
+        # a tile that asks for the most alignment (TMA, wgmma) starts the window.
+        offset, self.offsets = 0, [0] * len(statics)
+        for k in sorted(range(len(statics)), key=lambda k: -statics[k][1]):
+            size, alignment = statics[k]
             offset = _align(offset, alignment)
-            self.offsets.append(offset)
+            self.offsets[k] = offset
             offset += size
         self.dynamic_offset = _align(offset, max(dynamic_align, DYNAMIC_ALIGN))
         self.size = self.dynamic_offset + dynamic
