@@ -10,6 +10,7 @@ from oxide.runtime.artifact import Artifact
 from oxide.runtime.config import LaunchConfig
 from oxide.runtime.contract import DeviceLimits, FunctionLimits
 from oxide.runtime.errors import ArtifactError, KernelFaultError
+from oxide.runtime.launch_ex import check_cluster_shape
 from oxide.runtime.signature import KernelSpec
 
 EMULATED_LIMITS = DeviceLimits((9, 0), (1024, 1024, 64), ((1 << 31) - 1, 65535, 65535), 1024, 48 * 1024, 227 * 1024)
@@ -54,9 +55,13 @@ class EmulatedExecutor:
         from oxide.runtime.emulator import launch
         from oxide.runtime.emulator.errors import EmulatorError
 
+        spec = fn.kernel
+        check_cluster_shape(spec, config)  # the GPU path's error for a grid of partial clusters
         try:
-            launch(self.program, fn.kernel.entry, config.grid, config.block, abi, config.shared_mem_bytes,
-                   shuffle_blocks=self.shuffle_blocks, check_races=self.check_races)
+            # A cooperative kernel's grid runs resident at once; its workspace parameter is the GPU's alone.
+            launch(self.program, spec.entry, config.grid, config.block, abi, config.shared_mem_bytes,
+                   shuffle_blocks=self.shuffle_blocks, check_races=self.check_races,
+                   cluster=tuple(spec.cluster) if spec.cluster else None)
         except EmulatorError as exc:
             raise KernelFaultError(f"kernel `{fn.kernel.name}` (emulator): {type(exc).__name__}: {exc}",
                                    type(exc).__name__, fn.kernel.name, context_usable=True) from exc

@@ -67,6 +67,10 @@ class KernelEmitter:
         self.counter = 0
         self.mask = "m0"
         self.shared_count = 0
+        # The static shared arrays as (bytes, alignment), in declaration order, and the largest alignment
+        # asked of the dynamic shared memory: the layout of a block's shared window.
+        self.shared_layout: list[tuple[int, int]] = []
+        self.dynamic_align = 16
 
     # Names and text ------------------------------------------------------------------------------------
     def fresh(self, prefix: str = "v") -> str:

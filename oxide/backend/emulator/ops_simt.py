@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
 from mlir import ir
 
 from oxide.backend.emulator import aggregates
@@ -13,6 +14,7 @@ from oxide.backend.emulator.emitter import (
     KernelEmitter,
     element_type,
     np_type,
+    numpy_dtype,
 )
 from oxide.backend.emulator.rules import rule
 from oxide.dialects import simt
@@ -42,6 +44,9 @@ def emit_dim_query(em: KernelEmitter, op: Any) -> None:
 @rule(simt.SpecialRegOp)
 def emit_special_reg(em: KernelEmitter, op: Any) -> None:
     reg = _string(op, "reg")
+    if reg.startswith(("cluster", "nclusterid")):  # the launch's cluster shape (oxide.runtime.emulator.clusters)
+        em.line(f"{em.result(op)} = _cl.register(c, {reg!r})")
+        return
     em.line(f"{em.result(op)} = c.special_reg({reg!r})")
 
 
@@ -207,7 +212,7 @@ def emit_ptr_cast(em: KernelEmitter, op: Any) -> None:
         em.line(f"{em.result(op)} = {ptr}")
         return
     dtype = np_type(element_type(op.results[0].type), op)
-    em.line(f"{em.result(op)} = _mem.Ptr({ptr}.buffer.cast({dtype}), {ptr}.offset)")
+    em.line(f"{em.result(op)} = _mem.ptr_cast(c, {ptr}, {dtype}, {em.loc(op)})")
 
 
 @rule(simt.RefPtrOp)
@@ -230,6 +235,8 @@ def emit_shared_array(em: KernelEmitter, op: Any) -> None:
     if match is None:
         raise LoweringError(f"the emulator cannot allocate shared memory of type {op.results[0].type}", op)
     em.shared_count += 1
+    size = int(match.group(2)) * np.dtype(numpy_dtype(match.group(1), op)).itemsize
+    em.shared_layout.append((size, int_value(op.attributes["align"])))
     name = f"#{em.shared_count} (declared at {em.locs.entries[em.loc(op)]})"
     em.line(f"{em.result(op)} = c.shared_array({em.shared_count}, {np_type(match.group(1), op)}, "
             f"{int(match.group(2))}, {name!r})")
@@ -238,6 +245,7 @@ def emit_shared_array(em: KernelEmitter, op: Any) -> None:
 @rule(simt.DynamicSharedOp)
 def emit_dynamic_shared(em: KernelEmitter, op: Any) -> None:
     dtype = np_type(element_type(op.results[0].type), op)
+    em.dynamic_align = max(em.dynamic_align, int_value(op.attributes["align"]))
     em.line(f"{em.result(op)} = c.dynamic_shared({em.args(op)[0]}, {dtype})")
 
 

@@ -1,5 +1,5 @@
 """Emulator rules for short vectors (upstream `vector.extract` / `vector.from_elements`, as the tile lowering's
-vector loads and stores use them) and `simt.ptr_to_int`. A vector<NxT> value is one row of N per lane."""
+vector loads and stores use them). A vector<NxT> value is one row of N per lane."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from mlir.dialects import vector as vector_d
 
 from oxide.backend.emulator.emitter import KernelEmitter
 from oxide.backend.emulator.rules import rule
-from oxide.dialects import simt
 from oxide.ir.rules import LoweringError
 
 
@@ -27,11 +26,3 @@ def emit_vector_extract(em: KernelEmitter, op: Any) -> None:
 def emit_vector_from_elements(em: KernelEmitter, op: Any) -> None:
     elements = ", ".join(f"c.broadcast({e})" for e in em.args(op))
     em.line(f"{em.result(op)} = np.stack([{elements}], axis=1)")
-
-
-@rule(simt.PtrToIntOp)
-def emit_ptr_to_int(em: KernelEmitter, op: Any) -> None:
-    # The host address of the element: alignment tests on it behave as on the GPU for numpy's allocations.
-    (ptr,) = em.args(op)
-    em.line(f"{em.result(op)} = np.int64({ptr}.buffer.array.ctypes.data) + "
-            f"np.asarray({ptr}.offset, np.int64) * {ptr}.buffer.array.itemsize")

@@ -18,8 +18,11 @@ from mlir.dialects import gpu
 
 from oxide.backend.emulator import (  # noqa: F401 (rules)
     aggregates,
+    ops_address,
     ops_arith,
+    ops_cluster,
     ops_control,
+    ops_hopper,
     ops_math,
     ops_simt,
     ops_sync,
@@ -49,13 +52,18 @@ from oxide.runtime.emulator import debug as _d
 from oxide.runtime.emulator import warp as _w
 '''
 _TILE_IMPORT = "from oxide.runtime.emulator import tile as _t\n"
-_SCHEDULE_IMPORT = "from oxide.runtime.emulator import schedule as _s\n"  # SIMT kernels' scheduled functions
+_SCHEDULE_IMPORT = ("from oxide.runtime.emulator import addresses as _ad\n"
+                    "from oxide.runtime.emulator import clusters as _cl\n"
+                    "from oxide.runtime.emulator import hopper as _h\n"
+                    "from oxide.runtime.emulator import schedule as _s\n")  # SIMT kernels' scheduled functions
 
 
 def _parameter(type_: Any, func: Any) -> tuple[Any, ...]:
     """(kind, numpy dtype) of a kernel parameter, kind "scalar", "buffer" or "buffer_2d" (runtime 2-D index);
     a buffer of structs or arrays, held as its scalars (aggregates.py), adds how many scalars one element is."""
     text = str(type_)
+    if text == "!simt.tensor_map":
+        return "tensor_map", "uint8"  # the launch passes the TensorMap itself (its numpy array and box)
     match = re.fullmatch(r'!simt\.(slice|slice_mut|disjoint|ptr)<(.*)>', text)
     if match is None:
         return "scalar", numpy_dtype(type_, func)
@@ -139,13 +147,19 @@ def emit_program(module: ir.Module, *, strict: bool = True) -> str:
 def _simt_kernel(func: Any, locs: LocationTable, functions: set[str]) -> tuple[str, str, dict[str, Any]]:
     """A SIMT kernel's two functions (lock step; scheduled, a generator per warp: the `warps` entry) and
     its KERNELS entry; `schedule` says "warps" for a kernel that needs it (scheduling.py)."""
-    function, text, kinds = _kernel_function(func, locs, functions)
-    warps, warps_text, _ = _kernel_function(func, locs, functions, scheduled=True)
-    entry: dict[str, Any] = {"warps": _Name(warps), "params": kinds}
+    function, text, kinds, _ = _kernel_function(func, locs, functions)
+    warps, warps_text, _, em = _kernel_function(func, locs, functions, scheduled=True)
+    entry: dict[str, Any] = {"warps": _Name(warps), "params": kinds, "shared": em.shared_layout,
+                             "dynamic_align": em.dynamic_align}
     if blocking_ops_in(func):
         entry["schedule"] = "warps"
         if grid_syncs(func):
             entry["grid_sync"] = True
+    if "simt.cluster_dims" in func.attributes:
+        entry["cluster"] = [int(v) for v in ir.DenseI32ArrayAttr(func.attributes["simt.cluster_dims"])]
+    if "simt.cooperative" in func.attributes:
+        # The last parameter is the GPU's grid-barrier workspace: the emulator's launch supplies it.
+        kinds[-1] = ("workspace", kinds[-1][1])
     return function, text + "\n\n" + warps_text, entry
 
 
@@ -157,9 +171,9 @@ class _Name(str):
 
 
 def _kernel_function(func: Any, locs: LocationTable, functions: set[str],
-                     scheduled: bool = False) -> tuple[str, str, list[tuple[str, str]]]:
-    """The name and text of one kernel's Python function (`scheduled`: the generator one warp runs), and
-    its parameters' (kind, dtype)."""
+                     scheduled: bool = False) -> tuple[str, str, list[tuple[str, str]], KernelEmitter]:
+    """The name and text of one kernel's Python function (`scheduled`: the generator one warp runs), its
+    parameters' (kind, dtype), and its emitter (which knows the kernel's shared-memory layout)."""
     em = KernelEmitter(locs, func, scheduled)
     entry = func.regions[0].blocks[0]
     params = [em.bind(arg, f"p{k}") for k, arg in enumerate(entry.arguments)]
@@ -175,7 +189,8 @@ def _kernel_function(func: Any, locs: LocationTable, functions: set[str],
     if function in functions:
         function += f"_{len(functions)}"
     functions.add(function)
-    return function, f"def {function}(c, m0{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n", kinds
+    text = f"def {function}(c, m0{''.join(', ' + p for p in params)}):\n" + "\n".join(em.lines) + "\n"
+    return function, text, kinds, em
 
 
 def _source_name(location: Any) -> str:

@@ -14,6 +14,7 @@ import numpy as np
 
 from oxide.runtime.emulator.errors import OutOfBounds
 from oxide.runtime.emulator.memory import Buffer, Ptr, Witness
+from oxide.runtime.emulator.shared_window import SharedMemoryError, pending_message
 from oxide.runtime.emulator.threads import Threads
 
 
@@ -46,6 +47,8 @@ def load(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int, checked: b
     emulator rather than reading another allocation)."""
     _check(c, mask, buffer, index, loc, "an" if checked else "an unchecked")
     at = _address(buffer, index)
+    if buffer.window is not None and buffer.window.in_flight:
+        check_ready(c, mask, buffer, at, loc)
     if buffer.tracker is not None:
         buffer.tracker.on_read(c, mask, at + buffer.base if buffer.base else at, loc)
     if not isinstance(at, np.ndarray):
@@ -53,6 +56,33 @@ def load(c: Threads, mask: Any, buffer: Buffer, index: Any, loc: int, checked: b
     if mask is not c.full:
         at = np.where(mask, at, 0 if buffer.lane_base is None else buffer.lane_base)
     return buffer.array[at]
+
+
+def check_ready(c: Threads, mask: Any, buffer: Buffer, at: Any, loc: int) -> None:
+    """Fail the lanes of `mask` that read shared-window bytes a TMA load has not completed."""
+    window = buffer.window
+    first = buffer.window_offset + np.where(mask, c.broadcast(at), 0).astype(np.int64) * buffer.array.itemsize
+    barrier = window.pending[np.clip(first, 0, len(window.pending) - 1)]
+    bad = (barrier >= 0) & mask
+    if bad.any():
+        k = c.first(bad)
+        c.fail(SharedMemoryError, pending_message(int(first[k]), int(barrier[k])), bad, loc)
+
+
+def ptr_cast(c: Threads, ptr: Ptr, dtype: Any, loc: int) -> Ptr:
+    """A pointer to `dtype` elements at the same address. Shared-window memory reads under any element type
+    (the address must be aligned to it); other memory only between types of the same size."""
+    buffer = ptr.buffer.cast(dtype)
+    old, new = ptr.buffer.array.itemsize, buffer.array.itemsize
+    if old == new:
+        return Ptr(buffer, ptr.offset)
+    nbytes = np.asarray(ptr.offset, np.int64) * old
+    misaligned = c.broadcast((nbytes + buffer.window_offset) % new != 0)
+    if misaligned.any():
+        k = c.first(misaligned)
+        c.fail(SharedMemoryError, f"a pointer to shared address {int(c.broadcast(nbytes)[k]) + buffer.window_offset:#x} "
+               f"cast to {np.dtype(dtype)} elements is not aligned to {new} bytes", misaligned, loc)
+    return Ptr(buffer, nbytes // new)
 
 
 def store(c: Threads, mask: Any, buffer: Buffer, index: Any, value: Any, loc: int, checked: bool = True) -> None:

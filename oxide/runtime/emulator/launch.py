@@ -13,6 +13,7 @@ import numpy as np
 from oxide.runtime.emulator.errors import LaunchError, UnsupportedOperation
 from oxide.runtime.emulator.memory import Buffer
 from oxide.runtime.emulator.races import RaceTracker
+from oxide.runtime.emulator.clusters import link
 from oxide.runtime.emulator.schedule import residency_groups, run_group
 from oxide.runtime.emulator.threads import Launch, Threads
 
@@ -128,19 +129,19 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
     if "tile" in meta:
         raise LaunchError(f"kernel `{entry}` is a tile kernel: launch it with oxide.runtime.emulator.launch_tile")
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
-    params = meta["params"]
+    params = [p for p in meta["params"] if p[0] != "workspace"]  # a cooperative kernel's hidden workspace
     if len(args) != len(params):
         raise LaunchError(f"kernel `{entry}` takes {len(params)} arguments, got {len(args)}")
-    state = Launch(entry, namespace["LOCS"], grid3, block3, int(dynamic_shared), check_races)
+    shape = _cluster_shape(entry, meta, cluster, grid3)
+    layout = meta.get("shared")
+    state = Launch(entry, namespace["LOCS"], grid3, block3, int(dynamic_shared), check_races,
+                   shared_layout=None if layout is None else tuple(tuple(a) for a in layout),
+                   dynamic_align=int(meta.get("dynamic_align", 16)), cluster=shape)
     trackers: dict[Any, RaceTracker] = {}
-    values = []
-    for k, ((kind, dtype_name, *unit), value) in enumerate(zip(params, args)):
-        where = f"kernel parameter {k} of `{entry}`"
-        dtype = np.dtype(dtype_name)
-        if kind == "scalar":
-            values.append(_scalar(value, dtype, where))
-        else:
-            values.append(_buffer(value, dtype, kind == "buffer_2d", where, trackers, check_races, *unit))
+    values = [_argument(entry, k, param, value, trackers, check_races) for k, (param, value) in
+              enumerate(zip(params, args))]
+    if len(params) < len(meta["params"]):
+        values.append(None)  # the workspace: the scheduler is the emulator's grid barrier
     state.global_trackers = list(trackers.values())
     gx, gy, gz = grid3
     blocks = np.stack(np.meshgrid(np.arange(gx), np.arange(gy), np.arange(gz), indexing="ij"), -1)
@@ -150,15 +151,10 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
         blocks = blocks[np.random.default_rng(seed).permutation(len(blocks))]
     mode = _schedule(entry, meta, schedule)
     if mode == "warps":
-        shape = None if cluster is None else _dims(tuple(cluster), "cluster")
-        if shape is not None and any(g % s for g, s in zip(grid3, shape)):
-            raise LaunchError(f"the grid {grid3} is not a whole number of clusters of {shape} blocks")
         with np.errstate(all="ignore"):
             for group in residency_groups(blocks, shape, bool(meta.get("grid_sync"))):
-                run_group(state, meta["warps"], values, group, shape)
+                run_group(state, meta["warps"], values, group, shape, lambda threads: link(threads, shape))
         return
-    if cluster is not None:
-        raise LaunchError("clusters run only in the scheduled mode: pass schedule=\"warps\"")
     per_batch = blocks_per_batch or max(1, BATCH_LANES // state.per_block)
     function = meta["function"]
     with np.errstate(all="ignore"):
@@ -166,6 +162,39 @@ def launch(program: str, entry: str, grid: tuple[int, int, int], block: tuple[in
             threads = Threads(state, blocks[start:start + per_batch])
             function(threads, threads.full, *values)
             threads.flush_races()
+
+
+def _argument(entry: str, k: int, param: Sequence[Any], value: Any, trackers: dict[Any, RaceTracker],
+              check_races: bool) -> Any:
+    """The emulator's value of argument `k` for a parameter (kind, dtype, [unit])."""
+    kind, dtype_name, *unit = param
+    where = f"kernel parameter {k} of `{entry}`"
+    dtype = np.dtype(dtype_name)
+    if kind == "scalar":
+        return _scalar(value, dtype, where)
+    if kind == "tensor_map":
+        if not isinstance(getattr(value, "array", None), np.ndarray) or not hasattr(value, "box"):
+            raise LaunchError(f"{where} is a tensor map: pass an oxide.runtime.TensorMap of a numpy array, got "
+                              f"{type(value).__name__}")
+        return value
+    return _buffer(value, dtype, kind == "buffer_2d", where, trackers, check_races, *unit)
+
+
+def _cluster_shape(entry: str, meta: dict[str, Any], cluster: Sequence[int] | None,
+                   grid: tuple[int, int, int]) -> tuple[int, int, int] | None:
+    """The launch's cluster shape: the one asked for, else the kernel's #[cluster_launch]; the grid must be
+    whole clusters."""
+    declared = meta.get("cluster")
+    shape = _dims(tuple(cluster), "cluster") if cluster is not None else \
+        _dims(tuple(declared), "cluster") if declared else None
+    if shape is None:
+        return None
+    if declared and tuple(declared) + (1,) * (3 - len(declared)) != shape:
+        raise LaunchError(f"kernel `{entry}` is compiled for clusters of {tuple(declared)} blocks "
+                          f"(#[cluster_launch]), launched with {shape}")
+    if any(g % s for g, s in zip(grid, shape)):
+        raise LaunchError(f"the grid {grid} is not a whole number of clusters of {shape} blocks")
+    return shape
 
 
 def _schedule(entry: str, meta: dict[str, Any], asked: str | None) -> str:

@@ -70,20 +70,20 @@ class Mbarrier:
 
     def expect_tx(self, nbytes: int) -> None:
         self._valid("mbarrier expect_tx")
-        if not 0 <= self.tx + nbytes <= MAX_TX:
-            raise MbarrierError(f"mbarrier expect_tx of {nbytes} bytes takes the tx count of the mbarrier at "
-                                f"shared address {self.address:#x} out of range (now {self.tx})")
-        self.tx += nbytes
+        self._move_tx(nbytes, f"mbarrier expect_tx of {nbytes} bytes")
 
     def complete_tx(self, nbytes: int) -> None:
-        """A TMA copy's bytes arrived."""
+        """A TMA copy's bytes arrived. The tx count may go below zero for a while (PTX allows down to
+        -(2^20 - 1)): a copy issued before its expect_tx, as kernels commonly do, completes first here."""
         self._valid("a TMA copy's complete_tx")
-        if self.tx - nbytes < 0:
-            raise MbarrierError(f"a TMA copy completed {nbytes} bytes on the mbarrier at shared address "
-                                f"{self.address:#x}, which expects only {self.tx} more: its tx count would go "
-                                "negative (expect_tx the copy's full size first)")
-        self.tx -= nbytes
+        self._move_tx(-nbytes, f"a TMA copy completing {nbytes} bytes")
         self._maybe_complete()
+
+    def _move_tx(self, delta: int, what: str) -> None:
+        if not -MAX_TX <= self.tx + delta <= MAX_TX:
+            raise MbarrierError(f"{what} takes the tx count of the mbarrier at shared address {self.address:#x} "
+                                f"out of range (now {self.tx}; the range is +-{MAX_TX})")
+        self.tx += delta
 
     def _maybe_complete(self) -> None:
         if self.pending == 0 and self.tx == 0:
@@ -108,8 +108,12 @@ class Mbarrier:
 
     def describe(self, parity: int | None = None, token: int | None = None) -> str:
         phase = f"phase {token}" if token is not None else f"the phase of parity {parity}"
-        return (f"the mbarrier at shared address {self.address:#x} to complete {phase} (now in phase {self.phase}: "
+        text = (f"the mbarrier at shared address {self.address:#x} to complete {phase} (now in phase {self.phase}: "
                 f"{self.pending} of {self.expected} arrivals and {self.tx} transaction bytes outstanding)")
+        if self.pending == 0 and self.tx != 0:
+            text += ("; every arrival is in, but the tx count never reaches zero: the copies completed "
+                     f"{'fewer' if self.tx > 0 else 'more'} bytes than expect_tx announced")
+        return text
 
 
 class Mbarriers:

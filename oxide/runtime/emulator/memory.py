@@ -25,7 +25,9 @@ class Buffer:
     element of the kernel's view spans (a struct or array element held as its scalars; 1 otherwise).
 
     Shared memory holds one instance per block of the batch, `block_size` elements each; a lane's index is
-    relative to its block's instance, which starts at its `lane_base` (None: one block, at 0)."""
+    relative to its block's instance, which starts at its `lane_base` (None: one block, at 0). A block that
+    runs alone keeps its shared memory in its byte-addressed `window` (a SharedWindow); the array is then a
+    view of the window's bytes from byte `window_offset`."""
 
     array: np.ndarray
     what: str
@@ -35,6 +37,8 @@ class Buffer:
     block_size: int | None = None
     lane_base: Any = None
     unit: int = 1
+    window: Any = None
+    window_offset: int = 0
 
     def __len__(self) -> int:
         return self.block_size if self.block_size is not None else len(self.array)
@@ -51,19 +55,30 @@ class Buffer:
             raise UnsupportedOperation("slice::from_raw_parts over shared memory")
         if self.unit != 1:
             raise UnsupportedOperation("slice::from_raw_parts over a buffer of structs or arrays")
-        return Buffer(self.array[start:start + length * unit], self.what, self.tracker, self.base + start, unit=unit)
+        return Buffer(self.array[start:start + length * unit], self.what, self.tracker, self.base + start, unit=unit,
+                      window=self.window, window_offset=self.window_offset + start * self.array.itemsize)
 
     def cast(self, dtype: np.dtype) -> Buffer:
         """The same memory read as `dtype` (same element size only, so that race records stay aligned)."""
         dtype = np.dtype(dtype)
         if dtype == self.array.dtype:
             return self
+        if self.window is not None:
+            return self._window_cast(dtype)
         if dtype.itemsize != self.array.dtype.itemsize:
             raise UnsupportedOperation(f"a pointer cast from {self.array.dtype} to {dtype} elements (the emulator "
                                        "reinterprets memory only between types of the same size)")
         if self.block_size is not None:
             raise UnsupportedOperation("a pointer cast of shared memory to another element type")
         return Buffer(self.array.view(dtype), self.what, self.tracker, self.base, self.width, unit=self.unit)
+
+    def _window_cast(self, dtype: np.dtype) -> Buffer:
+        """The same shared-window bytes as `dtype` elements (any size: shared memory is byte-addressed). A
+        view of another element size has no race records of its own (its accesses are not race-checked)."""
+        nbytes = self.array.nbytes - self.array.nbytes % dtype.itemsize
+        array = self.window.bytes[self.window_offset:self.window_offset + nbytes].view(dtype)
+        tracker = self.tracker if dtype.itemsize == self.array.dtype.itemsize else None
+        return Buffer(array, self.what, tracker, self.base, window=self.window, window_offset=self.window_offset)
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Byte-addressed shared memory: one block's shared window, as the hardware lays it out.
 
-Static arrays sit at offsets aligned to their alignment, in declaration order, then the dynamic shared
+Static arrays sit at offsets aligned to their alignment, the most aligned first, then the dynamic shared
 memory at the next multiple of its alignment; a shared address is a byte offset into the window (the
 32-bit address `cvta.to.shared` gives). The same bytes read under any element type (`view`). Bytes that an
 in-flight TMA load writes are pending until its mbarrier phase completes: reading them is an error that
@@ -34,16 +34,21 @@ class SharedWindow:
     dynamic shared memory aligned to `dynamic_align`."""
 
     def __init__(self, statics: Sequence[tuple[int, int]], dynamic: int = 0, dynamic_align: int = DYNAMIC_ALIGN):
-        offset, self.offsets = 0, []
-        for size, alignment in statics:
+        # The most aligned arrays first (in declaration order among equals), so that padding stays small and
+        # a tile that asks for the most alignment (TMA, wgmma) starts the window.
+        offset, self.offsets = 0, [0] * len(statics)
+        for k in sorted(range(len(statics)), key=lambda k: -statics[k][1]):
+            size, alignment = statics[k]
             offset = _align(offset, alignment)
-            self.offsets.append(offset)
+            self.offsets[k] = offset
             offset += size
         self.dynamic_offset = _align(offset, max(dynamic_align, DYNAMIC_ALIGN))
         self.size = self.dynamic_offset + dynamic
         self.bytes = np.zeros(_align(self.size, 16), np.uint8)
         # The mbarrier address whose phase completes each byte's in-flight TMA load (-1: none).
         self.pending = np.full(len(self.bytes), -1, np.int64)
+        self.in_flight = False  # whether any byte is pending (thread loads check bytes only then)
+        self.mbarriers: Any = None  # the block's mbarriers (mbarrier.Mbarriers), made on first use
 
     def _span(self, address: int, nbytes: int) -> slice:
         if address < 0 or address + nbytes > self.size:
@@ -72,19 +77,26 @@ class SharedWindow:
     def mark_pending(self, address: int, nbytes: int, barrier: int) -> None:
         """Bytes an in-flight TMA load writes, completed by the mbarrier at shared address `barrier`."""
         self.pending[self._span(address, nbytes)] = barrier
+        self.in_flight = True
 
     def complete(self, barrier: int) -> None:
         """The phase of the mbarrier at `barrier` completed: its loads' bytes are readable."""
-        self.pending[self.pending == barrier] = -1
+        if self.in_flight:
+            self.pending[self.pending == barrier] = -1
+            self.in_flight = bool((self.pending >= 0).any())
 
     def check_ready(self, address: int, nbytes: int) -> None:
         """Fail a read of bytes a TMA copy has not completed."""
         span = self.pending[self._span(address, nbytes)]
         busy = np.flatnonzero(span >= 0)
         if busy.size:
-            at = address + int(busy[0])
-            raise SharedMemoryError(f"reads shared memory a TMA copy has not completed (byte {at:#x}): wait on "
-                                    f"the mbarrier at shared address {int(span[busy[0]]):#x} first")
+            raise SharedMemoryError(pending_message(address + int(busy[0]), int(span[busy[0]])))
+
+
+def pending_message(byte: int, barrier: int) -> str:
+    """The error of a read of byte `byte`, which a TMA load completing on the mbarrier at `barrier` writes."""
+    return (f"reads shared memory a TMA copy has not completed (byte {byte:#x}): wait on the mbarrier at shared "
+            f"address {barrier:#x} first")
 
 
 def swizzle(offset: Any, mode: int) -> Any:

@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 
 from oxide.diagnostics import Diagnostic, parse_loc
-from oxide.runtime.emulator.errors import BarrierDivergence, EmulatorError, RaceDetected
+from oxide.runtime.emulator.errors import BarrierDivergence, EmulatorError, RaceDetected, UnsupportedOperation
 from oxide.runtime.emulator.memory import Buffer, Ptr
 from oxide.runtime.emulator.races import RaceTracker
+from oxide.runtime.emulator.shared_window import SharedWindow
 
 
 @dataclass
@@ -30,6 +31,11 @@ class Launch:
     dynamic_shared: int
     check_races: bool
     global_trackers: list[RaceTracker] = field(default_factory=list)
+    # The static shared arrays as (bytes, alignment) in declaration order and the dynamic shared memory's
+    # alignment (the program's KERNELS entry): a block run alone lays them out in its SharedWindow.
+    shared_layout: tuple[tuple[int, int], ...] | None = None
+    dynamic_align: int = 16
+    cluster: tuple[int, int, int] | None = None  # the launch's cluster shape; None: launched without clusters
     epochs: Any = field(default_factory=itertools.count)
     clock: Any = field(default_factory=lambda: itertools.count(1))
 
@@ -88,6 +94,13 @@ class Threads:
         self.full = np.ones(self.lanes, np.bool_)
         self.shared: dict[Any, Buffer] = {}
         self.shared_trackers: list[RaceTracker] = []
+        # A block that runs alone (scheduled mode) keeps its shared memory in one byte-addressed window, so
+        # that thread accesses, TMA and tensor-core operands see the same bytes; a batch of blocks in lock
+        # step keeps one buffer per array.
+        self.window = (SharedWindow(launch.shared_layout, launch.dynamic_shared, launch.dynamic_align)
+                       if count == 1 and launch.shared_layout is not None else None)
+        self.cluster_peers: list[Threads] = [self]  # the cluster's blocks by rank (set by the cluster launch)
+        self.cluster_rank = 0
 
     def _new_epochs(self) -> np.ndarray:
         first = next(self.launch.epochs)
@@ -183,14 +196,22 @@ class Threads:
         undefined)."""
         buffer = self.shared.get(key)
         if buffer is None:
-            buffer = self.shared[key] = self._shared_buffer(np.zeros(size * self.count, dtype), size,
-                                                            f"shared array {name}")
+            if self.window is not None:
+                offset = self.window.offsets[key - 1]
+                array = self.window.view(offset, dtype, size)
+                buffer = self.shared[key] = self._shared_buffer(array, size, f"shared array {name}", offset)
+            else:
+                buffer = self.shared[key] = self._shared_buffer(np.zeros(size * self.count, dtype), size,
+                                                                f"shared array {name}")
         return buffer
 
-    def _shared_buffer(self, array: np.ndarray, size: int, what: str) -> Buffer:
+    def _shared_buffer(self, array: np.ndarray, size: int, what: str, window_offset: int | None = None) -> Buffer:
+        """A shared buffer with its race tracker; `window_offset`: where it starts in the block's window."""
         tracker = RaceTracker(size * self.count, what, resets=True) if self.launch.check_races else None
         if tracker is not None:
             self.shared_trackers.append(tracker)
+        if window_offset is not None:
+            return Buffer(array, what, tracker, window=self.window, window_offset=window_offset)
         lane_base = self.slot * size if self.count > 1 else None
         return Buffer(array, what, tracker, block_size=size, lane_base=lane_base)
 
@@ -200,9 +221,24 @@ class Threads:
         view = self.shared.get(("dynamic", dtype))
         if view is None:
             size = self.launch.dynamic_shared // dtype.itemsize
-            view = self.shared[("dynamic", dtype)] = self._shared_buffer(np.zeros(size * self.count, dtype), size,
-                                                                         "dynamic shared memory")
+            if self.window is not None:
+                start = self.window.dynamic_offset
+                array = self.window.bytes[start:start + size * dtype.itemsize].view(dtype)
+                view = self._shared_buffer(array, size, "dynamic shared memory", start)
+            else:
+                view = self._shared_buffer(np.zeros(size * self.count, dtype), size, "dynamic shared memory")
+            self.shared[("dynamic", dtype)] = view
         return Ptr(view, np.asarray(byte_offset).astype(np.int64) // dtype.itemsize)
+
+    def shared_address(self, ptr: Ptr) -> np.ndarray:
+        """The byte address in its block's shared window of a shared pointer, per lane (int64)."""
+        buffer = ptr.buffer
+        if buffer.window is None:
+            raise UnsupportedOperation(f"the shared address of a pointer into {buffer.what}, which is not in a "
+                                       "block's shared window (shared memory is byte-addressed only in the "
+                                       "scheduled mode)")
+        offset = self.broadcast(np.asarray(ptr.offset, np.int64))
+        return buffer.window_offset + offset * buffer.array.itemsize
 
     # Registers -----------------------------------------------------------------------------------------
     def special_reg(self, name: str) -> Any:
