@@ -154,3 +154,70 @@ def test_unreadable_operands_are_errors():
         read_operand(window, encode(BASE, 16, 4096, 128), 64, 16, "bf16", mn_major=False)
     with pytest.raises(DescriptorError, match="base offset 3: the emulator .* models base offset 0 only"):
         read_operand(window, encode(BASE, 16, 1024, 128, 3), 64, 16, "bf16", mn_major=False)
+
+
+def _warpgroup(window_bytes: int = 32768):
+    """A block of one warpgroup run alone (its Threads has a shared window), as the scheduled mode runs it."""
+    from oxide.runtime.emulator.threads import Launch, Threads
+
+    launch = Launch("k", ("k.rs:1:1",), (1, 1, 1), (128, 1, 1), window_bytes, False, shared_layout=((8, 8),),
+                    dynamic_align=1024)
+    return Threads(launch, np.zeros((1, 3), np.int64))
+
+
+def _issue(c, mma, acc, da, db):
+    """Every warp of the warpgroup issues the MMA (each but the last waits for the others); each warp's
+    registers."""
+    from oxide.runtime.emulator.wgmma import mma_async
+
+    runs = [mma_async(c, c.linear // 32 == w, mma, acc, da, db, 0) for w in range(4)]
+    results = [None] * 4
+    for w, run in enumerate(runs):
+        try:
+            assert not next(run).ready() and w < 3  # waits for the warps after it
+        except StopIteration as done:
+            results[w] = done.value
+    for w in range(3):
+        with pytest.raises(StopIteration) as done:
+            next(runs[w])
+        results[w] = done.value.value
+    return results
+
+
+def _matrix(results, n: int, pairs: bool) -> np.ndarray:
+    """The 64 x n tile from each warp's registers (f32, or f16 pairs), in the ISA's fragment order."""
+    rows, cols = _fragment(n)
+    d = np.zeros((64, n), np.float32)
+    for w, registers in enumerate(results):
+        lanes = np.arange(32 * w, 32 * w + 32)
+        scalars = (np.concatenate([r[lanes] for r in registers], axis=1) if pairs
+                   else np.stack([r[lanes] for r in registers], axis=1))
+        d[16 * w + rows, cols] = scalars
+    return d
+
+
+@pytest.mark.parametrize("pairs", [False, True])
+def test_a_warpgroup_mma_negates_accumulates_and_reads_a_transposed_b(pairs):
+    # f32 accumulator: D = -A x B (overwrite); f16 accumulator (f16 operands, the same bytes): D = -A x B + D.
+    from oxide.runtime.emulator.wgmma import Mma
+
+    n = 64
+    a_bits, a = _bf16((64, 64), seed=8)
+    b_bits, b = _bf16((16, n), seed=9)  # K x N, N-major
+    c = _warpgroup()
+    window = c.window
+    _tma(window, BASE, a_bits, (64, 64), swizzle=128)
+    _tma(window, BASE + 8192, b_bits, (64, 16), swizzle=128)
+    kind = "f16" if pairs else "bf16"
+    if pairs:
+        a = a_bits.view(np.float16).astype(np.float32)
+        b = b_bits.view(np.float16).astype(np.float32)
+    mma = Mma(n, 16, kind, "f16" if pairs else "f32", pairs, True, False, False, True)
+    acc = ([np.full((128, 2), 0.5, np.float16)] * (n // 4) if pairs else [np.float32(0.5)] * (n // 2))
+    results = _issue(c, mma, acc, encode(BASE + 32, 16, 1024, 128), encode(BASE + 8192, 0, 1024, 128))
+    expected = -(a[:, 16:32] @ b) + (0.5 if pairs else 0.0)
+    got = _matrix(results, n, pairs)
+    if pairs:
+        np.testing.assert_allclose(got, expected.astype(np.float16).astype(np.float32), rtol=2e-3, atol=2e-3)
+    else:
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
