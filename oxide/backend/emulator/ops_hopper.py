@@ -12,6 +12,7 @@ from oxide.backend.emulator.emitter import KernelEmitter
 from oxide.backend.emulator.rules import rule
 from oxide.backend.emulator.scheduling import blocking
 from oxide.dialects import simt
+from oxide.ir.rules import is_op
 
 
 def _wait(em: KernelEmitter, op: Any, call: str) -> None:
@@ -33,7 +34,7 @@ def emit_mbarrier_init(em: KernelEmitter, op: Any) -> None:
 @rule(blocking(simt.MbarrierArriveOp), blocking(simt.MbarrierArriveNoCompleteOp))
 def emit_mbarrier_arrive(em: KernelEmitter, op: Any) -> None:
     bar, *count = em.args(op)
-    complete = op.name != simt.MbarrierArriveNoCompleteOp.OPERATION_NAME
+    complete = not is_op(op, simt.MbarrierArriveNoCompleteOp)
     em.line(f"{em.result(op)} = _h.arrive(c, {em.mask}, {bar}, {count[0] if count else None}, {em.loc(op)}, "
             f"complete={complete})")
 

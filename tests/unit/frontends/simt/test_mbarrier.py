@@ -97,14 +97,15 @@ def test_managed_barrier_assembles_for_sm_90a(tmp_path):
     assert "mbarrier.try_wait.shared.b64" in ptx and "bar.sync" in ptx
 
 
-def test_kernel_with_mbarriers_is_refused_by_the_emulator_not_crashed():
+def test_kernel_with_mbarriers_runs_on_the_emulator_to_a_located_deadlock():
+    # One thread cannot complete a phase that expects 32 arrivals: the emulator reports where it waits.
     import numpy as np
 
     from oxide.backend.emulator import emit_program
-    from oxide.runtime.emulator import UnsupportedOperation, launch
+    from oxide.runtime.emulator import Deadlock, launch
 
     program = emit_program(build(unsafe_kernel("addr: u64, out: &mut [u64]", _RAW)).module, strict=False)
-    with pytest.raises(UnsupportedOperation, match=r"kernel `k` cannot run on the emulator:\n.*k.rs:\d+:\d+: error"):
+    with pytest.raises(Deadlock, match=r"waits for the mbarrier at shared address 0x0 .* at k.rs:\d+:\d+"):
         launch(program, "k", (1,), (1,), [np.uint64(0), np.zeros(1, np.uint64)])
 
 
