@@ -28,6 +28,7 @@ from oxide.backend.emulator import (  # noqa: F401 (rules)
     ops_sync,
     ops_tensor_core,
     ops_vector,
+    ops_wgmma,
 )
 from oxide.backend.emulator import tile_arith, tile_control, tile_ops  # noqa: F401 (tile rules)
 from oxide.backend.emulator.emitter import (
