@@ -19,6 +19,8 @@ from oxide.ir.rules import LoweringError
 _LDMATRIX = re.compile(r"ldmatrix\.sync\.aligned\.m8n8\.x([124])(\.trans)?\.shared\.b16 \{[^}]*\}, "
                        r"\[\$\d+(?:\+(\d+))?\];")
 _CVT_TF32 = "cvt.rna.tf32.f32 $0, $1;"
+# convert::cvt_*x2_f32 (calls/ptx_fns.py): `cvt.<rounding>[.relu].<kind>.f32 $0, $2, $1;`, the first argument low.
+_CVT_PACK = re.compile(r"cvt\.(rn|rz)(\.relu)?\.(f16x2|bf16x2)\.f32 \$0, \$2, \$1;")
 # The runtime module is imported where it is used, so programs without Tensor Core code keep their header.
 _IMPORT = "from oxide.runtime.emulator import tensor_core as _tc"
 
@@ -39,8 +41,16 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
         em.line(_IMPORT)
         em.line(f"{em.result(op)} = _tc.cvt_rna_tf32(c.broadcast({args[0]}))")
         return
-    raise LoweringError("the emulator runs inline PTX only for ldmatrix and cvt.rna.tf32.f32 (the tile lowering's "
-                    f"mma code), not `{asm}`; run this kernel on a GPU", op)
+    match = _CVT_PACK.fullmatch(asm)
+    if match is not None:
+        rounding, relu, kind = match.groups()
+        em.line("from oxide.runtime.emulator import packed as _pk")
+        em.line(f"{em.result(op)} = _pk.pack_halves(c.broadcast({args[0]}), c.broadcast({args[1]}), {kind!r}, "
+                f"{rounding!r}, {relu is not None})")
+        return
+    raise LoweringError("the emulator runs inline PTX only for ldmatrix, cvt.rna.tf32.f32 (the tile lowering's mma "
+                        f"code) and the packed half conversions cvt.*x2.f32, not `{asm}`; run this kernel on a GPU",
+                        op)
 
 
 def _mma_types(op: Any) -> tuple[str, str]:
