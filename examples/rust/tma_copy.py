@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 import oxide
-from oxide.runtime import TensorMap
+from oxide.runtime import TensorMap, to_device
 
 ROWS, COLS, TILE = 80, 100, 32
 
@@ -19,9 +19,14 @@ def main() -> int:
     dst = np.zeros_like(src)
     grid = ((COLS + TILE - 1) // TILE, (ROWS + TILE - 1) // TILE)
     row_sums = np.zeros(grid[0] * grid[1] * TILE, np.float32)
-    src_map = TensorMap(src, box=(TILE, TILE), swizzle="128B")
-    dst_map = TensorMap(dst, box=(TILE, TILE), swizzle="128B")
+    # A tensor map describes memory the copy engine reads: GPU memory on a GPU, the numpy array on the emulator.
+    gpu = module.target == "gpu"
+    src_mem, dst_mem = (to_device(src), to_device(dst)) if gpu else (src, dst)
+    src_map = TensorMap(src_mem, box=(TILE, TILE), swizzle="128B")
+    dst_map = TensorMap(dst_mem, box=(TILE, TILE), swizzle="128B")
     module.tma_copy.unchecked[grid, TILE](src_map, dst_map, row_sums)
+    if gpu:
+        dst = dst_mem.get()
     padded = np.zeros((grid[1] * TILE, grid[0] * TILE), np.float32)
     padded[:ROWS, :COLS] = src
     tiles = padded.reshape(grid[1], TILE, grid[0], TILE).transpose(0, 2, 1, 3)  # (tile row, tile col, row, col)
