@@ -9,6 +9,7 @@ here, so a comment can never make one silently disappear.
 from __future__ import annotations
 
 from dataclasses import dataclass
+import re
 from typing import Any, Iterable, Iterator
 
 from oxide.diagnostics import OxideError, SourceLoc
@@ -97,13 +98,20 @@ def written_attributes(root: Any) -> Iterator[Attribute]:
 MAX_UNROLL = 1024
 
 
-def unroll_count(attr: Attribute, loc: SourceLoc) -> int:
-    """`#[unroll]` -> 0 (unroll fully), `#[unroll(N)]` -> N (unroll by N)."""
+# A named constant as an unroll count (`#[unroll(P::UNROLL)]`, cuda-oxide's policy constants).
+_CONSTANT_PATH = re.compile(r"[A-Za-z_]\w*(::[A-Za-z_]\w*)*")
+
+
+def unroll_count(attr: Attribute, loc: SourceLoc) -> int | None:
+    """`#[unroll]` -> 0 (unroll fully), `#[unroll(N)]` -> N (unroll by N); a named constant -> None: the count
+    is not known while parsing, so the loop is left to LLVM's own unrolling (the attribute is a hint)."""
     inner = attr.args.strip()
     if not inner:
         return 0
+    if _CONSTANT_PATH.fullmatch(inner):
+        return None
     value = int(inner) if inner.isascii() and inner.isdigit() and len(inner) <= 4 else 0
     if not 1 <= value <= MAX_UNROLL:
         raise OxideError(f"`#[unroll({inner})]`: the unroll count must be an integer literal from 1 to {MAX_UNROLL} "
-                         "(or write `#[unroll]` to unroll fully)", loc)
+                         "or a named constant (or write `#[unroll]` to unroll fully)", loc)
     return value

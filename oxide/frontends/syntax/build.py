@@ -292,7 +292,7 @@ class Builder:
     def x_block(self, node: Any, unsafe: bool = False) -> ast.Block:
         stmts: list[Any] = []
         tail = None
-        unroll: tuple[int, Any] | None = None  # a `#[unroll]` waiting for its loop
+        unroll: tuple[int | None, Any] | None = None  # a `#[unroll]` waiting for its loop
         children = [c for c in node.named_children if c.type not in ("line_comment", "block_comment", "label")]
         for i, child in enumerate(children):
             last = i == len(children) - 1
@@ -330,14 +330,15 @@ class Builder:
             self._unroll_loop(None, *unroll)
         return ast.Block(self.loc(node), stmts, tail, unsafe)
 
-    def _unroll_loop(self, child: Any, count: int, attribute: Any) -> None:
+    def _unroll_loop(self, child: Any, count: int | None, attribute: Any) -> None:
         """Mark the loop statement `child` stands for as unrolled; `#[unroll]` before anything else is an error."""
         node = child.named_children[0] if child is not None and child.type == "expression_statement" else child
         kinds = ("for_expression", "while_expression", "loop_expression")
         if node is None or node.type not in kinds:
             raise OxideError("`#[unroll]` must stand right before a `for`, `while` or `loop` statement",
                              self.loc(attribute))
-        self._unrolls[node.start_byte] = count
+        if count is not None:
+            self._unrolls[node.start_byte] = count
 
     def x_unsafe_block(self, node: Any) -> ast.Expr:
         return self.x_block(node.named_children[-1], unsafe=True)
