@@ -31,7 +31,6 @@ class Case:
     launch: str  # grid/block/cluster as the host code launches it, for the report
     run: Callable[[Any], Outputs] | None
     check: Callable[[Outputs], list[str]] = lambda out: []
-    atol: float = 0.0  # float outputs of the two targets may differ by this much (0: bit-equal)
     note: str = ""
 
 
