@@ -19,6 +19,7 @@ import pytest
 
 import oxide
 from oxide.diagnostics import OxideError
+from tests.fixtures.sources import SM_90A_EXAMPLES
 
 HERE = Path(__file__).parent
 _EXPECT = re.compile(r"^// (expect|expect-warning): (\d+):(\d+): (.+)$", re.M)
@@ -49,7 +50,8 @@ INSTANCES = {"sgemm_tiled.rs": {"sgemm_tiled": [["64"]]}, "sgemm_naive.rs": {"sg
 def _compile(path: Path) -> list:
     """The warnings of a successful compile; raises OxideError on rejection."""
     with pytest.warns() if "expect-warning" in path.read_text() else _no_python_warning():
-        return oxide.compile(path.read_text(), path.name, instances=INSTANCES.get(path.name)).warnings
+        chip = "sm_90a" if path.stem in SM_90A_EXAMPLES else "sm_90"  # wgmma and setmaxnreg exist on sm_90a only
+        return oxide.compile(path.read_text(), path.name, chip, instances=INSTANCES.get(path.name)).warnings
 
 
 @contextlib.contextmanager

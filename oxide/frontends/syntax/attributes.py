@@ -115,3 +115,12 @@ def unroll_count(attr: Attribute, loc: SourceLoc) -> int | None:
         raise OxideError(f"`#[unroll({inner})]`: the unroll count must be an integer literal from 1 to {MAX_UNROLL} "
                          "or a named constant (or write `#[unroll]` to unroll fully)", loc)
     return value
+
+
+def unrolled_loop(statement: Any, loc: SourceLoc) -> Any:
+    """The loop node a block statement after `#[unroll]` stands for; anything else is an error at `loc`."""
+    node = statement.named_children[0] if statement is not None and statement.type == "expression_statement" \
+        else statement
+    if node is None or node.type not in ("for_expression", "while_expression", "loop_expression"):
+        raise OxideError("`#[unroll]` must stand right before a `for`, `while` or `loop` statement", loc)
+    return node

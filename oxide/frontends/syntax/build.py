@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from oxide.frontends.syntax import ast, literals
-from oxide.frontends.syntax.attributes import read_attribute, unroll_count
+from oxide.frontends.syntax.asm_operands import asm_operands_as_calls
+from oxide.frontends.syntax.attributes import read_attribute, unroll_count, unrolled_loop
 from oxide.frontends.syntax.errors import unsupported
 from oxide.frontends.syntax.macro_rules import MAX_DEPTH, expand
 from oxide.frontends.syntax.parser import Source, parse, text
@@ -20,10 +21,14 @@ class Builder:
     """Builds AST nodes for one Source (the file, a macro's re-parsed arguments, or a `macro_rules!`
     expansion); `macros` are the file's `macro_rules!` definitions by name."""
 
-    def __init__(self, source: Source, macros: dict[str, Any] | None = None, depth: int = 0):
+    def __init__(self, source: Source, macros: dict[str, Any] | None = None, depth: int = 0,
+                 renames: dict[str, str] | None = None, scoped: dict[int, tuple[str, str]] | None = None):
         self.source = source
         self.macros = macros or {}
         self.depth = depth  # how many user macro expansions this source is nested in
+        # Body consts sharing a name with another definition (items.scope_local_consts): `scoped` maps each
+        # declaration's start byte to (name, key); `renames` holds those in scope.
+        self.renames, self.scoped = dict(renames or {}), scoped or {}
         self._unrolls: dict[int, int] = {}  # loop node start byte -> its #[unroll] count (0: fully)
 
     def loc(self, node: Any):
@@ -200,7 +205,7 @@ class Builder:
         return SourceLoc(loc.file, loc.line, loc.col + (2 if byte else 1))
 
     def x_identifier(self, node: Any) -> ast.Expr:
-        return ast.PathExpr(self.loc(node), [text(node)])
+        return ast.PathExpr(self.loc(node), [self.renames.get(text(node), text(node))])
 
     def x_self(self, node: Any) -> ast.Expr:
         return ast.PathExpr(self.loc(node), ["self"])
@@ -290,6 +295,15 @@ class Builder:
                           self.expr(node.child_by_field_name("right")), op)
 
     def x_block(self, node: Any, unsafe: bool = False) -> ast.Block:
+        outer = self.renames
+        self.renames = {**outer, **dict(self.scoped[c.start_byte] for c in node.named_children
+                                        if c.start_byte in self.scoped and c.type == "const_item")}
+        try:
+            return self._block(node, unsafe)
+        finally:
+            self.renames = outer
+
+    def _block(self, node: Any, unsafe: bool) -> ast.Block:
         stmts: list[Any] = []
         tail = None
         unroll: tuple[int | None, Any] | None = None  # a `#[unroll]` waiting for its loop
@@ -331,14 +345,10 @@ class Builder:
         return ast.Block(self.loc(node), stmts, tail, unsafe)
 
     def _unroll_loop(self, child: Any, count: int | None, attribute: Any) -> None:
-        """Mark the loop statement `child` stands for as unrolled; `#[unroll]` before anything else is an error."""
-        node = child.named_children[0] if child is not None and child.type == "expression_statement" else child
-        kinds = ("for_expression", "while_expression", "loop_expression")
-        if node is None or node.type not in kinds:
-            raise OxideError("`#[unroll]` must stand right before a `for`, `while` or `loop` statement",
-                             self.loc(attribute))
+        """Mark the loop statement `child` stands for as unrolled (count None: a hint left to LLVM)."""
+        loop = unrolled_loop(child, self.loc(attribute))
         if count is not None:
-            self._unrolls[node.start_byte] = count
+            self._unrolls[loop.start_byte] = count
 
     def x_unsafe_block(self, node: Any) -> ast.Expr:
         return self.x_block(node.named_children[-1], unsafe=True)
@@ -476,7 +486,7 @@ class Builder:
         if name in self.macros:
             return self.user_macro(node, name)
         if name == "ptx_asm":
-            return ast.MacroCall(self.loc(node), name, self.macro_args(tree, _asm_operands_as_calls))
+            return ast.MacroCall(self.loc(node), name, self.macro_args(tree, asm_operands_as_calls))
         return ast.MacroCall(self.loc(node), name, self.macro_args(tree) if name in _EXPR_MACROS else [])
 
     def user_macro(self, node: Any, name: str) -> ast.Expr:
@@ -491,7 +501,7 @@ class Builder:
         block = parse(sub).root_node.named_children[0].child_by_field_name("body").named_children[0]
         if block.type == "expression_statement":
             block = block.named_children[0]
-        return Builder(sub, self.macros, self.depth + 1).x_block(block)
+        return Builder(sub, self.macros, self.depth + 1, self.renames, self.scoped).x_block(block)
 
     def macro_args(self, tree: Any, rewrite: Callable[[str], str] | None = None) -> list[ast.Expr]:
         """Re-parse a macro's token tree as call arguments, keeping file positions (`rewrite` turns a
@@ -509,7 +519,8 @@ class Builder:
         call = tree_root.named_children[0].child_by_field_name("body").named_children[0].named_children[0]
         if call.type != "call_expression":
             raise self.fail(tree, "these macro arguments", "write expressions separated by commas")
-        return [Builder(sub, self.macros, self.depth).expr(a) for a in call.child_by_field_name("arguments").named_children]
+        return [Builder(sub, self.macros, self.depth, self.renames, self.scoped).expr(a)
+                for a in call.child_by_field_name("arguments").named_children]
 
     def x_closure_expression(self, node: Any) -> ast.Expr:
         params: list[ast.Param] = []
@@ -545,48 +556,3 @@ _DESCRIPTIONS = {
     "const_block": "a `const` block",
     "gen_block": "a generator",
 }
-
-
-def _asm_operands_as_calls(tree: str) -> str:
-    """`ptx_asm!("...", out("=r") x, in("r") y + 1)` as call arguments `"...", out("=r",x), i_("r",y + 1)`:
-    the `)` closing the constraint becomes `,` and one blank after it moves to the operand's end as `)`, so
-    every other operand keeps its columns. (Operands written without that blank are left for the parser to
-    report.)"""
-    out, depth, quoted, pending, i = [], 0, False, False, 0
-    while i < len(tree):
-        ch = tree[i]
-        if quoted:
-            out.append(ch)
-            if ch == "\\" and i + 1 < len(tree):
-                out.append(tree[i + 1])
-                i += 1
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-            out.append(ch)
-        elif ch in "([{":
-            depth += 1
-            out.append(ch)
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 1 and ch == ")" and tree[i + 1:i + 2] == " " and tree[i + 2:i + 3] not in (",", ")"):
-                out.append(",")
-                i += 1  # the blank, re-added as the closing parenthesis below
-                pending = True
-            elif depth == 0 and pending:
-                out.append(")")
-                out.append(ch)
-                pending = False
-            else:
-                out.append(ch)
-        elif ch == "," and depth == 1 and pending:
-            out.append("),")
-            pending = False
-        elif depth == 1 and tree[i:i + 3] == "in(" and "".join(out).rstrip()[-1:] in (",", "("):
-            out.append("i_")  # `in` is a keyword; the operand kind keeps its width as `i_`
-            i += 1
-        else:
-            out.append(ch)
-        i += 1
-    return "".join(out)

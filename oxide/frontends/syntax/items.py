@@ -49,11 +49,22 @@ class Crate:
     macros: dict[str, MacroDef] = field(default_factory=dict)
     # The Source of each item a `macro_rules!` invocation expanded to (other items are in `source`).
     sources: dict[Any, Source] = field(default_factory=dict)
+    # Consts declared in function bodies, (function node, name, const node), placed by scope_local_consts.
+    local_consts: list[tuple[Any, str, Any]] = field(default_factory=list)
+    enclosing: dict[Any, Any] = field(default_factory=dict)  # a function declared in a body -> that function
+    # function node -> {const declaration's start byte: (name, key)} for its consts placed under a key
+    renames: dict[Any, dict[int, tuple[str, str]]] = field(default_factory=dict)
     _built: dict[Any, Any] = field(default_factory=dict)
 
     def builder(self, item: Any) -> Builder:
         """A builder for the syntax of `item` (a top-level or impl item node)."""
-        return Builder(self.sources.get(item, self.source), self.macros)
+        renames: dict[str, str] = {}
+        scope = self.enclosing.get(item)
+        while scope is not None:  # a nested function sees the consts of the bodies it is declared in
+            renames = {**dict(self.renames.get(scope, {}).values()), **renames}
+            scope = self.enclosing.get(scope)
+        return Builder(self.sources.get(item, self.source), self.macros, renames=renames,
+                       scoped=self.renames.get(item, {}))
 
     def function(self, name: str) -> ast.Function | None:
         """The AST of a free function (kernel, device function or helper), or None."""
@@ -128,7 +139,27 @@ def collect(source: Source, root: Any, read_attributes: AttributeReader, kernel_
     """Index every item of the file; functions marked `#[<kernel_attribute>]` are its kernels."""
     crate = Crate(source, read_attributes, kernel_attribute)
     _collect_items(crate, root.named_children, source)
+    scope_local_consts(crate)
     return crate
+
+
+def scope_local_consts(crate: Crate) -> None:
+    """Give each const declared in a function body its scope. One whose name no other, different definition
+    uses is indexed by its name as before; one whose name another const of the crate (a module-level one, or
+    one in another function: `const TILE: u32` of two sizes in two kernels) also uses is indexed under a key of
+    its own, which the function's builder substitutes for the name, so each function reads its own value."""
+    texts: dict[str, set[str]] = {}
+    for name, node in crate.consts.items():
+        texts.setdefault(name, set()).add(text(node))
+    for _, name, node in crate.local_consts:
+        texts.setdefault(name, set()).add(text(node))
+    for function, name, node in crate.local_consts:
+        if len(texts[name]) == 1:
+            crate.consts.setdefault(name, node)
+            continue
+        key = f"{name}@{text(function.child_by_field_name('name'))}:{node.start_byte}"  # never a Rust name
+        crate.renames.setdefault(function, {})[node.start_byte] = (name, key)
+        crate.consts[key] = node
 
 
 def _collect_items(crate: Crate, nodes: list[Any], source: Source, depth: int = 0) -> None:
@@ -157,29 +188,32 @@ def _collect_item(crate: Crate, node: Any, attrs: list[Attribute], source: Sourc
         return
     if node.type == "function_item":
         name = text(node.child_by_field_name("name"))
-        crate.functions.setdefault(name, (node, attrs))
+        if _first_definition(crate, crate.functions.get(name, (None,))[0], node, name, source):
+            crate.functions[name] = (node, attrs)
         if any(a.name == crate.kernel_attribute for a in attrs):
             crate.kernels.append(name)
         body = node.child_by_field_name("body")
         if body is not None:
-            # Items declared inside a function body (in any nested block) share the crate's namespace here.
+            # Items declared inside a function body (in any nested block) share the crate's namespace here,
+            # but for consts, which scope_local_consts places once every item is known.
             for item, item_attrs in _local_items(body):
-                _collect_item(crate, item, item_attrs, source, depth)
+                if item.type == "const_item":
+                    crate.local_consts.append((node, text(item.child_by_field_name("name")), item))
+                else:
+                    if item.type == "function_item":
+                        crate.enclosing[item] = node
+                    _collect_item(crate, item, item_attrs, source, depth)
     elif node.type == "mod_item":
         crate.modules.add(text(node.child_by_field_name("name")))
         body = node.child_by_field_name("body")
         if body is not None:
             _collect_items(crate, body.named_children, source, depth)
-    elif node.type == "struct_item":
-        crate.structs[text(node.child_by_field_name("name"))] = node
-        crate.item_attrs[node] = attrs
-    elif node.type == "union_item":
-        crate.unions[text(node.child_by_field_name("name"))] = node
-    elif node.type == "enum_item":
-        crate.enums[text(node.child_by_field_name("name"))] = node
-        crate.item_attrs[node] = attrs
-    elif node.type in ("const_item", "static_item"):
-        crate.consts[text(node.child_by_field_name("name"))] = node
+    elif node.type in _TABLES:
+        table = getattr(crate, _TABLES[node.type])
+        name = text(node.child_by_field_name("name"))
+        if _first_definition(crate, table.get(name), node, name, source):
+            table[name] = node
+            crate.item_attrs[node] = attrs
     elif node.type == "impl_item":
         type_node = node.child_by_field_name("type")
         if type_node.type == "reference_type":
@@ -191,6 +225,24 @@ def _collect_item(crate: Crate, node: Any, attrs: list[Attribute], source: Sourc
 
 
 _LOCAL_ITEMS = ("function_item", "struct_item", "enum_item", "impl_item", "const_item")
+# The crate table each kind of named item is indexed in.
+_TABLES = {"struct_item": "structs", "union_item": "unions", "enum_item": "enums", "const_item": "consts",
+           "static_item": "consts"}
+
+
+def _first_definition(crate: Crate, earlier: Any, node: Any, name: str, source: Source) -> bool:
+    """Whether `node` is the first definition of `name`. Items of every module and function body share one
+    namespace here, so a second, different definition (`const N` in two kernels with two values) would
+    silently replace the first everywhere: it is an error. The same text again (a helper duplicated by a
+    macro, the same constant in two kernels) is the same item."""
+    if earlier is None:
+        return True
+    if text(earlier) == text(node):
+        return False
+    first = crate.sources.get(earlier, crate.source).loc(earlier)
+    raise OxideError(f"`{name}` is defined twice with different definitions (the first at {first}); oxide "
+                     "resolves the items of every module and function body in one namespace, so rename one of "
+                     "them", source.loc(node.child_by_field_name("name") or node))
 
 
 def _local_items(node: Any) -> list[tuple[Any, list[Attribute]]]:
