@@ -89,6 +89,10 @@ class TileKernel:
     def _checked(self, args: Sequence[Any], grid: tuple[int, int, int] | None, allow_host: bool) -> Any:
         """The bound arguments of a launch after every launch check."""
         name = self.spec.name
+        if self.executor.target == "gpu" and self.spec.tile.get("tma"):
+            raise KernelArgumentError(
+                f"kernel `{name}` was compiled for sm_90a's TMA + wgmma GEMM path, which takes tensor maps of its "
+                "inputs that this runtime does not build yet; compile it for sm_90 (mma.sync) to run it on the GPU")
         bound = self.binder.bind(args, allow_host)
         if bound.grid is None:
             if grid is None:

@@ -46,10 +46,15 @@ INSTANCES = {"sgemm_tiled.rs": {"sgemm_tiled": [["64"]]}, "sgemm_naive.rs": {"sg
              "scale_generic.rs": {"scale": [["f32"]]}}
 
 
+# Examples that use sm_90a-only instructions (wgmma, setmaxnreg) are compiled for that chip.
+CHIPS = {"hopper_gemm.rs": "sm_90a"}
+
+
 def _compile(path: Path) -> list:
     """The warnings of a successful compile; raises OxideError on rejection."""
+    chip = {"chip": CHIPS[path.name]} if path.name in CHIPS else {}
     with pytest.warns() if "expect-warning" in path.read_text() else _no_python_warning():
-        return oxide.compile(path.read_text(), path.name, instances=INSTANCES.get(path.name)).warnings
+        return oxide.compile(path.read_text(), path.name, instances=INSTANCES.get(path.name), **chip).warnings
 
 
 @contextlib.contextmanager

@@ -84,6 +84,8 @@ class TileLowering:
     loop_depth: int = 0
     # Open regions' yield targets (innermost last): what the region's terminator converts its tiles to.
     yields: list[Any] = field(default_factory=list)
+    # The kernel's tensor-map parameters (sm_90a GEMM loops, wgmma_plan.py), by the map they describe.
+    tensor_maps: dict[Any, ir.Value] = field(default_factory=dict)
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:
