@@ -45,6 +45,8 @@ class TileKernel:
         assert spec.tile is not None
         self.spec, self.executor = spec, executor
         self.block = (WARP * int(spec.tile["warps"]), 1, 1)
+        # The stage ring of a kernel on sm_90a's GEMM path (docs/tile-hopper.md) is dynamic shared memory.
+        self.dynamic_shared = int(spec.tile.get("dynamic_shared", 0))
         self.binder = TileBinder(spec, gpu=executor.target == "gpu")
         self.device = getattr(executor, "device", None)  # None on the emulator
         self._function: Any = None
@@ -54,6 +56,8 @@ class TileKernel:
         """The executor's function (loaded on first use)."""
         if self._function is None:
             self._function = self.executor.function(self.spec)
+            if self.dynamic_shared:
+                self._function.allow_dynamic_shared(self.dynamic_shared)
         return self._function
 
     def __call__(self, *args: Any, stream: Any = None) -> None:
@@ -89,10 +93,6 @@ class TileKernel:
     def _checked(self, args: Sequence[Any], grid: tuple[int, int, int] | None, allow_host: bool) -> Any:
         """The bound arguments of a launch after every launch check."""
         name = self.spec.name
-        if self.executor.target == "gpu" and self.spec.tile.get("tma"):
-            raise KernelArgumentError(
-                f"kernel `{name}` was compiled for sm_90a's TMA + wgmma GEMM path, which takes tensor maps of its "
-                "inputs that this runtime does not build yet; compile it for sm_90 (mma.sync) to run it on the GPU")
         bound = self.binder.bind(args, allow_host)
         if bound.grid is None:
             if grid is None:
@@ -122,7 +122,8 @@ class TileKernel:
         return stream
 
     def _enqueue(self, bound: Any, handle: Any) -> None:
-        self.executor.launch(self.function, LaunchConfig(bound.grid, self.block, 0, 3), bound.abi, handle)
+        self.executor.launch(self.function, LaunchConfig(bound.grid, self.block, self.dynamic_shared, 3), bound.abi,
+                             handle)
 
     def __repr__(self) -> str:
         return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"

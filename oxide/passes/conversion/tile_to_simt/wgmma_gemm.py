@@ -1,12 +1,14 @@
 """Lowering a matched GEMM K loop on sm_90a (wgmma_plan.py): TMA box copies into 128-byte-swizzled shared
 memory through a ring of stages guarded by mbarriers, and wgmma with the accumulator in registers.
 
-Per stage: the A box (BM x 64, K-major, as wgmma reads A) and BN / 64 B boxes (64 x 64, N innermost: wgmma
-reads them MN-major through the transpose bit). `full[s]` (one arrival: thread 0's expect_tx of the stage's
-bytes, which the copies complete) says a stage has landed; `empty[s]` (one arrival per warp) says every
-warp's MMAs on it are complete, so thread 0 may refill it. Thread 0 also computes: it issues the copies
-between its own MMAs, S tiles ahead. TMA fills reads past the tensors' edges with zeros, so edge tiles need
-no masking here; the store of the accumulator is masked as any store.
+The ring is the launch's dynamic shared memory (`tile.dynamic_shared` bytes, which the runtime passes). Per
+stage: the A box (BM x 64, K-major, as wgmma reads A) and BN / 64 B boxes (64 x 64, N innermost: wgmma reads
+them MN-major through the transpose bit). `full[s]` (one arrival: thread 0's expect_tx of the stage's bytes,
+which the copies complete) says a stage has landed; `empty[s]` (one arrival per warp) says every warp's MMAs
+on it are complete, so thread 0 may refill it. Each K step keeps its MMAs in flight (`wgmma_wait 1`) and
+releases the previous step's stage, whose MMAs that wait covered. Thread 0 also computes: it issues the
+copies between its own MMAs. TMA fills reads past the tensors' edges with zeros, so edge tiles need no
+masking here; the store of the accumulator is masked as any store.
 """
 
 from __future__ import annotations
@@ -37,17 +39,17 @@ class _Ring:
     def __init__(self, ctx: TileLowering, plan: GemmPlan, maps: tuple[ir.Value, ir.Value],
                  origin: tuple[ir.Value, ir.Value]):
         self.ctx, self.plan, self.maps, self.origin = ctx, plan, maps, origin
-        elem = ir.Type.parse(plan.elem)
-        buffers = simt.SharedArrayOp.build(
-            align=SWIZZLE_ATOM_BYTES, results=[ir.Type.parse(f"!simt.shared<{elem}, {plan.stages * plan.stage_elems}>")])
-        self.buffers = simt.SharedPtrOp.build(buffers, results=[ir.Type.parse(f"!simt.ptr<{elem}, 3>")])
+        self.buffers = simt.DynamicSharedOp.build(ctx.index(ctx.i32(0)), align=SWIZZLE_ATOM_BYTES,
+                                                  results=[ir.Type.parse(f"!simt.ptr<{plan.elem}, 3>")])
         barriers = simt.SharedArrayOp.build(align=8, results=[ir.Type.parse(f"!simt.shared<i64, {2 * plan.stages}>")])
         self.barriers = simt.SharedPtrOp.build(barriers, results=[ir.Type.parse("!simt.ptr<i64, 3>")])
 
     def full(self, stage: ir.Value) -> ir.Value:
+        """The mbarrier that says stage `stage` has landed."""
         return simt.PtrOffsetOp.build(self.barriers, self.ctx.index(stage))
 
     def empty(self, stage: ir.Value) -> ir.Value:
+        """The mbarrier that says every warp is done reading stage `stage`."""
         return simt.PtrOffsetOp.build(self.barriers, self.ctx.index(arith.addi(stage, self.ctx.i32(self.plan.stages))))
 
     def stage(self, stage: ir.Value, elements: int = 0) -> ir.Value:
@@ -114,6 +116,23 @@ def _mma_step(ring: _Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.
     return out
 
 
+def _release(ring: _Ring, kt: ir.Value, k_tiles: ir.Value) -> None:
+    """After K step `kt`'s MMAs on its stage are complete: every warp releases the stage, and thread 0 refills it
+    with tile kt + S once every warp has."""
+    ctx, plan = ring.ctx, ring.plan
+    stages, zero = ctx.i32(plan.stages), ctx.i32(0)
+    stage = arith.remui(kt, stages)
+    # A warp's wgmma wait covers the MMAs it issued, and the four warps of a warpgroup need not issue theirs at
+    # the same time: every warp arrives, not one per warpgroup.
+    with only_if(arith.cmpi(arith.CmpIPredicate.eq, arith.remui(ctx.tid, ctx.i32(WARP_THREADS)), zero)):
+        simt.MbarrierArriveOp.build(ring.empty(stage), None)
+    refill = arith.addi(kt, stages)
+    first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, zero)
+    with only_if(arith.andi(first, arith.cmpi(arith.CmpIPredicate.ult, refill, k_tiles))):
+        simt.MbarrierWaitParityOp.build(ring.empty(stage), arith.andi(arith.divui(kt, stages), ctx.i32(1)))
+        ring.fill(refill, stage)
+
+
 def _k_loop(ring: _Ring, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
     ctx, plan = ring.ctx, ring.plan
     zero, one, stages = ctx.i32(0), ctx.i32(1), ctx.i32(plan.stages)
@@ -123,28 +142,20 @@ def _k_loop(ring: _Ring, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Val
     with ir.InsertionPoint(loop.body):
         kt = loop.induction_variable
         stage = arith.remui(kt, stages)
-        parity = arith.andi(arith.divui(kt, stages), one)
-        simt.MbarrierWaitParityOp.build(ring.full(stage), parity)
+        simt.MbarrierWaitParityOp.build(ring.full(stage), arith.andi(arith.divui(kt, stages), one))
         simt.WgmmaFenceOp()
         out = _mma_step(ring, stage, group_rows, list(loop.inner_iter_args))
         simt.WgmmaCommitGroupOp()
-        # This warp's MMAs on the stage are complete before it says the stage may be refilled. Every warp
-        # arrives (not one per warpgroup): a warp's wait covers the MMAs it issued, and the four warps of a
-        # warpgroup need not issue theirs at the same time.
-        simt.WgmmaWaitGroupOp(pending=0)
-        leader = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(ctx.tid, ctx.i32(WARP_THREADS)), zero)
-        with only_if(leader):
-            simt.MbarrierArriveOp.build(ring.empty(stage), None)
-        refill = arith.addi(kt, stages)
-        first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, zero)
-        with only_if(arith.andi(first, arith.cmpi(arith.CmpIPredicate.ult, refill, k_tiles))):
-            simt.MbarrierWaitParityOp.build(ring.empty(stage), parity)
-            ring.fill(refill, stage)
+        # This step's MMAs stay in flight; the previous step's are complete, so its stage can be refilled.
+        simt.WgmmaWaitGroupOp(pending=1)
+        with only_if(arith.cmpi(arith.CmpIPredicate.ugt, kt, zero)):
+            _release(ring, arith.subi(kt, one), k_tiles)
         scf.YieldOp(out)
+    simt.WgmmaWaitGroupOp(pending=0)
     return list(loop.results)
 
 
-def lower_gemm_loop(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> TileValue:
+def lower_gemm_loop(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan, maps: tuple[ir.Value, ir.Value]) -> TileValue:
     """The matched K loop `loop` as the TMA + mbarrier + wgmma pipeline; its result in the wgmma layout."""
     body = loop.regions[0].blocks[0]
     mma = [o.operation for o in body.operations][2]
@@ -153,7 +164,6 @@ def lower_gemm_loop(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> Ti
     acc = ctx.tile(list(loop.operands)[3])
     if acc.layout != plan.layout:
         acc = convert_layout(ctx, acc, plan.layout)
-    maps = (ctx.tensor_maps[plan.a_map], ctx.tensor_maps[plan.b_map])
     origin = (arith.muli(_i32(ctx, a_row), ctx.i32(plan.bm)), arith.muli(_i32(ctx, b_col), ctx.i32(plan.bn)))
     ring = _Ring(ctx, plan, maps, origin)
     ring.init()

@@ -1,5 +1,5 @@
-"""Which tile GEMM loops take the Hopper path (docs/tile-hopper.md), and their plan: tile shape, stages,
-shared-memory offsets, wgmma descriptors and the accumulator's bit layout.
+"""Which tile GEMM loops take the Hopper path (docs/tile-hopper.md), and their plan: tile shape, stages, the
+stage layout in shared memory, the tensor maps and the accumulator's bit layout.
 
 A pure function of the tile IR and the Target: the same kernel is matched while its parameters are planned
 (the tensor maps it adds to the ABI) and while its loop is lowered. A loop that does not match keeps the
@@ -27,10 +27,12 @@ SWIZZLE_ATOM_BYTES = 8 * SWIZZLE_ROW_BYTES
 WGMMA_M = 64
 WGMMA_K = 16
 MAX_N = 256
+# A TMA box is at most 256 elements along each dimension (the A box is BM rows).
+MAX_BOX = 256
 MAX_STAGES = 4
-# Shared memory a pipeline may take from the 48 KiB a tile kernel declares statically, leaving room for the
-# epilogue's layout conversions.
-PIPELINE_BYTES = 40 * 1024
+# Shared memory the rest of the kernel may need next to the ring (static: the mbarriers, the epilogue's layout
+# conversions); the ring takes dynamic shared memory up to the chip's limit minus this.
+STATIC_RESERVE = 48 * 1024
 # Accumulator registers per thread beyond which the wgmma path is not taken (ptxas would spill).
 MAX_ACC_REGISTERS = 128
 INPUTS = ("bf16", "f16")
@@ -78,6 +80,11 @@ class GemmPlan:
     @property
     def stage_bytes(self) -> int:
         return self.stage_elems * 2
+
+    @property
+    def ring_bytes(self) -> int:
+        """The dynamic shared memory of the stage ring."""
+        return self.stages * self.stage_bytes
 
     @property
     def acc_registers(self) -> int:
@@ -151,37 +158,33 @@ def match_gemm(loop: ir.Operation, entry: ir.Block, target: Target, warps: int) 
     a_param, b_param = _param_of(lhs, entry), _param_of(rhs, entry)
     if a_param is None or b_param is None:
         return None
-    return _plan(lhs, rhs, mma, warps, a_param, b_param)
+    return _plan(lhs, rhs, mma, warps, a_param, b_param, target)
 
 
 def _plan(lhs: ir.Operation, rhs: ir.Operation, mma: ir.Operation, warps: int, a_param: int,
-          b_param: int) -> GemmPlan | None:
+          b_param: int, target: Target) -> GemmPlan | None:
     elem = str(T.elem_of(lhs.results[0].type))
     if elem not in INPUTS or str(T.elem_of(rhs.results[0].type)) != elem or str(T.elem_of(mma.results[0].type)) != "f32":
         return None
     (bm, bk), (bk2, bn) = T.shape_of(lhs.results[0].type), T.shape_of(rhs.results[0].type)
-    if bk != BK or bk2 != BK or bm % WGMMA_M or bn % BK or bn > MAX_N or not _power_of_two(bn):
+    if bk != BK or bk2 != BK or bm % WGMMA_M or bm > MAX_BOX or bn % BK or bn > MAX_N or not _power_of_two(bn):
         return None
     blocks, groups = bm // WGMMA_M, warps // 4
     if not _power_of_two(blocks) or blocks % groups:
         return None
-    stages = min(MAX_STAGES, PIPELINE_BYTES // ((bm + bn) * BK * 2))
+    stages = min(MAX_STAGES, (target.shared_memory_per_block - STATIC_RESERVE) // ((bm + bn) * BK * 2))
     plan = GemmPlan(bm, bn, elem, warps, stages, MapSpec(a_param, (bm, BK), elem), MapSpec(b_param, (BK, BK), elem))
     if stages < 2 or plan.acc_registers > MAX_ACC_REGISTERS:
         return None
     return plan
 
 
-def kernel_maps(func: ir.Operation, target: Target, warps: int) -> list[MapSpec]:
-    """The tensor maps a tile kernel's GEMM loops need, each once, in first-use order."""
+def kernel_gemm(func: ir.Operation, target: Target, warps: int) -> tuple[ir.Operation, GemmPlan] | None:
+    """The kernel's first top-level GEMM loop the sm_90a path takes, and its plan. Only one loop per kernel
+    takes it: the ring is the launch's dynamic shared memory, which a second loop would have to share."""
     entry = func.regions[0].blocks[0]
-    maps: list[MapSpec] = []
     for op in entry.operations:
         plan = match_gemm(op.operation, entry, target, warps)
-        if plan is None:
-            continue
-        for spec in (plan.a_map, plan.b_map):
-            if spec not in maps:
-                maps.append(spec)
-    return maps
-
+        if plan is not None:
+            return op.operation, plan
+    return None

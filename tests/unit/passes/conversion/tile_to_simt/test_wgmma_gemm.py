@@ -12,7 +12,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -21,12 +20,15 @@ from mlir import ir
 import oxide
 from oxide.backend import compile_to_ptx
 from oxide.backend.emulator import emit_program
+from oxide.ir.declare import int_value
 from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime.emulator import launch
+from oxide.runtime import tensor_map
 from oxide.runtime.errors import KernelArgumentError
+from oxide.runtime.gpu import ParameterBlock
 from oxide.runtime.tensor_map import TensorMap
 from oxide.runtime.tile import partition
-from oxide.runtime.tile_kernel import TileKernel
+from oxide.runtime.tile_marshal import TileBinder
 from oxide.target import Target
 from tests.unit.passes.conversion.tile_to_simt.harness import context, module_text, view
 from tests.unit.passes.conversion.tile_to_simt.test_mma_lowering import gemm
@@ -41,24 +43,35 @@ def _lowered(text: str, chip: str) -> ir.Module:
     return module
 
 
-@pytest.mark.parametrize("m,n,k", [
-    (64, 64, 64),      # one tile, one K step
-    (100, 72, 80),     # edges on every dimension: TMA zero fill, masked store
-    (130, 136, 328),   # 3 x 3 tiles, 6 K tiles through a ring of 2 stages (refills)
-    (64, 64, 0),       # no K tile: the accumulator stays zero
+@pytest.mark.parametrize("m,n,k,tile,warps", [
+    (64, 64, 64, (64, 64), 4),        # one tile, one K step
+    (100, 72, 80, (64, 64), 4),       # edges on every dimension: TMA zero fill, masked store
+    (130, 136, 328, (64, 64), 4),     # 3 x 3 tiles, 6 K tiles through a ring of 4 stages (refills)
+    (64, 64, 0, (64, 64), 4),         # no K tile: the accumulator stays zero
+    (136, 200, 200, (128, 128), 4),   # one warpgroup, two 64-row blocks; two B boxes per stage
+    (136, 72, 392, (128, 64), 8),     # two warpgroups
 ])
-def test_emulated_wgmma_gemm_matches_numpy(m, n, k):
+def test_emulated_wgmma_gemm_matches_numpy(m, n, k, tile, warps):
+    bm, bn = tile
     with context(), ir.Location.unknown():
-        program = emit_program(_lowered(module_text(gemm(64, 64, 64, 4, "f16", "f32")), "sm_90a"))
+        module = _lowered(module_text(gemm(bm, bn, 64, warps, "f16", "f32")), "sm_90a")
+        ring = _dynamic_shared(module)
+        program = emit_program(module)
     a = RNG.standard_normal((m, k)).astype(np.float16)
     b = RNG.standard_normal((k, n)).astype(np.float16)
     c = np.full((m, n), np.nan, dtype=np.float32)  # every element is written
     # A tensor map cannot describe an empty tensor: with no K tile, stand-ins that no copy reads.
-    a_map, b_map = (a, b) if k else (np.zeros((64, 64), np.float16),) * 2
-    maps = [TensorMap(a_map, (64, 64), swizzle="128B"), TensorMap(b_map, (64, 64), swizzle="128B")]
-    launch(program, "gemm", (-(-m // 64), -(-n // 64), 1), (128, 1, 1), [*view(c), *view(a), *view(b), *maps])
+    a_map, b_map = (a, b) if k else (np.zeros((bm, 64), np.float16), np.zeros((64, bn), np.float16))
+    maps = [TensorMap(a_map, (bm, 64), swizzle="128B"), TensorMap(b_map, (64, 64), swizzle="128B")]
+    launch(program, "gemm", (-(-m // bm), -(-n // bn), 1), (32 * warps, 1, 1), [*view(c), *view(a), *view(b), *maps],
+           ring)
     expected = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(c.astype(np.float64), expected, rtol=1e-4, atol=1e-4 * np.sqrt(max(k, 1)))
+
+
+def _dynamic_shared(module: ir.Module) -> int:
+    kernel = module.body.operations[0].regions[0].blocks[0].operations[0]
+    return int_value(kernel.attributes["tile.dynamic_shared"])
 
 
 def test_sm90a_kernel_takes_tensor_maps_and_runs_wgmma():
@@ -84,7 +97,7 @@ def test_other_chips_keep_mma_sync(chip):
 
 @pytest.mark.parametrize("tile,warps,ein,eacc", [
     ((64, 64, 32), 4, "bf16", "f32"),    # BK is not one 128-byte swizzle row
-    ((128, 128, 64), 8, "bf16", "f32"),  # a stage is 32 KiB: no room for two in static shared memory
+    ((64, 32, 64), 4, "bf16", "f32"),    # BN is not a whole 128-byte B box
     ((64, 64, 64), 4, "f16", "f16"),     # an f16 accumulator (a later slice)
     ((64, 64, 64), 2, "f16", "f32"),     # not whole warpgroups
 ])
@@ -108,16 +121,50 @@ def test_ptxas_assembles_the_wgmma_gemm(elem, tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-def test_the_gemm_example_for_sm90a_records_its_tensor_maps_and_the_gpu_runtime_refuses_it():
-    # 64x64x64 tiles take the wgmma path; 128x128x64 tiles (32 KiB stages) keep mma.sync.
+class _GpuArray:
+    """A GPU array as the runtime sees one (`__cuda_array_interface__`), at a made-up address: binding reads only
+    its description."""
+
+    def __init__(self, address: int, shape: tuple[int, ...], typestr: str):
+        self.shape, self.dtype = shape, np.dtype(typestr)
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "data": (address, False),
+                                         "strides": None, "version": 3}
+
+
+@pytest.fixture(scope="module")
+def sm90a_gemm():
+    # 64x64x64 tiles take the wgmma path; 64x64x32 tiles (BK is not one swizzle row) keep mma.sync.
     source = (EXAMPLES / "gemm.rs").read_text()
-    compiled = oxide.compile(source, "gemm.rs", chip="sm_90a",
-                             instances={"gemm": [["64", "64", "64"], ["128", "128", "64"]]})
-    assert compiled.tile["gemm_64_64_64"]["tma"] == [{"param": 1, "box": [64, 64], "swizzle": "128B"},
-                                                     {"param": 2, "box": [64, 64], "swizzle": "128B"}]
-    assert "tma" not in compiled.tile["gemm_128_128_64"]
-    spec = next(s for s in compiled.artifact().kernels if s.entry == "gemm_64_64_64")
-    kernel = TileKernel(spec, SimpleNamespace(target="gpu", limits=None))
-    z = partition(np.zeros((64, 64), np.float32), (64, 64))
-    with pytest.raises(KernelArgumentError, match="sm_90a's TMA \\+ wgmma GEMM path"):
-        kernel(z, np.zeros((64, 64), np.uint16), np.zeros((64, 64), np.uint16))
+    return oxide.compile(source, "gemm.rs", chip="sm_90a", instances={"gemm": [["64", "64", "64"], ["64", "64", "32"]]})
+
+
+def _spec(compiled, entry):
+    return next(s for s in compiled.artifact().kernels if s.entry == entry)
+
+
+def test_the_gemm_example_for_sm90a_records_its_tensor_maps(sm90a_gemm):
+    assert sm90a_gemm.tile["gemm_64_64_64"]["tma"] == [{"param": 1, "box": [64, 64], "swizzle": "128B"},
+                                                       {"param": 2, "box": [64, 64], "swizzle": "128B"}]
+    assert sm90a_gemm.tile["gemm_64_64_64"]["dynamic_shared"] == 4 * 16384  # four stages of 16 KiB
+    assert sm90a_gemm.tile["gemm_64_64_32"] == {"warps": 4}
+    block = ParameterBlock(_spec(sm90a_gemm, "gemm_64_64_64"))
+    assert block.formats[-2:] == ["128s", "128s"] and len(block.formats) == 3 * 5 + 2
+
+
+def test_the_gpu_binder_appends_the_tensor_maps(sm90a_gemm, monkeypatch):
+    encoded = []
+    monkeypatch.setattr(tensor_map, "_encode", lambda m: encoded.append((m.shape, m.box, m.swizzle, m.dtype))
+                        or bytes(128))
+    binder = TileBinder(_spec(sm90a_gemm, "gemm_64_64_64"), gpu=True)
+    z = partition(_GpuArray(0x100000, (96, 80), "<f4"), (64, 64))
+    bound = binder.bind([z, _GpuArray(0x200000, (96, 72), "<u2"), _GpuArray(0x300000, (72, 80), "<u2")], False)
+    assert len(bound.abi) == 3 * 5 + 2 and bound.abi[-2:] == [bytes(128)] * 2
+    assert encoded == [((96, 72), (64, 64), "128B", "bfloat16"), ((72, 80), (64, 64), "128B", "bfloat16")]
+
+
+def test_a_tensor_tma_cannot_describe_is_refused(sm90a_gemm):
+    binder = TileBinder(_spec(sm90a_gemm, "gemm_64_64_64"), gpu=True)
+    z = partition(_GpuArray(0x100000, (96, 80), "<f4"), (64, 64))
+    # K = 70: rows of 140 bytes are not a multiple of 16, which TMA needs.
+    with pytest.raises(KernelArgumentError, match="reads the tensor through TMA"):
+        binder.bind([z, _GpuArray(0x200000, (96, 70), "<u2"), _GpuArray(0x300000, (70, 80), "<u2")], False)
