@@ -72,7 +72,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     A source with a `#[cutile::module]` is tile kernels (the Tile track, frontends/tile); any other source is
     SIMT kernels (frontends/simt). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels."""
     from oxide.backend import compile_to_ptx
-    from oxide.backend.ptx import tile_kernel_warps
+    from oxide.backend.ptx import tile_kernel_pipelines, tile_kernel_warps
     from oxide.frontends import compile_source
     from oxide.dialects.context import make_context
 
@@ -85,6 +85,9 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     _check_passable(result, name, source)
     frontend_ir = str(result.module)
     tile = {entry: {"warps": warps} for entry, warps in tile_kernel_warps(result.module).items()}  # before lowering
+    with context:
+        for entry, pipeline in tile_kernel_pipelines(result.module, target).items():
+            tile[entry].update(pipeline)  # the runtime builds these tensor maps and sizes the dynamic shared memory
     # A source whose kernels are all generic and not instantiated yet has nothing to emulate.
     emulator = _emulator_program(result.module, timings) if result.kernels else None
     start = time.perf_counter()

@@ -68,6 +68,18 @@ class Target:
         return "mma.sync" if self.sm >= 80 else None
 
     @property
+    def shared_memory_per_block(self) -> int:
+        """The most shared memory one block may use (static plus opted-in dynamic), in bytes: 227 KiB on sm_90,
+        163 KiB on sm_80/sm_87, 99 KiB on sm_86/sm_89, 48 KiB before sm_80 (what CUDA lets a block declare)."""
+        if self.sm >= 90:
+            return 227 * 1024
+        if self.sm in (80, 87):
+            return 163 * 1024
+        if self.sm >= 86:
+            return 99 * 1024
+        return 48 * 1024
+
+    @property
     def has_tma(self) -> bool:
         """Tensor memory access (cp.async.bulk.tensor with mbarrier tx counts): sm_90 and newer."""
         return self.sm >= 90

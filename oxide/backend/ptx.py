@@ -19,6 +19,7 @@ from oxide.ir.compat import probe
 from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import contained
+from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemm
 from oxide.passes.pipeline import Step, build_pass_manager
 from oxide.target import Target
 from oxide.ir.declare import int_value
@@ -62,6 +63,25 @@ def tile_kernel_warps(module: Any) -> dict[str, int]:
             for op in module.body.operations if is_op(op, gpu.GPUModuleOp)
             for func in op.regions[0].blocks[0].operations
             if is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes}
+
+
+def tile_kernel_pipelines(module: Any, target: Target) -> dict[str, dict[str, Any]]:
+    """{kernel name: {"tma": its tensor-map parameters, "dynamic_shared": bytes}} for each tile kernel that takes
+    the sm_90a GEMM path (docs/tile-hopper.md): per map, the tile parameter it describes, its box, its swizzle."""
+    pipelines = {}
+    for op in module.body.operations:
+        if not is_op(op, gpu.GPUModuleOp):
+            continue
+        for func in op.regions[0].blocks[0].operations:
+            if not (is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes):
+                continue
+            found = kernel_gemm(func.operation, target, int_value(func.operation.attributes["tile.warps"]))
+            if found is not None:
+                plan = found[1]
+                pipelines[ir.StringAttr(func.operation.attributes["sym_name"]).value] = {
+                    "tma": [{"param": m.param, "box": list(m.box), "swizzle": "128B"} for m in (plan.a_map, plan.b_map)],
+                    "dynamic_shared": plan.ring_bytes}
+    return pipelines
 
 
 def compile_to_ptx(module: Any, target: Target = Target(), rename: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -48,6 +48,10 @@ class ParameterBlock:
         self.kernel = kernel
         self.owners = [p for p in kernel.params for _ in p.abi]  # the parameter each PTX parameter comes from
         abis = [a for p in kernel.params for a in p.abi]
+        # A tile kernel on sm_90a's GEMM path: a tensor map of a tensor parameter after the contract's ABI.
+        maps = (kernel.tile or {}).get("tma", [])
+        self.owners += [kernel.params[m["param"]] for m in maps]
+        abis += [TENSOR_MAP_ABI] * len(maps)
         if kernel.cooperative:
             abis.append("u64")  # the hidden grid-barrier workspace (launch_ex.ExtendedLaunch)
         types = [_ctype(a) for a in abis]

@@ -45,6 +45,8 @@ class TileKernel:
         assert spec.tile is not None
         self.spec, self.executor = spec, executor
         self.block = (WARP * int(spec.tile["warps"]), 1, 1)
+        # The stage ring of a kernel on sm_90a's GEMM path (docs/tile-hopper.md) is dynamic shared memory.
+        self.dynamic_shared = int(spec.tile.get("dynamic_shared", 0))
         self.binder = TileBinder(spec, gpu=executor.target == "gpu")
         self.device = getattr(executor, "device", None)  # None on the emulator
         self._function: Any = None
@@ -54,6 +56,8 @@ class TileKernel:
         """The executor's function (loaded on first use)."""
         if self._function is None:
             self._function = self.executor.function(self.spec)
+            if self.dynamic_shared:
+                self._function.allow_dynamic_shared(self.dynamic_shared)
         return self._function
 
     def __call__(self, *args: Any, stream: Any = None) -> None:
@@ -118,7 +122,8 @@ class TileKernel:
         return stream
 
     def _enqueue(self, bound: Any, handle: Any) -> None:
-        self.executor.launch(self.function, LaunchConfig(bound.grid, self.block, 0, 3), bound.abi, handle)
+        self.executor.launch(self.function, LaunchConfig(bound.grid, self.block, self.dynamic_shared, 3), bound.abi,
+                             handle)
 
     def __repr__(self) -> str:
         return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"

@@ -10,7 +10,9 @@ LaunchContractError naming the kernel and the parameter):
   every input), with a strided array's whole byte range.
 
 ABI per tensor (contract): on the GPU a pointer, r x i64 extents, r x i64 strides in elements; on the
-emulator the numpy array itself (any strides). Numpy arrays on the GPU are copied to the device (made
+emulator the numpy array itself (any strides). A kernel compiled for sm_90a's GEMM path (docs/tile-hopper.md)
+takes, after those, one TMA tensor map per `tile["tma"]` entry, which the binder encodes for the GPU from the
+device memory of the tensor the entry names (a tensor TMA cannot describe is a KernelArgumentError). Numpy arrays on the GPU are copied to the device (made
 contiguous) and outputs copied back after a synchronous launch, as the SIMT runtime does.
 """
 
@@ -30,6 +32,7 @@ from oxide.runtime.marshal import ArgumentChecker, BufferArg
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer, device_view
 from oxide.runtime.scalars import SCALARS, convert, device_address
 from oxide.runtime.signature import ParamSpec
+from oxide.runtime.tensor_map import TensorMap, TensorMapError
 from oxide.runtime.tile import Partition
 
 _FLOATS = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
@@ -61,10 +64,12 @@ def byte_range(ptr: int, shape: Sequence[int], strides: Sequence[int], itemsize:
 class TileBound:
     """Bound arguments: ABI values, buffers for the overlap check, the launch grid, host copies to write back."""
 
-    __slots__ = ("abi", "buffers", "copy_back", "grid", "temporaries")
+    __slots__ = ("abi", "buffers", "copy_back", "device_tensors", "grid", "temporaries")
 
     def __init__(self) -> None:
         self.abi: list[Any] = []
+        # GPU only: each tensor parameter's device memory (address, shape, dtype), by parameter index.
+        self.device_tensors: dict[int, tuple[int, tuple[int, ...], np.dtype]] = {}
         self.buffers: list[BufferArg] = []
         self.grid: tuple[int, int, int] | None = None
         self.copy_back: list[tuple[np.ndarray, DeviceBuffer]] = []
@@ -79,7 +84,7 @@ class TileBinder(ArgumentChecker):
         self._check_count(args)
         bound = TileBound()
         first_output = None
-        for p, value in zip(self.params, args):
+        for index, (p, value) in enumerate(zip(self.params, args)):
             if p.kind == "tile_out":
                 grid = self._output_grid(p, value)
                 if bound.grid is None:
@@ -90,12 +95,12 @@ class TileBinder(ArgumentChecker):
                         self.kernel.name, "grid", f"{bound.grid} (the partition grid of `{first_output.name}`)", grid,
                         f"the partition of `{p.name}` has another grid; every output of a tile kernel must be "
                         "split into the same number of tiles per dimension")
-                self._tensor(p, value.array, allow_host, bound)
+                self._tensor(p, value.array, allow_host, bound, index)
             elif p.kind == "tile_in":
                 if isinstance(value, Partition):
                     raise self._fail(p, "an input tensor takes the array itself, not a partition (the kernel "
                                         "partitions its inputs)")
-                self._tensor(p, value, allow_host, bound)
+                self._tensor(p, value, allow_host, bound, index)
             elif p.kind == "ptr":
                 self._pointer(p, value, allow_host, bound)
             else:
@@ -103,7 +108,23 @@ class TileBinder(ArgumentChecker):
         if bound.grid is not None and 0 in bound.grid:
             raise LaunchContractError(self.kernel.name, "grid", "at least one tile block per axis", bound.grid,
                                       "an output partition is empty")
+        if self.gpu:
+            for entry in (self.kernel.tile or {}).get("tma", []):
+                bound.abi.append(self._tensor_map(entry, bound))
         return bound
+
+    def _tensor_map(self, entry: dict[str, Any], bound: TileBound) -> bytes:
+        """The 128-byte descriptor of a `tile["tma"]` entry: the box of the tensor parameter it names, swizzled."""
+        p = self.params[entry["param"]]
+        ptr, shape, dtype = bound.device_tensors[entry["param"]]
+        try:
+            tensor_map = TensorMap(_DeviceTensor(ptr, shape, dtype), entry["box"], swizzle=entry["swizzle"],
+                                   dtype="bfloat16" if p.elem == "bf16" else None)
+            return tensor_map.descriptor()
+        except TensorMapError as exc:
+            raise self._fail(p, f"this kernel reads the tensor through TMA (compiled for sm_90a's GEMM path), and "
+                                f"{exc}; pad the rows to a multiple of 16 bytes, or compile for sm_90 (mma.sync)") \
+                from None
 
     def mismatch(self, args: Sequence[Any]) -> str | None:
         """Why `args` do not fit this signature (count, partitions' tile shapes, element types, ranks, scalar
@@ -161,7 +182,7 @@ class TileBinder(ArgumentChecker):
         view = self._device(p, value)
         return view, view.dtype, tuple(int(d) for d in view.shape)
 
-    def _tensor(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound) -> None:
+    def _tensor(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound, index: int) -> None:
         array, dtype, shape = self._array(p, value)
         if not dtype_fits(p.elem, dtype):
             raise self._fail(p, f"expected elements of {p.elem}, got an array of {dtype}")
@@ -183,6 +204,7 @@ class TileBinder(ArgumentChecker):
             bound.abi.append(array)
             return
         ptr = self._host_to_device(p, array, allow_host, bound) if isinstance(array, np.ndarray) else start
+        bound.device_tensors[index] = (ptr, shape, np.dtype(dtype))
         bound.abi += [ptr, *shape, *_c_strides(shape)]
 
     def _pointer(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound) -> None:
@@ -231,6 +253,14 @@ class TileBinder(ArgumentChecker):
         if p.mutable:
             bound.copy_back.append((value, device))
         return device.ptr
+
+
+class _DeviceTensor:
+    """A bound tensor's row-major device memory as TensorMap reads a GPU array (`__cuda_array_interface__`)."""
+
+    def __init__(self, ptr: int, shape: tuple[int, ...], dtype: np.dtype):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": dtype.str, "data": (ptr, True), "strides": None,
+                                         "version": 3}
 
 
 def _c_strides(shape: tuple[int, ...]) -> list[int]:

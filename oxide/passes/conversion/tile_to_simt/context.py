@@ -84,6 +84,8 @@ class TileLowering:
     loop_depth: int = 0
     # Open regions' yield targets (innermost last): what the region's terminator converts its tiles to.
     yields: list[Any] = field(default_factory=list)
+    # The kernel's sm_90a GEMM loop (wgmma_plan.py): (the tile loop, its plan, its two tensor-map parameters).
+    gemm: Any = None
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:

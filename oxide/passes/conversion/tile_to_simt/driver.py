@@ -20,6 +20,7 @@ from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import FUNCTIONS
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
+from oxide.passes.conversion.tile_to_simt.wgmma_plan import MapSpec, kernel_gemm
 from oxide.target import Target
 
 _TILE_LOADS = OpSet(T.LoadOp, T.LoadOwnOp)
@@ -180,6 +181,10 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
     except LoweringError as exc:
         raise exc.at(func) from None
     warps = kernel_warps(func)
+    gemm = kernel_gemm(func, target, warps)
+    maps = [gemm[1].a_map, gemm[1].b_map] if gemm else []
+    # The tensor maps of an sm_90a GEMM loop follow the contract's parameters (docs/tile-hopper.md).
+    new_types += [ir.Type.parse("!simt.tensor_map")] * len(maps)
     name = ir.StringAttr(func.attributes["sym_name"]).value
     with ir.InsertionPoint(func), func.location:
         new = gpu.GPUFuncOp(ir.FunctionType.get(new_types, []), name, kernel=True)
@@ -192,8 +197,13 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
         f"{{domain = {domain} : i32, block = array<i32: {32 * warps}, 1, 1>}}")
     facts = parameter_facts(old_args)
     if any(facts):
+        facts += [{}] * len(maps)
         new_func.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(f) for f in facts])
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
+    if gemm:
+        new_func.attributes["tile.tma"] = tma_attribute(maps)
+        new_func.attributes["tile.dynamic_shared"] = ir.IntegerAttr.get(i_type(64), gemm[1].ring_bytes)
+        ctx.gemm = (*gemm, tuple(list(entry.arguments)[-2:]))
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
@@ -212,6 +222,14 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
         new_func.erase()
         raise
     func.erase()
+
+
+def tma_attribute(maps: list[MapSpec]) -> ir.Attribute:
+    """`tile.tma`: per tensor-map parameter, the tile parameter it describes, its box and swizzle (what the
+    runtime encodes it from). (`tile.dynamic_shared` beside it is the bytes the launch must give.)"""
+    entries = [f'{{param = {m.param} : i64, box = array<i64: {m.box[0]}, {m.box[1]}>, swizzle = "128B"}}'
+               for m in maps]
+    return ir.Attribute.parse("[" + ", ".join(entries) + "]")
 
 
 def static_shared_bytes(func: ir.Operation) -> int:

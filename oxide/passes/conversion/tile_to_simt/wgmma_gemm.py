@@ -1,0 +1,186 @@
+"""Lowering a matched GEMM K loop on sm_90a (wgmma_plan.py): TMA box copies into 128-byte-swizzled shared
+memory through a ring of stages guarded by mbarriers, and wgmma with the accumulator in registers.
+
+The ring is the launch's dynamic shared memory (`tile.dynamic_shared` bytes, which the runtime passes). Per
+stage: the A box (BM x 64, K-major, as wgmma reads A) and BN / 64 B boxes (64 x 64, N innermost: wgmma reads
+them MN-major through the transpose bit). `full[s]` (one arrival: thread 0's expect_tx of the stage's bytes,
+which the copies complete) says a stage has landed; `empty[s]` (one arrival per warp) says every warp's MMAs
+on it are complete, so thread 0 may refill it. Each K step keeps its MMAs in flight (`wgmma_wait 1`) and
+releases the previous step's stage, whose MMAs that wait covered. Thread 0 also computes: it issues the
+copies between its own MMAs. TMA fills reads past the tensors' edges with zeros, so edge tiles need no
+masking here; the store of the accumulator is masked as any store.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, scf
+
+from oxide.dialects import simt
+from oxide.passes.conversion.tile_to_simt.context import TileLowering, i_type
+from oxide.passes.conversion.tile_to_simt.layouts import TileValue
+from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
+from oxide.passes.conversion.tile_to_simt.wgmma_plan import (
+    BK,
+    SWIZZLE_ATOM_BYTES,
+    SWIZZLE_ROW_BYTES,
+    WGMMA_K,
+    WGMMA_M,
+    GemmPlan,
+)
+
+WARPGROUP_THREADS = 128
+WARP_THREADS = 32
+
+
+class _Ring:
+    """The stage buffers and mbarriers of one pipeline, and the copies that fill a stage."""
+
+    def __init__(self, ctx: TileLowering, plan: GemmPlan, maps: tuple[ir.Value, ir.Value],
+                 origin: tuple[ir.Value, ir.Value]):
+        self.ctx, self.plan, self.maps, self.origin = ctx, plan, maps, origin
+        self.buffers = simt.DynamicSharedOp.build(ctx.index(ctx.i32(0)), align=SWIZZLE_ATOM_BYTES,
+                                                  results=[ir.Type.parse(f"!simt.ptr<{plan.elem}, 3>")])
+        barriers = simt.SharedArrayOp.build(align=8, results=[ir.Type.parse(f"!simt.shared<i64, {2 * plan.stages}>")])
+        self.barriers = simt.SharedPtrOp.build(barriers, results=[ir.Type.parse("!simt.ptr<i64, 3>")])
+
+    def full(self, stage: ir.Value) -> ir.Value:
+        """The mbarrier that says stage `stage` has landed."""
+        return simt.PtrOffsetOp.build(self.barriers, self.ctx.index(stage))
+
+    def empty(self, stage: ir.Value) -> ir.Value:
+        """The mbarrier that says every warp is done reading stage `stage`."""
+        return simt.PtrOffsetOp.build(self.barriers, self.ctx.index(arith.addi(stage, self.ctx.i32(self.plan.stages))))
+
+    def stage(self, stage: ir.Value, elements: int = 0) -> ir.Value:
+        """A pointer `elements` into stage `stage`."""
+        start = arith.muli(stage, self.ctx.i32(self.plan.stage_elems))
+        if elements:
+            start = arith.addi(start, self.ctx.i32(elements))
+        return simt.PtrOffsetOp.build(self.buffers, self.ctx.index(start))
+
+    def init(self) -> None:
+        """Thread 0 initialises the barriers; every thread then waits for it (a block barrier)."""
+        ctx, plan = self.ctx, self.plan
+        with only_if(arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0))):
+            for s in range(plan.stages):
+                simt.MbarrierInitOp.build(self.full(ctx.i32(s)), ctx.i32(1))
+                simt.MbarrierInitOp.build(self.empty(ctx.i32(s)), ctx.i32(plan.warps))
+            # The barriers are written by ordinary stores; the TMA unit (the async proxy) completes them.
+            simt.FenceProxyAsyncOp.build(space="shared_cta")
+        ctx.barrier()
+
+    def fill(self, k_tile: ir.Value, stage: ir.Value) -> None:
+        """Thread 0: expect the stage's bytes on full[stage] and copy K tile `k_tile` of A and B into it."""
+        ctx, plan = self.ctx, self.plan
+        full = self.full(stage)
+        simt.MbarrierArriveExpectTxOp.build(full, ctx.i32(plan.stage_bytes), None)
+        k0 = arith.muli(k_tile, ctx.i32(BK))
+        row, col = self.origin
+        simt.TmaLoadOp(self.stage(stage), self.maps[0], [k0, row], full, None)
+        for box in range(plan.bn // BK):
+            n0 = col if box == 0 else arith.addi(col, ctx.i32(box * BK))
+            simt.TmaLoadOp(self.stage(stage, plan.a_elems + box * BK * BK), self.maps[1], [n0, k0], full, None)
+
+
+def _descriptors(ring: _Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tuple[ir.Value, ir.Value]:
+    """The wgmma descriptors of K step `kk` of a stage: A from row `a_rows` (K-major: 8-row atoms 1024 bytes
+    apart, a K step 32 bytes along the swizzled row), B (MN-major: the next 64 columns one box (8 KiB) on, the
+    next 8 K rows 1024 bytes on, a K step 16 rows)."""
+    plan = ring.plan
+    a_start = simt.PtrOffsetOp.build(ring.stage(stage, kk * WGMMA_K), ring.ctx.index(arith.muli(a_rows, ring.ctx.i32(BK))))
+    a = simt.SmemDescOp.build(a_start, leading_byte_offset=16, stride_byte_offset=SWIZZLE_ATOM_BYTES,
+                              swizzle="128B", base_offset=0)
+    b_start = ring.stage(stage, plan.a_elems + kk * WGMMA_K * BK)
+    b = simt.SmemDescOp.build(b_start, leading_byte_offset=BK * SWIZZLE_ROW_BYTES,
+                              stride_byte_offset=SWIZZLE_ATOM_BYTES, swizzle="128B", base_offset=0)
+    return a, b
+
+
+def _mma_step(ring: _Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+    """This warpgroup's MMAs on one stage: per 64-row block, four m64nBNk16 steps of K."""
+    plan = ring.plan
+    per_block = plan.bn // 2
+    out = list(regs)
+    for block in range(plan.blocks_per_group):
+        rows = arith.addi(group_rows, ring.ctx.i32(block * WGMMA_M))
+        acc = out[block * per_block:(block + 1) * per_block]
+        for kk in range(BK // WGMMA_K):
+            desc_a, desc_b = _descriptors(ring, stage, rows, kk)
+            op = simt.WgmmaMmaAsyncOp(
+                acc, desc_a, desc_b, results=[v.type for v in acc], m=WGMMA_M, n=plan.bn, k=WGMMA_K, input=plan.elem,
+                accumulator="f32", scale_d="accumulate", negate_a=False, negate_b=False, transpose_a=False,
+                transpose_b=True)
+            acc = list(op.result)
+        out[block * per_block:(block + 1) * per_block] = acc
+    return out
+
+
+def _release(ring: _Ring, kt: ir.Value, k_tiles: ir.Value) -> None:
+    """After K step `kt`'s MMAs on its stage are complete: every warp releases the stage, and thread 0 refills it
+    with tile kt + S once every warp has."""
+    ctx, plan = ring.ctx, ring.plan
+    stages, zero = ctx.i32(plan.stages), ctx.i32(0)
+    stage = arith.remui(kt, stages)
+    # A warp's wgmma wait covers the MMAs it issued, and the four warps of a warpgroup need not issue theirs at
+    # the same time: every warp arrives, not one per warpgroup.
+    with only_if(arith.cmpi(arith.CmpIPredicate.eq, arith.remui(ctx.tid, ctx.i32(WARP_THREADS)), zero)):
+        simt.MbarrierArriveOp.build(ring.empty(stage), None)
+    refill = arith.addi(kt, stages)
+    first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, zero)
+    with only_if(arith.andi(first, arith.cmpi(arith.CmpIPredicate.ult, refill, k_tiles))):
+        simt.MbarrierWaitParityOp.build(ring.empty(stage), arith.andi(arith.divui(kt, stages), ctx.i32(1)))
+        ring.fill(refill, stage)
+
+
+def _k_loop(ring: _Ring, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+    ctx, plan = ring.ctx, ring.plan
+    zero, one, stages = ctx.i32(0), ctx.i32(1), ctx.i32(plan.stages)
+    group = arith.divui(ctx.tid, ctx.i32(WARPGROUP_THREADS))
+    group_rows = arith.muli(group, ctx.i32(plan.blocks_per_group * WGMMA_M))
+    loop = scf.ForOp(zero, k_tiles, one, regs)
+    with ir.InsertionPoint(loop.body):
+        kt = loop.induction_variable
+        stage = arith.remui(kt, stages)
+        simt.MbarrierWaitParityOp.build(ring.full(stage), arith.andi(arith.divui(kt, stages), one))
+        simt.WgmmaFenceOp()
+        out = _mma_step(ring, stage, group_rows, list(loop.inner_iter_args))
+        simt.WgmmaCommitGroupOp()
+        # This step's MMAs stay in flight; the previous step's are complete, so its stage can be refilled.
+        simt.WgmmaWaitGroupOp(pending=1)
+        with only_if(arith.cmpi(arith.CmpIPredicate.ugt, kt, zero)):
+            _release(ring, arith.subi(kt, one), k_tiles)
+        scf.YieldOp(out)
+    simt.WgmmaWaitGroupOp(pending=0)
+    return list(loop.results)
+
+
+def lower_gemm_loop(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan, maps: tuple[ir.Value, ir.Value]) -> TileValue:
+    """The matched K loop `loop` as the TMA + mbarrier + wgmma pipeline; its result in the wgmma layout."""
+    body = loop.regions[0].blocks[0]
+    mma = [o.operation for o in body.operations][2]
+    lhs, rhs = (v.owner.operation for v in list(mma.operands)[:2])
+    a_row, b_col = ctx.scalar(list(lhs.operands)[1]), ctx.scalar(list(rhs.operands)[2])
+    acc = ctx.tile(list(loop.operands)[3])
+    if acc.layout != plan.layout:
+        acc = convert_layout(ctx, acc, plan.layout)
+    origin = (arith.muli(_i32(ctx, a_row), ctx.i32(plan.bm)), arith.muli(_i32(ctx, b_col), ctx.i32(plan.bn)))
+    ring = _Ring(ctx, plan, maps, origin)
+    ring.init()
+    k_tiles = _i32(ctx, ctx.scalar(list(loop.operands)[1]))
+    first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0))
+    for s in range(plan.stages):
+        stage = ctx.i32(s)
+        with only_if(arith.andi(first, arith.cmpi(arith.CmpIPredicate.ult, stage, k_tiles))):
+            ring.fill(stage, stage)
+    return TileValue(plan.layout, _k_loop(ring, k_tiles, list(acc.values)))
+
+
+def _i32(ctx: TileLowering, value: ir.Value) -> ir.Value:
+    """A block-uniform index as i32 (tile indices and tile counts are i32 in the frontend's IR)."""
+    if str(value.type) == "i32":
+        return value
+    if str(value.type) == "index":
+        return arith.index_cast(i_type(32), value)
+    return arith.trunci(i_type(32), value)
+
