@@ -18,6 +18,9 @@ from oxide.runtime.emulator.errors import EmulatorError
 
 # The hardware guarantees 16-byte alignment of the dynamic shared memory at least; a kernel asks for more.
 DYNAMIC_ALIGN = 16
+# sm_80 and newer reserve the first 1 KB of each block's shared window for the system: the kernel's own shared
+# memory starts at address 0x400 (so a wgmma descriptor's start address is the same here as on the GPU).
+RESERVED = 1024
 
 
 class SharedMemoryError(EmulatorError):
@@ -31,12 +34,14 @@ def _align(value: int, alignment: int) -> int:
 
 class SharedWindow:
     """One block's shared memory: `statics` as (bytes, alignment) per static array, `dynamic` bytes of
-    dynamic shared memory aligned to `dynamic_align`."""
+    dynamic shared memory aligned to `dynamic_align`, after the `reserved` bytes at the window's start that
+    the kernel cannot use (RESERVED on sm_80 and newer)."""
 
-    def __init__(self, statics: Sequence[tuple[int, int]], dynamic: int = 0, dynamic_align: int = DYNAMIC_ALIGN):
+    def __init__(self, statics: Sequence[tuple[int, int]], dynamic: int = 0, dynamic_align: int = DYNAMIC_ALIGN,
+                 reserved: int = RESERVED):
         # The most aligned arrays first (in declaration order among equals), so that padding stays small and
         # a tile that asks for the most alignment (TMA, wgmma) starts the window.
-        offset, self.offsets = 0, [0] * len(statics)
+        offset, self.offsets, self.reserved = reserved, [0] * len(statics), reserved
         for k in sorted(range(len(statics)), key=lambda k: -statics[k][1]):
             size, alignment = statics[k]
             offset = _align(offset, alignment)
@@ -51,9 +56,10 @@ class SharedWindow:
         self.mbarriers: Any = None  # the block's mbarriers (mbarrier.Mbarriers), made on first use
 
     def _span(self, address: int, nbytes: int) -> slice:
-        if address < 0 or address + nbytes > self.size:
+        if address < self.reserved or address + nbytes > self.size:
             raise SharedMemoryError(f"shared address {address:#x} (+{nbytes} bytes) is outside the block's "
-                                    f"{self.size} bytes of shared memory")
+                                    f"shared memory ({self.reserved:#x} to {self.size:#x}; the bytes before "
+                                    f"{self.reserved:#x} are the system's)")
         return slice(address, address + nbytes)
 
     def view(self, address: int, dtype: Any, count: int) -> np.ndarray:

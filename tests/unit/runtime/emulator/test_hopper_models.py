@@ -12,13 +12,13 @@ from oxide.runtime.emulator.tma import box_load, box_store
 
 
 def test_window_lays_out_static_arrays_most_aligned_first_then_dynamic():
-    window = SharedWindow([(6, 2), (8, 8), (3, 1)], dynamic=64, dynamic_align=128)
+    window = SharedWindow([(6, 2), (8, 8), (3, 1)], dynamic=64, dynamic_align=128, reserved=0)
     assert window.offsets == [8, 0, 14] and window.dynamic_offset == 128 and window.size == 192
     window.view(8, np.float32, 2)[:] = [1.0, 2.0]
     assert window.view(8, np.uint32, 2)[0] == np.float32(1.0).view(np.uint32)  # the same bytes, another type
     with pytest.raises(SharedMemoryError, match="not aligned to 4 bytes"):
         window.view(6, np.float32, 1)
-    with pytest.raises(SharedMemoryError, match="outside the block's 192 bytes"):
+    with pytest.raises(SharedMemoryError, match=r"outside the block's shared memory \(0x0 to 0xc0"):
         window.read(190, 4)
 
 
@@ -59,7 +59,7 @@ def test_mbarrier_misuse_is_an_error(action, message):
 
 
 def test_mbarrier_addresses_and_waits():
-    barriers = Mbarriers(SharedWindow([(16, 8)]))
+    barriers = Mbarriers(SharedWindow([(16, 8)], reserved=0))
     with pytest.raises(MbarrierError, match="8-byte aligned"):
         barriers.at(4)
     barrier = barriers.at(8)
@@ -82,7 +82,7 @@ def _load(window, tensor, box, coords, **options):
 
 def test_tma_load_fills_out_of_bounds_and_swizzles_rows():
     tensor = np.arange(20 * 70, dtype=np.float16).reshape(20, 70)
-    window = SharedWindow([(8, 8)], dynamic=64 * 16 * 2, dynamic_align=1024)
+    window = SharedWindow([(8, 8)], dynamic=64 * 16 * 2, dynamic_align=1024, reserved=0)
     barrier = _load(window, tensor, (64, 16), (30, -2), swizzle_mode=128, nan_fill=True)
     with pytest.raises(SharedMemoryError, match="a TMA copy has not completed .* mbarrier at shared address 0x0"):
         window.read(1024 + 130, 2)
@@ -98,7 +98,7 @@ def test_tma_load_fills_out_of_bounds_and_swizzles_rows():
 
 def test_tma_store_writes_only_in_bounds_elements_and_round_trips():
     tensor = np.arange(12 * 40, dtype=np.float32).reshape(12, 40)
-    window = SharedWindow([(8, 8)], dynamic=32 * 8 * 4, dynamic_align=1024)
+    window = SharedWindow([(8, 8)], dynamic=32 * 8 * 4, dynamic_align=1024, reserved=0)
     _load(window, tensor, (32, 8), (20, 8), swizzle_mode=128).arrive()
     out = np.full_like(tensor, -1)
     box_store(window, 1024, out, (32, 8), (20, 8), swizzle_mode=128)
@@ -112,7 +112,7 @@ def test_tma_store_writes_only_in_bounds_elements_and_round_trips():
     (1024, (32, 8), 128, "innermost extent is 128 bytes, got 64"),
 ])
 def test_tma_rejects_bad_destinations(address, box, mode, message):
-    window = SharedWindow([(8, 8)], dynamic=4096, dynamic_align=1024)
+    window = SharedWindow([(8, 8)], dynamic=4096, dynamic_align=1024, reserved=0)
     barrier = Mbarriers(window).at(0)
     barrier.init(1)
     with pytest.raises(SharedMemoryError, match=message):
@@ -121,7 +121,7 @@ def test_tma_rejects_bad_destinations(address, box, mode, message):
 
 def test_a_copy_completing_before_its_expect_tx_leaves_the_phase_open():
     # PTX lets the tx count go below zero: a copy issued before the expect_tx that covers it completes first.
-    window = SharedWindow([(8, 8)], dynamic=2048, dynamic_align=1024)
+    window = SharedWindow([(8, 8)], dynamic=2048, dynamic_align=1024, reserved=0)
     barrier = Mbarriers(window).at(0)
     barrier.init(1)
     box_load(window, 1024, barrier, np.zeros((8, 64), np.float16), (64, 8), (0, 0))

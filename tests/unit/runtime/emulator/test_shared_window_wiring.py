@@ -9,6 +9,7 @@ import pytest
 
 from oxide.runtime.emulator import UnsupportedOperation, launch
 from oxide.runtime.emulator.addresses import SHARED_GENERIC_BASE
+from oxide.runtime.emulator.shared_window import RESERVED
 from oxide.runtime.emulator.schedule import run_group
 from oxide.runtime.emulator.threads import Launch, Threads
 from tests.unit.runtime.emulator.helpers import program, run
@@ -41,7 +42,8 @@ pub unsafe fn k(out: *mut u32) {
 def test_shared_pointers_are_window_addresses_and_back(schedule):
     out = np.zeros(5, np.uint32)
     run(_ADDRESSES, 1, 64, [out], schedule=schedule, blocks_per_batch=1 if schedule == "lockstep" else None)
-    layout = dict(zip(("B", "A"), (0, 32)))  # the program's declaration order: B (64-byte aligned), then A
+    # The program's declaration order: B (64-byte aligned), then A, after the system's first 1 KB.
+    layout = dict(zip(("B", "A"), (RESERVED, RESERVED + 32)))
     assert list(out) == [layout["A"], layout["B"], 0x3F, 7, int(SHARED_GENERIC_BASE) >> 32]
 
 
@@ -59,13 +61,13 @@ def test_window_and_shared_address_on_the_threads_object():
         seen["address"] = c.shared_address(ptr)
         view = c.shared_array(1, np.float32, 4, "#1")
         view.array[:] = 2.0
-        seen["bytes"] = c.window.view(0, np.float32, 4).copy()
+        seen["bytes"] = c.window.view(RESERVED, np.float32, 4).copy()
         yield from ()
 
     state = Launch("k", ("k.rs:1:1",), (1, 1, 1), (32, 1, 1), 64, False, shared_layout=((16, 16),), dynamic_align=128)
     run_group(state, kernel, [None], np.zeros((1, 3), np.int64))
-    assert seen["window"].dynamic_offset == 128
-    assert (seen["address"] == 136).all()
+    assert seen["window"].dynamic_offset == RESERVED + 128
+    assert (seen["address"] == RESERVED + 136).all()
     assert (seen["bytes"] == 2.0).all()
 
 

@@ -17,13 +17,14 @@ BASE = 1024  # the dynamic shared memory of the test window: after an 8-byte bar
 
 
 def _window(nbytes: int = 32768) -> SharedWindow:
-    return SharedWindow([(8, 8)], dynamic=nbytes, dynamic_align=1024)
+    return SharedWindow([(8, 8)], dynamic=nbytes, dynamic_align=1024, reserved=0)
 
 
 def _tma(window: SharedWindow, address: int, tensor: np.ndarray, box: tuple[int, int], coords=(0, 0),
          swizzle: int = 0, complete: bool = True) -> None:
     """A TMA box load of `tensor` (box innermost first) into `address`, its barrier's phase completed."""
-    barrier = Mbarriers(window).at(0) if window.mbarriers is None else window.mbarriers.at(0)
+    at = window.offsets[0]  # the window's 8-byte static array holds the barrier
+    barrier = Mbarriers(window).at(at) if window.mbarriers is None else window.mbarriers.at(at)
     barrier.init(1)
     barrier.expect_tx(box[0] * box[1] * tensor.itemsize)
     box_load(window, address, barrier, tensor, box, coords, swizzle_mode=swizzle)
@@ -206,15 +207,16 @@ def test_a_warpgroup_mma_negates_accumulates_and_reads_a_transposed_b(pairs):
     b_bits, b = _bf16((16, n), seed=9)  # K x N, N-major
     c = _warpgroup()
     window = c.window
-    _tma(window, BASE, a_bits, (64, 64), swizzle=128)
-    _tma(window, BASE + 8192, b_bits, (64, 16), swizzle=128)
+    base = window.dynamic_offset  # a launched block's window starts after the system's first 1 KB
+    _tma(window, base, a_bits, (64, 64), swizzle=128)
+    _tma(window, base + 8192, b_bits, (64, 16), swizzle=128)
     kind = "f16" if pairs else "bf16"
     if pairs:
         a = a_bits.view(np.float16).astype(np.float32)
         b = b_bits.view(np.float16).astype(np.float32)
     mma = Mma(n, 16, kind, "f16" if pairs else "f32", pairs, True, False, False, True)
     acc = ([np.full((128, 2), 0.5, np.float16)] * (n // 4) if pairs else [np.float32(0.5)] * (n // 2))
-    results = _issue(c, mma, acc, encode(BASE + 32, 16, 1024, 128), encode(BASE + 8192, 0, 1024, 128))
+    results = _issue(c, mma, acc, encode(base + 32, 16, 1024, 128), encode(base + 8192, 0, 1024, 128))
     expected = -(a[:, 16:32] @ b) + (0.5 if pairs else 0.0)
     got = _matrix(results, n, pairs)
     if pairs:
