@@ -54,12 +54,14 @@ class Crate:
     enclosing: dict[Any, Any] = field(default_factory=dict)  # a function declared in a body -> that function
     # function node -> {const declaration's start byte: (name, key)} for its consts placed under a key
     renames: dict[Any, dict[int, tuple[str, str]]] = field(default_factory=dict)
+    const_owner: dict[Any, Any] = field(default_factory=dict)  # a const placed under a key -> its function
     _built: dict[Any, Any] = field(default_factory=dict)
 
     def builder(self, item: Any) -> Builder:
         """A builder for the syntax of `item` (a top-level or impl item node)."""
         renames: dict[str, str] = {}
-        scope = self.enclosing.get(item)
+        # A const's value is read where it is declared: in its function (`TILE_BYTES = TILE_SIZE * 4`).
+        scope = self.const_owner.get(item) or self.enclosing.get(item)
         while scope is not None:  # a nested function sees the consts of the bodies it is declared in
             renames = {**dict(self.renames.get(scope, {}).values()), **renames}
             scope = self.enclosing.get(scope)
@@ -144,22 +146,22 @@ def collect(source: Source, root: Any, read_attributes: AttributeReader, kernel_
 
 
 def scope_local_consts(crate: Crate) -> None:
-    """Give each const declared in a function body its scope. One whose name no other, different definition
-    uses is indexed by its name as before; one whose name another const of the crate (a module-level one, or
-    one in another function: `const TILE: u32` of two sizes in two kernels) also uses is indexed under a key of
-    its own, which the function's builder substitutes for the name, so each function reads its own value."""
-    texts: dict[str, set[str]] = {}
-    for name, node in crate.consts.items():
-        texts.setdefault(name, set()).add(text(node))
-    for _, name, node in crate.local_consts:
-        texts.setdefault(name, set()).add(text(node))
+    """Give each const declared in a function body its scope. One whose name no other const uses is indexed by
+    its name as before; one whose name another const of the crate (a module-level one, or one in another
+    function: `const TILE: u32` of two sizes in two kernels) also uses is indexed under a key of its own, which
+    the function's builder substitutes for the name, so each function reads its own value."""
+    # Even two equal texts get a key each: `TILE_BYTES = TILE_SIZE * 4` in two kernels means two values.
+    counts: dict[str, int] = {name: 1 for name in crate.consts}
+    for _, name, _ in crate.local_consts:
+        counts[name] = counts.get(name, 0) + 1
     for function, name, node in crate.local_consts:
-        if len(texts[name]) == 1:
-            crate.consts.setdefault(name, node)
+        if counts[name] == 1:
+            crate.consts[name] = node
             continue
         key = f"{name}@{text(function.child_by_field_name('name'))}:{node.start_byte}"  # never a Rust name
         crate.renames.setdefault(function, {})[node.start_byte] = (name, key)
         crate.consts[key] = node
+        crate.const_owner[node] = function
 
 
 def _collect_items(crate: Crate, nodes: list[Any], source: Source, depth: int = 0) -> None:

@@ -61,3 +61,17 @@ def test_two_different_structs_of_one_name_are_an_error():
 
 def test_a_local_const_in_a_loop_body_still_works():
     assert run("", "for i in 0..2usize { const K: u32 = 5; out[i] = K * i as u32; }", [], n=2) == [0, 5]
+
+
+def test_equal_texts_in_two_kernels_read_their_own_consts():
+    # `BYTES` is written the same in both kernels but means two values: each kernel's `SIZE` is its own.
+    from tests.unit.runtime.emulator.helpers import run as emulate
+    import numpy as np
+
+    src = ("#[kernel]\npub unsafe fn a(out: &mut [u32]) {\nconst SIZE: u32 = 4096;\nconst BYTES: u32 = SIZE * 4;\n"
+           "out[0] = BYTES;\n}\n#[kernel]\npub unsafe fn b(out: &mut [u32]) {\nconst SIZE: u32 = 1024;\n"
+           "const BYTES: u32 = SIZE * 4;\nout[0] = BYTES;\n}\n")
+    for entry, want in (("a", 16384), ("b", 4096)):
+        out = np.zeros(1, np.uint32)
+        emulate(src, 1, 1, [out], entry=entry)
+        assert out[0] == want
