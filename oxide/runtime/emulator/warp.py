@@ -68,8 +68,10 @@ def shuffle(c: Threads, mask: Any, member: Any, value: Any, offset: Any, kind: s
         source = lane + offset
         inside = source < start + width
     else:
-        source = lane ^ offset
-        inside = (source >= start) & (source < start + width)
+        # PTX's butterfly reads lane ^ b[4:0] unless that lies past the segment's end: a lane of an earlier
+        # segment is read (as CUDA documents for __shfl_xor_sync with a width).
+        source = lane ^ (offset & 31)
+        inside = source < start + width
     position = c.linear - lane + source
     inside &= (position < c.per_block) & (position >= 0)
     return c.broadcast(value)[c.block_start + np.where(inside, position, c.linear)]

@@ -165,6 +165,10 @@ def _shuffles(em: Emitter, recv: Val, name: str, args: list[ast.Expr], generics:
     if value.ty not in [T.PRIMITIVES[t] for t in ("u32", "i32", "f32", "u64", "i64", "f64")]:
         raise err(args[0].loc, f"a tile shuffle moves a 32- or 64-bit integer or float, not `{value.ty}`")
     offset = em.coerce(em.expr(args[1], _U32), _U32, args[1].loc).v
+    if base == "shfl_xor" and n < 32:
+        # A tile's butterfly stays in the tile (cuda_device: `shfl_xor(v, 16)` on a 16-lane tile is the lane's own
+        # value); PTX's would read an earlier tile's lane, so the lane mask keeps only the tile's bits.
+        offset = arith.andi(offset, _i32(n - 1))
     width = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), n)
     return Val(value.ty, simt.ShuffleOp.build(tile_mask(n), value.v, offset, kind=_SHFL[base], width=width))
 
