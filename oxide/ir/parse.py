@@ -56,7 +56,9 @@ def _parse(text: str, name: str, context: ir.Context) -> ParsedSource:
     except ir.MLIRError as exc:
         count = _TOP_LEVEL_COUNT.search(str(exc))
         if not count or count.group(1) == "1":
-            raise OxideError(from_mlir_error(exc)) from None
+            # An explicit location with an empty file name (`loc("":7:3)`) reads as MLIR's unnamed buffer "-":
+            # it is in this input.
+            raise OxideError(from_mlir_error(exc, {UNNAMED_BUFFER: name})) from None
         # Zero or several top-level ops: only ir.Module.parse wraps them in an implicit module, and it
         # names the buffer "-"; ParsedSource.rename maps that back to `name` in diagnostics.
         try:

@@ -17,3 +17,12 @@ func.func @g() {
   "simt.ref_store"() : () -> () loc("kernel.rs":7:4294967295)
   return
 }
+
+// -----
+
+// A location with an empty file name is in the input itself.
+func.func @h() {
+  // CHECK: explicit-locations.mlir:8:3: error: op expects exactly 2 operands, but got 0
+  "simt.ref_store"() : () -> () loc("":8:3)
+  return
+}
