@@ -20,6 +20,9 @@ _LDMATRIX = re.compile(r"ldmatrix\.sync\.aligned\.m8n8\.x([124])(\.trans)?\.shar
                        r"\[\$\d+(?:\+(\d+))?\];")
 _CVT_TF32 = "cvt.rna.tf32.f32 $0, $1;"
 # convert::cvt_*x2_f32 (calls/ptx_fns.py): `cvt.<rounding>[.relu].<kind>.f32 $0, $2, $1;`, the first argument low.
+# cuda_device's `cvta_generic_to_shared_offset`: a generic shared address's low 32 bits are its shared address
+# on the emulator (oxide.runtime.emulator.addresses), as `cvta.to.shared` gives on the GPU.
+_CVTA_SHARED = "cvta.to.shared.u64 $0, $1;"
 _CVT_PACK = re.compile(r"cvt\.(rn|rz)(\.relu)?\.(f16x2|bf16x2)\.f32 \$0, \$2, \$1;")
 # The runtime module is imported where it is used, so programs without Tensor Core code keep their header.
 _IMPORT = "from oxide.runtime.emulator import tensor_core as _tc"
@@ -41,6 +44,9 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
         em.line(_IMPORT)
         em.line(f"{em.result(op)} = _tc.cvt_rna_tf32(c.broadcast({args[0]}))")
         return
+    if asm == _CVTA_SHARED:
+        em.line(f"{em.result(op)} = c.broadcast({args[0]}).astype(np.int64) & np.int64(0xFFFFFFFF)")
+        return
     match = _CVT_PACK.fullmatch(asm)
     if match is not None:
         rounding, relu, kind = match.groups()
@@ -49,8 +55,8 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
                 f"{rounding!r}, {relu is not None})")
         return
     raise LoweringError("the emulator runs inline PTX only for ldmatrix, cvt.rna.tf32.f32 (the tile lowering's mma "
-                        f"code) and the packed half conversions cvt.*x2.f32, not `{asm}`; run this kernel on a GPU",
-                        op)
+                        "code), the packed half conversions cvt.*x2.f32 and cvta.to.shared, not "
+                        f"`{asm}`; run this kernel on a GPU", op)
 
 
 def _mma_types(op: Any) -> tuple[str, str]:

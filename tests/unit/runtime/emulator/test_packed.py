@@ -62,3 +62,19 @@ pub unsafe fn k(x: &[f32], out: &mut [u32]) {
         assert out[3 * i + 1] == pack_halves(lo, hi, "f16x2", "rz", False).view(np.uint32)
         assert out[3 * i + 2] == pack_halves(lo, hi, "f16x2", "rn", True).view(np.uint32)
     assert out[0] == (0xC010 << 16 | 0x3FC0)  # -2.25 high, 1.5 low
+
+
+def test_cvta_to_shared_gives_the_shared_address():
+    source = """
+use cuda_device::{kernel, thread, SharedArray};
+#[kernel]
+pub unsafe fn k(out: &mut [u64]) {
+    static mut S: SharedArray<u32, 64, 128> = SharedArray::UNINIT;
+    let p = (core::ptr::addr_of!(S) as *const u32).add(thread::threadIdx_x() as usize);
+    out[thread::threadIdx_x() as usize] = cvta_generic_to_shared_offset(p as *const u8);
+}
+"""
+    out = np.zeros(4, np.uint64)
+    run(source, 1, 4, [out], schedule="warps")
+    # The window's first array starts after the system's first 1 KB.
+    np.testing.assert_array_equal(out, 1024 + 4 * np.arange(4))
