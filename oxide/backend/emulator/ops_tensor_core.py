@@ -44,6 +44,8 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
         em.line(_IMPORT)
         em.line(f"{em.result(op)} = _tc.cvt_rna_tf32(c.broadcast({args[0]}))")
         return
+    if asm == "nanosleep.u32 $0;":
+        return  # a hint to the scheduler: threads that spin on a flag progress anyway on the emulator
     if asm == _CVTA_SHARED:
         em.line(f"{em.result(op)} = c.broadcast({args[0]}).astype(np.int64) & np.int64(0xFFFFFFFF)")
         return
@@ -55,7 +57,7 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
                 f"{rounding!r}, {relu is not None})")
         return
     raise LoweringError("the emulator runs inline PTX only for ldmatrix, cvt.rna.tf32.f32 (the tile lowering's mma "
-                        "code), the packed half conversions cvt.*x2.f32 and cvta.to.shared, not "
+                        "code), the packed half conversions cvt.*x2.f32, cvta.to.shared and nanosleep, not "
                         f"`{asm}`; run this kernel on a GPU", op)
 
 

@@ -78,3 +78,17 @@ pub unsafe fn k(out: &mut [u64]) {
     run(source, 1, 4, [out], schedule="warps")
     # The window's first array starts after the system's first 1 KB.
     np.testing.assert_array_equal(out, 1024 + 4 * np.arange(4))
+
+
+def test_nanosleep_is_a_hint_the_emulator_passes():
+    source = """
+use cuda_device::{kernel, thread};
+#[kernel]
+pub unsafe fn k(out: &mut [u32]) {
+    nanosleep(100);
+    out[thread::threadIdx_x() as usize] = 1;
+}
+"""
+    out = np.zeros(4, np.uint32)
+    run(source, 1, 4, [out])
+    assert (out == 1).all()
