@@ -105,7 +105,7 @@ def test_kernel_with_mbarriers_runs_on_the_emulator_to_a_located_deadlock():
     from oxide.runtime.emulator import Deadlock, launch
 
     program = emit_program(build(unsafe_kernel("addr: u64, out: &mut [u64]", _RAW)).module, strict=False)
-    with pytest.raises(Deadlock, match=r"waits for the mbarrier at shared address 0x0 .* at k.rs:\d+:\d+"):
+    with pytest.raises(Deadlock, match=r"waits for the mbarrier at shared address 0x400 .* at k.rs:\d+:\d+"):
         launch(program, "k", (1,), (1,), [np.uint64(0), np.zeros(1, np.uint64)])
 
 
