@@ -22,7 +22,10 @@ def source_loc(location: Any, rename: Mapping[str, str] | None = None) -> Source
     while location is not None and seen < 64:
         seen += 1
         if location.is_a_file():
-            name = (rename or {}).get(location.filename, location.filename)
+            # An explicit location with no file name (`loc("":83)`) is in the input itself, like the unnamed
+            # buffer MLIR calls "-".
+            filename = location.filename or "-"
+            name = (rename or {}).get(filename, filename)
             # The bindings read line and column as signed 32-bit values; a location written as 4294967295
             # would read -1.
             return SourceLoc(name, location.start_line & 0xFFFFFFFF, location.start_col & 0xFFFFFFFF)

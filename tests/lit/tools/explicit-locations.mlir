@@ -26,3 +26,12 @@ func.func @h() {
   "simt.ref_store"() : () -> () loc("":8:3)
   return
 }
+
+// -----
+
+// Also a line-only location with an empty file name.
+func.func @i() {
+  // CHECK: explicit-locations.mlir:83:0: error: op expects exactly 2 operands, but got 0
+  "simt.ref_store"() : () -> () loc("":83)
+  return
+}
