@@ -1,7 +1,7 @@
 """Emulator rules for the Tensor Core code the tile lowering emits (runtime side:
-oxide.runtime.emulator.tensor_core): `nvvm.mma.sync`, the inline PTX it uses (`ldmatrix`,
-`cvt.rna.tf32.f32`), and the LLVM ops that take the registers apart (`llvm.extractvalue` of mma.sync's
-result struct, `llvm.bitcast` of a 32-bit register to an f16 pair)."""
+oxide.runtime.emulator.tensor_core): `nvvm.mma.sync` and the LLVM ops that take the registers apart
+(`llvm.extractvalue` of mma.sync's result struct, `llvm.bitcast` of a 32-bit register to an f16 pair). The
+inline PTX it uses (`ldmatrix`, `cvt.rna.tf32.f32`) is in ops_inline_ptx.py."""
 
 from __future__ import annotations
 
@@ -13,52 +13,10 @@ from mlir.dialects import llvm, nvvm
 
 from oxide.backend.emulator.emitter import KernelEmitter
 from oxide.backend.emulator.rules import rule
-from oxide.dialects import simt
 from oxide.ir.rules import LoweringError
 
-_LDMATRIX = re.compile(r"ldmatrix\.sync\.aligned\.m8n8\.x([124])(\.trans)?\.shared\.b16 \{[^}]*\}, "
-                       r"\[\$\d+(?:\+(\d+))?\];")
-_CVT_TF32 = "cvt.rna.tf32.f32 $0, $1;"
-# convert::cvt_*x2_f32 (calls/ptx_fns.py): `cvt.<rounding>[.relu].<kind>.f32 $0, $2, $1;`, the first argument low.
-# cuda_device's `cvta_generic_to_shared_offset`: a generic shared address's low 32 bits are its shared address
-# on the emulator (oxide.runtime.emulator.addresses), as `cvta.to.shared` gives on the GPU.
-_CVTA_SHARED = "cvta.to.shared.u64 $0, $1;"
-_CVT_PACK = re.compile(r"cvt\.(rn|rz)(\.relu)?\.(f16x2|bf16x2)\.f32 \$0, \$2, \$1;")
 # The runtime module is imported where it is used, so programs without Tensor Core code keep their header.
 _IMPORT = "from oxide.runtime.emulator import tensor_core as _tc"
-
-
-@rule(simt.InlinePtxOp)
-def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
-    asm = ir.StringAttr(op.attributes["asm"]).value
-    args = em.args(op)
-    match = _LDMATRIX.fullmatch(asm)
-    if match is not None:
-        count = int(match.group(1))
-        em.line(_IMPORT)
-        targets = "".join(f"{em.result(op, i)}, " for i in range(count))
-        em.line(f"{targets}= _tc.ldmatrix(c, {em.mask}, {args[0]}, {int(match.group(3) or 0)}, {count}, "
-                f"{match.group(2) is not None}, {em.loc(op)})")
-        return
-    if asm == _CVT_TF32:
-        em.line(_IMPORT)
-        em.line(f"{em.result(op)} = _tc.cvt_rna_tf32(c.broadcast({args[0]}))")
-        return
-    if asm == "nanosleep.u32 $0;":
-        return  # a hint to the scheduler: threads that spin on a flag progress anyway on the emulator
-    if asm == _CVTA_SHARED:
-        em.line(f"{em.result(op)} = c.broadcast({args[0]}).astype(np.int64) & np.int64(0xFFFFFFFF)")
-        return
-    match = _CVT_PACK.fullmatch(asm)
-    if match is not None:
-        rounding, relu, kind = match.groups()
-        em.line("from oxide.runtime.emulator import packed as _pk")
-        em.line(f"{em.result(op)} = _pk.pack_halves(c.broadcast({args[0]}), c.broadcast({args[1]}), {kind!r}, "
-                f"{rounding!r}, {relu is not None})")
-        return
-    raise LoweringError("the emulator runs inline PTX only for ldmatrix, cvt.rna.tf32.f32 (the tile lowering's mma "
-                        "code), the packed half conversions cvt.*x2.f32, cvta.to.shared and nanosleep, not "
-                        f"`{asm}`; run this kernel on a GPU", op)
 
 
 def _mma_types(op: Any) -> tuple[str, str]:

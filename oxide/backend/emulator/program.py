@@ -23,6 +23,7 @@ from oxide.backend.emulator import (  # noqa: F401 (rules)
     ops_cluster,
     ops_control,
     ops_hopper,
+    ops_inline_ptx,
     ops_math,
     ops_simt,
     ops_sync,
