@@ -215,6 +215,14 @@ def ops_outside_functions(op: ir.Operation) -> Iterator[Problem]:
         yield op.location, f"'{op.name}' op is outside any function; move it into a gpu.func body"
 
 
+def nested_gpu_modules(op: ir.Operation) -> Iterator[Problem]:
+    """A gpu.module inside another one: the lowering and the serialisation take the gpu.modules of the top
+    level, so a nested one's kernels would be left half lowered."""
+    if is_op(op, gpu.GPUModuleOp) and op.parent is not None and is_op(op.parent, gpu.GPUModuleOp):
+        yield op.location, ("'gpu.module' op is inside another gpu.module; put every gpu.module at the top level "
+                            "of the input")
+
+
 def simt_type_elements(op: ir.Operation) -> Iterator[Problem]:
     """A simt type (shared array, slice, pointer, ...) whose element is no type at all (a number, a symbol)
     or a type with no LLVM form (a tensor, memref, complex, tf32 or f8 element): the simt lowering maps the
@@ -245,7 +253,7 @@ def _element_of(text: str) -> ir.Type | ir.Attribute | None:
 
 RULES: tuple[Callable[[ir.Operation], Iterator[Problem]], ...] = (
     element_types, integer_widths, pointer_address_spaces, gep_constant_indices, global_initializers,
-    ops_outside_functions, simt_type_elements)
+    ops_outside_functions, nested_gpu_modules, simt_type_elements)
 
 
 def check_lowerable(module: ir.Operation, rename: Mapping[str, str] | None = None) -> None:

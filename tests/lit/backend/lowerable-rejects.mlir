@@ -202,3 +202,15 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// A fuzz finding: a gpu.module inside a gpu.module (its kernels' parameters were left unlowered).
+gpu.module @outer {
+  // expected-error@+1 {{'gpu.module' op is inside another gpu.module; put every gpu.module at the top level of the input}}
+  gpu.module @k {
+    gpu.func @f() kernel {
+      gpu.return
+    }
+  }
+}
