@@ -219,7 +219,7 @@ def nested_gpu_modules(op: ir.Operation) -> Iterator[Problem]:
     """A gpu.module inside another one: the lowering and the serialisation take the gpu.modules of the top
     level, so a nested one's kernels would be left half lowered."""
     if is_op(op, gpu.GPUModuleOp) and op.parent is not None and is_op(op.parent, gpu.GPUModuleOp):
-        yield op.location, ("'gpu.module' op is inside another gpu.module; put every gpu.module at the top level "
+        yield op.location, (f"'{op.name}' op is inside another {op.name}; put every {op.name} at the top level "
                             "of the input")
 
 
