@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -27,28 +26,11 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 from oxide.runtime import TensorMap  # noqa: E402
 from oxide.runtime.module import load  # noqa: E402
+from benchmarks.torch_events import time_ms  # noqa: E402
 
-BATCH = 10
 STAGE_BYTES = (128 * 64 + 256 * 64) * 2
 STAGES = 4
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
-
-
-def time_ms(fn: Callable[[], None], runs: int) -> float:
-    """Median milliseconds per launch: events around BATCH back-to-back launches, `runs` samples."""
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    samples = []
-    for _ in range(runs):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(BATCH):
-            fn()
-        stop.record()
-        stop.synchronize()
-        samples.append(start.elapsed_time(stop) / BATCH)
-    return statistics.median(samples)
 
 
 def oxide_gemm(module: Any, a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, stream: Any) -> Callable[[], None]:

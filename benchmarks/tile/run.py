@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -33,26 +32,9 @@ import oxide.tile  # noqa: E402
 from oxide.runtime.module import load  # noqa: E402
 
 import triton_peers as peers  # noqa: E402
+from benchmarks.torch_events import time_ms  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "tile"
-BATCH = 10
-
-
-def time_ms(fn: Callable[[], None], runs: int) -> float:
-    """Median milliseconds per launch: events around BATCH back-to-back launches, `runs` samples."""
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    samples = []
-    for _ in range(runs):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(BATCH):
-            fn()
-        stop.record()
-        stop.synchronize()
-        samples.append(start.elapsed_time(stop) / BATCH)
-    return statistics.median(samples)
 
 
 def ceilings(runs: int) -> dict[str, float]:
