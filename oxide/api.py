@@ -14,6 +14,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from oxide.diagnostics import Diagnostic
@@ -66,17 +67,22 @@ class CompiledModule:
 
 
 def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
-            instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3) -> CompiledModule:
+            instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3,
+            knobs: Mapping[str, Any] | None = None) -> CompiledModule:
     """Compile Rust kernel source to PTX for `chip`; raise OxideError (located diagnostics) on bad input.
 
     A source with a `#[cutile::module]` is tile kernels (the Tile track, frontends/tile); any other source is
-    SIMT kernels (frontends/simt). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels."""
+    SIMT kernels (frontends/simt). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels. `knobs`
+    are the tile GEMM lowering's compile options (docs/tile-hopper.md, "Knobs"): {"stages": 3, ...}."""
     from oxide.backend import compile_to_ptx
     from oxide.backend.ptx import tile_kernel_pipelines, tile_kernel_warps
     from oxide.frontends import compile_source
     from oxide.dialects.context import make_context
 
+    from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+
     target = Target(chip, opt_level=opt_level)
+    gemm_knobs = GemmKnobs.of(knobs)
     start = time.perf_counter()
     context = make_context()
     timings = {"context": time.perf_counter() - start}
@@ -86,13 +92,13 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     frontend_ir = str(result.module)
     tile = {entry: {"warps": warps} for entry, warps in tile_kernel_warps(result.module).items()}  # before lowering
     with context:
-        for entry, pipeline in tile_kernel_pipelines(result.module, target).items():
+        for entry, pipeline in tile_kernel_pipelines(result.module, target, gemm_knobs).items():
             tile[entry].update(pipeline)  # the runtime builds these tensor maps and sizes the dynamic shared memory
     # A source whose kernels are all generic and not instantiated yet has nothing to emulate.
     emulator = _emulator_program(result.module, timings) if result.kernels else None
     start = time.perf_counter()
     with context, collected_warnings() as found:
-        ptx = compile_to_ptx(result.module, target)
+        ptx = compile_to_ptx(result.module, target, knobs=gemm_knobs)
     timings["passes+nvptx"] = time.perf_counter() - start
     for diagnostic in found:
         # Python's warnings machinery shows each once per place and lets callers filter or escalate them.
@@ -152,10 +158,11 @@ def _emulator_program(module: Any, timings: dict[str, float]) -> str | None:
 
 
 def compile_file(path: str | Path, chip: str = DEFAULT_CHIP,
-                 instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3) -> CompiledModule:
+                 instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3,
+                 knobs: Mapping[str, Any] | None = None) -> CompiledModule:
     """Compile a .rs file (see `compile`)."""
     path = Path(path)
-    return compile(read_source(path), str(path), chip, instances, opt_level)
+    return compile(read_source(path), str(path), chip, instances, opt_level, knobs)
 
 
 @functools.lru_cache(maxsize=1)
@@ -191,12 +198,14 @@ def default_chip() -> str:
 
 
 def build(source: str | Path, *, chips: list[str] | None = None, instances: dict[str, list[list[str]]] | None = None,
-          opt_level: int = 3, out_dir: str | Path | None = None, cache: bool = True) -> Path:
+          opt_level: int = 3, out_dir: str | Path | None = None, cache: bool = True,
+          knobs: Mapping[str, Any] | None = None) -> Path:
     """Compile a .rs file into an artifact; return the path of its .oxide.json.
 
     The artifact is built through the cache (`OXIDE_CACHE_DIR`, default ~/.cache/oxide), keyed by source,
     options, compiler version and targets, so an unchanged source is not compiled again (`cache=False`
-    always compiles); with `out_dir` it is also written there. `chips` defaults to `[default_chip()]`.
+    always compiles); with `out_dir` it is also written there. `chips` defaults to `[default_chip()]`; `knobs`
+    are the tile GEMM lowering's (see `compile`).
     """
     from oxide.runtime.cache import cache_key, cached
 
@@ -204,6 +213,8 @@ def build(source: str | Path, *, chips: list[str] | None = None, instances: dict
     text = read_source(path)
     chips = chips or [default_chip()]
     options = {"chips": chips, "instances": instances or {}, "opt_level": opt_level}
+    if knobs:
+        options["knobs"] = dict(knobs)  # in the cache key and the artifact: another value is another build
 
     def compile_all() -> Artifact:
         try:
@@ -217,7 +228,7 @@ def build(source: str | Path, *, chips: list[str] | None = None, instances: dict
                              f"{compiler_version()}; build it where the compiler is and carry OXIDE_CACHE_DIR") from None
         artifact: Artifact | None = None
         for chip in chips:
-            compiled = compile(text, str(path), chip, instances, opt_level)
+            compiled = compile(text, str(path), chip, instances, opt_level, knobs)
             if artifact is None:
                 artifact = compiled.artifact(text, options)
             else:

@@ -19,6 +19,7 @@ from oxide.passes.base import OxidePass, PassError
 from oxide.passes.conversion.simt_to_nvvm import ConvertSimtToNvvm
 from oxide.passes.conversion.simt_to_nvvm.kernel import GridConstantParams
 from oxide.passes.conversion.tile_to_simt import ConvertTileToSimt
+from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.pipeline import NamedPipeline, Step, register_pipeline
 from oxide.passes.registry import option_group, register_pass
 from oxide.passes.transforms.loop_annotations import KeepLoopAnnotations  # noqa: F401  (registers the pass)
@@ -98,9 +99,10 @@ class TileToSimt(NamedPipeline):
 
     name = "tile-to-simt"
     target: Target = option_group(Target(), "chip")
+    knobs: GemmKnobs = option_group(GemmKnobs())
 
     def expand(self) -> list[Step]:
-        return [VerifyPass(), ConvertTileToSimt(self.target)]
+        return [VerifyPass(), ConvertTileToSimt(self.target, self.knobs)]
 
 
 @register_pipeline
@@ -110,7 +112,8 @@ class TileToPtx(NamedPipeline):
 
     name = "tile-to-ptx"
     target: Target = option_group(Target(), "chip", "opt-level")
+    knobs: GemmKnobs = option_group(GemmKnobs())
 
     def expand(self) -> list[Step]:
         # convert-tile-to-simt verifies its output, so simt-to-ptx's leading oxide-verify would repeat it.
-        return [*TileToSimt(self.target).expand(), *SimtToPtx(self.target).expand()[1:]]
+        return [*TileToSimt(self.target, self.knobs).expand(), *SimtToPtx(self.target).expand()[1:]]

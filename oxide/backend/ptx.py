@@ -19,6 +19,7 @@ from oxide.ir.compat import probe
 from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import contained
+from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemm
 from oxide.passes.pipeline import Step, build_pass_manager
 from oxide.target import Target
@@ -27,7 +28,8 @@ from oxide.ir.declare import int_value
 # `module` below is a builtin.module: an ir.Module or its OpView, both have .operation, .body and .context.
 
 
-def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] | None) -> dict[str, bytes | str]:
+def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] | None,
+               knobs: GemmKnobs = GemmKnobs()) -> dict[str, bytes | str]:
     if not probe().nvptx_backend:
         raise OxideError("the installed MLIR bindings lack the NVPTX backend; install xtc-mlir-python-bindings==22.1.8.4")
     if not any(is_op(op, gpu.GPUModuleOp) for op in module.body.operations):
@@ -39,7 +41,7 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
     # IR that upstream's translation would assert on is a located error here, before any pass runs.
     check_lowerable(module.operation, rename)
     # Tile kernels first become simt kernels; simt-to-llvm then lowers both kinds alike.
-    tile = TileToSimt(target).expand() if tile_kernel_warps(module) else []
+    tile = TileToSimt(target, knobs).expand() if tile_kernel_warps(module) else []
     pipeline: list[Step] = [*tile, *SimtToLlvm(target).expand(), AttachTarget(target),
                             f"gpu-module-to-binary{{format={fmt}}}"]
     try:
@@ -65,9 +67,11 @@ def tile_kernel_warps(module: Any) -> dict[str, int]:
             if is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes}
 
 
-def tile_kernel_pipelines(module: Any, target: Target) -> dict[str, dict[str, Any]]:
-    """{kernel name: {"tma": its tensor-map parameters, "dynamic_shared": bytes}} for each tile kernel that takes
-    the sm_90a GEMM path (docs/tile-hopper.md): per map, the tile parameter it describes, its box, its swizzle."""
+def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKnobs()) -> dict[str, dict[str, Any]]:
+    """{kernel name: how it launches} for each tile kernel that takes the sm_90a GEMM path (docs/tile-hopper.md):
+    "tma" (per map, the tile parameter it describes, its box, its swizzle), "dynamic_shared" (bytes), "warps"
+    (the consumer warps the plan chose), "threads" (per block, a producer warpgroup included) and
+    "persistent" (whether the grid is at most one block per SM, each walking the tile grid)."""
     pipelines = {}
     for op in module.body.operations:
         if not is_op(op, gpu.GPUModuleOp):
@@ -75,22 +79,25 @@ def tile_kernel_pipelines(module: Any, target: Target) -> dict[str, dict[str, An
         for func in op.regions[0].blocks[0].operations:
             if not (is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes):
                 continue
-            found = kernel_gemm(func.operation, target, int_value(func.operation.attributes["tile.warps"]))
+            found = kernel_gemm(func.operation, target, int_value(func.operation.attributes["tile.warps"]), knobs)
             if found is not None:
                 plan = found[1]
                 pipelines[ir.StringAttr(func.operation.attributes["sym_name"]).value] = {
                     "tma": [{"param": m.param, "box": list(m.box), "swizzle": "128B"} for m in (plan.a_map, plan.b_map)],
-                    "dynamic_shared": plan.ring_bytes}
+                    "dynamic_shared": plan.ring_bytes, "warps": plan.warps, "threads": plan.threads,
+                    "persistent": plan.persistent}
     return pipelines
 
 
-def compile_to_ptx(module: Any, target: Target = Target(), rename: Mapping[str, str] | None = None) -> dict[str, str]:
+def compile_to_ptx(module: Any, target: Target = Target(), rename: Mapping[str, str] | None = None,
+                   knobs: GemmKnobs = GemmKnobs()) -> dict[str, str]:
     """PTX text for each gpu.module of `module` (which is lowered in place), by gpu.module name.
 
-    `rename` maps buffer names in locations to file names (oxide.ir.parse.ParsedSource.rename).
+    `rename` maps buffer names in locations to file names (oxide.ir.parse.ParsedSource.rename); `knobs` are
+    the tile GEMM lowering's (tile_to_simt/knobs.py).
     """
     sites = inline_ptx_sites(module, rename)  # before lowering: the lowered module has no simt ops left
-    objects = _serialize(module, target, "isa", rename)
+    objects = _serialize(module, target, "isa", rename, knobs)
     ptx = {name: obj.decode() if isinstance(obj, bytes) else obj for name, obj in objects.items()}
     for text in ptx.values():
         check_inline_ptx(sites, text, target.chip)

@@ -40,6 +40,8 @@ class DeviceLimits:
     max_threads_per_block: int
     max_shared_per_block: int
     max_shared_per_block_optin: int
+    # Streaming multiprocessors: a persistent tile kernel launches at most one block per SM.
+    multiprocessors: int = 132
 
 
 @dataclass(frozen=True)

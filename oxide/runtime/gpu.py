@@ -146,7 +146,8 @@ class GpuExecutor:
             tuple(device.attribute(f"MAX_GRID_DIM_{a}") for a in "XYZ"),  # type: ignore[arg-type]
             device.attribute("MAX_THREADS_PER_BLOCK"),
             device.attribute("MAX_SHARED_MEMORY_PER_BLOCK"),
-            device.attribute("MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"))
+            device.attribute("MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"),
+            device.attribute("MULTIPROCESSOR_COUNT"))
 
     def function(self, kernel: KernelSpec) -> GpuFunction:
         """The loaded function of `kernel` (loaded on first use)."""

@@ -18,8 +18,9 @@ A buffer (slice, DisjointSlice, pointer) whose element is a struct, tuple or arr
 `layout`: {"size": bytes, "align": bytes, "leaves": [[offset, scalar], ...]} (see oxide.runtime.elements);
 a scalar element's layout is empty.
 
-Tile kernels (KernelSpec.tile = {"warps": N}, plus "tma": [{"param", "box", "swizzle"}..] for a kernel on
-sm_90a's GEMM path, whose tensor maps follow the ABI below; the block is 32 * N threads):
+Tile kernels (KernelSpec.tile = {"warps": N}, plus for a kernel on sm_90a's GEMM path "tma": [{"param", "box",
+"swizzle"}..], whose tensor maps follow the ABI below, "dynamic_shared" (bytes), "threads" (the block, a
+producer warpgroup included; else 32 * N) and "persistent" (launched with at most one block per SM)):
 - `tile_out` `&mut Tensor<E, {[S..]}>` -> u64 pointer, r x i64 shape, r x i64 strides (elements); `shape` is
                                          the tile shape S, one output tile per tile block
 - `tile_in`  `&Tensor<E, {[d..]}>`     -> the same ABI; `shape` holds the static dims, -1 where dynamic

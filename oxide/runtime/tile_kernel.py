@@ -44,7 +44,10 @@ class TileKernel:
     def __init__(self, spec: KernelSpec, executor: Any):
         assert spec.tile is not None
         self.spec, self.executor = spec, executor
-        self.block = (WARP * int(spec.tile["warps"]), 1, 1)
+        # A kernel on sm_90a's GEMM path may have a producer warpgroup beside its warps ("threads").
+        self.block = (int(spec.tile.get("threads", WARP * int(spec.tile["warps"]))), 1, 1)
+        # A persistent kernel walks the tile grid itself from at most one block per SM.
+        self.persistent = bool(spec.tile.get("persistent", False))
         # The stage ring of a kernel on sm_90a's GEMM path (docs/tile-hopper.md) is dynamic shared memory.
         self.dynamic_shared = int(spec.tile.get("dynamic_shared", 0))
         self.binder = TileBinder(spec, gpu=executor.target == "gpu")
@@ -122,8 +125,10 @@ class TileKernel:
         return stream
 
     def _enqueue(self, bound: Any, handle: Any) -> None:
-        self.executor.launch(self.function, LaunchConfig(bound.grid, self.block, self.dynamic_shared, 3), bound.abi,
-                             handle)
+        grid = bound.grid
+        if self.persistent:
+            grid = (min(grid[0] * grid[1] * grid[2], self.executor.limits.multiprocessors), 1, 1)
+        self.executor.launch(self.function, LaunchConfig(grid, self.block, self.dynamic_shared, 3), bound.abi, handle)
 
     def __repr__(self) -> str:
         return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"

@@ -98,13 +98,16 @@ def doctor() -> None:
 @_arch
 @click.option("-O", "opt_level", type=click.IntRange(0, 3), default=3, show_default=True, help="LLVM optimisation level.")
 @_instantiate
+@click.option("--knob", "knob", multiple=True, metavar="NAME=VALUE",
+              help="A tile GEMM lowering knob (warps, stages, specialize, persistent, group_m); repeatable.")
 def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level: int,
-          instantiate: tuple[str, ...]) -> None:
+          instantiate: tuple[str, ...], knob: tuple[str, ...]) -> None:
     """Compile kernels: .rs sources to artifacts, or a .mlir file (gpu.module kernels) to PTX."""
     if path and path.endswith(".mlir"):
         sys.exit(build_ptx(Path(path), Path(output) if output else None, arch[0] if arch else DEFAULT_CHIP, opt_level))
     project = find_project(path)
-    paths = _build(project, arch, _instances(project, instantiate), opt_level, Path(output) if output else None)
+    knobs = _knobs(knob)
+    paths = _build(project, arch, _instances(project, instantiate), opt_level, Path(output) if output else None, knobs)
     from oxide.runtime.artifact import Artifact
 
     for artifact in paths:
@@ -114,8 +117,25 @@ def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level
                        f"use; to build it ahead of time: --instantiate {name}=TYPE[,TYPE...])", err=True)
 
 
+def _knobs(pairs: tuple[str, ...]) -> dict[str, str] | None:
+    """`--knob name=value` options as a mapping, checked (a bad name or value exits with the reason)."""
+    from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+
+    knobs = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise click.UsageError(f"--knob takes NAME=VALUE, got '{pair}'")
+        knobs[name.strip()] = value.strip()
+    try:
+        GemmKnobs.of(knobs)
+    except OxideError as exc:
+        raise click.UsageError(exc.diagnostics[0].message) from None
+    return knobs or None
+
+
 def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[list[str]]], opt_level: int = 3,
-           out: Path | None = None) -> list[Path]:
+           out: Path | None = None, knobs: dict[str, str] | None = None) -> list[Path]:
     """Build or exit 1 with the located diagnostics; print the compiler's warnings rustc-style."""
     import warnings
 
@@ -123,7 +143,8 @@ def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[li
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", OxideWarning)
-        built = _exit_on_error(lambda: build_sources(project, list(arch) or None, instances, opt_level, out), project)
+        built = _exit_on_error(lambda: build_sources(project, list(arch) or None, instances, opt_level, out, knobs),
+                               project)
     for warning in caught:
         if issubclass(warning.category, OxideWarning):
             click.echo(str(warning.message), err=True)

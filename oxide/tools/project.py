@@ -51,10 +51,10 @@ def _kernel_sources(root: Path) -> list[Path]:
 
 
 def build_sources(project: Project, chips: list[str] | None, instances: dict[str, list[list[str]]],
-                  opt_level: int, out: Path | None = None) -> list[Path]:
+                  opt_level: int, out: Path | None = None, knobs: dict[str, str] | None = None) -> list[Path]:
     """Build every kernel source into `out` (default: the project's build/); return the artifact paths.
-    Raises OxideError (located diagnostics) for bad kernel source."""
+    Raises OxideError (located diagnostics) for bad kernel source; `knobs` are the tile GEMM lowering's."""
     from oxide.api import build
 
-    return [build(src, chips=chips, instances=instances, opt_level=opt_level, out_dir=out or project.build_dir)
-            for src in project.sources]
+    return [build(src, chips=chips, instances=instances, opt_level=opt_level, out_dir=out or project.build_dir,
+                  knobs=knobs) for src in project.sources]

@@ -102,11 +102,12 @@ def hopper(torch):
 @pytest.mark.parametrize("m, n, k", [(128, 128, 64), (300, 264, 104), (1024, 1024, 1024), (4096, 4096, 4096),
                                      (4095, 4096, 4096), (8192, 8192, 512), (16384, 128, 4096)])
 def test_sm90a_gemm_matches_torch(torch, hopper, m, n, k):
-    # The sm_90a path (TMA, mbarrier ring, wgmma); edge tiles in M, N and K (TMA's zero fill, masked stores).
+    # The sm_90a path (TMA, mbarrier ring, wgmma; producer warpgroup, persistent over the tiles); edge tiles in
+    # M, N and K (TMA's zero fill, masked stores).
     a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
     b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
     c = torch.full((m, n), float("nan"), device="cuda")
-    hopper.gemm(oxide.tile.partition(c, (128, 128)), a, b)
+    hopper.gemm(oxide.tile.partition(c, (128, 256)), a, b)
     torch.cuda.synchronize()
     expected = a.double() @ b.double()
     torch.testing.assert_close(c.double(), expected, rtol=1e-3, atol=1e-3 * k ** 0.5)
@@ -119,7 +120,7 @@ def test_sm90a_gemm_refuses_rows_tma_cannot_read(torch, hopper):
     b = torch.randn(100, 256, device="cuda").to(torch.bfloat16)
     c = torch.zeros(300, 256, device="cuda")
     with pytest.raises(KernelArgumentError, match="through TMA"):
-        hopper.gemm(oxide.tile.partition(c, (128, 128)), a, b)
+        hopper.gemm(oxide.tile.partition(c, (128, 256)), a, b)
 
 
 @pytest.mark.parametrize("n, bins", [(1000, 64), (1 << 22, 256)])

@@ -10,6 +10,7 @@ from mlir.dialects import gpu
 
 from oxide.backend.emulator.emitter import KernelEmitter
 from oxide.backend.emulator.rules import rule
+from oxide.backend.emulator.scheduling import blocking
 from oxide.dialects import simt
 from oxide.ir.rules import is_op
 from oxide.ir.declare import int_value
@@ -25,6 +26,16 @@ def emit_sync_threads(em: KernelEmitter, op: Any) -> None:
         em.line(f"yield _s.BlockSync({em.mask}, {em.loc(op)})")
     else:
         em.line(f"c.barrier({em.mask}, {em.loc(op)})")
+
+
+@rule(blocking(simt.NamedBarrierOp))
+def emit_named_barrier(em: KernelEmitter, op: Any) -> None:
+    # Only part of the block joins it, so it needs warps that progress independently (scheduled mode).
+    if em.scheduled:
+        ident, threads = (int_value(op.attributes[name]) for name in ("id", "threads"))
+        em.line(f"yield _s.NamedSync({em.mask}, {em.loc(op)}, {ident}, {threads})")
+    else:
+        em.line(f"_h.not_in_lockstep(c, {em.loc(op)})")
 
 
 @rule(simt.ThreadFenceOp)

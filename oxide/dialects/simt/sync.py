@@ -7,8 +7,8 @@ other threads at the fence's scope observe them, and joins no one.
 from __future__ import annotations
 
 from oxide.dialects.simt.dialect import DIALECT
-from oxide.ir.constraints import Is, one_of
-from oxide.ir.declare import Attr, Op, Operand
+from oxide.ir.constraints import INTEGER_ATTR, Is, one_of
+from oxide.ir.declare import Attr, Op, Operand, VerifyError
 
 # The scopes of cuda-oxide's three fences, named as CUDA names them (block, device, system).
 FENCE_SCOPES = ("block", "device", "system")
@@ -23,6 +23,30 @@ class SyncThreadsOp(Op):
     """
 
     mnemonic = "sync_threads"
+
+
+@DIALECT.op
+class NamedBarrierOp(Op):
+    """Named barrier `id` joining `threads` threads (whole warps) of the block: each waits until that many have
+    arrived. Lets a subset of the block synchronise while other warps do something else (the consumer
+    warpgroups of a warp-specialized GEMM, while the producer warpgroup issues copies). Barrier 0 is
+    `sync_threads`'s; ids 1 to 15 are free. Not part of the Rust API: the tile lowering emits it.
+
+    PTX `bar.sync id, threads`.
+    """
+
+    mnemonic = "named_barrier"
+    id = Attr(INTEGER_ATTR, "the hardware barrier: 1 to 15 (0 is sync_threads')")
+    threads = Attr(INTEGER_ATTR, "how many threads arrive: a multiple of 32 from 32 to 1024")
+
+    def verify_(self) -> None:
+        ident, threads = self.id, self.threads
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in (ident, threads)):
+            raise VerifyError(f"named barrier id and threads must be integers, got {ident} and {threads}")
+        if not 1 <= ident <= 15:
+            raise VerifyError(f"named barrier id must be 1 to 15 (0 is sync_threads'), got {ident}")
+        if not (32 <= threads <= 1024 and threads % 32 == 0):
+            raise VerifyError(f"a named barrier joins whole warps: 32 to 1024 threads, a multiple of 32; got {threads}")
 
 
 @DIALECT.op

@@ -92,6 +92,18 @@ class GridSync(GroupWait):
 
 
 @dataclass
+class NamedSync(GroupWait):
+    """A named barrier (`bar.sync id, threads`): released when `threads` threads of the block, in whole warps,
+    are at barrier `barrier`; the other warps of the block go on."""
+
+    barrier: int = 1
+    threads: int = 32
+
+    def what(self) -> str:
+        return f"named barrier {self.barrier} ({self.threads} threads)"
+
+
+@dataclass
 class Warp:
     """One warp's coroutine: its block's `threads`, which cluster/grid group member block it is, its index."""
 
@@ -182,6 +194,30 @@ def _release(warps: list[Warp], threads: list[Threads], clusters: list[tuple[int
             for tracker in threads[0].launch.global_trackers:
                 tracker.order_all()  # the grid barrier orders every block's earlier accesses with later ones
         for w in waiting:
+            w.wait = None
+        released = True
+    for b, c in enumerate(threads):
+        released = _release_named(c, [w for w in warps if w.block == b and isinstance(w.wait, NamedSync)]) or released
+    return released
+
+
+def _release_named(c: Threads, at: list[Warp]) -> bool:
+    """Release each named barrier of one block that enough warps have reached; True when one was. A warp
+    counts as 32 threads, as on the GPU, where a barrier is executed per warp; when more warps wait than the
+    barrier counts, the first of them complete it and the others start its next round."""
+    released = False
+    for ident in sorted({w.wait.barrier for w in at}):  # type: ignore[union-attr]
+        group = [w for w in at if w.wait.barrier == ident]  # type: ignore[union-attr]
+        first = group[0].wait
+        assert isinstance(first, NamedSync)
+        if any(w.wait.threads != first.threads for w in group):  # type: ignore[union-attr]
+            c.fail(BarrierDivergence, f"named barrier {ident} is awaited with different thread counts "
+                   f"({sorted({w.wait.threads for w in group})}: undefined behaviour on the GPU)",  # type: ignore[union-attr]
+                   first.mask, first.loc)
+        if 32 * len(group) < first.threads:
+            continue
+        c.order_point()
+        for w in group[:first.threads // 32]:
             w.wait = None
         released = True
     return released

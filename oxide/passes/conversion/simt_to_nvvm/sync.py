@@ -17,6 +17,11 @@ def lower_sync_threads(ctx: LoweringContext, op: ops.SyncThreadsOp) -> None:
     nvvm.barrier0()
 
 
+@lowering(ops.NamedBarrierOp)
+def lower_named_barrier(ctx: LoweringContext, op: ops.NamedBarrierOp) -> None:
+    nvvm.BarrierOp(None, barrierId=ctx.const("i32", op.id), numberOfThreads=ctx.const("i32", op.threads))
+
+
 @lowering(ops.WarpSyncOp)
 def lower_warp_sync(ctx: LoweringContext, op: ops.WarpSyncOp) -> None:
     nvvm.bar_warp_sync(op.mask)

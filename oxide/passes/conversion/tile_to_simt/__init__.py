@@ -19,6 +19,7 @@ from oxide.passes.base import OxidePass, PassError
 # The rule modules register their rules on import.
 from oxide.passes.conversion.tile_to_simt import atomics, control, elementwise, memory, mma, reduce, shape  # noqa: F401
 from oxide.passes.conversion.tile_to_simt.driver import is_tile_kernel, leftover_tile_uses, lower_kernel
+from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.registry import option_group, register_pass
 from oxide.target import Target
 
@@ -30,6 +31,7 @@ class ConvertTileToSimt(OxidePass):
 
     name = "convert-tile-to-simt"
     target: Target = option_group(Target(), "chip")
+    knobs: GemmKnobs = option_group(GemmKnobs())
 
     def run(self, module: ir.Operation) -> None:
         failures: list[tuple[ir.Location, str]] = []
@@ -40,7 +42,7 @@ class ConvertTileToSimt(OxidePass):
                        if is_op(f, gpu.GPUFuncOp) and is_tile_kernel(f.operation)]
             for func in kernels:
                 try:
-                    lower_kernel(func, self.target)
+                    lower_kernel(func, self.target, self.knobs)
                 except LoweringError as exc:
                     located = exc.at(func)
                     failures.append((located.location, located.message))

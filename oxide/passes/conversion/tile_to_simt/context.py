@@ -25,6 +25,8 @@ def i_type(width: int) -> ir.Type:
     return ir.IntegerType.get_signless(width)
 
 
+# The named barrier of code that part of the block runs (0 is the block barrier's).
+PART_BARRIER = 1
 # scratch_store/scratch_load permute positions within rows of 2^SWIZZLE_BITS elements (one per bank).
 SWIZZLE_BITS = 5
 
@@ -84,8 +86,12 @@ class TileLowering:
     loop_depth: int = 0
     # Open regions' yield targets (innermost last): what the region's terminator converts its tiles to.
     yields: list[Any] = field(default_factory=list)
-    # The kernel's sm_90a GEMM loop (wgmma_plan.py): (the tile loop, its plan, its two tensor-map parameters).
-    gemm: Any = None
+    # A persistent kernel's virtual block ids and grid, i32 per axis (gemm_kernel.py); None: the hardware's.
+    block_ids: list[ir.Value] | None = None
+    grid_dims: list[ir.Value] | None = None
+    # The threads a barrier joins while only part of the block runs the code being emitted (the consumer
+    # warps of a specialized GEMM); None: the whole block.
+    barrier_threads: int | None = None
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:
@@ -180,8 +186,25 @@ class TileLowering:
         self.scratch_used = True
 
     def barrier(self) -> None:
-        """bar.sync: every thread of the block waits here (tile code is block-uniform, so all reach it)."""
-        simt.SyncThreadsOp()
+        """bar.sync: every thread of the block waits here (tile code is block-uniform, so all reach it), or,
+        while only part of the block runs this code, every thread of that part (a named barrier)."""
+        if self.barrier_threads is None:
+            simt.SyncThreadsOp()
+        else:
+            simt.NamedBarrierOp(id=PART_BARRIER, threads=self.barrier_threads)
+
+    # Block ids ----------------------------------------------------------------------------------------------
+    def block_id(self, axis: str) -> ir.Value:
+        """This block's tile id along `axis` (x, y, z): blockIdx, or a persistent kernel's current tile."""
+        if self.block_ids is not None:
+            return self.block_ids["xyz".index(axis)]
+        return simt.BlockIdOp.build(dim=simt.DimAttr.get(axis))
+
+    def num_blocks(self, axis: str) -> ir.Value:
+        """The tile grid's extent along `axis`: gridDim, or a persistent kernel's tile grid."""
+        if self.grid_dims is not None:
+            return self.grid_dims["xyz".index(axis)]
+        return simt.GridDimOp.build(dim=simt.DimAttr.get(axis))
 
     def _swizzled(self, index: ir.Value) -> ir.Value:
         # Element i of each 32-element row r goes to i ^ r: a warp reading a column of a row-major tile, or

@@ -22,7 +22,6 @@ from oxide.passes.conversion.tile_to_simt.driver import emit_block
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
-from oxide.passes.conversion.tile_to_simt.wgmma_gemm import lower_gemm_loop
 
 # The op standing for a loop's initial values until their layouts settle.
 _STAND_IN = builtin.UnrealizedConversionCastOp.OPERATION_NAME
@@ -110,10 +109,8 @@ def lower_yield(ctx: TileLowering, op: ir.Operation) -> None:
 
 @lowering(scf.ForOp)
 def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
-    """A counted loop; carried tiles settle on the layout the body yields. A GEMM K loop on sm_90a is the
-    TMA + wgmma pipeline instead (wgmma_gemm.py)."""
-    if ctx.gemm is not None and ctx.gemm[0] == op:
-        return lower_gemm_loop(ctx, op, ctx.gemm[1], ctx.gemm[2])
+    """A counted loop; carried tiles settle on the layout the body yields. (A GEMM K loop on sm_90a never gets
+    here: gemm_kernel.py emits it.)"""
     lower, upper, step = (ctx.scalar(v) for v in list(op.operands)[:3])
     inits = [ctx.lowered(v) for v in list(op.operands)[3:]]
     layouts = [_layout_of(v) for v in inits]

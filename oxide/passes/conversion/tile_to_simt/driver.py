@@ -20,6 +20,8 @@ from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import FUNCTIONS
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
+from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
+from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import MapSpec, kernel_gemm
 from oxide.target import Target
 
@@ -97,8 +99,7 @@ def _bind_params(ctx: TileLowering, old_args: list[ir.Value], new_args: list[ir.
                 view.tile = T.shape_of(t)
                 view.origin = []
                 for axis, extent in zip("xyz", view.tile):
-                    block = simt.BlockIdOp.build(dim=simt.DimAttr.get(axis))
-                    view.origin.append(_times(ctx, ctx.to_i64(block), extent))
+                    view.origin.append(_times(ctx, ctx.to_i64(ctx.block_id(axis)), extent))
             ctx.bind(arg, view)
         else:
             ctx.bind(arg, parts[0])
@@ -172,7 +173,7 @@ def parameter_facts(old_args: list[ir.Value]) -> list[dict[str, ir.Attribute]]:
     return facts
 
 
-def lower_kernel(func: ir.Operation, target: Target) -> None:
+def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnobs()) -> None:
     """Replace tile kernel `func` by its simt form (same name, the contract's parameters)."""
     old_entry = func.regions[0].blocks[0]
     old_args = list(old_entry.arguments)
@@ -180,8 +181,10 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
         new_types = [t for a in old_args for t in lowered_param_types(a.type)]
     except LoweringError as exc:
         raise exc.at(func) from None
-    warps = kernel_warps(func)
-    gemm = kernel_gemm(func, target, warps)
+    gemm = kernel_gemm(func, target, kernel_warps(func), knobs)
+    # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup.
+    warps = gemm[1].warps if gemm else kernel_warps(func)
+    threads = gemm[1].threads if gemm else 32 * warps
     maps = [gemm[1].a_map, gemm[1].b_map] if gemm else []
     # The tensor maps of an sm_90a GEMM loop follow the contract's parameters (docs/tile-hopper.md).
     new_types += [ir.Type.parse("!simt.tensor_map")] * len(maps)
@@ -194,7 +197,7 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
     outputs = [len(T.shape_of(a.type)) for a in old_args if T.ViewMutType.isinstance(a.type)]
     domain = max([1, *outputs])
     new_func.attributes["simt.contract"] = ir.Attribute.parse(
-        f"{{domain = {domain} : i32, block = array<i32: {32 * warps}, 1, 1>}}")
+        f"{{domain = {domain} : i32, block = array<i32: {threads}, 1, 1>}}")
     facts = parameter_facts(old_args)
     if any(facts):
         facts += [{}] * len(maps)
@@ -203,7 +206,6 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
     if gemm:
         new_func.attributes["tile.tma"] = tma_attribute(maps)
         new_func.attributes["tile.dynamic_shared"] = ir.IntegerAttr.get(i_type(64), gemm[1].ring_bytes)
-        ctx.gemm = (*gemm, tuple(list(entry.arguments)[-2:]))
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
@@ -211,13 +213,21 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
                 _bind_params(ctx, old_args, list(entry.arguments))
             except LoweringError as exc:
                 raise exc.at(func) from None
-            emit_block(ctx, old_entry)
+            if gemm:
+                emit_gemm_kernel(ctx, old_entry, *gemm, (entry.arguments[-2], entry.arguments[-1]), emit_op)
+            else:
+                emit_block(ctx, old_entry)
         ctx.finish_scratch()
         used = static_shared_bytes(new_func)
         if used > MAX_STATIC_SHARED:
             raise LoweringError(f"this tile kernel needs {used} bytes of shared memory for layout conversions, "
                                 f"reductions and mma staging, more than the {MAX_STATIC_SHARED} a block can "
                                 f"declare; use smaller tiles (or fewer conversions between layouts)", func)
+        if gemm and used + gemm[1].ring_bytes > target.shared_memory_per_block:
+            raise LoweringError(f"this tile kernel needs {used} bytes of shared memory beside its GEMM's "
+                                f"{gemm[1].stages}-stage ring of {gemm[1].ring_bytes} bytes, more than the "
+                                f"{target.shared_memory_per_block} a block of {target.chip} has; compile with fewer "
+                                f"stages (knob stages={gemm[1].stages - 1})", func)
     except BaseException:
         new_func.erase()
         raise

@@ -46,14 +46,14 @@ def _axis(op: object) -> str:
 
 @lowering(T.BlockIdOp)
 def lower_block_id(ctx: TileLowering, op: T.BlockIdOp) -> ir.Value:
-    """blockIdx along the axis."""
-    return simt.BlockIdOp.build(dim=simt.DimAttr.get(_axis(op)))
+    """blockIdx along the axis (a persistent kernel's current tile)."""
+    return ctx.block_id(_axis(op))
 
 
 @lowering(T.NumBlocksOp)
 def lower_num_blocks(ctx: TileLowering, op: T.NumBlocksOp) -> ir.Value:
-    """gridDim along the axis."""
-    return simt.GridDimOp.build(dim=simt.DimAttr.get(_axis(op)))
+    """gridDim along the axis (a persistent kernel's tile grid)."""
+    return ctx.num_blocks(_axis(op))
 
 
 @lowering(T.DimOp)

@@ -5,10 +5,13 @@ The ring is the launch's dynamic shared memory (`tile.dynamic_shared` bytes, whi
 stage: the A box (BM x 64, K-major, as wgmma reads A) and BN / 64 B boxes (64 x 64, N innermost: wgmma reads
 them MN-major through the transpose bit). `full[s]` (one arrival: thread 0's expect_tx of the stage's bytes,
 which the copies complete) says a stage has landed; `empty[s]` (one arrival per warp) says every warp's MMAs
-on it are complete, so thread 0 may refill it. Each K step keeps its MMAs in flight (`wgmma_wait 1`) and
-releases the previous step's stage, whose MMAs that wait covered. Thread 0 also computes: it issues the
-copies between its own MMAs. TMA fills reads past the tensors' edges with zeros, so edge tiles need no
-masking here; the store of the accumulator is masked as any store.
+on it are complete, so it may be refilled. Each K step keeps its MMAs in flight (`wgmma_wait 1`) and
+releases the previous step's stage, whose MMAs that wait covered. TMA fills reads past the tensors' edges
+with zeros, so edge tiles need no masking here; the store of the accumulator is masked as any store.
+
+Who fills the stages: in a specialized kernel a producer thread outside the consumer warpgroups
+(`producer_loop`, gemm_kernel.py arranges the warpgroups); otherwise thread 0 between its own MMAs
+(`inline_loop`).
 """
 
 from __future__ import annotations
@@ -33,12 +36,13 @@ WARPGROUP_THREADS = 128
 WARP_THREADS = 32
 
 
-class _Ring:
-    """The stage buffers and mbarriers of one pipeline, and the copies that fill a stage."""
+class Ring:
+    """The stage buffers and mbarriers of one pipeline, and the copies that fill a stage. Steps are counted
+    across the kernel (a persistent kernel's tiles continue the count), so step g uses stage g % S in phase
+    (g / S) & 1."""
 
-    def __init__(self, ctx: TileLowering, plan: GemmPlan, maps: tuple[ir.Value, ir.Value],
-                 origin: tuple[ir.Value, ir.Value]):
-        self.ctx, self.plan, self.maps, self.origin = ctx, plan, maps, origin
+    def __init__(self, ctx: TileLowering, plan: GemmPlan, maps: tuple[ir.Value, ir.Value]):
+        self.ctx, self.plan, self.maps = ctx, plan, maps
         self.buffers = simt.DynamicSharedOp.build(ctx.index(ctx.i32(0)), align=SWIZZLE_ATOM_BYTES,
                                                   results=[ir.Type.parse(f"!simt.ptr<{plan.elem}, 3>")])
         barriers = simt.SharedArrayOp.build(align=8, results=[ir.Type.parse(f"!simt.shared<i64, {2 * plan.stages}>")])
@@ -49,8 +53,13 @@ class _Ring:
         return simt.PtrOffsetOp.build(self.barriers, self.ctx.index(stage))
 
     def empty(self, stage: ir.Value) -> ir.Value:
-        """The mbarrier that says every warp is done reading stage `stage`."""
+        """The mbarrier that says every consumer warp is done reading stage `stage`."""
         return simt.PtrOffsetOp.build(self.barriers, self.ctx.index(arith.addi(stage, self.ctx.i32(self.plan.stages))))
+
+    def slot(self, step: ir.Value) -> tuple[ir.Value, ir.Value]:
+        """The stage and the phase parity of pipeline step `step`."""
+        stages = self.ctx.i32(self.plan.stages)
+        return arith.remui(step, stages), arith.andi(arith.divui(step, stages), self.ctx.i32(1))
 
     def stage(self, stage: ir.Value, elements: int = 0) -> ir.Value:
         """A pointer `elements` into stage `stage`."""
@@ -70,20 +79,21 @@ class _Ring:
             simt.FenceProxyAsyncOp.build(space="shared_cta")
         ctx.barrier()
 
-    def fill(self, k_tile: ir.Value, stage: ir.Value) -> None:
-        """Thread 0: expect the stage's bytes on full[stage] and copy K tile `k_tile` of A and B into it."""
+    def fill(self, k_tile: ir.Value, stage: ir.Value, origin: tuple[ir.Value, ir.Value]) -> None:
+        """Expect the stage's bytes on full[stage] and copy K tile `k_tile` of the A rows and B columns that
+        start at `origin` into it (one thread)."""
         ctx, plan = self.ctx, self.plan
         full = self.full(stage)
         simt.MbarrierArriveExpectTxOp.build(full, ctx.i32(plan.stage_bytes), None)
         k0 = arith.muli(k_tile, ctx.i32(BK))
-        row, col = self.origin
+        row, col = origin
         simt.TmaLoadOp(self.stage(stage), self.maps[0], [k0, row], full, None)
         for box in range(plan.bn // BK):
             n0 = col if box == 0 else arith.addi(col, ctx.i32(box * BK))
             simt.TmaLoadOp(self.stage(stage, plan.a_elems + box * BK * BK), self.maps[1], [n0, k0], full, None)
 
 
-def _descriptors(ring: _Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tuple[ir.Value, ir.Value]:
+def _descriptors(ring: Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tuple[ir.Value, ir.Value]:
     """The wgmma descriptors of K step `kk` of a stage: A from row `a_rows` (K-major: 8-row atoms 1024 bytes
     apart, a K step 32 bytes along the swizzled row), B (MN-major: the next 64 columns one box (8 KiB) on, the
     next 8 K rows 1024 bytes on, a K step 16 rows)."""
@@ -97,7 +107,7 @@ def _descriptors(ring: _Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tup
     return a, b
 
 
-def _mma_step(ring: _Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+def _mma_step(ring: Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
     """This warpgroup's MMAs on one stage: per 64-row block, four m64nBNk16 steps of K."""
     plan = ring.plan
     per_block = plan.bn // 2
@@ -116,47 +126,95 @@ def _mma_step(ring: _Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.
     return out
 
 
-def _release(ring: _Ring, kt: ir.Value, k_tiles: ir.Value) -> None:
-    """After K step `kt`'s MMAs on its stage are complete: every warp releases the stage, and thread 0 refills it
-    with tile kt + S once every warp has."""
-    ctx, plan = ring.ctx, ring.plan
-    stages, zero = ctx.i32(plan.stages), ctx.i32(0)
-    stage = arith.remui(kt, stages)
-    # A warp's wgmma wait covers the MMAs it issued, and the four warps of a warpgroup need not issue theirs at
-    # the same time: every warp arrives, not one per warpgroup.
-    with only_if(arith.cmpi(arith.CmpIPredicate.eq, arith.remui(ctx.tid, ctx.i32(WARP_THREADS)), zero)):
+def _arrive_empty(ring: Ring, stage: ir.Value) -> None:
+    """Lane 0 of every consumer warp says the warp's MMAs on `stage` are complete. A warp's wgmma wait covers
+    the MMAs it issued, and the four warps of a warpgroup need not issue theirs at the same time: every warp
+    arrives, not one per warpgroup."""
+    ctx = ring.ctx
+    with only_if(arith.cmpi(arith.CmpIPredicate.eq, arith.remui(ctx.tid, ctx.i32(WARP_THREADS)), ctx.i32(0))):
         simt.MbarrierArriveOp.build(ring.empty(stage), None)
-    refill = arith.addi(kt, stages)
-    first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, zero)
-    with only_if(arith.andi(first, arith.cmpi(arith.CmpIPredicate.ult, refill, k_tiles))):
-        simt.MbarrierWaitParityOp.build(ring.empty(stage), arith.andi(arith.divui(kt, stages), ctx.i32(1)))
-        ring.fill(refill, stage)
 
 
-def _k_loop(ring: _Ring, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+def _consume(ring: Ring, step: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+    """Wait for step `step`'s stage to land and issue this warpgroup's MMAs on it (left in flight)."""
     ctx, plan = ring.ctx, ring.plan
-    zero, one, stages = ctx.i32(0), ctx.i32(1), ctx.i32(plan.stages)
+    stage, phase = ring.slot(step)
+    simt.MbarrierWaitParityOp.build(ring.full(stage), phase)
+    simt.WgmmaFenceOp()
     group = arith.divui(ctx.tid, ctx.i32(WARPGROUP_THREADS))
     group_rows = arith.muli(group, ctx.i32(plan.blocks_per_group * WGMMA_M))
+    out = _mma_step(ring, stage, group_rows, regs)
+    simt.WgmmaCommitGroupOp()
+    return out
+
+
+def consumer_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+    """The consumer warpgroups' K loop of a specialized pipeline: steps base .. base + k_tiles. Each step's
+    MMAs stay in flight while the previous step's stage is released; the last stage is released after the
+    final wait, so the producer may reuse every stage (a persistent kernel's next tile does)."""
+    ctx = ring.ctx
+    zero, one = ctx.i32(0), ctx.i32(1)
     loop = scf.ForOp(zero, k_tiles, one, regs)
     with ir.InsertionPoint(loop.body):
         kt = loop.induction_variable
-        stage = arith.remui(kt, stages)
-        simt.MbarrierWaitParityOp.build(ring.full(stage), arith.andi(arith.divui(kt, stages), one))
-        simt.WgmmaFenceOp()
-        out = _mma_step(ring, stage, group_rows, list(loop.inner_iter_args))
-        simt.WgmmaCommitGroupOp()
+        step = arith.addi(base, kt)
+        out = _consume(ring, step, list(loop.inner_iter_args))
+        simt.WgmmaWaitGroupOp(pending=1)
+        with only_if(arith.cmpi(arith.CmpIPredicate.ugt, kt, zero)):
+            _arrive_empty(ring, ring.slot(arith.subi(step, one))[0])
+        scf.YieldOp(out)
+    simt.WgmmaWaitGroupOp(pending=0)
+    with only_if(arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, zero)):
+        _arrive_empty(ring, ring.slot(arith.subi(arith.addi(base, k_tiles), one))[0])
+    return list(loop.results)
+
+
+def producer_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], base: ir.Value, k_tiles: ir.Value) -> None:
+    """The producer thread's loop: for steps base .. base + k_tiles, wait until the consumers released the
+    step's stage (its previous use), then fill it."""
+    ctx, plan = ring.ctx, ring.plan
+    loop = scf.ForOp(ctx.i32(0), k_tiles, ctx.i32(1))
+    with ir.InsertionPoint(loop.body):
+        kt = loop.induction_variable
+        step = arith.addi(base, kt)
+        stage, phase = ring.slot(step)
+        with only_if(arith.cmpi(arith.CmpIPredicate.uge, step, ctx.i32(plan.stages))):
+            simt.MbarrierWaitParityOp.build(ring.empty(stage), arith.xori(phase, ctx.i32(1)))
+        ring.fill(kt, stage, origin)
+        scf.YieldOp([])
+
+
+def inline_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+    """The unspecialized pipeline (steps 0 .. k_tiles): thread 0 fills the first S stages, and then, between
+    its own MMAs, refills each stage once every warp has released it."""
+    ctx, plan = ring.ctx, ring.plan
+    zero, one, stages = ctx.i32(0), ctx.i32(1), ctx.i32(plan.stages)
+    first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, zero)
+    for s in range(plan.stages):
+        with only_if(arith.andi(first, arith.cmpi(arith.CmpIPredicate.ult, ctx.i32(s), k_tiles))):
+            ring.fill(ctx.i32(s), ctx.i32(s), origin)
+    loop = scf.ForOp(zero, k_tiles, one, regs)
+    with ir.InsertionPoint(loop.body):
+        kt = loop.induction_variable
+        out = _consume(ring, kt, list(loop.inner_iter_args))
         # This step's MMAs stay in flight; the previous step's are complete, so its stage can be refilled.
         simt.WgmmaWaitGroupOp(pending=1)
         with only_if(arith.cmpi(arith.CmpIPredicate.ugt, kt, zero)):
-            _release(ring, arith.subi(kt, one), k_tiles)
+            previous = arith.subi(kt, one)
+            stage, phase = ring.slot(previous)
+            _arrive_empty(ring, stage)
+            refill = arith.addi(previous, stages)
+            with only_if(arith.andi(first, arith.cmpi(arith.CmpIPredicate.ult, refill, k_tiles))):
+                simt.MbarrierWaitParityOp.build(ring.empty(stage), phase)
+                ring.fill(refill, stage, origin)
         scf.YieldOp(out)
     simt.WgmmaWaitGroupOp(pending=0)
     return list(loop.results)
 
 
-def lower_gemm_loop(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan, maps: tuple[ir.Value, ir.Value]) -> TileValue:
-    """The matched K loop `loop` as the TMA + mbarrier + wgmma pipeline; its result in the wgmma layout."""
+def loop_operands(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> tuple[tuple[ir.Value, ir.Value], ir.Value, TileValue]:
+    """The matched loop's operands, lowered: the first A row and B column of this tile (i32), the number of K
+    tiles (i32), and the initial accumulator in the wgmma layout."""
     body = loop.regions[0].blocks[0]
     mma = [o.operation for o in body.operations][2]
     lhs, rhs = (v.owner.operation for v in list(mma.operands)[:2])
@@ -165,15 +223,7 @@ def lower_gemm_loop(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan, maps:
     if acc.layout != plan.layout:
         acc = convert_layout(ctx, acc, plan.layout)
     origin = (arith.muli(_i32(ctx, a_row), ctx.i32(plan.bm)), arith.muli(_i32(ctx, b_col), ctx.i32(plan.bn)))
-    ring = _Ring(ctx, plan, maps, origin)
-    ring.init()
-    k_tiles = _i32(ctx, ctx.scalar(list(loop.operands)[1]))
-    first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0))
-    for s in range(plan.stages):
-        stage = ctx.i32(s)
-        with only_if(arith.andi(first, arith.cmpi(arith.CmpIPredicate.ult, stage, k_tiles))):
-            ring.fill(stage, stage)
-    return TileValue(plan.layout, _k_loop(ring, k_tiles, list(acc.values)))
+    return origin, _i32(ctx, ctx.scalar(list(loop.operands)[1])), acc
 
 
 def _i32(ctx: TileLowering, value: ir.Value) -> ir.Value:
@@ -183,4 +233,3 @@ def _i32(ctx: TileLowering, value: ir.Value) -> ir.Value:
     if str(value.type) == "index":
         return arith.index_cast(i_type(32), value)
     return arith.trunci(i_type(32), value)
-

@@ -8,7 +8,7 @@ mma.sync lowering.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mlir import ir
 from mlir.dialects import arith, scf
@@ -16,6 +16,7 @@ from mlir.dialects import arith, scf
 from oxide.dialects import tile as T
 from oxide.ir.declare import int_value
 from oxide.ir.rules import is_op
+from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout
 from oxide.target import Target
 
@@ -31,11 +32,19 @@ MAX_N = 256
 MAX_BOX = 256
 MAX_STAGES = 4
 # Shared memory the rest of the kernel may need next to the ring (static: the mbarriers, the epilogue's layout
-# conversions); the ring takes dynamic shared memory up to the chip's limit minus this.
-STATIC_RESERVE = 48 * 1024
+# conversions); the ring takes dynamic shared memory up to the chip's limit minus this. 32 KiB leaves four
+# stages of 128 x 256 x 64 tiles (192 KiB); a kernel whose static memory does not fit beside its ring is a
+# located error after lowering (driver.py), whose remedy is fewer stages.
+STATIC_RESERVE = 32 * 1024
 # Accumulator registers per thread beyond which the wgmma path is not taken (ptxas would spill).
 MAX_ACC_REGISTERS = 128
 INPUTS = ("bf16", "f16")
+# The producer warpgroup of a specialized pipeline: one thread issues the copies, but setmaxnreg works per
+# warpgroup, so the whole warpgroup gives its registers to the consumers.
+PRODUCER_THREADS = 128
+PRODUCER_REGISTERS = 40
+REGISTER_FILE = 65536
+MAX_REGISTERS = 232
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,25 @@ class GemmPlan:
     stages: int
     a_map: MapSpec
     b_map: MapSpec
+    specialized: bool = False
+    persistent: bool = False
+    group_m: int = 8
+
+    @property
+    def threads(self) -> int:
+        """Threads per block: the consumer warps, and the producer warpgroup when specialized."""
+        return 32 * self.warps + (PRODUCER_THREADS if self.specialized else 0)
+
+    @property
+    def consumer_registers(self) -> int | None:
+        """The registers per consumer thread after setmaxnreg moves the producer's to them, or None when that
+        gains nothing: the block starts with the register file split evenly (what ptxas allots for the
+        block's size), and setmaxnreg may only raise a consumer above that."""
+        if not self.specialized:
+            return None
+        even = min(255, REGISTER_FILE // self.threads) // 8 * 8
+        raised = min(MAX_REGISTERS, (REGISTER_FILE - PRODUCER_THREADS * PRODUCER_REGISTERS) // (32 * self.warps) // 8 * 8)
+        return raised if raised > even else None
 
     @property
     def warpgroups(self) -> int:
@@ -134,7 +162,8 @@ def _param_of(load: ir.Operation, entry: ir.Block) -> int | None:
     return view.arg_number
 
 
-def match_gemm(loop: ir.Operation, entry: ir.Block, target: Target, warps: int) -> GemmPlan | None:
+def match_gemm(loop: ir.Operation, entry: ir.Block, target: Target, warps: int,
+               knobs: GemmKnobs = GemmKnobs()) -> GemmPlan | None:
     """The plan of `loop` when it is a GEMM K loop the sm_90a path takes (docs/tile-hopper.md), else None."""
     if target.tensor_cores != "wgmma" or not is_op(loop, scf.ForOp) or loop.block != entry or warps % 4:
         return None
@@ -158,33 +187,64 @@ def match_gemm(loop: ir.Operation, entry: ir.Block, target: Target, warps: int) 
     a_param, b_param = _param_of(lhs, entry), _param_of(rhs, entry)
     if a_param is None or b_param is None:
         return None
-    return _plan(lhs, rhs, mma, warps, a_param, b_param, target)
+    knobs = _feasible(knobs, loop, entry)
+    return _plan(lhs, rhs, mma, knobs.warps or warps, a_param, b_param, target, knobs)
+
+
+def _feasible(knobs: GemmKnobs, loop: ir.Operation, entry: ir.Block) -> GemmKnobs:
+    """The knobs with specialization off where the kernel cannot take it (an op before the loop writes memory
+    or has regions: the producer warpgroup would run it too, in a layout made for the consumers), and
+    persistence off where there is no rank-2 output view whose tile grid a persistent kernel could walk."""
+    before = []
+    for op in entry.operations:
+        if op.operation == loop:
+            break
+        before.append(op.operation)
+    quiet = all(not len(op.regions) and not is_op(op, T.StoreOp, T.StoreOwnOp, T.AtomicRmwOp)
+                and op.name.split(".")[0] in (T.DIALECT.name, "arith", "math") for op in before)
+    outputs = [a for a in entry.arguments if T.ViewMutType.isinstance(a.type)]
+    walkable = bool(outputs) and all(len(T.shape_of(a.type)) == 2 for a in outputs)
+    specialize = knobs.specialize if quiet else "off"
+    persistent = knobs.persistent if specialize != "off" and walkable else "off"
+    return replace(knobs, specialize=specialize, persistent=persistent)
+
+
+def _consumer_warps(bm: int, bn: int, warps: int, pinned: bool) -> int:
+    """The kernel's warps, raised (unless the knob pins them) until the accumulator fits in registers."""
+    while not pinned and bm * bn // (32 * warps) > MAX_ACC_REGISTERS and warps < 16 and (bm // WGMMA_M) % (2 * warps // 4) == 0:
+        warps *= 2
+    return warps
 
 
 def _plan(lhs: ir.Operation, rhs: ir.Operation, mma: ir.Operation, warps: int, a_param: int,
-          b_param: int, target: Target) -> GemmPlan | None:
+          b_param: int, target: Target, knobs: GemmKnobs) -> GemmPlan | None:
     elem = str(T.elem_of(lhs.results[0].type))
     if elem not in INPUTS or str(T.elem_of(rhs.results[0].type)) != elem or str(T.elem_of(mma.results[0].type)) != "f32":
         return None
     (bm, bk), (bk2, bn) = T.shape_of(lhs.results[0].type), T.shape_of(rhs.results[0].type)
     if bk != BK or bk2 != BK or bm % WGMMA_M or bm > MAX_BOX or bn % BK or bn > MAX_N or not _power_of_two(bn):
         return None
+    warps = _consumer_warps(bm, bn, warps, bool(knobs.warps))
     blocks, groups = bm // WGMMA_M, warps // 4
-    if not _power_of_two(blocks) or blocks % groups:
+    if not _power_of_two(blocks) or not _power_of_two(groups) or blocks % groups:
         return None
-    stages = min(MAX_STAGES, (target.shared_memory_per_block - STATIC_RESERVE) // ((bm + bn) * BK * 2))
-    plan = GemmPlan(bm, bn, elem, warps, stages, MapSpec(a_param, (bm, BK), elem), MapSpec(b_param, (BK, BK), elem))
-    if stages < 2 or plan.acc_registers > MAX_ACC_REGISTERS:
+    fits = (target.shared_memory_per_block - STATIC_RESERVE) // ((bm + bn) * BK * 2)
+    stages = min(knobs.stages or MAX_STAGES, fits)
+    specialized, persistent = knobs.specialize != "off", knobs.persistent != "off"
+    plan = GemmPlan(bm, bn, elem, warps, stages, MapSpec(a_param, (bm, BK), elem), MapSpec(b_param, (BK, BK), elem),
+                    specialized, persistent, knobs.group_m)
+    if stages < 2 or plan.acc_registers > MAX_ACC_REGISTERS or plan.threads > 1024:
         return None
     return plan
 
 
-def kernel_gemm(func: ir.Operation, target: Target, warps: int) -> tuple[ir.Operation, GemmPlan] | None:
+def kernel_gemm(func: ir.Operation, target: Target, warps: int,
+                knobs: GemmKnobs = GemmKnobs()) -> tuple[ir.Operation, GemmPlan] | None:
     """The kernel's first top-level GEMM loop the sm_90a path takes, and its plan. Only one loop per kernel
     takes it: the ring is the launch's dynamic shared memory, which a second loop would have to share."""
     entry = func.regions[0].blocks[0]
     for op in entry.operations:
-        plan = match_gemm(op.operation, entry, target, warps)
+        plan = match_gemm(op.operation, entry, target, warps, knobs)
         if plan is not None:
             return op.operation, plan
     return None

@@ -37,3 +37,27 @@ func.func @fence_needs_a_scope() {
   "simt.thread_fence"() : () -> ()
   return
 }
+
+// -----
+
+func.func @named_barrier_zero_is_sync_threads() {
+  // expected-error@+1 {{named barrier id must be 1 to 15 (0 is sync_threads'), got 0}}
+  "simt.named_barrier"() {id = 0 : i32, threads = 128 : i32} : () -> ()
+  return
+}
+
+// -----
+
+func.func @named_barrier_joins_whole_warps() {
+  // expected-error@+1 {{a named barrier joins whole warps: 32 to 1024 threads, a multiple of 32; got 100}}
+  "simt.named_barrier"() {id = 1 : i32, threads = 100 : i32} : () -> ()
+  return
+}
+
+// -----
+
+func.func @named_barrier_ids_are_integers() {
+  // expected-error@+1 {{expected base attribute 'builtin.integer' but got 'builtin.string'}}
+  "simt.named_barrier"() {id = "one", threads = 128 : i32} : () -> ()
+  return
+}

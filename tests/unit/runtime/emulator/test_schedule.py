@@ -16,6 +16,7 @@ from oxide.runtime.emulator.schedule import (
     BlockSync,
     ClusterSync,
     GridSync,
+    NamedSync,
     Until,
     cluster_rank,
     residency_groups,
@@ -67,6 +68,43 @@ def test_block_sync_releases_only_when_every_warp_arrived():
 
     run_group(_launch(block=96), kernel, [], _blocks(1))
     assert sorted(seen) == [(0, 3), (1, 3), (2, 3)]
+
+
+def test_a_named_barrier_joins_only_the_warps_it_counts():
+    # Warps 0-1 meet at barrier 1 (64 threads) while warps 2-3 wait for something warp 0 does after it.
+    log: list[str] = []
+
+    def kernel(c, m0):
+        warp = int(np.flatnonzero(m0)[0]) // 32
+        if warp < 2:
+            yield NamedSync(m0, 0, 1, 64)
+            log.append(f"past {warp}")
+        else:
+            yield Until(m0, 1, lambda: len(log) >= 2, lambda: "both consumers")
+            log.append(f"then {warp}")
+
+    run_group(_launch(block=128), kernel, [], _blocks(1))
+    assert sorted(log[:2]) == ["past 0", "past 1"] and sorted(log[2:]) == ["then 2", "then 3"]
+
+
+def test_more_warps_than_a_named_barrier_counts_start_its_next_round():
+    rounds: list[int] = []
+
+    def kernel(c, m0):
+        yield NamedSync(m0, 0, 2, 64)
+        rounds.append(int(np.flatnonzero(m0)[0]) // 32)
+
+    run_group(_launch(block=128), kernel, [], _blocks(1))
+    assert sorted(rounds) == [0, 1, 2, 3]
+
+
+def test_a_named_barrier_short_of_its_count_is_a_deadlock():
+    def kernel(c, m0):
+        if m0[0]:
+            yield NamedSync(m0, 2, 1, 96)
+
+    with pytest.raises(Deadlock, match=r"waits for named barrier 1 \(96 threads\) at p.rs:9:9"):
+        run_group(_launch(block=128), kernel, [], _blocks(1))
 
 
 def test_deadlock_names_every_blocked_wait_with_its_threads_and_location():

@@ -37,12 +37,18 @@ RNG = np.random.default_rng(18)
 EXAMPLES = Path(__file__).parents[5] / "examples" / "tile"
 
 
-def _lowered(text: str, chip: str) -> ir.Module:
+def _lowered(text: str, chip: str, knobs: str = "") -> ir.Module:
     module = ir.Module.parse(text)
-    build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
+    build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip} {knobs}}})").run(module.operation)
     return module
 
 
+# The three ways the pipeline runs: thread 0 fills the stages between its MMAs; a producer warpgroup fills them
+# (one output tile per block); and a persistent producer/consumer kernel walking the tiles.
+INLINE, SPECIALIZED, PERSISTENT = "specialize=off", "specialize=on persistent=off", "specialize=on persistent=on"
+
+
+@pytest.mark.parametrize("knobs", [INLINE, SPECIALIZED, PERSISTENT])
 @pytest.mark.parametrize("m,n,k,tile,warps", [
     (64, 64, 64, (64, 64), 4),        # one tile, one K step
     (100, 72, 80, (64, 64), 4),       # edges on every dimension: TMA zero fill, masked store
@@ -51,27 +57,37 @@ def _lowered(text: str, chip: str) -> ir.Module:
     (136, 200, 200, (128, 128), 4),   # one warpgroup, two 64-row blocks; two B boxes per stage
     (136, 72, 392, (128, 64), 8),     # two warpgroups
 ])
-def test_emulated_wgmma_gemm_matches_numpy(m, n, k, tile, warps):
+def test_emulated_wgmma_gemm_matches_numpy(m, n, k, tile, warps, knobs):
     bm, bn = tile
     with context(), ir.Location.unknown():
-        module = _lowered(module_text(gemm(bm, bn, 64, warps, "f16", "f32")), "sm_90a")
-        ring = _dynamic_shared(module)
+        module = _lowered(module_text(gemm(bm, bn, 64, warps, "f16", "f32")), "sm_90a", knobs)
+        ring, threads = _dynamic_shared(module), _threads(module)
         program = emit_program(module)
+    assert threads == 32 * warps + (0 if knobs == INLINE else 128)
     a = RNG.standard_normal((m, k)).astype(np.float16)
     b = RNG.standard_normal((k, n)).astype(np.float16)
     c = np.full((m, n), np.nan, dtype=np.float32)  # every element is written
     # A tensor map cannot describe an empty tensor: with no K tile, stand-ins that no copy reads.
     a_map, b_map = (a, b) if k else (np.zeros((bm, 64), np.float16), np.zeros((64, bn), np.float16))
     maps = [TensorMap(a_map, (bm, 64), swizzle="128B"), TensorMap(b_map, (64, 64), swizzle="128B")]
-    launch(program, "gemm", (-(-m // bm), -(-n // bn), 1), (32 * warps, 1, 1), [*view(c), *view(a), *view(b), *maps],
-           ring)
+    grid = (-(-m // bm), -(-n // bn), 1)
+    if knobs == PERSISTENT:
+        grid = (2, 1, 1)  # fewer blocks than tiles: each walks several, the ring's phases carry over
+    launch(program, "gemm", grid, (threads, 1, 1), [*view(c), *view(a), *view(b), *maps], ring)
     expected = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(c.astype(np.float64), expected, rtol=1e-4, atol=1e-4 * np.sqrt(max(k, 1)))
 
 
+def _kernel(module: ir.Module) -> ir.Operation:
+    return module.body.operations[0].regions[0].blocks[0].operations[0]
+
+
 def _dynamic_shared(module: ir.Module) -> int:
-    kernel = module.body.operations[0].regions[0].blocks[0].operations[0]
-    return int_value(kernel.attributes["tile.dynamic_shared"])
+    return int_value(_kernel(module).attributes["tile.dynamic_shared"])
+
+
+def _threads(module: ir.Module) -> int:
+    return int(str(_kernel(module).attributes["simt.contract"]).split("array<i32: ")[1].split(",")[0])
 
 
 def test_sm90a_kernel_takes_tensor_maps_and_runs_wgmma():
@@ -168,3 +184,63 @@ def test_a_tensor_tma_cannot_describe_is_refused(sm90a_gemm):
     # K = 70: rows of 140 bytes are not a multiple of 16, which TMA needs.
     with pytest.raises(KernelArgumentError, match="reads the tensor through TMA"):
         binder.bind([z, _GpuArray(0x200000, (96, 70), "<u2"), _GpuArray(0x300000, (70, 80), "<u2")], False)
+
+
+def _transposed_epilogue(tile: int) -> str:
+    """The GEMM kernel whose epilogue stores each accumulator tile transposed (a layout conversion through
+    shared memory, so the consumer warps synchronise after the loop)."""
+    acc, out = f"tensor<{tile}x{tile}xf32>", f"!tile.view_mut<f32, array<i64: {tile}, {tile}>>"
+    return gemm(tile, tile, 64, 4, "f16", "f32").replace(
+        f'"tile.store_own"(%c, %acc) : ({out}, {acc}) -> ()',
+        f'%t = "tile.permute"(%acc) {{perm = array<i64: 1, 0>}} : ({acc}) -> {acc}\n'
+        f'      "tile.store_own"(%c, %t) : ({out}, {acc}) -> ()')
+
+
+def test_the_consumer_epilogue_synchronises_only_the_consumers():
+    m, n, k = 100, 72, 200
+    with context(), ir.Location.unknown():
+        module = _lowered(module_text(_transposed_epilogue(64)), "sm_90a", PERSISTENT)
+        text = str(module)
+        ring, threads = _dynamic_shared(module), _threads(module)
+        program = emit_program(module)
+    # The producer warpgroup is not at the epilogue's barriers: they are named barriers of the consumers.
+    assert '"simt.named_barrier"() {id = 1 : i64, threads = 128 : i64}' in text
+    assert text.count('"simt.sync_threads"') == 1  # the ring's initialisation, before the block splits
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    b = RNG.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, dtype=np.float32)
+    maps = [TensorMap(a, (64, 64), swizzle="128B"), TensorMap(b, (64, 64), swizzle="128B")]
+    launch(program, "gemm", (2, 1, 1), (threads, 1, 1), [*view(c), *view(a), *view(b), *maps], ring)
+    padded = np.zeros((128, 128))
+    padded[:m, :n] = a.astype(np.float64) @ b.astype(np.float64)
+    for i in range(2):
+        for j in range(2):
+            block = padded[64 * i:64 * (i + 1), 64 * j:64 * (j + 1)]
+            block[...] = block.T.copy()
+    np.testing.assert_allclose(c, padded[:m, :n], rtol=1e-4, atol=1e-3)
+
+
+def test_the_plan_raises_the_warps_until_the_accumulator_fits():
+    # 128 x 256 f32 is 256 registers per thread for one warpgroup: two consumer warpgroups take it.
+    with context(), ir.Location.unknown():
+        module = _lowered(module_text(gemm(128, 256, 64, 4, "f16", "f32")), "sm_90a")
+        text = str(module)
+    assert "tile.warps = 8 : i32" in text and _threads(module) == 8 * 32 + 128
+    # 384 threads start with 168 registers each; setmaxnreg moves the producer's 88 to the consumers.
+    assert 'action = "dec", regs = 40' in text and 'action = "inc", regs = 232' in text
+
+
+def test_pinned_warps_the_tile_cannot_use_keep_mma_sync():
+    # One 64-row block cannot be split among four warpgroups.
+    with context(), ir.Location.unknown():
+        text = str(_lowered(module_text(gemm(64, 64, 64, 4, "f16", "f32")), "sm_90a", "warps=16"))
+    assert "wgmma" not in text and "nvvm.mma.sync" in text
+
+
+def test_a_kernel_that_writes_before_the_loop_is_not_specialized():
+    store = '"tile.store_own"(%c, %zero) : (!tile.view_mut<f32, array<i64: 64, 64>>, tensor<64x64xf32>) -> ()\n'
+    text = gemm(64, 64, 64, 4, "f16", "f32").replace("%c0 = arith.constant 0 : i32", store + "      %c0 = arith.constant 0 : i32")
+    with context(), ir.Location.unknown():
+        module = _lowered(module_text(text), "sm_90a")
+    # The producer warpgroup would run that store in a layout made for the consumer warps.
+    assert _threads(module) == 128 and "setmaxnreg" not in str(module)

@@ -1,0 +1,102 @@
+"""The sm_90a tile GEMM under several settings of the lowering's knobs (docs/tile-hopper.md, "Knobs"), against
+cuBLAS writing the same output type, in one run: how each pipeline shape (thread 0 filling the ring between
+its MMAs, a producer warpgroup, a persistent producer/consumer kernel) and tile shape performs. It is how the
+defaults were chosen, and the search space a tuner walks.
+
+Two steps, because the GPU machine has only the runtime:
+
+    python benchmarks/tile/sweep.py --build DIR      # where the compiler is: one artifact per configuration
+    python benchmarks/tile/sweep.py --run DIR [--runs 30] [--sizes 4096 8192]   # on the GPU: DIR/sweep.json
+
+Every result is checked against cuBLAS before it is timed; timing is torch's CUDA events (median of --runs
+samples of 10 back-to-back launches) on torch's stream, bf16 inputs from randn, f32 output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+GEMM = ROOT / "examples" / "tile" / "gemm.rs"
+# name: ((BM, BN), knobs). BK is 64 (one 128-byte swizzle row of bf16).
+CONFIGS: dict[str, tuple[tuple[int, int], dict[str, str]]] = {
+    "inline_128x128": ((128, 128), {"specialize": "off"}),
+    "specialized_128x128": ((128, 128), {"persistent": "off"}),
+    "persistent_128x128": ((128, 128), {}),
+    "persistent_128x128_w8": ((128, 128), {"warps": "8"}),
+    "specialized_128x256": ((128, 256), {"persistent": "off"}),
+    "persistent_128x256": ((128, 256), {}),
+    "persistent_128x256_s3": ((128, 256), {"stages": "3"}),
+    "persistent_256x128": ((256, 128), {}),
+}
+
+
+def build(out: Path) -> None:
+    """Compile every configuration for sm_90a into `out`/<name>/."""
+    import oxide
+
+    for name, ((bm, bn), knobs) in CONFIGS.items():
+        path = oxide.build(GEMM, chips=["sm_90a"], instances={"gemm": [[str(bm), str(bn), "64"]]},
+                           knobs=knobs or None, out_dir=out / name)
+        print(f"built {name}: {path.name}")
+
+
+def run(out: Path, runs: int, sizes: list[int]) -> None:
+    """Time every configuration built in `out` at each size^3; write out/sweep.json and print a table."""
+    import torch
+    from cuda.bindings import driver
+
+    import oxide.tile
+    from benchmarks.torch_events import time_ms
+    from oxide.runtime.module import load
+
+    stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
+    results: dict[str, dict[str, float]] = {}
+    for size in sizes:
+        torch.manual_seed(size)
+        a = torch.randn(size, size, device="cuda").to(torch.bfloat16)
+        b = torch.randn(size, size, device="cuda").to(torch.bfloat16)
+        reference = torch.mm(a, b, out_dtype=torch.float32)
+        flops = 2.0 * size ** 3
+        cublas = flops / time_ms(lambda: torch.mm(a, b, out_dtype=torch.float32), runs) / 1e9
+        results.setdefault("cublas_f32", {})[str(size)] = cublas
+        for name, ((bm, bn), _) in CONFIGS.items():
+            module = load(next((out / name).glob("*.oxide.json")), target="gpu")
+            c = torch.empty(size, size, device="cuda")
+            part = oxide.tile.partition(c, (bm, bn))
+            launch = lambda: module.gemm[part.grid, stream](part, a, b)  # noqa: E731
+            launch()
+            torch.cuda.synchronize()
+            error = (c - reference).abs().max().item() / reference.abs().max().item()
+            if error > 1e-3:
+                raise SystemExit(f"{name} at {size}^3: wrong result (max relative error {error:.2e})")
+            results.setdefault(name, {})[str(size)] = flops / time_ms(launch, runs) / 1e9
+    (out / "sweep.json").write_text(json.dumps(results, indent=2))
+    print(f"{'configuration':28}" + "".join(f"{s:>16}" for s in sizes))
+    for name, by_size in results.items():
+        cells = "".join(f"{by_size[str(s)]:9.1f} ({by_size[str(s)] / results['cublas_f32'][str(s)]:4.2f}x)" for s in sizes)
+        print(f"{name:28}{cells}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--build", type=Path, help="compile the configurations into this directory")
+    mode.add_argument("--run", type=Path, help="time the configurations built in this directory")
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[4096, 8192])
+    args = ap.parse_args()
+    if args.build:
+        build(args.build)
+    else:
+        run(args.run, args.runs, args.sizes)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""The knobs of the tile GEMM lowering: compile options that change how a GEMM K loop runs, never what it
+computes. Each knob's default (0 or "auto") lets the lowering's model of the machine choose (wgmma_plan.py);
+a tuner searches them by compiling the same source with other values (`oxide build --knob stages=3`,
+`oxide.compile(..., knobs={"stages": 3})`, `convert-tile-to-simt{chip=sm_90a stages=3}`).
+
+A knob the chosen path has no use for is ignored (the mma.sync path has no producer warpgroup); a value no
+path can take is an error when the options are made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from oxide.diagnostics import OxideError
+
+SWITCHES = ("auto", "on", "off")
+MAX_STAGES = 8
+
+
+@dataclass(frozen=True)
+class GemmKnobs:
+    """`warps`: consumer warps (0: the kernel's hint, raised when the accumulator would not fit in registers);
+    `stages`: the K pipeline's depth (0: as many as shared memory holds, at most 4); `specialize`: a producer
+    warpgroup that issues the copies while the consumer warpgroups multiply; `persistent`: one block per
+    SM that walks the output tiles; `group_m`: how many tile rows the persistent order walks before the next
+    column group (L2 reuse of B)."""
+
+    warps: int = 0
+    stages: int = 0
+    specialize: str = "auto"
+    persistent: str = "auto"
+    group_m: int = 8
+
+    def __post_init__(self) -> None:
+        if self.warps and (self.warps % 4 or not 4 <= self.warps <= 16):
+            raise OxideError(f"knob warps must be 4, 8, 12 or 16 (whole warpgroups), got {self.warps}")
+        if not 0 <= self.stages <= MAX_STAGES or self.stages == 1:
+            raise OxideError(f"knob stages must be 2 to {MAX_STAGES} (or 0: chosen by the compiler), got {self.stages}")
+        for name in ("specialize", "persistent"):
+            if getattr(self, name) not in SWITCHES:
+                raise OxideError(f"knob {name} must be one of {', '.join(SWITCHES)}, got '{getattr(self, name)}'")
+        if not 1 <= self.group_m <= 64:
+            raise OxideError(f"knob group_m must be 1 to 64, got {self.group_m}")
+
+    @staticmethod
+    def of(values: "GemmKnobs | Mapping[str, Any] | None") -> "GemmKnobs":
+        """Knobs from a mapping of knob names to values (strings are converted), checked."""
+        if values is None:
+            return GemmKnobs()
+        if isinstance(values, GemmKnobs):
+            return values
+        known = {f.name: f.type for f in fields(GemmKnobs)}
+        converted: dict[str, Any] = {}
+        for name, value in values.items():
+            if name not in known:
+                raise OxideError(f"unknown knob '{name}' (knobs: {', '.join(known)})")
+            if known[name] == "int":
+                try:
+                    converted[name] = int(value)
+                except (TypeError, ValueError):
+                    raise OxideError(f"knob {name} takes an integer, got '{value}'") from None
+            else:
+                converted[name] = {True: "on", False: "off"}.get(value, value) if isinstance(value, bool) else str(value)
+        return GemmKnobs(**converted)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The knobs that differ from the defaults (what a cache key and an artifact record)."""
+        default = GemmKnobs()
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)}
