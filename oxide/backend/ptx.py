@@ -19,6 +19,7 @@ from oxide.ir.compat import probe
 from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import contained
+from oxide.passes.conversion.tile_to_simt.variants import pipeline_spec
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemm
 from oxide.passes.pipeline import Step, build_pass_manager
 from oxide.target import Target
@@ -66,8 +67,9 @@ def tile_kernel_warps(module: Any) -> dict[str, int]:
 
 
 def tile_kernel_pipelines(module: Any, target: Target) -> dict[str, dict[str, Any]]:
-    """{kernel name: {"tma": its tensor-map parameters, "dynamic_shared": bytes}} for each tile kernel that takes
-    the sm_90a GEMM path (docs/tile-hopper.md): per map, the tile parameter it describes, its box, its swizzle."""
+    """{kernel name: {"tma": its tensor-map parameters, "dynamic_shared": bytes, "variants": [...]}} for each tile
+    kernel that takes the sm_90a GEMM path (docs/tile-hopper.md): per map, the tile parameter it describes, its
+    box, its swizzle; per launch-time variant, its entry and its own maps and ring (variants.py)."""
     pipelines = {}
     for op in module.body.operations:
         if not is_op(op, gpu.GPUModuleOp):
@@ -77,10 +79,8 @@ def tile_kernel_pipelines(module: Any, target: Target) -> dict[str, dict[str, An
                 continue
             found = kernel_gemm(func.operation, target, int_value(func.operation.attributes["tile.warps"]))
             if found is not None:
-                plan = found[1]
-                pipelines[ir.StringAttr(func.operation.attributes["sym_name"]).value] = {
-                    "tma": [{"param": m.param, "box": list(m.box), "swizzle": "128B"} for m in (plan.a_map, plan.b_map)],
-                    "dynamic_shared": plan.ring_bytes}
+                entry = ir.StringAttr(func.operation.attributes["sym_name"]).value
+                pipelines[entry] = pipeline_spec(entry, found[1])
     return pipelines
 
 

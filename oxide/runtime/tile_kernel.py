@@ -12,6 +12,7 @@ on the GPU (cuLaunchKernel with the contract's ABI) or on the emulator (one tile
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -45,20 +46,28 @@ class TileKernel:
         assert spec.tile is not None
         self.spec, self.executor = spec, executor
         self.block = (WARP * int(spec.tile["warps"]), 1, 1)
-        # The stage ring of a kernel on sm_90a's GEMM path (docs/tile-hopper.md) is dynamic shared memory.
-        self.dynamic_shared = int(spec.tile.get("dynamic_shared", 0))
         self.binder = TileBinder(spec, gpu=executor.target == "gpu")
         self.device = getattr(executor, "device", None)  # None on the emulator
-        self._function: Any = None
+        self._functions: dict[str, Any] = {}
 
     @property
     def function(self) -> Any:
-        """The executor's function (loaded on first use)."""
-        if self._function is None:
-            self._function = self.executor.function(self.spec)
-            if self.dynamic_shared:
-                self._function.allow_dynamic_shared(self.dynamic_shared)
-        return self._function
+        """The executor's function of the kernel's own entry (loaded on first use)."""
+        tile = self.spec.tile or {}
+        return self._variant_function({"entry": self.spec.entry, "tma": tile.get("tma", []),
+                                       "dynamic_shared": tile.get("dynamic_shared", 0)})
+
+    def _variant_function(self, variant: dict[str, Any]) -> Any:
+        """The function of one launch-time variant (tile_marshal.py), loaded on first use with its ABI (its tensor
+        maps) and its dynamic shared memory (the stage ring of sm_90a's GEMM path, docs/tile-hopper.md)."""
+        function = self._functions.get(variant["entry"])
+        if function is None:
+            tile = {"warps": self.spec.tile["warps"], "tma": variant["tma"]}  # type: ignore[index]
+            spec = dataclasses.replace(self.spec, entry=variant["entry"], tile=tile)
+            function = self._functions[variant["entry"]] = self.executor.function(spec)
+            if variant["dynamic_shared"]:
+                function.allow_dynamic_shared(int(variant["dynamic_shared"]))
+        return function
 
     def __call__(self, *args: Any, stream: Any = None) -> None:
         """Launch over the output partitions' grid (synchronously unless `stream` is given)."""
@@ -122,8 +131,8 @@ class TileKernel:
         return stream
 
     def _enqueue(self, bound: Any, handle: Any) -> None:
-        self.executor.launch(self.function, LaunchConfig(bound.grid, self.block, self.dynamic_shared, 3), bound.abi,
-                             handle)
+        config = LaunchConfig(bound.grid, self.block, int(bound.variant.get("dynamic_shared", 0)), 3)
+        self.executor.launch(self._variant_function(bound.variant), config, bound.abi, handle)
 
     def __repr__(self) -> str:
         return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"
@@ -143,7 +152,7 @@ class PreparedTileLaunch:
         self.kernel._enqueue(self.bound, self.stream)
 
     def __repr__(self) -> str:
-        return f"<prepared launch of {self.kernel.spec.entry}, grid {self.bound.grid}>"
+        return f"<prepared launch of {self.bound.variant.get('entry', self.kernel.spec.entry)}, grid {self.bound.grid}>"
 
 
 class _TileConfigured:

@@ -20,6 +20,7 @@ from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import FUNCTIONS
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
+from oxide.passes.conversion.tile_to_simt.variants import fallback_twin, variants_attribute
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import MapSpec, kernel_gemm
 from oxide.target import Target
 
@@ -172,8 +173,9 @@ def parameter_facts(old_args: list[ir.Value]) -> list[dict[str, ir.Attribute]]:
     return facts
 
 
-def lower_kernel(func: ir.Operation, target: Target) -> None:
-    """Replace tile kernel `func` by its simt form (same name, the contract's parameters)."""
+def lower_kernel(func: ir.Operation, target: Target, wgmma: bool = True) -> None:
+    """Replace tile kernel `func` by its simt form (same name, the contract's parameters). A kernel on sm_90a's
+    GEMM path also gets its mma.sync sibling (variants.py), unless `wgmma` is False (the sibling itself)."""
     old_entry = func.regions[0].blocks[0]
     old_args = list(old_entry.arguments)
     try:
@@ -181,7 +183,9 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
     except LoweringError as exc:
         raise exc.at(func) from None
     warps = kernel_warps(func)
-    gemm = kernel_gemm(func, target, warps)
+    gemm = kernel_gemm(func, target, warps) if wgmma else None
+    if gemm:
+        lower_kernel(fallback_twin(func), target, wgmma=False)
     maps = [gemm[1].a_map, gemm[1].b_map] if gemm else []
     # The tensor maps of an sm_90a GEMM loop follow the contract's parameters (docs/tile-hopper.md).
     new_types += [ir.Type.parse("!simt.tensor_map")] * len(maps)
@@ -203,6 +207,7 @@ def lower_kernel(func: ir.Operation, target: Target) -> None:
     if gemm:
         new_func.attributes["tile.tma"] = tma_attribute(maps)
         new_func.attributes["tile.dynamic_shared"] = ir.IntegerAttr.get(i_type(64), gemm[1].ring_bytes)
+        new_func.attributes["tile.variants"] = variants_attribute(name, gemm[1])
         ctx.gemm = (*gemm, tuple(list(entry.arguments)[-2:]))
     try:
         with ir.InsertionPoint(entry), func.location:
