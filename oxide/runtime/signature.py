@@ -19,7 +19,9 @@ A buffer (slice, DisjointSlice, pointer) whose element is a struct, tuple or arr
 a scalar element's layout is empty.
 
 Tile kernels (KernelSpec.tile = {"warps": N}, plus "tma": [{"param", "box", "swizzle"}..] for a kernel on
-sm_90a's GEMM path, whose tensor maps follow the ABI below; the block is 32 * N threads):
+sm_90a's GEMM path, whose tensor maps follow the ABI below, its "dynamic_shared" bytes, and its launch-time
+"variants": [{"entry", "tma", "dynamic_shared"}..], tried in order, the last an mma.sync entry needing no maps;
+the block is 32 * N threads):
 - `tile_out` `&mut Tensor<E, {[S..]}>` -> u64 pointer, r x i64 shape, r x i64 strides (elements); `shape` is
                                          the tile shape S, one output tile per tile block
 - `tile_in`  `&Tensor<E, {[d..]}>`     -> the same ABI; `shape` holds the static dims, -1 where dynamic

@@ -7,7 +7,8 @@
 
 Every launch binds the arguments (tile_marshal.py: partitions, element types, ranks, static dims, one grid),
 checks that no output overlaps another output or any input, and that the grid fits the device; then it runs
-on the GPU (cuLaunchKernel with the contract's ABI) or on the emulator (one tile block at a time).
+on the GPU (cuLaunchKernel with the contract's ABI; for a kernel with launch-time variants, the entry of the
+variant the binder chose) or on the emulator (one tile block at a time, at the tile level).
 """
 
 from __future__ import annotations
