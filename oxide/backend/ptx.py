@@ -20,6 +20,7 @@ from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import contained
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+from oxide.passes.conversion.tile_to_simt.variants import pipeline_spec
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemm
 from oxide.passes.pipeline import Step, build_pass_manager
 from oxide.target import Target
@@ -70,8 +71,9 @@ def tile_kernel_warps(module: Any) -> dict[str, int]:
 def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKnobs()) -> dict[str, dict[str, Any]]:
     """{kernel name: how it launches} for each tile kernel that takes the sm_90a GEMM path (docs/tile-hopper.md):
     "tma" (per map, the tile parameter it describes, its box, its swizzle), "dynamic_shared" (bytes), "warps"
-    (the consumer warps the plan chose), "threads" (per block, a producer warpgroup included) and
-    "persistent" (whether the grid is at most one block per SM, each walking the tile grid)."""
+    (the consumer warps the plan chose), "threads" (per block, a producer warpgroup included), "persistent"
+    (whether the grid is at most one block per SM, each walking the tile grid), and "variants": per launch-time
+    variant, its entry, its own maps, ring and launch shape (variants.py)."""
     pipelines = {}
     for op in module.body.operations:
         if not is_op(op, gpu.GPUModuleOp):
@@ -81,11 +83,8 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
                 continue
             found = kernel_gemm(func.operation, target, int_value(func.operation.attributes["tile.warps"]), knobs)
             if found is not None:
-                plan = found[1]
-                pipelines[ir.StringAttr(func.operation.attributes["sym_name"]).value] = {
-                    "tma": [{"param": m.param, "box": list(m.box), "swizzle": "128B"} for m in (plan.a_map, plan.b_map)],
-                    "dynamic_shared": plan.ring_bytes, "warps": plan.warps, "threads": plan.threads,
-                    "persistent": plan.persistent}
+                entry = ir.StringAttr(func.operation.attributes["sym_name"]).value
+                pipelines[entry] = pipeline_spec(entry, found[1])
     return pipelines
 
 

@@ -20,7 +20,9 @@ a scalar element's layout is empty.
 
 Tile kernels (KernelSpec.tile = {"warps": N}, plus for a kernel on sm_90a's GEMM path "tma": [{"param", "box",
 "swizzle"}..], whose tensor maps follow the ABI below, "dynamic_shared" (bytes), "threads" (the block, a
-producer warpgroup included; else 32 * N) and "persistent" (launched with at most one block per SM)):
+producer warpgroup included; else 32 * N), "persistent" (launched with at most one block per SM) and its
+launch-time "variants": [{"entry", "tma", "dynamic_shared", "warps", "threads", "persistent"}..], tried in
+order, the last (when there is one) an mma.sync entry needing no maps):
 - `tile_out` `&mut Tensor<E, {[S..]}>` -> u64 pointer, r x i64 shape, r x i64 strides (elements); `shape` is
                                          the tile shape S, one output tile per tile block
 - `tile_in`  `&Tensor<E, {[d..]}>`     -> the same ABI; `shape` holds the static dims, -1 where dynamic

@@ -7,11 +7,13 @@
 
 Every launch binds the arguments (tile_marshal.py: partitions, element types, ranks, static dims, one grid),
 checks that no output overlaps another output or any input, and that the grid fits the device; then it runs
-on the GPU (cuLaunchKernel with the contract's ABI) or on the emulator (one tile block at a time).
+on the GPU (cuLaunchKernel with the contract's ABI; for a kernel with launch-time variants, the entry of the
+variant the binder chose) or on the emulator (one tile block at a time, at the tile level).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -38,30 +40,43 @@ def _grid3(grid: Any) -> tuple[int, int, int]:
     return dims + (1,) * (3 - len(dims))  # type: ignore[return-value]
 
 
+def _threads(launch: dict[str, Any]) -> int:
+    """Threads per block of a tile kernel's entry or variant: "threads" where the GEMM path added a producer
+    warpgroup, else 32 per warp."""
+    return int(launch.get("threads", WARP * int(launch["warps"])))
+
+
 class TileKernel:
     """One compiled tile kernel of a loaded module."""
 
     def __init__(self, spec: KernelSpec, executor: Any):
         assert spec.tile is not None
         self.spec, self.executor = spec, executor
-        # A kernel on sm_90a's GEMM path may have a producer warpgroup beside its warps ("threads").
-        self.block = (int(spec.tile.get("threads", WARP * int(spec.tile["warps"]))), 1, 1)
-        # A persistent kernel walks the tile grid itself from at most one block per SM.
-        self.persistent = bool(spec.tile.get("persistent", False))
-        # The stage ring of a kernel on sm_90a's GEMM path (docs/tile-hopper.md) is dynamic shared memory.
-        self.dynamic_shared = int(spec.tile.get("dynamic_shared", 0))
+        # The block of the kernel's own entry: a kernel on sm_90a's GEMM path may have a producer warpgroup beside
+        # its warps ("threads"); each launch-time variant carries its own launch shape.
+        self.block = (_threads(spec.tile), 1, 1)
         self.binder = TileBinder(spec, gpu=executor.target == "gpu")
         self.device = getattr(executor, "device", None)  # None on the emulator
-        self._function: Any = None
+        self._functions: dict[str, Any] = {}
 
     @property
     def function(self) -> Any:
-        """The executor's function (loaded on first use)."""
-        if self._function is None:
-            self._function = self.executor.function(self.spec)
-            if self.dynamic_shared:
-                self._function.allow_dynamic_shared(self.dynamic_shared)
-        return self._function
+        """The executor's function of the kernel's own entry (loaded on first use)."""
+        tile = self.spec.tile or {}
+        return self._variant_function({"entry": self.spec.entry, "tma": tile.get("tma", []),
+                                       "dynamic_shared": tile.get("dynamic_shared", 0)})
+
+    def _variant_function(self, variant: dict[str, Any]) -> Any:
+        """The function of one launch-time variant (tile_marshal.py), loaded on first use with its ABI (its tensor
+        maps) and its dynamic shared memory (the stage ring of sm_90a's GEMM path, docs/tile-hopper.md)."""
+        function = self._functions.get(variant["entry"])
+        if function is None:
+            tile = {"warps": variant.get("warps", self.spec.tile["warps"]), "tma": variant.get("tma", [])}  # type: ignore[index]
+            spec = dataclasses.replace(self.spec, entry=variant["entry"], tile=tile)
+            function = self._functions[variant["entry"]] = self.executor.function(spec)
+            if variant.get("dynamic_shared"):
+                function.allow_dynamic_shared(int(variant["dynamic_shared"]))
+        return function
 
     def __call__(self, *args: Any, stream: Any = None) -> None:
         """Launch over the output partitions' grid (synchronously unless `stream` is given)."""
@@ -125,10 +140,13 @@ class TileKernel:
         return stream
 
     def _enqueue(self, bound: Any, handle: Any) -> None:
+        variant = bound.variant
         grid = bound.grid
-        if self.persistent:
+        if variant.get("persistent"):
+            # A persistent kernel walks the tile grid itself from at most one block per SM.
             grid = (min(grid[0] * grid[1] * grid[2], self.executor.limits.multiprocessors), 1, 1)
-        self.executor.launch(self.function, LaunchConfig(grid, self.block, self.dynamic_shared, 3), bound.abi, handle)
+        config = LaunchConfig(grid, (_threads(variant), 1, 1), int(variant.get("dynamic_shared", 0)), 3)
+        self.executor.launch(self._variant_function(variant), config, bound.abi, handle)
 
     def __repr__(self) -> str:
         return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"
@@ -148,7 +166,7 @@ class PreparedTileLaunch:
         self.kernel._enqueue(self.bound, self.stream)
 
     def __repr__(self) -> str:
-        return f"<prepared launch of {self.kernel.spec.entry}, grid {self.bound.grid}>"
+        return f"<prepared launch of {self.bound.variant.get('entry', self.kernel.spec.entry)}, grid {self.bound.grid}>"
 
 
 class _TileConfigured:

@@ -12,8 +12,11 @@ LaunchContractError naming the kernel and the parameter):
 ABI per tensor (contract): on the GPU a pointer, r x i64 extents, r x i64 strides in elements; on the
 emulator the numpy array itself (any strides). A kernel compiled for sm_90a's GEMM path (docs/tile-hopper.md)
 takes, after those, one TMA tensor map per `tile["tma"]` entry, which the binder encodes for the GPU from the
-device memory of the tensor the entry names (a tensor TMA cannot describe is a KernelArgumentError). Numpy arrays on the GPU are copied to the device (made
-contiguous) and outputs copied back after a synchronous launch, as the SIMT runtime does.
+device memory of the tensor the entry names. Such a kernel lists its launch-time variants (`tile["variants"]`, in
+the order they are tried): the binder picks the first whose tensor maps all encode for the bound tensors, the
+last (the mma.sync sibling) needing none (`TileBound.variant`); an artifact without variants refuses a tensor TMA
+cannot describe with a KernelArgumentError. Numpy arrays on the GPU are copied to the device (made contiguous) and
+outputs copied back after a synchronous launch, as the SIMT runtime does.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from oxide.runtime.tensor_map import TensorMap, TensorMapError
 from oxide.runtime.tile import Partition
 
 _FLOATS = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
+# Tensor elements whose numpy stand-in does not tell TMA their type (bf16 arrives as 16-bit patterns).
+_TMA_DTYPES = {"bf16": "bfloat16"}
 _SIGNLESS = {"i8": 1, "i16": 2, "i32": 4, "i64": 8}
 
 
@@ -64,7 +69,7 @@ def byte_range(ptr: int, shape: Sequence[int], strides: Sequence[int], itemsize:
 class TileBound:
     """Bound arguments: ABI values, buffers for the overlap check, the launch grid, host copies to write back."""
 
-    __slots__ = ("abi", "buffers", "copy_back", "device_tensors", "grid", "temporaries")
+    __slots__ = ("abi", "buffers", "copy_back", "device_tensors", "grid", "temporaries", "variant")
 
     def __init__(self) -> None:
         self.abi: list[Any] = []
@@ -74,6 +79,8 @@ class TileBound:
         self.grid: tuple[int, int, int] | None = None
         self.copy_back: list[tuple[np.ndarray, DeviceBuffer]] = []
         self.temporaries: list[DeviceBuffer] = []
+        # GPU only: the variant the launch runs ({"entry", "tma", "dynamic_shared", "threads", "persistent", ..}).
+        self.variant: dict[str, Any] = {}
 
 
 class TileBinder(ArgumentChecker):
@@ -109,22 +116,41 @@ class TileBinder(ArgumentChecker):
             raise LaunchContractError(self.kernel.name, "grid", "at least one tile block per axis", bound.grid,
                                       "an output partition is empty")
         if self.gpu:
-            for entry in (self.kernel.tile or {}).get("tma", []):
-                bound.abi.append(self._tensor_map(entry, bound))
+            self._choose_variant(bound)
         return bound
 
-    def _tensor_map(self, entry: dict[str, Any], bound: TileBound) -> bytes:
-        """The 128-byte descriptor of a `tile["tma"]` entry: the box of the tensor parameter it names, swizzled."""
+    def _choose_variant(self, bound: TileBound) -> None:
+        """Pick the first variant whose tensor maps encode for the bound tensors; append its maps to the ABI."""
+        tile = self.kernel.tile or {}
+        variants = tile.get("variants") or [{**tile, "entry": self.kernel.entry}]
+        for variant in variants:
+            maps: list[bytes] = []
+            for entry in variant.get("tma", []):
+                encoded = self._tensor_map(entry, bound)
+                if isinstance(encoded, TensorMapError):
+                    break  # a later variant may read this tensor without TMA
+                maps.append(encoded)
+            else:
+                bound.variant = variant
+                bound.abi += maps
+                return
+        # Only a kernel whose last variant needs TMA gets here: its tiles are beyond the mma.sync path's staging
+        # (128 x 256 x 64), or its artifact was compiled before variants existed.
+        raise self._fail(self.params[entry["param"]], f"this kernel reads the tensor through TMA (compiled for "
+                                                      f"sm_90a's GEMM path), and {encoded}; pad the rows to a multiple "
+                                                      f"of 16 bytes, or compile for sm_90 (mma.sync)")
+
+    def _tensor_map(self, entry: dict[str, Any], bound: TileBound) -> bytes | TensorMapError:
+        """The 128-byte descriptor of a `tile["tma"]` entry (the box of the tensor parameter it names, swizzled),
+        or why TMA cannot describe that tensor."""
         p = self.params[entry["param"]]
         ptr, shape, dtype = bound.device_tensors[entry["param"]]
         try:
             tensor_map = TensorMap(_DeviceTensor(ptr, shape, dtype), entry["box"], swizzle=entry["swizzle"],
-                                   dtype="bfloat16" if p.elem == "bf16" else None)
+                                   dtype=_TMA_DTYPES.get(p.elem))
             return tensor_map.descriptor()
         except TensorMapError as exc:
-            raise self._fail(p, f"this kernel reads the tensor through TMA (compiled for sm_90a's GEMM path), and "
-                                f"{exc}; pad the rows to a multiple of 16 bytes, or compile for sm_90 (mma.sync)") \
-                from None
+            return exc
 
     def mismatch(self, args: Sequence[Any]) -> str | None:
         """Why `args` do not fit this signature (count, partitions' tile shapes, element types, ranks, scalar

@@ -107,20 +107,58 @@ def test_sm90a_gemm_matches_torch(torch, hopper, m, n, k):
     a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
     b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
     c = torch.full((m, n), float("nan"), device="cuda")
-    hopper.gemm(oxide.tile.partition(c, (128, 256)), a, b)
+    hopper.gemm_128_256_64(oxide.tile.partition(c, (128, 256)), a, b)
     torch.cuda.synchronize()
     expected = a.double() @ b.double()
     torch.testing.assert_close(c.double(), expected, rtol=1e-3, atol=1e-3 * k ** 0.5)
 
 
-def test_sm90a_gemm_refuses_rows_tma_cannot_read(torch, hopper):
+@pytest.mark.parametrize("m, n, k", [(300, 256, 100), (300, 100, 256), (129, 70, 70)])
+def test_sm90a_gemm_falls_back_for_rows_tma_cannot_read(torch, hopper, m, n, k):
+    # Rows of K or N bf16 elements that are not a multiple of 16 bytes: the launch takes the mma.sync sibling
+    # entry (docs/tile-hopper.md, "Variants chosen at launch").
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    hopper.gemm_128_128_64(oxide.tile.partition(c, (128, 128)), a, b)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c.double(), a.double() @ b.double(), rtol=1e-3, atol=1e-3 * k ** 0.5)
+
+
+def test_sm90a_gemm_without_a_sibling_refuses_rows_tma_cannot_read(torch, hopper):
+    # 128 x 256 x 64 tiles are beyond the mma.sync path's staging: no sibling entry, a typed refusal.
     from oxide.runtime.errors import KernelArgumentError
 
     a = torch.randn(300, 100, device="cuda").to(torch.bfloat16)  # rows of 200 bytes: not a multiple of 16
     b = torch.randn(100, 256, device="cuda").to(torch.bfloat16)
     c = torch.zeros(300, 256, device="cuda")
     with pytest.raises(KernelArgumentError, match="through TMA"):
-        hopper.gemm(oxide.tile.partition(c, (128, 256)), a, b)
+        hopper.gemm_128_256_64(oxide.tile.partition(c, (128, 256)), a, b)
+
+
+# gemm_precisions.rs instances (tests/fixtures/sources.py): input, output, torch dtypes, the relative tolerance
+# of one output element (one rounding of the f32 accumulator to the output type; tf32 inputs lose 13 bits).
+PRECISIONS = [("bf16", "bf16", "bfloat16", "bfloat16", 2 ** -7, 64), ("f16", "f16", "float16", "float16", 2 ** -9, 64),
+              ("f16", "f32", "float16", "float32", 1e-3, 64), ("tf32", "f32", "float32", "float32", 5e-3, 32)]
+
+
+@pytest.mark.parametrize("chip", ["sm_90", "sm_90a"])
+@pytest.mark.parametrize("ein, eout, tin, tout, rtol, bk", PRECISIONS, ids=lambda p: str(p))
+@pytest.mark.parametrize("m, n, k", [(128, 128, 64), (300, 264, 104), (4096, 4096, 4096), (4095, 4097, 4096),
+                                     (300, 260, 100)])
+def test_gemm_precisions_match_torch(torch, chip, ein, eout, tin, tout, rtol, bk, m, n, k):
+    # sm_90: mma.sync everywhere. sm_90a: wgmma for 16-bit inputs whose rows TMA can read, the mma.sync sibling
+    # for the others (N = 4097 or 260, K = 100), mma.sync for tf32 (docs/tile-hopper.md, "Precisions").
+    if chip == "sm_90a" and torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("the sm_90a artifact runs on sm_90 GPUs (H100, H200) only")
+    folder = FIXTURES if chip == "sm_90" else FIXTURES.parent / "tile_sm90a"
+    module = load(folder / "gemm_precisions.oxide.json", target="gpu")
+    a = torch.randn(m, k, device="cuda").to(getattr(torch, tin))
+    b = torch.randn(k, n, device="cuda").to(getattr(torch, tin))
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=getattr(torch, tout))
+    getattr(module, f"gemm_{ein}_{eout}_128_128_{bk}")(oxide.tile.partition(c, (128, 128)), a, b)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c.double(), a.double() @ b.double(), rtol=rtol, atol=rtol * k ** 0.5)
 
 
 @pytest.mark.parametrize("n, bins", [(1000, 64), (1 << 22, 256)])

@@ -285,10 +285,10 @@ def _mma(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     if len(a.shape) != 2 or len(b.shape) != 2 or len(c.shape) != 2 or a.shape[1] != b.shape[0] \
             or c.shape != (a.shape[0], b.shape[1]):
         raise err(e.loc, f"mma needs a: MxK, b: KxN, acc: MxN; got {list(a.shape)}, {list(b.shape)}, {list(c.shape)}")
-    pairs = {("f16", "f32"), ("bf16", "f32"), ("f32", "f32"), ("f16", "f16")}
+    pairs = {("f16", "f32"), ("bf16", "f32"), ("f32", "f32"), ("tf32", "f32"), ("f16", "f16")}
     if a.elem != b.elem or (a.elem.name, c.elem.name) not in pairs:
         raise err(e.loc, f"mma does not take {a.elem.rust()} x {b.elem.rust()} -> {c.elem.rust()}; it takes f16/bf16 "
-                         f"-> f32, f16 -> f16 and f32 (as tf32) -> f32")
+                         f"-> f32, f16 -> f16 and tf32 or f32 (as tf32) -> f32")
     k_min = 16 if a.elem.name in ("f16", "bf16") else 8
     if a.shape[0] < 16 or b.shape[1] < 8 or a.shape[1] < k_min:
         raise err(e.loc, f"mma tiles must be at least one Tensor Core fragment (M >= 16, N >= 8, K >= {k_min}); got "

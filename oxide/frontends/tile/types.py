@@ -25,7 +25,7 @@ class Scalar:
 
     @property
     def is_float(self) -> bool:
-        return self.name in ("f16", "bf16", "f32", "f64")
+        return self.name in ("f16", "bf16", "f32", "f64", "tf32")
 
     @property
     def is_bool(self) -> bool:
@@ -41,14 +41,17 @@ class Scalar:
 
     @property
     def bits(self) -> int:
-        return 1 if self.is_bool else 16 if self.name == "bf16" else int(self.name[1:])
+        return 1 if self.is_bool else 16 if self.name == "bf16" else 32 if self.name == "tf32" else int(self.name[1:])
 
     def mlir(self) -> ir.Type:
         if self.is_bool:
             return ir.IntegerType.get_signless(1)
         if self.is_int:
             return ir.IntegerType.get_signless(self.bits)
-        floats = {"f16": ir.F16Type.get, "bf16": ir.BF16Type.get, "f32": ir.F32Type.get, "f64": ir.F64Type.get}
+        # tf32 is stored as f32 (its container in memory and registers); mma multiplies f32 tiles at tf32
+        # precision, so a tf32 tile is an f32 tile to the IR (docs/tile-hopper.md, "Precisions").
+        floats = {"f16": ir.F16Type.get, "bf16": ir.BF16Type.get, "f32": ir.F32Type.get, "f64": ir.F64Type.get,
+                  "tf32": ir.F32Type.get}
         return floats[self.name]()
 
     def rust(self) -> str:
@@ -56,7 +59,7 @@ class Scalar:
 
 
 SCALARS = {name: Scalar(name) for name in ("bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
-                                           "f16", "bf16", "f32", "f64")}
+                                           "f16", "bf16", "f32", "f64", "tf32")}
 I32 = SCALARS["i32"]
 BOOL = SCALARS["bool"]
 

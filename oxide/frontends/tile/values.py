@@ -237,6 +237,8 @@ def convert(v: V, target: Scalar, loc: SourceLoc) -> V:
     result = out_ty.mlir() if isinstance(out_ty, TileT) else target.mlir()
     x = v.value
     if src.is_float and target.is_float:
+        if src.mlir() == target.mlir():  # f32 <-> tf32: the same f32 container
+            return V(out_ty, x)
         if src.bits == target.bits:  # f16 <-> bf16: through f32
             wide = TileT(SCALARS["f32"], v.ty.shape).mlir() if isinstance(v.ty, TileT) else ir.F32Type.get()
             value = arith.truncf(result, arith.extf(wide, x))

@@ -22,6 +22,7 @@ from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+from oxide.passes.conversion.tile_to_simt.variants import fallback_twin, has_fallback, variants_attribute
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import MapSpec, kernel_gemm
 from oxide.target import Target
 
@@ -173,15 +174,18 @@ def parameter_facts(old_args: list[ir.Value]) -> list[dict[str, ir.Attribute]]:
     return facts
 
 
-def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnobs()) -> None:
-    """Replace tile kernel `func` by its simt form (same name, the contract's parameters)."""
+def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnobs(), wgmma: bool = True) -> None:
+    """Replace tile kernel `func` by its simt form (same name, the contract's parameters). A kernel on sm_90a's
+    GEMM path also gets its mma.sync sibling (variants.py), unless `wgmma` is False (the sibling itself)."""
     old_entry = func.regions[0].blocks[0]
     old_args = list(old_entry.arguments)
     try:
         new_types = [t for a in old_args for t in lowered_param_types(a.type)]
     except LoweringError as exc:
         raise exc.at(func) from None
-    gemm = kernel_gemm(func, target, kernel_warps(func), knobs)
+    gemm = kernel_gemm(func, target, kernel_warps(func), knobs) if wgmma else None
+    if gemm and has_fallback(gemm[1]):
+        lower_kernel(fallback_twin(func, gemm[1].warps), target, knobs, wgmma=False)
     # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup.
     warps = gemm[1].warps if gemm else kernel_warps(func)
     threads = gemm[1].threads if gemm else 32 * warps
@@ -206,6 +210,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     if gemm:
         new_func.attributes["tile.tma"] = tma_attribute(maps)
         new_func.attributes["tile.dynamic_shared"] = ir.IntegerAttr.get(i_type(64), gemm[1].ring_bytes)
+        new_func.attributes["tile.variants"] = variants_attribute(name, gemm[1])
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))

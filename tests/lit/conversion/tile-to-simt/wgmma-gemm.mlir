@@ -4,7 +4,9 @@
 // 1024-byte aligned); thread 0 initialises a full and an empty mbarrier per stage and fills every stage; each
 // K iteration waits for its stage, runs four wgmma m64n64k16 (B MN-major through the transpose bit), keeps
 // them in flight (wait_group 1), and releases the previous iteration's stage (one arrival per warp), which
-// thread 0 refills. The same kernel on sm_80 keeps mma.sync and the plain ABI.
+// thread 0 refills. `tile.variants` lists the launch-time variants: this entry, then its mma.sync sibling
+// `gemm$mma_sync` (the plain ABI), which the runtime launches for tensors TMA cannot describe. The same kernel
+// on sm_80 keeps mma.sync and the plain ABI, with no sibling.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_80})' | FileCheck %s --check-prefix=SM80
 
@@ -13,10 +15,12 @@ module attributes {gpu.container_module} {
     // CHECK-LABEL: gpu.func @gemm
     // CHECK-SAME: %arg14: i64, %arg15: !simt.tensor_map, %arg16: !simt.tensor_map) kernel
     // CHECK-SAME: tile.dynamic_shared = 65536 : i64, tile.tma = [{box = array<i64: 64, 64>, param = 1 : i64, swizzle = "128B"}, {box = array<i64: 64, 64>, param = 2 : i64, swizzle = "128B"}]
+    // CHECK-SAME: tile.variants = [{entry = "gemm", tma_params = array<i64: 1, 2>}, {entry = "gemm$mma_sync", tma_params = array<i64>}]
     // SM80-LABEL: gpu.func @gemm
     // SM80-NOT: tensor_map
     // SM80: nvvm.mma.sync
     // SM80-NOT: wgmma
+    // SM80-NOT: gpu.func
     gpu.func @gemm(%c: !tile.view_mut<f32, array<i64: 64, 64>>, %a: !tile.view<bf16, array<i64: -1, -1>>, %b: !tile.view<bf16, array<i64: -1, -1>>) kernel attributes {tile.warps = 4 : i32} {
       %bm = "tile.block_id"() {axis = "x"} : () -> i32
       %bn = "tile.block_id"() {axis = "y"} : () -> i32
@@ -49,6 +53,11 @@ module attributes {gpu.container_module} {
       // CHECK: "simt.wgmma_wait_group"() {pending = 0 : i64}
       // CHECK-NOT: nvvm.mma.sync
       // CHECK-NOT: ldmatrix
+      // CHECK-LABEL: gpu.func @gemm$mma_sync
+      // CHECK-SAME: %arg14: i64) kernel
+      // CHECK-NOT: tile.tma
+      // CHECK-NOT: wgmma
+      // CHECK: nvvm.mma.sync
       %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc0 = %zero) -> (tensor<64x64xf32>) : i32 {
         %ta = "tile.load"(%pa, %bm, %k) : (!tile.partition<bf16, array<i64: 64, 64>>, i32, i32) -> tensor<64x64xbf16>
         %tb = "tile.load"(%pb, %k, %bn) : (!tile.partition<bf16, array<i64: 64, 64>>, i32, i32) -> tensor<64x64xbf16>

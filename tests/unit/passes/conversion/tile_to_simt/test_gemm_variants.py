@@ -1,0 +1,148 @@
+"""Launch-time variants of the sm_90a tile GEMM (variants.py, docs/tile-hopper.md "Variants chosen at launch"):
+the kernel is lowered twice, TMA + wgmma under its own name and mma.sync as a hidden sibling; the GPU binder
+picks the first variant whose tensor maps encode for the bound tensors. Both entries run on the simt emulator
+against numpy, the sibling also on tensors TMA cannot read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from mlir import ir
+
+import oxide
+from oxide.backend.emulator import emit_program
+from oxide.passes.pipeline import build_pass_manager
+from oxide.runtime import tensor_map
+from oxide.runtime.emulator import launch
+from oxide.runtime.module import Module
+from oxide.runtime.tensor_map import TensorMap
+from oxide.runtime.tile import partition
+from oxide.runtime.tile_marshal import TileBinder
+from tests.unit.passes.conversion.tile_to_simt.harness import context, module_text, view
+from tests.unit.passes.conversion.tile_to_simt.test_mma_lowering import gemm
+from tests.unit.passes.conversion.tile_to_simt.test_wgmma_gemm import _GpuArray
+
+RNG = np.random.default_rng(1818)
+EXAMPLES = Path(__file__).parents[5] / "examples" / "tile"
+FALLBACK = "gemm$mma_sync"
+
+
+def _lowered_kernels(chip: str) -> tuple[dict[str, ir.Operation], ir.Module]:
+    module = ir.Module.parse(module_text(gemm(64, 64, 64, 4, "f16", "f32")))
+    build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
+    funcs = module.body.operations[0].regions[0].blocks[0].operations
+    return {ir.StringAttr(f.attributes["sym_name"]).value: f.operation for f in funcs}, module
+
+
+def test_sm90a_gemm_gets_an_mma_sync_sibling_and_records_its_variants():
+    with context(), ir.Location.unknown():
+        kernels, _ = _lowered_kernels("sm_90a")
+        assert list(kernels) == ["gemm", FALLBACK]
+        primary, sibling = str(kernels["gemm"]), str(kernels[FALLBACK])
+        assert str(kernels["gemm"].attributes["tile.variants"]) == \
+            '[{entry = "gemm", tma_params = array<i64: 1, 2>}, {entry = "gemm$mma_sync", tma_params = array<i64>}]'
+    assert "wgmma" in primary and "nvvm.mma.sync" not in primary
+    assert "nvvm.mma.sync" in sibling and "wgmma" not in sibling and "tensor_map" not in sibling
+    assert "tile.tma" not in sibling and "tile.variants" not in sibling
+
+
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90"])
+def test_chips_without_wgmma_get_one_entry(chip):
+    with context(), ir.Location.unknown():
+        kernels, _ = _lowered_kernels(chip)
+    assert list(kernels) == ["gemm"]
+
+
+@pytest.fixture(scope="module")
+def sm90a_program() -> str:
+    with context(), ir.Location.unknown():
+        _, module = _lowered_kernels("sm_90a")
+        return emit_program(module)
+
+
+def _operands(m: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    b = RNG.standard_normal((k, n)).astype(np.float16)
+    return a, b, np.full((m, n), np.nan, dtype=np.float32)
+
+
+def _check(c: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=1e-4, atol=1e-4 * np.sqrt(a.shape[1]))
+
+
+@pytest.mark.parametrize("m,n,k", [(100, 72, 80), (70, 70, 70), (64, 33, 130)])
+def test_the_mma_sync_sibling_runs_tensors_tma_cannot_read(sm90a_program, m, n, k):
+    # K = 70 or N = 33 f16 elements are rows of 140 or 66 bytes: TMA cannot describe them, mma.sync reads them.
+    a, b, c = _operands(m, n, k)
+    launch(sm90a_program, FALLBACK, (-(-m // 64), -(-n // 64), 1), (128, 1, 1), [*view(c), *view(a), *view(b)])
+    _check(c, a, b)
+
+
+def test_the_primary_entry_runs_with_tensor_maps(sm90a_program):
+    a, b, c = _operands(100, 72, 80)
+    maps = [TensorMap(a, (64, 64), swizzle="128B"), TensorMap(b, (64, 64), swizzle="128B")]
+    # The primary entry is warp-specialized (a producer warpgroup: 256 threads) and persistent (any grid).
+    launch(sm90a_program, "gemm", (2, 1, 1), (256, 1, 1), [*view(c), *view(a), *view(b), *maps], 4 * 16384)
+    _check(c, a, b)
+
+
+@pytest.fixture(scope="module")
+def sm90a_gemm():
+    source = (EXAMPLES / "gemm.rs").read_text()
+    return oxide.compile(source, "gemm.rs", chip="sm_90a", instances={"gemm": [["64", "64", "64"]]})
+
+
+def _binder(compiled) -> TileBinder:
+    return TileBinder(compiled.artifact().kernels[0], gpu=True)
+
+
+def _bind(compiled, a_shape, b_shape, a_address=0x200000):
+    z = partition(_GpuArray(0x100000, (96, 80), "<f4"), (64, 64))
+    return _binder(compiled).bind([z, _GpuArray(a_address, a_shape, "<u2"), _GpuArray(0x300000, b_shape, "<u2")],
+                                  False)
+
+
+def test_aligned_tensors_take_the_wgmma_variant(sm90a_gemm, monkeypatch):
+    monkeypatch.setattr(tensor_map, "_encode", lambda m: bytes(128))
+    bound = _bind(sm90a_gemm, (96, 72), (72, 80))
+    assert bound.variant["entry"] == "gemm_64_64_64" and bound.variant["dynamic_shared"] == 4 * 16384
+    assert len(bound.abi) == 3 * 5 + 2
+
+
+@pytest.mark.parametrize("a_shape,b_shape,a_address", [
+    ((96, 70), (70, 80), 0x200000),   # K = 70: A's rows are 140 bytes, not a multiple of 16
+    ((96, 72), (72, 76), 0x200000),   # N = 76: B's rows are 152 bytes
+    ((96, 72), (72, 80), 0x200008),   # A's base is not 16-byte aligned
+])
+def test_tensors_tma_cannot_describe_take_the_mma_sync_variant(sm90a_gemm, monkeypatch, a_shape, b_shape, a_address):
+    monkeypatch.setattr(tensor_map, "_encode", lambda m: bytes(128))
+    bound = _bind(sm90a_gemm, a_shape, b_shape, a_address)
+    assert bound.variant == {"entry": "gemm_64_64_64$mma_sync", "tma": [], "dynamic_shared": 0, "warps": 4,
+                             "threads": 128, "persistent": False}
+    assert len(bound.abi) == 3 * 5  # no tensor maps: the sibling has the contract's ABI only
+
+
+def test_the_sibling_is_not_a_kernel_of_the_module(sm90a_gemm):
+    artifact = sm90a_gemm.artifact()
+    assert [k.entry for k in artifact.kernels] == ["gemm_64_64_64"]
+    assert ".entry gemm_64_64_64$mma_sync(" in artifact.ptx["sm_90a"]
+    module = Module(artifact, "cpu")
+    assert sorted(module.kernels) == ["gemm", "gemm_64_64_64"]
+
+
+def _bf16_patterns(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """bf16 values as the runtime takes them (16-bit patterns), and the values they hold."""
+    patterns = (x.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    return patterns, (patterns.astype(np.uint32) << 16).view(np.float32)
+
+
+def test_the_emulator_runs_the_kernel_the_user_calls_on_any_shape(sm90a_gemm):
+    module = Module(sm90a_gemm.artifact(), "cpu")
+    (a, a_values), (b, b_values) = (_bf16_patterns(RNG.standard_normal(s)) for s in ((70, 70), (70, 66)))
+    c = np.full((70, 66), np.nan, dtype=np.float32)
+    module.gemm(partition(c, (64, 64)), a, b)
+    _check(c, a_values, b_values)
