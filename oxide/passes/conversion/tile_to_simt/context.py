@@ -86,6 +86,8 @@ class TileLowering:
     yields: list[Any] = field(default_factory=list)
     # The kernel's sm_90a GEMM loop (wgmma_plan.py): (the tile loop, its plan, its two tensor-map parameters).
     gemm: Any = None
+    # The kernel's sm_80 cp.async GEMM loop (mma_pipeline.py): (its GemmLoop, its PipelinePlan).
+    pipeline: Any = None
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:

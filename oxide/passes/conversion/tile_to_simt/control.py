@@ -22,6 +22,7 @@ from oxide.passes.conversion.tile_to_simt.driver import emit_block
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
+from oxide.passes.conversion.tile_to_simt.mma_pipeline import lower_pipelined_loop
 from oxide.passes.conversion.tile_to_simt.wgmma_gemm import lower_gemm_loop
 
 # The op standing for a loop's initial values until their layouts settle.
@@ -111,9 +112,11 @@ def lower_yield(ctx: TileLowering, op: ir.Operation) -> None:
 @lowering(scf.ForOp)
 def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     """A counted loop; carried tiles settle on the layout the body yields. A GEMM K loop on sm_90a is the
-    TMA + wgmma pipeline instead (wgmma_gemm.py)."""
+    TMA + wgmma pipeline instead (wgmma_gemm.py), on the mma.sync chips the cp.async pipeline (mma_pipeline.py)."""
     if ctx.gemm is not None and ctx.gemm[0] == op:
         return lower_gemm_loop(ctx, op, ctx.gemm[1], ctx.gemm[2])
+    if ctx.pipeline is not None and ctx.pipeline[0].loop == op:
+        return lower_pipelined_loop(ctx, *ctx.pipeline)
     lower, upper, step = (ctx.scalar(v) for v in list(op.operands)[:3])
     inits = [ctx.lowered(v) for v in list(op.operands)[3:]]
     layouts = [_layout_of(v) for v in inits]
