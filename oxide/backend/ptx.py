@@ -19,6 +19,7 @@ from oxide.ir.compat import probe
 from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import contained
+from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemm
 from oxide.passes.pipeline import Step, build_pass_manager
 from oxide.target import Target
@@ -67,7 +68,8 @@ def tile_kernel_warps(module: Any) -> dict[str, int]:
 
 def tile_kernel_pipelines(module: Any, target: Target) -> dict[str, dict[str, Any]]:
     """{kernel name: {"tma": its tensor-map parameters, "dynamic_shared": bytes}} for each tile kernel that takes
-    the sm_90a GEMM path (docs/tile-hopper.md): per map, the tile parameter it describes, its box, its swizzle."""
+    the sm_90a GEMM path (docs/tile-hopper.md): per map, the tile parameter it describes, its box, its swizzle;
+    {kernel name: {"dynamic_shared": bytes}} for one that takes the cp.async pipeline (docs/tile-mma.md)."""
     pipelines = {}
     for op in module.body.operations:
         if not is_op(op, gpu.GPUModuleOp):
@@ -75,12 +77,19 @@ def tile_kernel_pipelines(module: Any, target: Target) -> dict[str, dict[str, An
         for func in op.regions[0].blocks[0].operations:
             if not (is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes):
                 continue
-            found = kernel_gemm(func.operation, target, int_value(func.operation.attributes["tile.warps"]))
+            warps = int_value(func.operation.attributes["tile.warps"])
+            name = ir.StringAttr(func.operation.attributes["sym_name"]).value
+            found = kernel_gemm(func.operation, target, warps)
             if found is not None:
                 plan = found[1]
-                pipelines[ir.StringAttr(func.operation.attributes["sym_name"]).value] = {
+                pipelines[name] = {
                     "tma": [{"param": m.param, "box": list(m.box), "swizzle": "128B"} for m in (plan.a_map, plan.b_map)],
                     "dynamic_shared": plan.ring_bytes}
+                continue
+            # On the mma.sync chips a GEMM K loop is a cp.async pipeline whose ring is dynamic shared memory.
+            ring = kernel_pipeline(func.operation, target, warps)
+            if ring is not None:
+                pipelines[name] = {"dynamic_shared": ring[1].ring_bytes}
     return pipelines
 
 
