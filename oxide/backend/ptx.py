@@ -21,6 +21,7 @@ from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import contained
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.variants import pipeline_spec
+from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemm
 from oxide.passes.pipeline import Step, build_pass_manager
 from oxide.target import Target
@@ -73,7 +74,8 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
     "tma" (per map, the tile parameter it describes, its box, its swizzle), "dynamic_shared" (bytes), "warps"
     (the consumer warps the plan chose), "threads" (per block, a producer warpgroup included), "persistent"
     (whether the grid is at most one block per SM, each walking the tile grid), and "variants": per launch-time
-    variant, its entry, its own maps, ring and launch shape (variants.py)."""
+    variant, its entry, its own maps, ring and launch shape (variants.py); {kernel name: {"dynamic_shared":
+    bytes}} for one that takes the cp.async pipeline of the mma.sync chips (docs/tile-mma.md)."""
     pipelines = {}
     for op in module.body.operations:
         if not is_op(op, gpu.GPUModuleOp):
@@ -81,10 +83,16 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
         for func in op.regions[0].blocks[0].operations:
             if not (is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes):
                 continue
-            found = kernel_gemm(func.operation, target, int_value(func.operation.attributes["tile.warps"]), knobs)
+            warps = int_value(func.operation.attributes["tile.warps"])
+            name = ir.StringAttr(func.operation.attributes["sym_name"]).value
+            found = kernel_gemm(func.operation, target, warps, knobs)
             if found is not None:
-                entry = ir.StringAttr(func.operation.attributes["sym_name"]).value
-                pipelines[entry] = pipeline_spec(entry, found[1])
+                pipelines[name] = pipeline_spec(name, found[1])
+                continue
+            # On the mma.sync chips a GEMM K loop is a cp.async pipeline whose ring is dynamic shared memory.
+            ring = kernel_pipeline(func.operation, target, warps, knobs.stages or None)
+            if ring is not None:
+                pipelines[name] = {"dynamic_shared": ring[1].ring_bytes}
     return pipelines
 
 

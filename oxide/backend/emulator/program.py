@@ -22,6 +22,7 @@ from oxide.backend.emulator import (  # noqa: F401 (rules)
     ops_arith,
     ops_cluster,
     ops_control,
+    ops_cp_async,
     ops_hopper,
     ops_inline_ptx,
     ops_math,

@@ -3,8 +3,8 @@
 Static arrays sit at offsets aligned to their alignment, the most aligned first, then the dynamic shared
 memory at the next multiple of its alignment; a shared address is a byte offset into the window (the
 32-bit address `cvta.to.shared` gives). The same bytes read under any element type (`view`). Bytes that an
-in-flight TMA load writes are pending until its mbarrier phase completes: reading them is an error that
-names the barrier (`check_ready`).
+in-flight TMA load writes are pending until its mbarrier phase completes, and bytes a cp.async writes until
+its thread waits for its group: reading them is an error that names the barrier or the thread (`check_ready`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,10 @@ from oxide.runtime.emulator.errors import EmulatorError
 
 # The hardware guarantees 16-byte alignment of the dynamic shared memory at least; a kernel asks for more.
 DYNAMIC_ALIGN = 16
+# A pending byte holds the address of the mbarrier its TMA load completes on, or, from ASYNC_COPY_TAG up, the
+# cp.async that writes it: ASYNC_COPY_TAG + issuing thread * ASYNC_COPY_THREAD + its group (cp_async.py).
+ASYNC_COPY_TAG = 1 << 40
+ASYNC_COPY_THREAD = 1 << 24
 # sm_80 and newer reserve the first 1 KB of each block's shared window for the system: the kernel's own shared
 # memory starts at address 0x400 (so a wgmma descriptor's start address is the same here as on the GPU).
 RESERVED = 1024
@@ -100,7 +104,13 @@ class SharedWindow:
 
 
 def pending_message(byte: int, barrier: int) -> str:
-    """The error of a read of byte `byte`, which a TMA load completing on the mbarrier at `barrier` writes."""
+    """The error of a read of byte `byte`, which a TMA load completing on the mbarrier at `barrier` writes (or
+    a cp.async, for a tag from ASYNC_COPY_TAG up)."""
+    if barrier >= ASYNC_COPY_TAG:
+        thread = (barrier - ASYNC_COPY_TAG) // ASYNC_COPY_THREAD
+        return (f"reads shared memory a cp.async of thread {thread} of the block has not completed (byte {byte:#x}): "
+                f"that thread must wait for its group (cp_async_wait_group) before the block's barrier that "
+                f"precedes this read")
     return (f"reads shared memory a TMA copy has not completed (byte {byte:#x}): wait on the mbarrier at shared "
             f"address {barrier:#x} first")
 

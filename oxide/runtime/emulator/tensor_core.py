@@ -20,6 +20,7 @@ from oxide.runtime.emulator.errors import (
     WarpDivergence,
 )
 from oxide.runtime.emulator.memory import Ptr
+from oxide.runtime.emulator.shared_window import SharedMemoryError, pending_message
 from oxide.runtime.emulator.threads import Threads
 
 ROW_BYTES = 16
@@ -45,6 +46,18 @@ def _active(c: Threads, mask: Any, what: str, loc: int) -> np.ndarray:
     return active
 
 
+def _check_rows_ready(c: Threads, buffer: Any, used: np.ndarray, row_byte: np.ndarray, loc: int) -> None:
+    """Fail an ldmatrix whose rows hold shared bytes an asynchronous copy (TMA, cp.async) has not completed."""
+    window = buffer.window
+    rows = buffer.window_offset + np.where(used, row_byte, 0)[:, None] + np.arange(ROW_BYTES)
+    tags = np.where(used[:, None], window.pending[rows], -1)
+    bad = (tags >= 0).any(axis=1)
+    if bad.any():
+        k = c.first(bad)
+        column = int(np.flatnonzero(tags[k] >= 0)[0])
+        c.fail(SharedMemoryError, pending_message(int(rows[k, column]), int(tags[k, column])), bad, loc)
+
+
 def ldmatrix(c: Threads, mask: Any, ptr: Ptr, byte_offset: int, count: int, trans: bool, loc: int) -> tuple:
     """ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16 at `ptr` + byte_offset: lanes 8i..8i+7 give the
     16-byte rows of matrix i; register i of lane l is row l / 4, elements 2 (l % 4) + {0, 1} of matrix i (of its
@@ -61,6 +74,8 @@ def ldmatrix(c: Threads, mask: Any, ptr: Ptr, byte_offset: int, count: int, tran
         c.fail(OutOfBounds, f"ldmatrix row address {int(row_byte[k])} (bytes) is outside {buffer.what} of "
                f"{len(buffer) * item} bytes or not 16-byte aligned", bad, loc)
     instance = 0 if buffer.lane_base is None else c.broadcast(buffer.lane_base).astype(np.int64) * item
+    if buffer.window is not None and buffer.window.in_flight:
+        _check_rows_ready(c, buffer, used, instance + row_byte, loc)
     row_word = np.where(used, instance + row_byte, instance) // 2
     words = buffer.array.view(np.uint16)
     group, pair = lane // 4, lane % 4

@@ -92,6 +92,8 @@ class TileLowering:
     # The threads a barrier joins while only part of the block runs the code being emitted (the consumer
     # warps of a specialized GEMM); None: the whole block.
     barrier_threads: int | None = None
+    # The kernel's sm_80 cp.async GEMM loop (mma_pipeline.py): (its GemmLoop, its PipelinePlan).
+    pipeline: Any = None
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:

@@ -22,6 +22,7 @@ from oxide.passes.conversion.tile_to_simt.driver import emit_block
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
+from oxide.passes.conversion.tile_to_simt.mma_pipeline import lower_pipelined_loop
 
 # The op standing for a loop's initial values until their layouts settle.
 _STAND_IN = builtin.UnrealizedConversionCastOp.OPERATION_NAME
@@ -109,8 +110,10 @@ def lower_yield(ctx: TileLowering, op: ir.Operation) -> None:
 
 @lowering(scf.ForOp)
 def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
-    """A counted loop; carried tiles settle on the layout the body yields. (A GEMM K loop on sm_90a never gets
-    here: gemm_kernel.py emits it.)"""
+    """A counted loop; carried tiles settle on the layout the body yields. A GEMM K loop on the mma.sync chips is
+    the cp.async pipeline instead (mma_pipeline.py); one on sm_90a never gets here (gemm_kernel.py emits it)."""
+    if ctx.pipeline is not None and ctx.pipeline[0].loop == op:
+        return lower_pipelined_loop(ctx, *ctx.pipeline)
     lower, upper, step = (ctx.scalar(v) for v in list(op.operands)[:3])
     inits = [ctx.lowered(v) for v in list(op.operands)[3:]]
     layouts = [_layout_of(v) for v in inits]

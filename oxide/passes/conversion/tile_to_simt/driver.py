@@ -18,6 +18,7 @@ from oxide.ir.declare import python_value, int_value
 from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import FUNCTIONS
+from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
@@ -211,6 +212,11 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         new_func.attributes["tile.tma"] = tma_attribute(maps)
         new_func.attributes["tile.dynamic_shared"] = ir.IntegerAttr.get(i_type(64), gemm[1].ring_bytes)
         new_func.attributes["tile.variants"] = variants_attribute(name, gemm[1])
+    else:
+        # On the mma.sync chips a GEMM K loop becomes a cp.async pipeline whose ring is dynamic shared memory.
+        ctx.pipeline = kernel_pipeline(func, target, warps, knobs.stages or None)
+        if ctx.pipeline:
+            new_func.attributes["tile.dynamic_shared"] = ir.IntegerAttr.get(i_type(64), ctx.pipeline[1].ring_bytes)
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))

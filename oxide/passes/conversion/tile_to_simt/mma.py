@@ -332,6 +332,39 @@ def _staging(ctx: TileLowering, op: Any, plan: ml.MmaPlan) -> ir.Value:
     return simt.PtrOffsetOp.build(buffers, ctx.index(arith.muli(value, ctx.i32(elems))))
 
 
+def warp_mma(ctx: TileLowering, plan: ml.MmaPlan, base: ir.Value, regs: list[ir.Value],
+             round_tf32: bool = False) -> list[ir.Value]:
+    """The mma.sync steps of one staged tile pair at `base` (the plan's staging layout) into the accumulator
+    registers `regs`. `round_tf32`: round tf32 fragments to tf32 in registers (operands copied into shared
+    memory unrounded, by cp.async)."""
+    tid = _I32(ctx, ctx.tid)
+    lane = tid % 32
+    warp_row, warp_col = ml.warp_position(plan, tid // 32)
+    a_addresses = _Addresses(ctx, base, lane, warp_row)
+    b_addresses = _Addresses(ctx, base, lane, warp_col)
+    regs = list(regs)
+    fn_count = plan.fragments[1]
+    for ks in range(plan.k_steps):
+        a_frags = _a_fragments(plan, a_addresses, ks)
+        if round_tf32:
+            a_frags = [[_round_bits(r) for r in frag] for frag in a_frags]
+        # Each B fragment is loaded just before the mma.sync ops that use it, which keeps fewer registers live.
+        for fn, b_frag in _b_fragments(plan, b_addresses, ks):
+            if round_tf32:
+                b_frag = [_round_bits(r) for r in b_frag]
+            for fm, a_frag in enumerate(a_frags):
+                first = 4 * (fn + fn_count * fm)
+                regs[first:first + 4] = _mma(plan, a_frag, b_frag, regs[first:first + 4])
+    return regs
+
+
+def _round_bits(bits: ir.Value) -> ir.Value:
+    """A tf32 register (f32 bits in an i32) rounded to tf32, as cvt.rna.tf32.f32 gives it."""
+    (rounded,) = build_inline_ptx([arith.bitcast(ir.F32Type.get(), bits)], "cvt.rna.tf32.f32 $0, $1;", "=r,f",
+                                  [ir.IntegerType.get_signless(32)])
+    return rounded
+
+
 @lowering(tile.MmaOp)
 def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     """acc + a @ b on the Tensor Cores; the result is in the mma accumulator layout."""
@@ -343,18 +376,4 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     base = _staging(ctx, op, plan)
     _stage(ctx, plan, a, b, base)
     ctx.barrier()
-    tid = _I32(ctx, ctx.tid)
-    lane = tid % 32
-    warp_row, warp_col = ml.warp_position(plan, tid // 32)
-    a_addresses = _Addresses(ctx, base, lane, warp_row)
-    b_addresses = _Addresses(ctx, base, lane, warp_col)
-    regs = list(acc.values)
-    fn_count = plan.fragments[1]
-    for ks in range(plan.k_steps):
-        a_frags = _a_fragments(plan, a_addresses, ks)
-        # Each B fragment is loaded just before the mma.sync ops that use it, which keeps fewer registers live.
-        for fn, b_frag in _b_fragments(plan, b_addresses, ks):
-            for fm, a_frag in enumerate(a_frags):
-                first = 4 * (fn + fn_count * fm)
-                regs[first:first + 4] = _mma(plan, a_frag, b_frag, regs[first:first + 4])
-    return TileValue(plan.layout, regs)
+    return TileValue(plan.layout, warp_mma(ctx, plan, base, list(acc.values)))

@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from mlir import ir
-from mlir.dialects import arith, scf
 
 from oxide.dialects import tile as T
-from oxide.ir.declare import int_value
 from oxide.ir.rules import is_op
+from oxide.passes.conversion.tile_to_simt.gemm_pattern import match_gemm_loop
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout
 from oxide.target import Target
@@ -137,58 +136,16 @@ def _power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
-def _const(value: ir.Value) -> int | None:
-    owner = _defining(value)
-    if owner is not None and is_op(owner, arith.ConstantOp):
-        return int_value(owner.attributes["value"])
-    return None
-
-
-def _defining(value: ir.Value) -> ir.Operation | None:
-    owner = value.owner
-    return owner.operation if isinstance(owner, ir.OpView | ir.Operation) else None
-
-
-def _param_of(load: ir.Operation, entry: ir.Block) -> int | None:
-    """The index of the read-only rank-2 kernel parameter whose partition `load` reads, or None."""
-    partition = _defining(load.operands[0])
-    if partition is None or not is_op(partition, T.PartitionOp):
-        return None
-    view = partition.operands[0]
-    if not isinstance(view, ir.BlockArgument) or view.owner != entry:
-        return None
-    if not T.ViewType.isinstance(view.type) or len(T.shape_of(view.type)) != 2:
-        return None
-    return view.arg_number
-
-
 def match_gemm(loop: ir.Operation, entry: ir.Block, target: Target, warps: int,
                knobs: GemmKnobs = GemmKnobs()) -> GemmPlan | None:
     """The plan of `loop` when it is a GEMM K loop the sm_90a path takes (docs/tile-hopper.md), else None."""
-    if target.tensor_cores != "wgmma" or not is_op(loop, scf.ForOp) or loop.block != entry or warps % 4:
+    if target.tensor_cores != "wgmma" or warps % 4:
         return None
-    if _const(loop.operands[0]) != 0 or _const(loop.operands[2]) != 1 or len(loop.results) != 1:
-        return None
-    body = loop.regions[0].blocks[0]
-    ops = [o.operation for o in body.operations]
-    if len(ops) != 4 or not is_op(ops[2], T.MmaOp) or not is_op(ops[3], scf.YieldOp):
-        return None
-    mma, iv, acc = ops[2], body.arguments[0], body.arguments[1]
-    if list(mma.operands)[2] != acc or list(ops[3].operands) != [mma.results[0]]:
-        return None
-    lhs, rhs = (_defining(v) for v in list(mma.operands)[:2])
-    if not ((lhs == ops[0] and rhs == ops[1]) or (lhs == ops[1] and rhs == ops[0])):
-        return None
-    if not all(is_op(o, T.LoadOp) for o in (lhs, rhs)):
-        return None
-    a_index, b_index = list(lhs.operands)[1:], list(rhs.operands)[1:]
-    if a_index[1] != iv or b_index[0] != iv or a_index[0] == iv or b_index[1] == iv:
-        return None
-    a_param, b_param = _param_of(lhs, entry), _param_of(rhs, entry)
-    if a_param is None or b_param is None:
+    found = match_gemm_loop(loop, entry)
+    if found is None:
         return None
     knobs = _feasible(knobs, loop, entry)
-    return _plan(lhs, rhs, mma, knobs.warps or warps, a_param, b_param, target, knobs)
+    return _plan(found.lhs, found.rhs, found.mma, knobs.warps or warps, found.a_param, found.b_param, target, knobs)
 
 
 def _feasible(knobs: GemmKnobs, loop: ir.Operation, entry: ir.Block) -> GemmKnobs:

@@ -4,7 +4,9 @@
 // each warp loads fragments with ldmatrix (.x4 for A, .x4.trans for B) and runs its 4x4 fragments x 2 K steps
 // = 32 mma.sync, and nothing converts the accumulator (no shared memory traffic and no barrier between the
 // mma.sync ops and the loop's yield). A barrier before the loop orders it after earlier readers.
-// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
+// This is the synchronous staging: on sm_90a a K loop with BK = 32 is not the wgmma path, and the cp.async
+// pipeline is for the mma.sync chips (on sm_80 to sm_90 this loop is pipelined: mma-pipeline.mlir).
+// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -15,6 +15,7 @@ from mlir import ir
 
 from oxide.backend.emulator import emit_program
 from oxide.dialects.context import make_context
+from oxide.ir.declare import int_value
 from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime.emulator import launch
 
@@ -41,12 +42,26 @@ def lower(text: str, pipeline: str = "convert-tile-to-simt") -> str:
 
 
 @lru_cache(maxsize=64)
-def program(text: str) -> str:
-    """The emulator program of the lowered tile module."""
+def _compiled(text: str) -> tuple[str, dict[str, int]]:
+    """The emulator program of the lowered tile module, and the dynamic shared memory (`tile.dynamic_shared`:
+    a pipelined GEMM loop's ring) each lowered kernel launches with."""
     with context(), ir.Location.unknown():
         module = ir.Module.parse(text)
         build_pass_manager("builtin.module(convert-tile-to-simt)").run(module.operation)
-        return emit_program(module)
+        rings: dict[str, int] = {}
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            if "tile.dynamic_shared" in op.attributes:
+                rings[ir.StringAttr(op.attributes["sym_name"]).value] = int_value(op.attributes["tile.dynamic_shared"])
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+        return emit_program(module), rings
+
+
+def program(text: str) -> str:
+    """The emulator program of the lowered tile module."""
+    return _compiled(text)[0]
 
 
 def view(array: np.ndarray) -> list[Any]:
@@ -63,7 +78,8 @@ def strided_view(base: np.ndarray, shape: Sequence[int], strides: Sequence[int],
 
 def run_tile(text: str, entry: str, grid: Sequence[int], args: Sequence[Any], warps: int = 4) -> None:
     """Lower `text` and run kernel `entry` over `grid` tile blocks (args already in the ABI, flattened)."""
-    launch(program(text), entry, tuple(grid) + (1,) * (3 - len(grid)), (32 * warps, 1, 1), list(args))
+    compiled, rings = _compiled(text)
+    launch(compiled, entry, tuple(grid) + (1,) * (3 - len(grid)), (32 * warps, 1, 1), list(args), rings.get(entry, 0))
 
 
 def tensor(shape: Sequence[int], elem: str = "f32") -> str:

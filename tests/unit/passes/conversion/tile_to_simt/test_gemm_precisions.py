@@ -92,7 +92,9 @@ def test_sm80_mma_sync_runs_every_precision(ein, eout):
     program, name = _program(ein, eout, 32, "sm_80")
     data = "f32" if ein == "tf32" else ein  # tf32 tensors hold f32 values
     a, b, z = _input((M, K), data), _input((K, N), data), _output((M, N), eout)
-    launch(program, name, (2, 2, 1), (128, 1, 1), [*view(z), *view(a), *view(b)])
+    # The K loop is a cp.async pipeline whose ring is dynamic shared memory (4 stages of the a and b tiles).
+    ring = 4 * (64 * 32 + 32 * 64) * (4 if data == "f32" else 2) * 2
+    launch(program, name, (2, 2, 1), (128, 1, 1), [*view(z), *view(a), *view(b)], ring)
     _check(z, a, b, data, eout)
 
 

@@ -86,7 +86,10 @@ def ops_in_k_loop(text: str) -> list[str]:
 @pytest.mark.parametrize("m,n,k,warps,ein,eacc", GEMMS)
 def test_k_loop_runs_the_planned_tensor_core_ops(m, n, k, warps, ein, eacc):
     plan = ml.plan_mma([m, k], [k, n], ein, eacc, warps)
-    ops = ops_in_k_loop(lower(module_text(gemm(m, n, k, warps, ein, eacc))))
+    # The synchronous staging: a loop whose loads tile-prefetch-loads moved one iteration ahead is not the
+    # GEMM pattern the cp.async pipeline takes (test_mma_pipeline.py checks that one's K loop).
+    text = lower(module_text(gemm(m, n, k, warps, ein, eacc)), "tile-prefetch-loads,convert-tile-to-simt")
+    ops = ops_in_k_loop(text)
     fm, fn = plan.fragments
     assert ops.count("nvvm.mma.sync") == fm * fn * plan.k_steps
     a_loads = sum(op.startswith("ldmatrix.sync.aligned.m8n8.x4.shared") for op in ops)
