@@ -38,10 +38,7 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
                          "in a `gpu.module @name { ... }`", loc)
     # IR that upstream's translation would assert on is a located error here, before any pass runs.
     check_lowerable(module.operation, rename)
-    # Tile kernels first become simt kernels; the simt lowering then treats both kinds alike.
-    lower = tile_to_llvm(target) if tile_kernel_warps(module) else SimtToLlvm(target).expand()
-    pipeline: list[Step] = [*lower, AttachTarget(target),
-                            f"gpu-module-to-binary{{format={fmt}}}"]
+    pipeline = serialize_pipeline(module, target, fmt)
 
     def run() -> dict[str, bytes | str]:
         build_pass_manager(pipeline, module.context).run(module.operation)
@@ -55,6 +52,14 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
         return computed("lowering and serializing to PTX", run, module.context)
     except ir.MLIRError as exc:
         raise OxideError(from_mlir_error(exc, rename)) from None
+
+
+def serialize_pipeline(module: Any, target: Target, fmt: str = "isa") -> list[Step]:
+    """The steps that take `module` to gpu.binary objects of format `fmt` (isa: PTX; llvm: bitcode)."""
+    # Tile kernels first become simt kernels; the simt lowering then treats both kinds alike.
+    lower = tile_to_llvm(target) if tile_kernel_warps(module) else SimtToLlvm(target).expand()
+    return [*lower, AttachTarget(target), f"gpu-module-to-binary{{format={fmt}}}"]
+
 
 def tile_kernel_warps(module: Any) -> dict[str, int]:
     """{kernel name: warps} for each tile kernel of the module (a gpu.func marked `tile.warps`)."""
