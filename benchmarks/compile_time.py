@@ -105,9 +105,9 @@ def by_stage(stages: Stages, source: str, chip: str, instances: Any) -> None:
     with context:
         sites = inline_ptx_sites(module, None)
         steps = serialize_pipeline(module, target)
-        for step in steps[:-1]:
+        for number, step in enumerate(steps[:-1], 1):  # numbered: a pass may run twice
             name = step if isinstance(step, str) else step.name
-            stages.time(f"pass {name}", lambda: build_pass_manager([step], context).run(module.operation))
+            stages.time(f"pass {number:>2} {name}", lambda: build_pass_manager([step], context).run(module.operation))
         ptx = llvm_stages(stages, module, target, context)
     stages.time(f"ptxas check of inline PTX ({len(sites)} sites)", lambda: check_inline_ptx(sites, ptx, chip))
 
