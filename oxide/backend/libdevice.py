@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 from mlir import ir
-from mlir.dialects import llvm
+from mlir.dialects import gpu, llvm
 
 from oxide.ir.rules import is_op
-from oxide.ir.walk import walk
 
 LIBDEVICE = "libdevice.10.bc"
 
@@ -35,15 +34,16 @@ def find_libdevice() -> Path | None:
 
 
 def libdevice_functions(module: ir.Operation) -> list[str]:
-    """The libdevice functions (`__nv_*`) a lowered module declares and so needs linked."""
+    """The libdevice functions (`__nv_*`) a lowered module (a gpu.module, or a builtin.module of them) declares
+    and so needs linked."""
+    # Declarations are symbols at the top of a (gpu.)module: no need to visit the kernels' bodies, which hold
+    # thousands of ops for a tile GEMM.
     needed: list[str] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
+    for op in module.regions[0].blocks[0].operations:
         if is_op(op, llvm.LLVMFuncOp):
             name = ir.StringAttr(op.attributes["sym_name"]).value
             if name.startswith("__nv_") and not op.regions[0].blocks:
                 needed.append(name)
-        return ir.WalkResult.ADVANCE
-
-    walk(module, visit, ir.WalkOrder.PRE_ORDER)
+        elif is_op(op, gpu.GPUModuleOp):
+            needed += libdevice_functions(op.operation)
     return needed

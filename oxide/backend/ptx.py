@@ -14,11 +14,11 @@ from mlir.dialects import gpu
 from oxide.ir.rules import is_op
 from oxide.backend.inline_ptx_check import check_inline_ptx, inline_ptx_sites
 from oxide.backend.lowerable import check_lowerable
-from oxide.backend.passes import AttachTarget, SimtToLlvm, TileToSimt
+from oxide.backend.passes import AttachTarget, SimtToLlvm, tile_to_llvm
 from oxide.ir.compat import probe
 from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
-from oxide.ir.isolation import contained
+from oxide.ir.isolation import computed
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.variants import pipeline_spec
 from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
@@ -42,22 +42,27 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
                          "in a `gpu.module @name { ... }`", loc)
     # IR that upstream's translation would assert on is a located error here, before any pass runs.
     check_lowerable(module.operation, rename)
-    # Tile kernels first become simt kernels; simt-to-llvm then lowers both kinds alike.
-    tile = TileToSimt(target, knobs).expand() if tile_kernel_warps(module) else []
-    pipeline: list[Step] = [*tile, *SimtToLlvm(target).expand(), AttachTarget(target),
-                            f"gpu-module-to-binary{{format={fmt}}}"]
+    pipeline = serialize_pipeline(module, target, fmt, knobs)
+
+    def run() -> dict[str, bytes | str]:
+        build_pass_manager(pipeline, module.context).run(module.operation)
+        return {ir.StringAttr(op.operation.attributes["sym_name"]).value:
+                gpu.ObjectAttr(op.operation.attributes["objects"][0]).object
+                for op in module.body.operations if is_op(op, gpu.BinaryOp)}
+
     try:
-        # Upstream lowering and serialization assert on IR they cannot handle: contain an abort.
-        contained("lowering and serializing to PTX", lambda: build_pass_manager(pipeline, module.context)
-                  .run(module.operation), module.context)
+        # Upstream lowering and serialization assert on IR they cannot handle: run them where an abort is
+        # contained, and take the objects from there (the caller's module is not lowered a second time).
+        return computed("lowering and serializing to PTX", run, module.context)
     except ir.MLIRError as exc:
         raise OxideError(from_mlir_error(exc, rename)) from None
-    out: dict[str, bytes | str] = {}
-    for op in module.body.operations:
-        if is_op(op, gpu.BinaryOp):
-            name = ir.StringAttr(op.operation.attributes["sym_name"]).value
-            out[name] = gpu.ObjectAttr(op.operation.attributes["objects"][0]).object
-    return out
+
+
+def serialize_pipeline(module: Any, target: Target, fmt: str = "isa", knobs: GemmKnobs = GemmKnobs()) -> list[Step]:
+    """The steps that take `module` to gpu.binary objects of format `fmt` (isa: PTX; llvm: bitcode)."""
+    # Tile kernels first become simt kernels; the simt lowering then treats both kinds alike.
+    lower = tile_to_llvm(target, knobs) if tile_kernel_warps(module) else SimtToLlvm(target).expand()
+    return [*lower, AttachTarget(target), f"gpu-module-to-binary{{format={fmt}}}"]
 
 
 def tile_kernel_warps(module: Any) -> dict[str, int]:
@@ -98,7 +103,7 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
 
 def compile_to_ptx(module: Any, target: Target = Target(), rename: Mapping[str, str] | None = None,
                    knobs: GemmKnobs = GemmKnobs()) -> dict[str, str]:
-    """PTX text for each gpu.module of `module` (which is lowered in place), by gpu.module name.
+    """PTX text for each gpu.module of `module` (consumed: it may or may not be left lowered), by gpu.module name.
 
     `rename` maps buffer names in locations to file names (oxide.ir.parse.ParsedSource.rename); `knobs` are
     the tile GEMM lowering's (tile_to_simt/knobs.py).

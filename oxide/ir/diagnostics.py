@@ -108,3 +108,25 @@ def captured_diagnostics(context: Any, rename: Mapping[str, str] | None = None) 
     finally:
         _WARNING_SINK.reset(token)
         handle.detach()
+
+
+@contextlib.contextmanager
+def warnings_reported(context: Any = None) -> Iterator[list[Diagnostic | Any]]:
+    """While the block runs, collect what would be reported: oxide's warnings (`warn`) and every diagnostic
+    MLIR emits in `context`, which still reaches the context's other handlers. The isolation child uses it to
+    tell a clean run from one whose reports the caller must see (oxide.ir.isolation.computed)."""
+    reported: list[Diagnostic | Any] = []
+    outer = _WARNING_SINK.get()
+    token = _WARNING_SINK.set((reported, outer[1] if outer else None))
+
+    def handler(diag: Any) -> bool:
+        reported.append(diag)
+        return False  # not handled: it goes on to the handlers already attached
+
+    handle = context.attach_diagnostic_handler(handler) if context is not None else None
+    try:
+        yield reported
+    finally:
+        _WARNING_SINK.reset(token)
+        if handle is not None:
+            handle.detach()

@@ -37,8 +37,9 @@ class OxidePass:
     # Whether the Python verifiers run after this pass (a pass that is itself the verifier needs no repeat).
     verify_after: ClassVar[bool] = True
 
-    def run(self, module: ir.Operation) -> None:
-        """Transform or check `module` (a builtin.module); raise PassError for bad input."""
+    def run(self, module: ir.Operation) -> bool | None:
+        """Transform or check `module` (a builtin.module); raise PassError for bad input. Returning False says
+        the module was left unchanged, so the verifiers need not run again (they cost as much as a pass)."""
         raise NotImplementedError
 
     def as_callable(self) -> Callable[[Any, Any], None]:
@@ -46,8 +47,8 @@ class OxidePass:
 
         def run_pass(op: Any, pass_: Any) -> None:
             try:
-                self.run(op)
-                failures = python_verifier_failures(op) if self.verify_after else []
+                changed = self.run(op)
+                failures = python_verifier_failures(op) if self.verify_after and changed is not False else []
             except PassError as exc:
                 failures = exc.failures
             except Exception as exc:  # a bug in oxide: say so, at the module, instead of a traceback

@@ -80,6 +80,8 @@ def _check_static_shared_total(op: Any) -> None:
                                           f"{STATIC_SHARED_LIMIT}-byte limit: {listed}; use dynamic shared memory "
                                           "(simt.dynamic_shared, sized at launch) for larger buffers")
                     return
+                if candidate == op:  # arrays after this one cannot change its verdict: stop the walk here
+                    return
 
 
 def _ops_under(block: Any) -> Any:

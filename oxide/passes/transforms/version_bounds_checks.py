@@ -393,11 +393,12 @@ class VersionBoundsChecks(OxidePass):
 
     name = "oxide-version-bounds-checks"
 
-    def run(self, module: ir.Operation) -> None:
-        for function in _functions(module):
-            # A lowered tile kernel accesses memory through raw pointers under its own masks: no slice checks.
-            if not lowered_from_tile(function):
-                _version_nest(function)
+    def run(self, module: ir.Operation) -> bool:
+        # A lowered tile kernel accesses memory through raw pointers under its own masks: no slice checks.
+        functions = [function for function in _functions(module) if not lowered_from_tile(function)]
+        for function in functions:
+            _version_nest(function)
+        return bool(functions)  # a module of tile kernels only is left as it was
 
 
 def _functions(module: ir.Operation) -> list[Any]:

@@ -1,0 +1,76 @@
+"""The tile GEMM's compile time (docs/compile-time.md): a bound that fails when it regresses badly, and the
+pipeline choices that keep it down."""
+
+from __future__ import annotations
+
+import resource
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from mlir import ir
+
+import oxide
+from oxide.backend.passes import MERGE_TILE_INDEXING, tile_to_llvm
+from oxide.dialects.context import make_context
+from oxide.passes import OxidePass, build_pass_manager
+from oxide.passes.transforms.verify import VerifyPass
+from oxide.target import Target
+
+GEMM = Path(__file__).resolve().parents[3] / "examples" / "tile" / "gemm.rs"
+INSTANCE = {"gemm": [["128", "128", "64"]]}  # what tests/fixtures and benchmarks/tile build
+# CPU seconds per compile. The target (300 ms) is not met yet (docs/compile-time.md: 0.72 s for sm_80, 0.41 s
+# for sm_90a); the bounds leave room for a loaded machine and still fail on a regression like compiling
+# twice (the isolation probe, then the real run: 1.75 s and 1.05 s).
+BOUND_SECONDS = {"sm_80": 1.4, "sm_90a": 0.9}
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and the children it waited for (the isolation child does the compile)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90a"])
+def test_the_tile_gemm_compiles_within_the_bound(chip: str) -> None:
+    oxide.compile_file(GEMM, chip, INSTANCE)  # first-use costs (imports, caches) are not what is measured
+    best = float("inf")
+    for _ in range(3):  # the best of three: another process on the machine only ever adds
+        start = _cpu_seconds()
+        compiled = oxide.compile_file(GEMM, chip, INSTANCE)
+        best = min(best, _cpu_seconds() - start)
+    assert ".entry gemm_128_128_64" in compiled.ptx[chip]
+    bound = BOUND_SECONDS[chip]
+    assert best < bound, f"the tile GEMM took {best:.3f} s of CPU to compile for {chip} (bound {bound} s)"
+
+
+def test_tile_kernels_are_verified_once_and_their_indexing_merged_before_the_simt_lowering() -> None:
+    steps = tile_to_llvm(Target("sm_80"))
+    names = [step if isinstance(step, str) else step.name for step in steps]
+    assert names.count(VerifyPass.name) == 1
+    assert names.index(MERGE_TILE_INDEXING) == names.index("convert-tile-to-simt") + 1
+
+
+@dataclass(frozen=True)
+class _Unchanged(OxidePass):
+    name = "test-unchanged"
+    says_unchanged: bool = True
+
+    def run(self, module: ir.Operation) -> bool | None:
+        return False if self.says_unchanged else None
+
+
+BAD_ALIGN = '%s = "simt.shared_array"() {align = 12 : i64} : () -> !simt.shared<f32, 256 : i64>'
+
+
+@pytest.mark.parametrize("says_unchanged", [True, False])
+def test_the_verifiers_rerun_only_after_a_pass_that_may_have_changed_the_module(says_unchanged: bool) -> None:
+    with make_context():
+        module = ir.Module.parse(f"func.func @f() {{\n  {BAD_ALIGN}\n  return\n}}")
+        pm = build_pass_manager([_Unchanged(says_unchanged)])
+        if says_unchanged:
+            pm.run(module.operation)
+        else:
+            with pytest.raises(ir.MLIRError, match="power of two"):
+                pm.run(module.operation)
