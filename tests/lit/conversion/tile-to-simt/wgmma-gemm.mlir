@@ -7,12 +7,22 @@
 // thread 0 refills. `tile.variants` lists the launch-time variants: this entry, then its mma.sync sibling
 // `gemm$mma_sync` (the plain ABI), which the runtime launches for tensors TMA cannot describe. The same kernel
 // on sm_80 keeps mma.sync and the plain ABI, with no sibling.
-// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
+// The CHECK lines follow the inline pipeline shape (thread 0 fills the ring between its MMAs); SPEC checks that
+// the default is the warp-specialized, persistent kernel (docs/tile-hopper.md).
+// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a specialize=off})' | FileCheck %s
+// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s --check-prefix=SPEC
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_80})' | FileCheck %s --check-prefix=SM80
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @gemm
+    // SPEC: block = array<i32: 256, 1, 1>
+    // SPEC: "simt.grid_dim"
+    // SPEC: scf.for
+    // SPEC: scf.if
+    // SPEC: "simt.wgmma_mma_async"
+    // SPEC: } else {
+    // SPEC: "simt.tma_load"
     // CHECK-SAME: %arg14: i64, %arg15: !simt.tensor_map, %arg16: !simt.tensor_map) kernel
     // CHECK-SAME: tile.dynamic_shared = 65536 : i64, tile.tma = [{box = array<i64: 64, 64>, param = 1 : i64, swizzle = "128B"}, {box = array<i64: 64, 64>, param = 2 : i64, swizzle = "128B"}]
     // CHECK-SAME: tile.variants = [{entry = "gemm", tma_params = array<i64: 1, 2>}, {entry = "gemm$mma_sync", tma_params = array<i64>}]
