@@ -31,6 +31,7 @@ sys.path.insert(0, str(HERE))
 import oxide.tile  # noqa: E402
 from oxide.runtime.module import load  # noqa: E402
 
+import gemm_suite  # noqa: E402
 import triton_peers as peers  # noqa: E402
 from benchmarks.torch_events import time_ms  # noqa: E402
 
@@ -58,8 +59,8 @@ def main() -> None:
     stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
     mods = {stem: load(FIXTURES / f"{stem}.oxide.json", target="gpu")
             for stem in ("vecadd", "softmax", "layernorm", "rmsnorm", "gemm")}
-    # The same GEMM source compiled for sm_90a: TMA, an mbarrier ring and wgmma (docs/tile-hopper.md).
-    mods["gemm_sm90a"] = load(FIXTURES.parent / "tile_sm90a" / "gemm.oxide.json", target="gpu")
+    # GEMMs compiled for sm_90a: TMA, an mbarrier ring and wgmma (docs/tile-hopper.md).
+    mods["gemm_sm90a"] = load(FIXTURES.parent / "tile_sm90a" / "gemm_precisions.oxide.json", target="gpu")
     results: dict[str, Any] = {}
 
     def case(name: str, ours: Callable[[], None], triton: Callable[[], None], reference: Callable[[], Any],
@@ -86,8 +87,7 @@ def main() -> None:
     vecadd(mods, stream, case)
     rows(mods, stream, case)
     gemm(mods, stream, case)
-    for size in (4096, 8192):
-        gemm_sm90a(mods, stream, case, size)
+    tiles = gemm_suite.run(mods["gemm_sm90a"], stream, case, args.runs)
 
     facts = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
              "triton": __import__("triton").__version__}
@@ -98,7 +98,7 @@ def main() -> None:
         facts.update(dict(zip(query.split(","), [v.strip() for v in text.split(",")])))
     except (OSError, subprocess.CalledProcessError):
         pass
-    doc = {"facts": facts, "ceilings": ceilings(args.runs), "results": results}
+    doc = {"facts": facts, "ceilings": ceilings(args.runs), "results": results, "sm90a_gemm_tiles": tiles}
     (args.out / "results.json").write_text(json.dumps(doc, indent=2))
     (args.out / "RESULTS.md").write_text(report(doc))
     print(json.dumps(doc["ceilings"]), json.dumps(facts))
@@ -153,23 +153,9 @@ def gemm(mods: dict[str, Any], stream: Any, case: Callable[..., None]) -> None:
          flops=2.0 * m * n * k, tol=2e-2, reference_label="cublas")
 
 
-def gemm_sm90a(mods: dict[str, Any], stream: Any, case: Callable[..., None], size: int) -> None:
-    """The same GEMM source compiled for sm_90a (TMA + mbarrier ring + wgmma, warp-specialized and persistent,
-    128 x 256 x 64 tiles) at size^3."""
-    m = k = n = size
-    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
-    b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
-    c, ct = torch.empty(m, n, device="cuda"), torch.empty(m, n, device="cuda")
-    part = oxide.tile.partition(c, (128, 256))
-    case(f"gemm_sm90a_{size}", lambda: mods["gemm_sm90a"].gemm_128_256_64[part.grid, stream](part, a, b),
-         lambda: peers.run_gemm(a, b, ct, 128, 128, 32), lambda: cublas_f32(a, b), c, ct,
-         flops=2.0 * m * n * k, tol=2e-2, reference_label="cublas")
-
-
 SIZES = {"vecadd": "2^28 f32", "softmax": "32768 x 1024 f32", "layernorm": "32768 x 1024 f32",
          "rmsnorm": "32768 x 1024 f32", "gemm": "4096^3 bf16 -> f32, 128x128x64 tiles",
-         "gemm_sm90a_4096": "4096^3 bf16 -> f32, sm_90a (TMA + wgmma, persistent), 128x256x64 tiles",
-         "gemm_sm90a_8192": "8192^3 bf16 -> f32, sm_90a (TMA + wgmma, persistent), 128x256x64 tiles"}
+         **{name: gemm_suite.describe(name) for name in gemm_suite.CASES}}
 
 
 def report(doc: dict[str, Any]) -> str:

@@ -88,3 +88,40 @@ def run_gemm(a: Any, b: Any, c: Any, bm: int, bn: int, bk: int) -> None:
     _gemm[(m // bm, n // bn)](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=3)
 
 
+
+
+@triton.jit
+def _gemm_tuned(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
+    # Grouped program order (GROUP tile rows per column of tiles) and masked edges: the general GEMM a user of
+    # Triton writes, so that odd shapes run too.
+    pid = tl.program_id(0)
+    rows, cols = tl.cdiv(M, BM), tl.cdiv(N, BN)
+    first = pid // (GROUP * cols) * GROUP
+    height = min(rows - first, GROUP)
+    pm = first + (pid % (GROUP * cols)) % height
+    pn = (pid % (GROUP * cols)) // height
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        kk = k * BK + rk
+        ta = tl.load(a + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
+        tb = tl.load(b + kk[:, None] * N + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(ta, tb, acc)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc.to(c.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+# (BM, BN, BK, warps, stages): Triton's usual Hopper GEMM configurations.
+GEMM_CONFIGS = [(128, 256, 64, 8, 3), (128, 128, 64, 4, 4), (256, 128, 64, 8, 3), (128, 256, 32, 8, 4),
+                (128, 128, 64, 8, 3)]
+
+
+def gemm_config(a: Any, b: Any, c: Any, config: tuple[int, int, int, int, int]) -> Any:
+    """A launcher of the masked, grouped Triton GEMM c = a @ b with one configuration."""
+    m, k = a.shape
+    n = b.shape[1]
+    bm, bn, bk, warps, stages = config
+    grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
+    return lambda: _gemm_tuned[grid](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk, GROUP=8, num_warps=warps,
+                                     num_stages=stages)

@@ -1,0 +1,78 @@
+"""The GEMM cases of the tile benchmark (run.py): the sm_90a tile GEMM (examples/tile/gemm_precisions.rs,
+artifacts in tests/fixtures/tile_sm90a/) against cuBLAS writing the same output type and against Triton's best of
+a few configurations, at the sizes and output types of the issue: bf16 -> bf16, f16 -> f16 and bf16 -> f32 at
+4096^3 and 8192^3, and the odd shapes 4095 x 4097 x 4096, 8192 x 8192 x 512 and 16384 x 128 x 4096.
+
+oxide runs the 128 x 256 instance (warp-specialized, persistent); where TMA cannot read a tensor (N = 4097: rows
+of 8194 bytes) that instance refuses the launch, and the 128 x 128 instance runs instead, whose mma.sync sibling
+entry takes such tensors (docs/tile-hopper.md, "Variants chosen at launch"). The case records which one ran.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import torch
+
+import oxide.tile
+import triton_peers as peers
+from benchmarks.torch_events import time_ms
+from oxide.runtime.errors import KernelArgumentError
+
+# name: (M, N, K, input, output)
+CASES = {
+    "gemm_sm90a_bf16_4096": (4096, 4096, 4096, "bf16", "bf16"),
+    "gemm_sm90a_bf16_8192": (8192, 8192, 8192, "bf16", "bf16"),
+    "gemm_sm90a_f16_4096": (4096, 4096, 4096, "f16", "f16"),
+    "gemm_sm90a_f16_8192": (8192, 8192, 8192, "f16", "f16"),
+    "gemm_sm90a_bf16_f32_4096": (4096, 4096, 4096, "bf16", "f32"),
+    "gemm_sm90a_bf16_f32_8192": (8192, 8192, 8192, "bf16", "f32"),
+    "gemm_sm90a_bf16_4095x4097x4096": (4095, 4097, 4096, "bf16", "bf16"),
+    "gemm_sm90a_bf16_8192x8192x512": (8192, 8192, 512, "bf16", "bf16"),
+    "gemm_sm90a_bf16_16384x128x4096": (16384, 128, 4096, "bf16", "bf16"),
+}
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
+
+
+def describe(name: str) -> str:
+    """The size column of RESULTS.md for a case."""
+    m, n, k, ein, eout = CASES[name]
+    return f"{m}x{n}x{k} {ein} -> {eout}, sm_90a"
+
+
+def cublas(a: Any, b: Any, out: str) -> Any:
+    """cuBLAS's GEMM writing `out`, with no cast in the timed region."""
+    return torch.mm(a, b, out_dtype=torch.float32) if out == "f32" else torch.mm(a, b)
+
+
+def _oxide(module: Any, stream: Any, ein: str, eout: str, a: Any, b: Any, c: Any) -> tuple[Callable[[], None], str]:
+    """The launch of the fastest instance that takes these tensors, and its tile."""
+    for bm, bn in ((128, 256), (128, 128)):
+        kernel = getattr(module, f"gemm_{ein}_{eout}_{bm}_{bn}_64")
+        part = oxide.tile.partition(c, (bm, bn))
+        launch = lambda kernel=kernel, part=part: kernel[part.grid, stream](part, a, b)  # noqa: E731
+        try:
+            launch()
+        except KernelArgumentError:
+            continue  # TMA cannot read a tensor and this tile has no mma.sync sibling
+        return launch, f"{bm}x{bn}"
+    raise RuntimeError(f"no gemm_{ein}_{eout} instance takes these tensors")
+
+
+def run(module: Any, stream: Any, case: Callable[..., None], runs: int) -> dict[str, str]:
+    """Run every case through `case` (run.py's checker and timer); return which tile each case ran."""
+    tiles = {}
+    for name, (m, n, k, ein, eout) in CASES.items():
+        torch.manual_seed(m + n + k)
+        a = torch.randn(m, k, device="cuda").to(DTYPES[ein])
+        b = torch.randn(k, n, device="cuda").to(DTYPES[ein])
+        c = torch.empty(m, n, device="cuda", dtype=DTYPES[eout])
+        ct = torch.empty_like(c)
+        ours, tiles[name] = _oxide(module, stream, ein, eout, a, b, c)
+        configs = [peers.gemm_config(a, b, ct, config) for config in peers.GEMM_CONFIGS]
+        best = min(configs, key=lambda launch: time_ms(launch, max(3, runs // 3)))
+        # Every element of the output is one rounding of an f32 sum of k products.
+        tol = 2e-2 if eout == "f32" else 3e-2
+        case(name, ours, best, lambda: cublas(a, b, eout), c, ct, flops=2.0 * m * n * k, tol=tol,
+             reference_label="cublas")
+    return tiles
