@@ -16,7 +16,7 @@ import torch
 
 import oxide.tile
 import triton_peers as peers
-from benchmarks.torch_events import time_ms
+from benchmarks.torch_events import time_interleaved_ms, time_ms
 from oxide.runtime.errors import KernelArgumentError
 
 # name: (M, N, K, input, output)
@@ -59,8 +59,10 @@ def _oxide(module: Any, stream: Any, ein: str, eout: str, a: Any, b: Any, c: Any
     raise RuntimeError(f"no gemm_{ein}_{eout} instance takes these tensors")
 
 
-def run(module: Any, stream: Any, case: Callable[..., None], runs: int) -> dict[str, str]:
-    """Run every case through `case` (run.py's checker and timer); return which tile each case ran."""
+def run(module: Any, stream: Any, results: dict[str, Any], runs: int) -> dict[str, str]:
+    """Run every case: check oxide's and Triton's results against cuBLAS, then time the three interleaved
+    (a batch of each per round: clock and power drift over the run affects them alike); record
+    `oxide_tflops`, `cublas_tflops` and `triton_tflops` per case in `results`. Returns which tile each case ran."""
     tiles = {}
     for name, (m, n, k, ein, eout) in CASES.items():
         torch.manual_seed(m + n + k)
@@ -71,8 +73,19 @@ def run(module: Any, stream: Any, case: Callable[..., None], runs: int) -> dict[
         ours, tiles[name] = _oxide(module, stream, ein, eout, a, b, c)
         configs = [peers.gemm_config(a, b, ct, config) for config in peers.GEMM_CONFIGS]
         best = min(configs, key=lambda launch: time_ms(launch, max(3, runs // 3)))
+        reference = lambda: cublas(a, b, eout)  # noqa: E731
+        ours()
+        best()
+        expected = reference().float()
+        torch.cuda.synchronize()
         # Every element of the output is one rounding of an f32 sum of k products.
         tol = 2e-2 if eout == "f32" else 3e-2
-        case(name, ours, best, lambda: cublas(a, b, eout), c, ct, flops=2.0 * m * n * k, tol=tol,
-             reference_label="cublas")
+        r: dict[str, Any] = {f"{label}_correct": bool(torch.allclose(out.float(), expected, rtol=tol, atol=tol))
+                             for label, out in (("oxide", c), ("triton", ct))}
+        for label, ms in time_interleaved_ms({"oxide": ours, "triton": best, "cublas": reference}, runs).items():
+            r[f"{label}_ms"], r[f"{label}_tflops"] = ms, 2.0 * m * n * k / ms / 1e9
+        r["ratio"] = r["triton_ms"] / r["oxide_ms"]
+        r["cublas_ratio"] = r["cublas_ms"] / r["oxide_ms"]
+        results[name] = r
+        print(name, tiles[name], {key: round(v, 3) if isinstance(v, float) else v for key, v in r.items()}, flush=True)
     return tiles

@@ -8,7 +8,7 @@ stream; Triton's and torch's launches are on the same stream. Timing: CUDA event
 launches, median of --runs such samples after warm-up; random inputs (never zeros), buffers larger than L2;
 every result is checked against torch first.
 
-    python benchmarks/tile/run.py --out DIR [--runs 30]
+    python benchmarks/tile/run.py --out DIR [--runs 30] [--only-gemm]
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--only-gemm", action="store_true", help="only the sm_90a GEMM cases (gemm_suite.py)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(0)
@@ -84,10 +85,11 @@ def main() -> None:
         results[name] = r
         print(name, {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}, flush=True)
 
-    vecadd(mods, stream, case)
-    rows(mods, stream, case)
-    gemm(mods, stream, case)
-    tiles = gemm_suite.run(mods["gemm_sm90a"], stream, case, args.runs)
+    if not args.only_gemm:
+        vecadd(mods, stream, case)
+        rows(mods, stream, case)
+        gemm(mods, stream, case)
+    tiles = gemm_suite.run(mods["gemm_sm90a"], stream, results, args.runs)
 
     facts = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
              "triton": __import__("triton").__version__}

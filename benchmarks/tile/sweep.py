@@ -32,6 +32,8 @@ CONFIGS: dict[str, tuple[tuple[int, int], dict[str, str]]] = {
     "persistent_128x128_w8": ((128, 128), {"warps": "8"}),
     "specialized_128x256": ((128, 256), {"persistent": "off"}),
     "persistent_128x256": ((128, 256), {}),
+    "persistent_128x256_regstore": ((128, 256), {"epilogue": "registers"}),
+    "specialized_128x256_regstore": ((128, 256), {"persistent": "off", "epilogue": "registers"}),
     "persistent_128x256_s3": ((128, 256), {"stages": "3"}),
     "persistent_256x128": ((256, 128), {}),
 }

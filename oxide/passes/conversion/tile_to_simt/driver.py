@@ -190,7 +190,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup.
     warps = gemm[1].warps if gemm else kernel_warps(func)
     threads = gemm[1].threads if gemm else 32 * warps
-    maps = [gemm[1].a_map, gemm[1].b_map] if gemm else []
+    maps = gemm[1].maps if gemm else []
     # The tensor maps of an sm_90a GEMM loop follow the contract's parameters (docs/tile-hopper.md).
     new_types += [ir.Type.parse("!simt.tensor_map")] * len(maps)
     name = ir.StringAttr(func.attributes["sym_name"]).value
@@ -225,7 +225,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
             except LoweringError as exc:
                 raise exc.at(func) from None
             if gemm:
-                emit_gemm_kernel(ctx, old_entry, *gemm, (entry.arguments[-2], entry.arguments[-1]), emit_op)
+                emit_gemm_kernel(ctx, old_entry, *gemm, list(entry.arguments)[-len(maps):], emit_op)
             else:
                 emit_block(ctx, old_entry)
         ctx.finish_scratch()

@@ -1,21 +1,24 @@
 """The kernel around a matched sm_90a GEMM loop (docs/tile-hopper.md): which warps do what, and which output
-tiles a block computes. The loop itself, the ring and the MMAs are wgmma_gemm.py's.
+tiles a block computes. The loop itself, the ring and the MMAs are wgmma_gemm.py's; the TMA-store epilogue
+wgmma_epilogue.py's.
 
 - Specialized (`GemmPlan.specialized`): the block is the consumer warps (the kernel's warps: every tile op is
-  lowered for them) plus one producer warpgroup. At the GEMM loop the block splits: the producer warpgroup
-  gives its registers up (setmaxnreg) and one of its threads issues the TMA copies; the consumers take the
-  registers, run the wgmma loop and everything after it (the epilogue), and synchronise among themselves
-  with a named barrier, since the producer is not at their barriers. The ops before the loop (block ids,
-  partitions, the accumulator's zero) run on every thread and write nothing (wgmma_plan checks).
-- Persistent (`GemmPlan.persistent`): the grid is at most one block per SM; each block walks the output
-  tiles t = blockIdx.x, t + gridDim.x, ... in grouped order (group_m tile rows, then the next columns, so
-  that neighbouring blocks share B tiles in L2), and the pipeline's steps continue from tile to tile, so the
+  lowered for them) plus one producer warpgroup. After the ring is initialised the block splits once: the
+  producer warpgroup gives its registers up (setmaxnreg) and one of its threads fills the ring for every tile
+  the block computes; the consumers take the registers and, per tile, run the wgmma loop and everything after
+  it (the epilogue), synchronising among themselves with a named barrier, since the producer is not at their
+  barriers. Each role emits the tile's ops before the loop (block ids, partitions, the accumulator's zero) for
+  itself; they write nothing (wgmma_plan checks).
+- Persistent (`GemmPlan.persistent`): the grid is at most one block per SM; each role walks the output tiles
+  t = blockIdx.x, t + gridDim.x, ... in grouped order (group_m tile rows, then the next columns, so that
+  neighbouring blocks share B tiles in L2), and the pipeline's steps continue from tile to tile, so the
   producer fills the next tile's stages while the consumers finish this one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from mlir import ir
 from mlir.dialects import arith, scf
@@ -25,64 +28,113 @@ from oxide.dialects import tile as T
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.remap import only_if
-from oxide.passes.conversion.tile_to_simt.wgmma_gemm import Ring, consumer_loop, inline_loop, loop_operands, producer_loop
+from oxide.passes.conversion.tile_to_simt.wgmma_epilogue import Epilogue
+from oxide.passes.conversion.tile_to_simt.wgmma_gemm import (
+    Ring,
+    consumer_loop,
+    initial_accumulator,
+    inline_loop,
+    k_tile_count,
+    producer_loop,
+    tile_origin,
+)
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import PRODUCER_REGISTERS, GemmPlan
 
 EmitOp = Callable[[TileLowering, ir.Operation], None]
+# What a role does with one tile: "consume" (consumer warpgroups), "produce" (the producer thread), "inline"
+# (every warp multiplies, thread 0 also fills the ring).
+CONSUME, PRODUCE, INLINE = "consume", "produce", "inline"
+
+
+@dataclass
+class _Kernel:
+    """One GEMM kernel being emitted: its tile ops (the entry block's, without the terminator), loop, plan."""
+
+    ctx: TileLowering
+    entry: ir.Block
+    ops: list[ir.Operation]
+    loop: ir.Operation
+    plan: GemmPlan
+    ring: Ring
+    epilogue: Epilogue | None
+    emit_op: EmitOp
 
 
 def emit_gemm_kernel(ctx: TileLowering, entry: ir.Block, loop: ir.Operation, plan: GemmPlan,
-                     maps: tuple[ir.Value, ir.Value], emit_op: EmitOp) -> None:
-    """Emit the body of tile kernel block `entry`, whose GEMM loop `loop` has `plan`."""
-    ring = Ring(ctx, plan, maps)
+                     maps: list[ir.Value], emit_op: EmitOp) -> None:
+    """Emit the body of tile kernel block `entry`, whose GEMM loop `loop` has `plan`; `maps` are the kernel's
+    tensor-map parameters (plan.maps)."""
+    ring = Ring(ctx, plan, (maps[0], maps[1]))
+    epilogue = Epilogue(ctx, plan, maps[2]) if plan.out_map else None
     ring.init()
     ops = [o.operation for o in entry.operations]
-    body, terminator = ops[:-1], ops[-1]
-    if plan.persistent:
-        _persistent(ctx, entry, body, loop, plan, ring, emit_op)
+    kernel = _Kernel(ctx, entry, ops[:-1], loop, plan, ring, epilogue, emit_op)
+    if not plan.specialized:
+        _tiles(kernel, INLINE)
     else:
-        _emit_tile(ctx, body, loop, plan, ring, ctx.i32(0), emit_op)
-    emit_op(ctx, terminator)
+        consumers = 32 * plan.warps
+        branch = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ult, ctx.tid, ctx.i32(consumers)), [], has_else=True)
+        with ir.InsertionPoint(branch.then_block):
+            if plan.consumer_registers:
+                simt.SetMaxNRegOp(regs=plan.consumer_registers, action="inc")
+            ctx.barrier_threads, outer = consumers, ctx.barrier_threads
+            try:
+                _tiles(kernel, CONSUME)
+            finally:
+                ctx.barrier_threads = outer
+            scf.YieldOp([])
+        with ir.InsertionPoint(branch.else_block):
+            if plan.consumer_registers:
+                simt.SetMaxNRegOp(regs=PRODUCER_REGISTERS, action="dec")
+            with only_if(arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(consumers))):
+                _tiles(kernel, PRODUCE)
+            scf.YieldOp([])
+    emit_op(ctx, ops[-1])
 
 
-def _emit_tile(ctx: TileLowering, ops: list[ir.Operation], loop: ir.Operation, plan: GemmPlan, ring: Ring,
-               base: ir.Value, emit_op: EmitOp) -> ir.Value:
-    """Emit one output tile's ops, the GEMM loop's pipeline steps numbered from `base`; the step after them."""
+def _tiles(kernel: _Kernel, role: str) -> None:
+    """One role's work over the block's tiles: its own tile, or a persistent kernel's walk over the tile grid."""
+    if kernel.plan.persistent:
+        _persistent(kernel, role)
+    else:
+        _tile(kernel, role, kernel.ctx.i32(0))
+
+
+def _tile(kernel: _Kernel, role: str, base: ir.Value) -> ir.Value:
+    """Emit one role's part of one output tile, the GEMM loop's pipeline steps numbered from `base`; the step
+    after them. The ops before the loop are emitted for every role; consumers (and the inline shape) also emit
+    the ops after it, or the TMA-store epilogue in their place."""
+    ctx, ops, loop, plan = kernel.ctx, kernel.ops, kernel.loop, kernel.plan
     at = ops.index(loop)
     for op in ops[:at]:
-        emit_op(ctx, op)
-    origin, k_tiles, acc = loop_operands(ctx, loop, plan)
-    if not plan.specialized:
-        ctx.bind(loop.results[0], TileValue(plan.layout, inline_loop(ring, origin, k_tiles, list(acc.values))))
-        for op in ops[at + 1:]:
-            emit_op(ctx, op)
+        kernel.emit_op(ctx, op)
+    origin, k_tiles = tile_origin(ctx, loop, plan), k_tile_count(ctx, loop)
+    if role == PRODUCE:
+        producer_loop(kernel.ring, origin, base, k_tiles)
         return arith.addi(base, k_tiles)
-    consumers = 32 * plan.warps
-    branch = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ult, ctx.tid, ctx.i32(consumers)), [], has_else=True)
-    with ir.InsertionPoint(branch.then_block):
-        if plan.consumer_registers:
-            simt.SetMaxNRegOp(regs=plan.consumer_registers, action="inc")
-        ctx.bind(loop.results[0], TileValue(plan.layout, consumer_loop(ring, base, k_tiles, list(acc.values))))
-        ctx.barrier_threads, outer = consumers, ctx.barrier_threads
-        try:
-            for op in ops[at + 1:]:
-                emit_op(ctx, op)
-        finally:
-            ctx.barrier_threads = outer
-        scf.YieldOp([])
-    with ir.InsertionPoint(branch.else_block):
-        if plan.consumer_registers:
-            simt.SetMaxNRegOp(regs=PRODUCER_REGISTERS, action="dec")
-        with only_if(arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(consumers))):
-            producer_loop(ring, origin, base, k_tiles)
-        scf.YieldOp([])
+    acc = list(initial_accumulator(ctx, loop, plan).values)
+    regs = consumer_loop(kernel.ring, base, k_tiles, acc) if role == CONSUME else \
+        inline_loop(kernel.ring, origin, k_tiles, acc)
+    ctx.bind(loop.results[0], TileValue(plan.layout, regs))
+    if kernel.epilogue is not None:
+        kernel.epilogue.store(regs, _output_origin(ctx, ops[-1]))
+    else:
+        for op in ops[at + 1:]:
+            kernel.emit_op(ctx, op)
     return arith.addi(base, k_tiles)
 
 
-def _persistent(ctx: TileLowering, entry: ir.Block, ops: list[ir.Operation], loop: ir.Operation, plan: GemmPlan,
-                ring: Ring, emit_op: EmitOp) -> None:
-    """The tile loop of a persistent kernel: virtual block ids in grouped order, the pipeline's step carried."""
-    outputs = [ctx.lowered(a) for a in entry.arguments if T.ViewMutType.isinstance(a.type)]
+def _output_origin(ctx: TileLowering, store: ir.Operation) -> tuple[ir.Value, ir.Value]:
+    """The first row and column (i32) of the output tile that `store` (the kernel's store_own) writes."""
+    view: ViewValue = ctx.lowered(store.operands[0])
+    assert view.origin is not None
+    return tuple(arith.trunci(ir.IntegerType.get_signless(32), v) for v in view.origin[:2])  # type: ignore[return-value]
+
+
+def _persistent(kernel: _Kernel, role: str) -> None:
+    """One role's walk over the tile grid: virtual block ids in grouped order, the pipeline's step carried."""
+    ctx, plan = kernel.ctx, kernel.plan
+    outputs = [ctx.lowered(a) for a in kernel.entry.arguments if T.ViewMutType.isinstance(a.type)]
     first: ViewValue = outputs[0]
     assert first.tile is not None
     rows, cols = (_ceil_div(ctx, _to_i32(ctx, first.shape[d]), first.tile[d]) for d in range(2))
@@ -98,7 +150,7 @@ def _persistent(ctx: TileLowering, entry: ir.Block, ops: list[ir.Operation], loo
             view.origin = [arith.muli(ctx.to_i64(i), ctx.i64(extent)) for i, extent in zip((m, n), view.tile)]
         ctx.loop_depth += 1  # scratch memory is reused from tile to tile: barriers before rewriting it
         try:
-            after = _emit_tile(ctx, ops, loop, plan, ring, tiles.inner_iter_args[0], emit_op)
+            after = _tile(kernel, role, tiles.inner_iter_args[0])
         finally:
             ctx.loop_depth -= 1
             ctx.block_ids = ctx.grid_dims = None

@@ -16,6 +16,7 @@ from typing import Any
 from oxide.diagnostics import OxideError
 
 SWITCHES = ("auto", "on", "off")
+EPILOGUES = ("auto", "tma", "registers")
 MAX_STAGES = 8
 
 
@@ -25,13 +26,16 @@ class GemmKnobs:
     `stages`: the K pipeline's depth (0: as many as shared memory holds, at most 4); `specialize`: a producer
     warpgroup that issues the copies while the consumer warpgroups multiply; `persistent`: one block per
     SM that walks the output tiles; `group_m`: how many tile rows the persistent order walks before the next
-    column group (L2 reuse of B)."""
+    column group (L2 reuse of B); `epilogue`: how the result is stored, "tma" (through shared memory with TMA
+    stores, where the kernel's epilogue is a plain store of the accumulator) or "registers" (each thread stores
+    its own elements)."""
 
     warps: int = 0
     stages: int = 0
     specialize: str = "auto"
     persistent: str = "auto"
     group_m: int = 8
+    epilogue: str = "auto"
 
     def __post_init__(self) -> None:
         if self.warps and (self.warps % 4 or not 4 <= self.warps <= 16):
@@ -41,6 +45,8 @@ class GemmKnobs:
         for name in ("specialize", "persistent"):
             if getattr(self, name) not in SWITCHES:
                 raise OxideError(f"knob {name} must be one of {', '.join(SWITCHES)}, got '{getattr(self, name)}'")
+        if self.epilogue not in EPILOGUES:
+            raise OxideError(f"knob epilogue must be one of {', '.join(EPILOGUES)}, got '{self.epilogue}'")
         if not 1 <= self.group_m <= 64:
             raise OxideError(f"knob group_m must be 1 to 64, got {self.group_m}")
 

@@ -50,7 +50,7 @@ def pipeline_spec(entry: str, plan: GemmPlan) -> dict[str, Any]:
     """What the artifact records for a kernel on the GEMM path (KernelSpec.tile): the primary entry's launch
     (tensor maps, ring, warps, threads, persistence), and its variants in the order a launch tries them, each
     with its entry, requirements and launch shape."""
-    maps = [map_json(plan.a_map), map_json(plan.b_map)]
+    maps = [map_json(m) for m in plan.maps]
     primary = {"entry": entry, "tma": maps, "dynamic_shared": plan.ring_bytes, "warps": plan.warps,
                "threads": plan.threads, "persistent": plan.persistent}
     variants = [primary]

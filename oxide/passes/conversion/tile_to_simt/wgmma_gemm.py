@@ -212,18 +212,24 @@ def inline_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], k_tiles: ir.Value
     return list(loop.results)
 
 
-def loop_operands(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> tuple[tuple[ir.Value, ir.Value], ir.Value, TileValue]:
-    """The matched loop's operands, lowered: the first A row and B column of this tile (i32), the number of K
-    tiles (i32), and the initial accumulator in the wgmma layout."""
+def tile_origin(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> tuple[ir.Value, ir.Value]:
+    """The first A row and B column (i32) of the matched loop's tile."""
     body = loop.regions[0].blocks[0]
     mma = [o.operation for o in body.operations][2]
     lhs, rhs = (v.owner.operation for v in list(mma.operands)[:2])
     a_row, b_col = ctx.scalar(list(lhs.operands)[1]), ctx.scalar(list(rhs.operands)[2])
+    return arith.muli(_i32(ctx, a_row), ctx.i32(plan.bm)), arith.muli(_i32(ctx, b_col), ctx.i32(plan.bn))
+
+
+def k_tile_count(ctx: TileLowering, loop: ir.Operation) -> ir.Value:
+    """The matched loop's trip count (K tiles), i32."""
+    return _i32(ctx, ctx.scalar(list(loop.operands)[1]))
+
+
+def initial_accumulator(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> TileValue:
+    """The loop's initial accumulator, in the wgmma layout."""
     acc = ctx.tile(list(loop.operands)[3])
-    if acc.layout != plan.layout:
-        acc = convert_layout(ctx, acc, plan.layout)
-    origin = (arith.muli(_i32(ctx, a_row), ctx.i32(plan.bm)), arith.muli(_i32(ctx, b_col), ctx.i32(plan.bn)))
-    return origin, _i32(ctx, ctx.scalar(list(loop.operands)[1])), acc
+    return acc if acc.layout == plan.layout else convert_layout(ctx, acc, plan.layout)
 
 
 def _i32(ctx: TileLowering, value: ir.Value) -> ir.Value:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from mlir import ir
+from mlir.dialects import arith
 
 from oxide.dialects import tile as T
 from oxide.ir.rules import is_op
@@ -38,6 +39,11 @@ STATIC_RESERVE = 32 * 1024
 # Accumulator registers per thread beyond which the wgmma path is not taken (ptxas would spill).
 MAX_ACC_REGISTERS = 128
 INPUTS = ("bf16", "f16")
+# Output element types the TMA-store epilogue writes, and their bytes.
+OUTPUT_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
+# Static shared memory beside the ring and the epilogue's box in a kernel whose epilogue is the TMA store: the
+# mbarriers.
+EPILOGUE_RESERVE = 1024
 # The producer warpgroup of a specialized pipeline: one thread issues the copies, but setmaxnreg works per
 # warpgroup, so the whole warpgroup gives its registers to the consumers.
 PRODUCER_THREADS = 128
@@ -69,6 +75,20 @@ class GemmPlan:
     specialized: bool = False
     persistent: bool = False
     group_m: int = 8
+    # The TMA-store epilogue's output map (box: BM rows of one 128-byte swizzle row), or None: register stores;
+    # and how many staging boxes it alternates between.
+    out_map: MapSpec | None = None
+    epilogue_boxes: int = 1
+
+    @property
+    def maps(self) -> list[MapSpec]:
+        """The kernel's tensor-map parameters, in order: A, B, and the output's for a TMA-store epilogue."""
+        return [self.a_map, self.b_map] + ([self.out_map] if self.out_map else [])
+
+    @property
+    def epilogue_bytes(self) -> int:
+        """Static shared memory of the TMA-store epilogue's staging boxes."""
+        return self.epilogue_boxes * self.bm * SWIZZLE_ROW_BYTES if self.out_map else 0
 
     @property
     def threads(self) -> int:
@@ -145,7 +165,46 @@ def match_gemm(loop: ir.Operation, entry: ir.Block, target: Target, warps: int,
     if found is None:
         return None
     knobs = _feasible(knobs, loop, entry)
-    return _plan(found.lhs, found.rhs, found.mma, knobs.warps or warps, found.a_param, found.b_param, target, knobs)
+    plan = _plan(found.lhs, found.rhs, found.mma, knobs.warps or warps, found.a_param, found.b_param, target, knobs)
+    if plan is None or knobs.epilogue == "registers" or not plan.specialized:
+        return plan
+    return _with_tma_store(plan, _stored_output(loop, entry), target, knobs)
+
+
+def _stored_output(loop: ir.Operation, entry: ir.Block) -> tuple[int, str] | None:
+    """(the output parameter, its element type) when all the kernel does after the loop is store the
+    accumulator, converted or not, into its own output tile: `z.store(acc)` or `z.store(convert(acc))`."""
+    ops = [o.operation for o in entry.operations]
+    after = ops[ops.index(loop) + 1:-1]
+    value = loop.results[0]
+    if len(after) == 2 and is_op(after[0], arith.TruncFOp) and after[0].operands[0] == value:
+        value = after[0].results[0]
+        after = after[1:]
+    if len(after) != 1 or not is_op(after[0], T.StoreOwnOp) or after[0].operands[1] != value:
+        return None
+    view = after[0].operands[0]
+    if not isinstance(view, ir.BlockArgument) or view.owner != entry or not T.ViewMutType.isinstance(view.type):
+        return None
+    if T.shape_of(view.type) != T.shape_of(loop.results[0].type) or len(list(value.uses)) != 1:
+        return None
+    return view.arg_number, str(T.elem_of(view.type))
+
+
+def _with_tma_store(plan: GemmPlan, stored: tuple[int, str] | None, target: Target, knobs: GemmKnobs) -> GemmPlan:
+    """The plan with a TMA-store epilogue where the kernel's epilogue is a plain store of a type TMA takes; the
+    ring keeps as many stages as fit beside the staging box (the kernel declares nothing else)."""
+    if stored is None or stored[1] not in OUTPUT_BYTES:
+        return plan
+    param, elem = stored
+    out_map = MapSpec(param, (plan.bm, SWIZZLE_ROW_BYTES // OUTPUT_BYTES[elem]), elem)
+    # Two staging boxes unless the second would cost the ring a stage.
+    stages = knobs.stages or MAX_STAGES
+    for boxes in (2, 1):
+        staged = replace(plan, out_map=out_map, epilogue_boxes=boxes)
+        fits = (target.shared_memory_per_block - staged.epilogue_bytes - EPILOGUE_RESERVE) // plan.stage_bytes
+        if fits >= min(stages, MAX_STAGES) or (boxes == 1 and fits >= 2):
+            return replace(staged, stages=min(stages, fits))
+    return plan
 
 
 def _feasible(knobs: GemmKnobs, loop: ir.Operation, entry: ir.Block) -> GemmKnobs:

@@ -17,11 +17,14 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @gemm
     // SPEC: block = array<i32: 256, 1, 1>
+    // SPEC: scf.if
     // SPEC: "simt.grid_dim"
     // SPEC: scf.for
-    // SPEC: scf.if
     // SPEC: "simt.wgmma_mma_async"
+    // SPEC: "simt.tma_store"
     // SPEC: } else {
+    // SPEC: "simt.grid_dim"
+    // SPEC: scf.for
     // SPEC: "simt.tma_load"
     // CHECK-SAME: %arg14: i64, %arg15: !simt.tensor_map, %arg16: !simt.tensor_map) kernel
     // CHECK-SAME: tile.dynamic_shared = 65536 : i64, tile.tma = [{box = array<i64: 64, 64>, param = 1 : i64, swizzle = "128B"}, {box = array<i64: 64, 64>, param = 2 : i64, swizzle = "128B"}]

@@ -79,7 +79,10 @@ def test_sm90a_entries_convert_the_accumulator_to_the_output_type(ein, eout, ent
     args = [*view(z), *view(a), *view(b)]
     if entry == "wgmma":
         args += [TensorMap(a, (64, 64), swizzle="128B", dtype="bfloat16" if ein == "bf16" else None),
-                 TensorMap(b, (64, 64), swizzle="128B", dtype="bfloat16" if ein == "bf16" else None)]
+                 TensorMap(b, (64, 64), swizzle="128B", dtype="bfloat16" if ein == "bf16" else None),
+                 # The TMA-store epilogue writes through the output's map: 128-byte rows of the output type.
+                 TensorMap(z, (64, 128 // z.dtype.itemsize), swizzle="128B",
+                           dtype="bfloat16" if eout == "bf16" else None)]
         # Warp-specialized (a producer warpgroup: 256 threads) and persistent (any grid walks the tiles).
         launch(program, name, (2, 1, 1), (256, 1, 1), args, 4 * 16384)
     else:

@@ -43,7 +43,7 @@ def test_sm90a_gemm_gets_an_mma_sync_sibling_and_records_its_variants():
         assert list(kernels) == ["gemm", FALLBACK]
         primary, sibling = str(kernels["gemm"]), str(kernels[FALLBACK])
         assert str(kernels["gemm"].attributes["tile.variants"]) == \
-            '[{entry = "gemm", tma_params = array<i64: 1, 2>}, {entry = "gemm$mma_sync", tma_params = array<i64>}]'
+            '[{entry = "gemm", tma_params = array<i64: 1, 2, 0>}, {entry = "gemm$mma_sync", tma_params = array<i64>}]'
     assert "wgmma" in primary and "nvvm.mma.sync" not in primary
     assert "nvvm.mma.sync" in sibling and "wgmma" not in sibling and "tensor_map" not in sibling
     assert "tile.tma" not in sibling and "tile.variants" not in sibling
@@ -84,7 +84,8 @@ def test_the_mma_sync_sibling_runs_tensors_tma_cannot_read(sm90a_program, m, n, 
 
 def test_the_primary_entry_runs_with_tensor_maps(sm90a_program):
     a, b, c = _operands(100, 72, 80)
-    maps = [TensorMap(a, (64, 64), swizzle="128B"), TensorMap(b, (64, 64), swizzle="128B")]
+    maps = [TensorMap(a, (64, 64), swizzle="128B"), TensorMap(b, (64, 64), swizzle="128B"),
+            TensorMap(c, (64, 32), swizzle="128B")]  # the output's, for the TMA-store epilogue
     # The primary entry is warp-specialized (a producer warpgroup: 256 threads) and persistent (any grid).
     launch(sm90a_program, "gemm", (2, 1, 1), (256, 1, 1), [*view(c), *view(a), *view(b), *maps], 4 * 16384)
     _check(c, a, b)
@@ -110,7 +111,7 @@ def test_aligned_tensors_take_the_wgmma_variant(sm90a_gemm, monkeypatch):
     monkeypatch.setattr(tensor_map, "_encode", lambda m: bytes(128))
     bound = _bind(sm90a_gemm, (96, 72), (72, 80))
     assert bound.variant["entry"] == "gemm_64_64_64" and bound.variant["dynamic_shared"] == 4 * 16384
-    assert len(bound.abi) == 3 * 5 + 2
+    assert len(bound.abi) == 3 * 5 + 3  # A, B and the output (the TMA-store epilogue)
 
 
 @pytest.mark.parametrize("a_shape,b_shape,a_address", [

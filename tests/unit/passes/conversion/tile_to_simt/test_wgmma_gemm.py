@@ -71,6 +71,8 @@ def test_emulated_wgmma_gemm_matches_numpy(m, n, k, tile, warps, knobs):
     # A tensor map cannot describe an empty tensor: with no K tile, stand-ins that no copy reads.
     a_map, b_map = (a, b) if k else (np.zeros((bm, 64), np.float16), np.zeros((64, bn), np.float16))
     maps = [TensorMap(a_map, (bm, 64), swizzle="128B"), TensorMap(b_map, (64, 64), swizzle="128B")]
+    if _map_count(module) == 3:  # the TMA-store epilogue's map of the output: boxes of BM rows of 32 f32
+        maps.append(TensorMap(c, (bm, 32), swizzle="128B"))
     grid = (-(-m // bm), -(-n // bn), 1)
     if knobs == PERSISTENT:
         grid = (2, 1, 1)  # fewer blocks than tiles: each walks several, the ring's phases carry over
@@ -87,6 +89,10 @@ def _dynamic_shared(module: ir.Module) -> int:
     return int_value(_kernel(module).attributes["tile.dynamic_shared"])
 
 
+def _map_count(module: ir.Module) -> int:
+    return str(_kernel(module).attributes["tile.tma"]).count("param")
+
+
 def _threads(module: ir.Module) -> int:
     return int(str(_kernel(module).attributes["simt.contract"]).split("array<i32: ")[1].split(",")[0])
 
@@ -101,9 +107,12 @@ def test_sm90a_kernel_takes_tensor_maps_and_runs_wgmma():
     with context(), ir.Location.unknown():
         text = _entries(_lowered(module_text(gemm(64, 64, 64, 4, "bf16", "f32")), "sm_90a"))["gemm"]
     signature = text.split("kernel attributes")[0]
-    assert signature.count("!simt.tensor_map") == 2
+    # A, B, and the output's map for the TMA-store epilogue (boxes of 64 rows of 32 f32: one 128-byte row).
+    assert signature.count("!simt.tensor_map") == 3
     assert 'tile.tma = [{box = array<i64: 64, 64>, param = 1 : i64, swizzle = "128B"}, ' \
-           '{box = array<i64: 64, 64>, param = 2 : i64, swizzle = "128B"}]' in text
+           '{box = array<i64: 64, 64>, param = 2 : i64, swizzle = "128B"}, ' \
+           '{box = array<i64: 64, 32>, param = 0 : i64, swizzle = "128B"}]' in text
+    assert text.count('"simt.tma_store"') == 2  # two 32-column slices of the 64-column tile
     assert text.count('"simt.wgmma_mma_async"') == 4  # one 64-row block, four k16 steps of the 64-deep stage
     assert "transpose_b = true" in text and "transpose_a = false" in text
     assert '"simt.tma_load"' in text and '"simt.mbarrier_wait_parity"' in text
@@ -167,11 +176,12 @@ def _spec(compiled, entry):
 
 def test_the_gemm_example_for_sm90a_records_its_tensor_maps(sm90a_gemm):
     assert sm90a_gemm.tile["gemm_64_64_64"]["tma"] == [{"param": 1, "box": [64, 64], "swizzle": "128B"},
-                                                       {"param": 2, "box": [64, 64], "swizzle": "128B"}]
+                                                       {"param": 2, "box": [64, 64], "swizzle": "128B"},
+                                                       {"param": 0, "box": [64, 32], "swizzle": "128B"}]
     assert sm90a_gemm.tile["gemm_64_64_64"]["dynamic_shared"] == 4 * 16384  # four stages of 16 KiB
     assert sm90a_gemm.tile["gemm_64_64_32"] == {"warps": 4}
     block = ParameterBlock(_spec(sm90a_gemm, "gemm_64_64_64"))
-    assert block.formats[-2:] == ["128s", "128s"] and len(block.formats) == 3 * 5 + 2
+    assert block.formats[-3:] == ["128s"] * 3 and len(block.formats) == 3 * 5 + 3
 
 
 def test_the_gpu_binder_appends_the_tensor_maps(sm90a_gemm, monkeypatch):
@@ -181,8 +191,9 @@ def test_the_gpu_binder_appends_the_tensor_maps(sm90a_gemm, monkeypatch):
     binder = TileBinder(_spec(sm90a_gemm, "gemm_64_64_64"), gpu=True)
     z = partition(_GpuArray(0x100000, (96, 80), "<f4"), (64, 64))
     bound = binder.bind([z, _GpuArray(0x200000, (96, 72), "<u2"), _GpuArray(0x300000, (72, 80), "<u2")], False)
-    assert len(bound.abi) == 3 * 5 + 2 and bound.abi[-2:] == [bytes(128)] * 2
-    assert encoded == [((96, 72), (64, 64), "128B", "bfloat16"), ((72, 80), (64, 64), "128B", "bfloat16")]
+    assert len(bound.abi) == 3 * 5 + 3 and bound.abi[-3:] == [bytes(128)] * 3
+    assert encoded == [((96, 72), (64, 64), "128B", "bfloat16"), ((72, 80), (64, 64), "128B", "bfloat16"),
+                       ((96, 80), (64, 32), "128B", "float32")]
 
 
 def test_without_variants_a_tensor_tma_cannot_describe_is_refused(sm90a_gemm):
