@@ -24,8 +24,13 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 GEMM = ROOT / "examples" / "tile" / "gemm.rs"
-# name: ((BM, BN), knobs). BK is 64 (one 128-byte swizzle row of bf16).
+PRECISIONS = ROOT / "examples" / "tile" / "gemm_precisions.rs"
+# name: ((BM, BN), knobs). BK is 64 (one 128-byte swizzle row of bf16). Names starting with "bf16out" build
+# examples/tile/gemm_precisions.rs with a bf16 output (compared with cuBLAS writing bf16); the others
+# examples/tile/gemm.rs (f32 output).
 CONFIGS: dict[str, tuple[tuple[int, int], dict[str, str]]] = {
+    "bf16out_128x256_tma": ((128, 256), {}),
+    "bf16out_128x256_regstore": ((128, 256), {"epilogue": "registers"}),
     "inline_128x128": ((128, 128), {"specialize": "off"}),
     "specialized_128x128": ((128, 128), {"persistent": "off"}),
     "persistent_128x128": ((128, 128), {}),
@@ -44,7 +49,8 @@ def build(out: Path) -> None:
     import oxide
 
     for name, ((bm, bn), knobs) in CONFIGS.items():
-        path = oxide.build(GEMM, chips=["sm_90a"], instances={"gemm": [[str(bm), str(bn), "64"]]},
+        source, types = (PRECISIONS, ["bf16", "bf16"]) if name.startswith("bf16out") else (GEMM, [])
+        path = oxide.build(source, chips=["sm_90a"], instances={"gemm": [[*types, str(bm), str(bn), "64"]]},
                            knobs=knobs or None, out_dir=out / name)
         print(f"built {name}: {path.name}")
 
@@ -68,21 +74,24 @@ def run(out: Path, runs: int, sizes: list[int]) -> None:
         flops = 2.0 * size ** 3
         cublas = flops / time_ms(lambda: torch.mm(a, b, out_dtype=torch.float32), runs) / 1e9
         results.setdefault("cublas_f32", {})[str(size)] = cublas
+        results.setdefault("cublas_bf16", {})[str(size)] = flops / time_ms(lambda: torch.mm(a, b), runs) / 1e9
         for name, ((bm, bn), _) in CONFIGS.items():
             module = load(next((out / name).glob("*.oxide.json")), target="gpu")
-            c = torch.empty(size, size, device="cuda")
+            bf16 = name.startswith("bf16out")
+            c = torch.empty(size, size, device="cuda", dtype=torch.bfloat16 if bf16 else torch.float32)
             part = oxide.tile.partition(c, (bm, bn))
             launch = lambda: module.gemm[part.grid, stream](part, a, b)  # noqa: E731
             launch()
             torch.cuda.synchronize()
-            error = (c - reference).abs().max().item() / reference.abs().max().item()
-            if error > 1e-3:
+            error = (c.float() - reference).abs().max().item() / reference.abs().max().item()
+            if error > (1e-2 if bf16 else 1e-3):
                 raise SystemExit(f"{name} at {size}^3: wrong result (max relative error {error:.2e})")
             results.setdefault(name, {})[str(size)] = flops / time_ms(launch, runs) / 1e9
     (out / "sweep.json").write_text(json.dumps(results, indent=2))
     print(f"{'configuration':28}" + "".join(f"{s:>16}" for s in sizes))
     for name, by_size in results.items():
-        cells = "".join(f"{by_size[str(s)]:9.1f} ({by_size[str(s)] / results['cublas_f32'][str(s)]:4.2f}x)" for s in sizes)
+        peer = results["cublas_bf16" if name.startswith("bf16out") else "cublas_f32"]
+        cells = "".join(f"{by_size[str(s)]:9.1f} ({by_size[str(s)] / peer[str(s)]:4.2f}x)" for s in sizes)
         print(f"{name:28}{cells}")
 
 
