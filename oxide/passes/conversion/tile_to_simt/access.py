@@ -4,7 +4,8 @@ with the index arithmetic built once per tile.
 In a bit layout, register j of thread tid sits at the thread's base coordinates plus constant register
 coordinates (layouts.py). So every address is `base + sum_d c_d(j) * stride_d`: the base (origin plus the
 thread part, times the strides) is computed once, each `c * stride_d` once per distinct constant, and a
-run's pointer is one offset from the base pointer. At the tensor's edge a run of V elements along the
+run's pointer is one offset from the base pointer (`pointer`; `element_pointer` is the per-element form
+`ptr + sum_d index_d * stride_d` over the same cached indices, which stores keep: memory.py says why). At the tensor's edge a run of V elements along the
 innermost dimension is inside up to a count (`extent - index` when its other indices are inside, else 0),
 which is what simt's masked vector accesses take: one predicate per run instead of one per element.
 """
@@ -28,6 +29,7 @@ class TileAccess:
     def __init__(self, ctx: TileLowering, view: ViewValue, origin: list[ir.Value], layout: Layout) -> None:
         self.ctx, self.view, self.layout = ctx, view, layout
         base, self.owner = layout.thread_base(ctx, ctx.tid)
+        self.origin, self.thread = origin, base
         self.first = [arith.addi(o, ctx.to_i64(b)) for o, b in zip(origin, base)]
         offset = None
         for index, stride in zip(self.first, view.strides):
@@ -47,8 +49,13 @@ class TileAccess:
 
     def _indices(self, j: int) -> list[ir.Value]:
         """Register j's global index per dimension (i64)."""
-        return [first if c == 0 else self._cached(("index", d, c), lambda: arith.addi(first, self.ctx.i64(c)))
+        return [first if c == 0 else self._cached(("index", d, c), lambda: self._index(d, c))
                 for d, (first, c) in enumerate(zip(self.first, self.layout.register_coords(j)))]
+
+    def _index(self, d: int, c: int) -> ir.Value:
+        # The constant joins the thread's i32 coordinate (its bits are disjoint from the thread's: an or), as
+        # layouts.py builds coordinates; LLVM then folds it into address offsets.
+        return arith.addi(self.origin[d], self.ctx.to_i64(arith.addi(self.thread[d], self.ctx.i32(c))))
 
     def pointer(self, j: int, unit_inner: bool = False) -> ir.Value:
         """The address of register j's element; `unit_inner`: the innermost stride is known to be 1."""
@@ -67,6 +74,14 @@ class TileAccess:
         if offset is None:
             return self.base
         return simt.PtrOffsetOp.build(self.base, self.ctx.index(offset))
+
+    def element_pointer(self, j: int) -> ir.Value:
+        """The address of register j's element as `ptr + sum_d index_d * stride_d` (see store_tile for why)."""
+        offset = None
+        for index, stride in zip(self._indices(j), self.view.strides):
+            term = arith.muli(index, stride)
+            offset = term if offset is None else arith.addi(offset, term)
+        return self.view.ptr if offset is None else simt.PtrOffsetOp.build(self.view.ptr, self.ctx.index(offset))
 
     def count(self, j: int) -> ir.Value:
         """How many of the run from register j along the innermost dimension are inside the tensor (i64; at
