@@ -5,9 +5,11 @@ In a bit layout, register j of thread tid sits at the thread's base coordinates 
 coordinates (layouts.py). So every address is `base + sum_d c_d(j) * stride_d`: the base (origin plus the
 thread part, times the strides) is computed once, each `c * stride_d` once per distinct constant, and a
 run's pointer is one offset from the base pointer (`pointer`; `element_pointer` is the per-element form
-`ptr + sum_d index_d * stride_d` over the same cached indices, which stores keep: memory.py says why). At the tensor's edge a run of V elements along the
-innermost dimension is inside up to a count (`extent - index` when its other indices are inside, else 0),
-which is what simt's masked vector accesses take: one predicate per run instead of one per element.
+`ptr + sum_d index_d * stride_d` over the same cached indices, which stores keep: memory.py says why).
+
+At the tensor's edge a run of V elements along the innermost dimension is inside up to a count
+(`extent - index` when its other indices are inside, else 0), which is what simt's masked vector accesses
+take: one predicate per run instead of one per element.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
-from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, i_type
+from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, i_type, ptr_offset
 from oxide.passes.conversion.tile_to_simt.layouts import Layout
 
 
@@ -35,7 +37,7 @@ class TileAccess:
         for index, stride in zip(self.first, view.strides):
             term = arith.muli(index, stride)
             offset = term if offset is None else arith.addi(offset, term)
-        self.base = view.ptr if offset is None else simt.PtrOffsetOp.build(view.ptr, ctx.index(offset))
+        self.base = view.ptr if offset is None else ptr_offset(view.ptr, ctx.index(offset))
         self._cache: dict[tuple, ir.Value] = {}
 
     def in_branch(self) -> None:
@@ -73,7 +75,7 @@ class TileAccess:
             offset = term if offset is None else arith.addi(offset, term)
         if offset is None:
             return self.base
-        return simt.PtrOffsetOp.build(self.base, self.ctx.index(offset))
+        return ptr_offset(self.base, self.ctx.index(offset))
 
     def element_pointer(self, j: int) -> ir.Value:
         """The address of register j's element as `ptr + sum_d index_d * stride_d` (see store_tile for why)."""
@@ -81,7 +83,7 @@ class TileAccess:
         for index, stride in zip(self._indices(j), self.view.strides):
             term = arith.muli(index, stride)
             offset = term if offset is None else arith.addi(offset, term)
-        return self.view.ptr if offset is None else simt.PtrOffsetOp.build(self.view.ptr, self.ctx.index(offset))
+        return self.view.ptr if offset is None else ptr_offset(self.view.ptr, self.ctx.index(offset))
 
     def count(self, j: int) -> ir.Value:
         """How many of the run from register j along the innermost dimension are inside the tensor (i64; at

@@ -125,7 +125,7 @@ def _aligned(ctx: TileLowering, view: ViewValue, vector: int) -> ir.Value:
     ok = arith.cmpi(arith.CmpIPredicate.eq, view.strides[-1], ctx.i64(1))
     for stride in view.strides[:-1]:
         ok = arith.andi(ok, _multiple(ctx, stride, vector))
-    address = simt.PtrToIntOp.build(view.ptr)
+    address = simt.PtrToIntOp.build(view.ptr, results=[i_type(64)])
     return arith.andi(ok, _multiple(ctx, address, vector * bit_width(view.elem) // 8))
 
 
