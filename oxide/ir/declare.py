@@ -359,6 +359,8 @@ class Op(ir.OpView):
 
     @classmethod
     def _infer_result_types(cls, operands: Sequence[Any], attrs: dict[str, ir.Attribute]) -> list[ir.Type]:
+        if not cls.result_fields:  # binding the operands' types parses them: nothing to infer, so skip it
+            return []
         bindings: dict[TypeVar, Any] = {}
         for f, value in zip(cls.operand_fields, operands):
             for v in (list(value) if f.kind == "variadic" else [value] if value is not None else []):

@@ -25,6 +25,7 @@ from oxide.backend.emulator import (  # noqa: F401 (rules)
     ops_cp_async,
     ops_hopper,
     ops_inline_ptx,
+    ops_masked,
     ops_math,
     ops_simt,
     ops_sync,

@@ -10,7 +10,7 @@ One module per op family; importing this package declares them all. It must stay
 """
 
 from oxide.dialects.simt import atomics, debug, indexing, kernel, math, memory, shared, sync, types, warp  # noqa: F401  (declaration on import)
-from oxide.dialects.simt import address, cluster, constant, cp_async, inline_ptx, mbarrier, tma, wgmma  # noqa: F401  (declaration on import)
+from oxide.dialects.simt import address, cluster, constant, cp_async, inline_ptx, masked, mbarrier, tma, wgmma  # noqa: F401  (declaration on import)
 from oxide.dialects.simt.address import *  # noqa: F401,F403
 from oxide.dialects.simt.atomics import *  # noqa: F401,F403
 from oxide.dialects.simt.cluster import *  # noqa: F401,F403
@@ -20,6 +20,7 @@ from oxide.dialects.simt.debug import *  # noqa: F401,F403
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.indexing import *  # noqa: F401,F403
 from oxide.dialects.simt.inline_ptx import *  # noqa: F401,F403
+from oxide.dialects.simt.masked import *  # noqa: F401,F403
 from oxide.dialects.simt.math import *  # noqa: F401,F403
 from oxide.dialects.simt.mbarrier import *  # noqa: F401,F403
 from oxide.dialects.simt.memory import *  # noqa: F401,F403

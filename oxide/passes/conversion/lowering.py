@@ -52,6 +52,9 @@ class LoweringContext:
         self.options = options
         self.function: ir.Operation | None = None
         self._names: set[str] = set()
+        # Facts rules derive from types (parsed from their text, so slow) and ask again for every op: kept per
+        # conversion run, so no type outlives its context here.
+        self.type_facts: dict[tuple[str, ir.Type], Any] = {}
 
     # Values ---------------------------------------------------------------------------------------
     def parts(self, value: ir.Value) -> list[ir.Value]:
@@ -221,9 +224,12 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
     prefix = ctx.conversion.dialect + "."
     todo: list[ir.Operation] = []
 
+    if_name = scf.IfOp.OPERATION_NAME
+
     def collect(op: ir.Operation) -> ir.WalkResult:
-        if op.name.startswith(prefix) or (is_op(op, scf.IfOp) and any(_is_converted(ctx.conversion, r.type)
-                                                                        for r in op.results)):
+        name = op.name
+        if name.startswith(prefix) or (name == if_name and any(_is_converted(ctx.conversion, r.type)
+                                                                 for r in op.results)):
             todo.append(op)
         return ir.WalkResult.ADVANCE
 
@@ -306,10 +312,13 @@ def _replace(ctx: LoweringContext, op: ir.Operation, new: Any) -> None:
     op.erase()
 
 
-def leftover_uses(conversion: Conversion, root: ir.Operation) -> list[tuple[ir.Location, str]]:
-    """Ops outside the dialect that still take or yield converted types: nothing can lower them."""
+def finish(conversion: Conversion, root: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """Remove the parts casts nothing uses any more, and report the ops outside the dialect that still take or
+    yield converted types (nothing can lower them). One walk does both: each costs a Python call per op."""
     problems: list[tuple[ir.Location, str]] = []
+    casts: list[ir.Operation] = []
     converted: dict[ir.Type, bool] = {}  # a kernel has thousands of values and a few types
+    cast_name = builtin.UnrealizedConversionCastOp.OPERATION_NAME
 
     def is_converted(t: ir.Type) -> bool:
         if t not in converted:
@@ -317,32 +326,22 @@ def leftover_uses(conversion: Conversion, root: ir.Operation) -> list[tuple[ir.L
         return converted[t]
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if is_op(op, builtin.UnrealizedConversionCastOp) and PARTS_MARKER in op.attributes:
-            return ir.WalkResult.ADVANCE
-        for value in [*op.operands, *op.results]:
-            if is_converted(value.type):
-                problems.append((op.location, f"'{op.name}' cannot take or produce a value of type {value.type}; "
-                                              "only simt ops may use it"))
-                break
-        return ir.WalkResult.ADVANCE
-
-    walk(root, visit, ir.WalkOrder.PRE_ORDER)
-    return problems
-
-
-def erase_dead_parts(root: ir.Operation) -> None:
-    """Remove the parts casts nothing uses any more."""
-    casts: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if is_op(op, builtin.UnrealizedConversionCastOp) and PARTS_MARKER in op.attributes:
+        if op.name == cast_name and PARTS_MARKER in op.attributes:
             casts.append(op)
+            return ir.WalkResult.ADVANCE
+        for values in (op.operands, op.results):
+            for value in values:
+                if is_converted(value.type):
+                    problems.append((op.location, f"'{op.name}' cannot take or produce a value of type "
+                                                  f"{value.type}; only simt ops may use it"))
+                    return ir.WalkResult.ADVANCE
         return ir.WalkResult.ADVANCE
 
     walk(root, visit, ir.WalkOrder.POST_ORDER)
-    for cast in reversed(casts):
+    for cast in reversed(casts):  # users before the casts they use: a chain of dead casts goes at once
         if not list(cast.result.uses):
             cast.erase()
+    return problems
 
 
 def run_conversion(conversion: Conversion, container: ir.Operation, options: Any) -> None:
@@ -353,7 +352,6 @@ def run_conversion(conversion: Conversion, container: ir.Operation, options: Any
             convert_signature(ctx, op.operation)
     failures = lower_ops(ctx, container)
     if not failures:
-        erase_dead_parts(container)
-        failures = leftover_uses(conversion, container)
+        failures = finish(conversion, container)
     if failures:
         raise PassError(failures)

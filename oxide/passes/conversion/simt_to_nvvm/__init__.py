@@ -15,7 +15,7 @@ from oxide.ir.rules import is_op
 from oxide.passes.base import OxidePass
 from oxide.passes.conversion.lowering import run_conversion
 from oxide.passes.conversion.simt_to_nvvm import atomics, debug, indexing, math, memory, shared, sync, warp  # noqa: F401  (rules register on import)
-from oxide.passes.conversion.simt_to_nvvm import address, cluster, constant, cp_async, inline_ptx, mbarrier, tma, wgmma  # noqa: F401  (rules register on import)
+from oxide.passes.conversion.simt_to_nvvm import address, cluster, constant, cp_async, inline_ptx, masked, mbarrier, tma, wgmma  # noqa: F401  (rules register on import)
 from oxide.passes.conversion.simt_to_nvvm.kernel import (
     apply_parameter_attributes, lower_kernel_metadata, mark_coherent_reads, parameter_attributes,
 )

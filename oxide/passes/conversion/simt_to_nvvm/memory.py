@@ -13,7 +13,7 @@ from oxide.ir.declare import python_value
 from oxide.passes.conversion.lowering import LoweringContext
 from oxide.passes.conversion.simt_to_nvvm.kernel import COHERENT_MARKER
 from oxide.passes.conversion.simt_to_nvvm.rules import lowering
-from oxide.passes.conversion.simt_to_nvvm.types import element_type
+from oxide.passes.conversion.simt_to_nvvm.types import element_type_in
 
 
 def _in_bounds(ctx: LoweringContext, index: ir.Value, length: ir.Value) -> ir.Value:
@@ -68,7 +68,7 @@ def lower_store_unchecked(ctx: LoweringContext, op: ops.StoreUncheckedOp) -> Non
 def lower_get_mut(ctx: LoweringContext, op: ops.GetMutOp) -> list:
     slice_parts = ctx.parts(op.slice)
     witness = ctx.parts(op.witness)
-    elem = element_type(op.slice.type)
+    elem = element_type_in(ctx, op.slice.type)
     if python_value(DisjointType.parameters_of(op.slice.type)[1]) == "runtime_2d":
         ptr, length, width = slice_parts
         row, col, valid = witness
@@ -85,7 +85,7 @@ def lower_get_mut(ctx: LoweringContext, op: ops.GetMutOp) -> list:
 
 @lowering(ops.GetUncheckedMutOp)
 def lower_get_unchecked_mut(ctx: LoweringContext, op: ops.GetUncheckedMutOp) -> list:
-    return [ctx.gep(ctx.parts(op.slice)[0], op.index, element_type(op.slice.type))]
+    return [ctx.gep(ctx.parts(op.slice)[0], op.index, element_type_in(ctx, op.slice.type))]
 
 
 @lowering(ops.RefLoadOp)
@@ -128,12 +128,12 @@ def lower_slice_ptr(ctx: LoweringContext, op: ops.SlicePtrOp) -> list:
 def lower_elem_ptr(ctx: LoweringContext, op: ops.ElemPtrOp) -> list:
     ptr, length = ctx.parts(op.slice)
     ctx.trap_unless(_in_bounds(ctx, op.index, length))
-    return [ctx.gep(ptr, op.index, element_type(op.slice.type))]
+    return [ctx.gep(ptr, op.index, element_type_in(ctx, op.slice.type))]
 
 
 @lowering(ops.PtrOffsetOp)
 def lower_ptr_offset(ctx: LoweringContext, op: ops.PtrOffsetOp) -> list:
-    return [ctx.gep(ctx.parts(op.ptr)[0], op.offset, element_type(op.ptr.type))]
+    return [ctx.gep(ctx.parts(op.ptr)[0], op.offset, element_type_in(ctx, op.ptr.type))]
 
 
 def _stated_alignment(op: Any) -> dict[str, int]:
@@ -175,7 +175,7 @@ def lower_field_ptr(ctx: LoweringContext, op: ops.FieldPtrOp) -> list:
     # getelementptr p[0, field] over the struct type: LLVM's layout is the one the struct type declares.
     base = ctx.parts(op.ptr)[0]
     return [llvm.getelementptr(base.type, base, [], ir.DenseI32ArrayAttr.get([0, op.field]),
-                               ir.TypeAttr.get(element_type(op.ptr.type)), llvm.GEPNoWrapFlags.inbounds)]
+                               ir.TypeAttr.get(element_type_in(ctx, op.ptr.type)), llvm.GEPNoWrapFlags.inbounds)]
 
 
 @lowering(ops.FromGenericOp)

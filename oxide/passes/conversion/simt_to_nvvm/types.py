@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from mlir import ir
 
 from oxide.dialects.simt.tma import TensorMapType
@@ -55,3 +57,12 @@ def element_type(t: ir.Type) -> ir.Type:
         if kind.isinstance(t):
             return kind.parameters_of(t)[0]
     raise TypeError(f"{t} has no element type")
+
+
+def element_type_in(ctx: Any, t: ir.Type) -> ir.Type:
+    """element_type(t), remembered for the conversion run of `ctx` (a LoweringContext): a kernel's thousands
+    of pointer ops share a few types, and reading a type's parameters parses its text."""
+    key = ("element_type", t)
+    if key not in ctx.type_facts:
+        ctx.type_facts[key] = element_type(t)
+    return ctx.type_facts[key]

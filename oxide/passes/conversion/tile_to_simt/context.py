@@ -25,6 +25,12 @@ def i_type(width: int) -> ir.Type:
     return ir.IntegerType.get_signless(width)
 
 
+def ptr_offset(ptr: ir.Value, offset: ir.Value) -> ir.Value:
+    """simt.ptr_offset of `ptr` by `offset` (index) elements. The result type is given, not inferred: inferring
+    it parses the pointer type, and the tile lowering offsets pointers thousands of times per kernel."""
+    return simt.PtrOffsetOp.build(ptr, offset, results=[ptr.type])
+
+
 # The named barrier of code that part of the block runs (0 is the block barrier's).
 PART_BARRIER = 1
 # scratch_store/scratch_load permute positions within rows of 2^SWIZZLE_BITS elements (one per bank).
@@ -218,12 +224,12 @@ class TileLowering:
         """scratch[index] = value (index i32; stored at a swizzled position that scratch_load undoes)."""
         if str(value.type) == "i1":
             value = arith.extui(i_type(8), value)
-        ptr = simt.PtrOffsetOp.build(base, self.index(self._swizzled(index)))
+        ptr = ptr_offset(base, self.index(self._swizzled(index)))
         simt.PtrStoreOp(ptr, value)
 
     def scratch_load(self, base: ir.Value, index: ir.Value, elem: ir.Type) -> ir.Value:
         """scratch[index] (index i32) as `elem`, as scratch_store wrote it."""
-        ptr = simt.PtrOffsetOp.build(base, self.index(self._swizzled(index)))
+        ptr = ptr_offset(base, self.index(self._swizzled(index)))
         storage = i_type(8) if str(elem) == "i1" else elem
         value = simt.PtrLoadOp.build(ptr, results=[storage])
         return arith.trunci(elem, value) if str(elem) == "i1" else value

@@ -18,6 +18,7 @@ from mlir.dialects import vector as vector_ops
 from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.ir.rules import LoweringError, is_op
+from oxide.passes.conversion.tile_to_simt.access import TileAccess
 from oxide.passes.conversion.tile_to_simt.context import (
     PartitionValue,
     TileLowering,
@@ -27,7 +28,6 @@ from oxide.passes.conversion.tile_to_simt.context import (
 )
 from oxide.passes.conversion.tile_to_simt.layouts import (
     VECTOR_BYTES,
-    Element,
     Layout,
     TileValue,
     flat_bits,
@@ -103,29 +103,6 @@ def _signed_i64(index: ir.Value) -> ir.Value:
     return index if str(index.type) == "i64" else arith.extsi(i_type(64), index)
 
 
-def _global_indices(ctx: TileLowering, origin: list[ir.Value], element: Element) -> list[ir.Value]:
-    return [arith.addi(o, ctx.to_i64(c)) for o, c in zip(origin, element.coords)]
-
-
-def _inside(ctx: TileLowering, view: ViewValue, indices: list[ir.Value]) -> ir.Value | None:
-    """index_d < extent_d for every d (unsigned, so a negative index is outside too)."""
-    cond = None
-    for index, extent in zip(indices, view.shape):
-        ok = arith.cmpi(arith.CmpIPredicate.ult, index, extent)
-        cond = ok if cond is None else arith.andi(cond, ok)
-    return cond
-
-
-def _address(ctx: TileLowering, view: ViewValue, indices: list[ir.Value]) -> ir.Value:
-    offset = None
-    for index, stride in zip(indices, view.strides):
-        term = arith.muli(index, stride)
-        offset = term if offset is None else arith.addi(offset, term)
-    if offset is None:
-        return view.ptr
-    return simt.PtrOffsetOp.build(view.ptr, ctx.index(offset))
-
-
 def vector_elements(layout: Layout, elem: ir.Type) -> int:
     """How many elements each vector access moves: the layout's contiguous run, at most 16 bytes."""
     bits = bit_width(elem)
@@ -142,29 +119,14 @@ def coalesced(layout: Layout) -> bool:
     return run >= len(order) or layout.lanes[0] in (order[run], None)
 
 
-def _tile_inside(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int]) -> ir.Value:
-    """Whether the whole tile lies inside the tensor (the same for every thread of the block)."""
-    ok = ctx.const(i_type(1), 1)
-    for start, extent, size in zip(origin, view.shape, shape):
-        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sge, start, ctx.i64(0)))
-        ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sle, arith.addi(start, ctx.i64(size)), extent))
-    return ok
-
-
 def _aligned(ctx: TileLowering, view: ViewValue, vector: int) -> ir.Value:
     """Whether every vector of `vector` elements is contiguous and aligned: innermost stride 1, the other
     strides multiples of the vector, the base address aligned to its size (the same for every thread)."""
     ok = arith.cmpi(arith.CmpIPredicate.eq, view.strides[-1], ctx.i64(1))
     for stride in view.strides[:-1]:
         ok = arith.andi(ok, _multiple(ctx, stride, vector))
-    address = simt.PtrToIntOp.build(view.ptr)
+    address = simt.PtrToIntOp.build(view.ptr, results=[i_type(64)])
     return arith.andi(ok, _multiple(ctx, address, vector * bit_width(view.elem) // 8))
-
-
-def _group_inside(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], vector: int) -> ir.Value:
-    """Whether the `vector` elements from `indices` along the innermost dimension are all inside."""
-    last = indices[:-1] + [arith.addi(indices[-1], ctx.i64(vector - 1))]
-    return _inside(ctx, view, last)
 
 
 def _multiple(ctx: TileLowering, value: ir.Value, of: int) -> ir.Value:
@@ -172,113 +134,136 @@ def _multiple(ctx: TileLowering, value: ir.Value, of: int) -> ir.Value:
     return arith.cmpi(arith.CmpIPredicate.eq, low, ctx.i64(0))
 
 
+def _vector_type(vector: int, elem: ir.Type) -> ir.Type:
+    return ir.VectorType.get([vector], elem)
+
+
 def _vector_pointer(address: ir.Value, vector: int, elem: ir.Type) -> ir.Value:
-    return simt.PtrCastOp.build(address, results=[ir.Type.parse(f"!simt.ptr<vector<{vector}x{elem}>, 1>")])
+    # Views are global tensors (address space 1).
+    return simt.PtrCastOp.build(address, results=[simt.PtrType.get(_vector_type(vector, elem), 1)])
 
 
-def _vector_load(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], vector: int,
-                 elem: ir.Type) -> list[ir.Value]:
-    address = _address(ctx, view, indices)
+def _split(vector: ir.Value, lanes: int) -> list[ir.Value]:
+    return [vector_ops.extract(vector, static_position=[k], dynamic_position=[]) for k in range(lanes)]
+
+
+def _load_run(address: ir.Value, vector: int, elem: ir.Type) -> ir.Value:
+    """An unmasked load of `vector` contiguous elements: one scalar, or one vector (aligned)."""
     if vector == 1:
-        return [simt.PtrLoadOp.build(address, results=[elem])]
-    loaded = simt.PtrLoadOp.build(_vector_pointer(address, vector, elem), results=[ir.VectorType.get([vector], elem)])
-    return [vector_ops.extract(loaded, static_position=[k], dynamic_position=[]) for k in range(vector)]
+        return simt.PtrLoadOp.build(address, results=[elem])
+    return simt.PtrLoadOp.build(_vector_pointer(address, vector, elem), results=[_vector_type(vector, elem)])
 
 
-def _vector_store(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], values: list[ir.Value]) -> None:
-    address = _address(ctx, view, indices)
-    if len(values) == 1:
-        simt.PtrStoreOp(address, values[0])
-        return
-    packed = vector_ops.from_elements(ir.VectorType.get([len(values)], values[0].type), values)
-    simt.PtrStoreOp(_vector_pointer(address, len(values), values[0].type), packed)
+def _edge_load(ctx: TileLowering, access: TileAccess, j: int, vector: int, elem: ir.Type,
+               aligned: ir.Value | None) -> list[ir.Value]:
+    """The run from register j at the tensor's edge: one vector load when it is wholly inside and aligned
+    (then the innermost stride is 1), else a masked load of the part inside (0 past it)."""
+    count, address = access.count(j), access.pointer(j)
+    masked = (address, access.view.strides[-1], count)
+    if aligned is None:
+        return _split(simt.MaskedLoadOp.build(*masked, results=[_vector_type(vector, elem)]), vector)
+    whole = scf.IfOp(arith.andi(aligned, arith.cmpi(arith.CmpIPredicate.sge, count, ctx.i64(vector))),
+                     [_vector_type(vector, elem)], has_else=True)
+    with ir.InsertionPoint(whole.then_block):
+        scf.YieldOp([_load_run(address, vector, elem)])
+    with ir.InsertionPoint(whole.else_block):
+        scf.YieldOp([simt.MaskedLoadOp.build(*masked, results=[_vector_type(vector, elem)])])
+    return _split(whole.result, vector)
 
 
 def load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type) -> TileValue:
     """The tile of `shape` at `origin` of `view`, in the default layout; 0 past the tensor's edge.
 
-    Three paths: the whole tile inside and aligned (unmasked vector loads); at an edge, each vector that is
-    wholly inside still loads as one; the elements of the others load one by one, masked."""
+    Three paths: the whole tile inside and aligned (unmasked vector loads); at an edge, each run that is
+    wholly inside and aligned still loads as one vector, the others as a masked load of their inside part."""
     layout = ctx.default_layout(shape)
-    elements = layout.coords(ctx, ctx.tid)
     if not shape:
         return TileValue(layout, [simt.PtrLoadOp.build(view.ptr, results=[elem])])
     vector = vector_elements(layout, elem)
     aligned = _aligned(ctx, view, vector) if vector > 1 else None
-    inside = _tile_inside(ctx, view, origin, shape)
+    access = TileAccess(ctx, view, origin, layout)
+    inside = access.tile_inside(origin, shape)
     fast = scf.IfOp(inside if aligned is None else arith.andi(inside, aligned), [elem] * layout.per_thread,
                     has_else=True)
     with ir.InsertionPoint(fast.then_block):
+        access.in_branch()
         values: list[ir.Value] = []
         for j in range(0, layout.per_thread, vector):
-            values.extend(_vector_load(ctx, view, _global_indices(ctx, origin, elements[j]), vector, elem))
+            run = _load_run(access.pointer(j, unit_inner=aligned is not None), vector, elem)
+            values.extend([run] if vector == 1 else _split(run, vector))
         scf.YieldOp(values)
     with ir.InsertionPoint(fast.else_block):
+        access.in_branch()
         values = []
         for j in range(0, layout.per_thread, vector):
-            group = [_global_indices(ctx, origin, e) for e in elements[j:j + vector]]
-            if aligned is None:
-                values.append(_masked_load(ctx, view, group[0], elem))
-                continue
-            whole = scf.IfOp(arith.andi(aligned, _group_inside(ctx, view, group[0], vector)), [elem] * vector,
-                             has_else=True)
-            with ir.InsertionPoint(whole.then_block):
-                scf.YieldOp(_vector_load(ctx, view, group[0], vector, elem))
-            with ir.InsertionPoint(whole.else_block):
-                scf.YieldOp([_masked_load(ctx, view, indices, elem) for indices in group])
-            values.extend(whole.results)
+            values.extend(_edge_load(ctx, access, j, vector, elem, aligned))
         scf.YieldOp(values)
     return TileValue(layout, list(fast.results))
 
 
-def _masked_load(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], elem: ir.Type) -> ir.Value:
-    branch = scf.IfOp(_inside(ctx, view, indices), [elem], has_else=True)
-    with ir.InsertionPoint(branch.then_block):
-        scf.YieldOp([simt.PtrLoadOp.build(_address(ctx, view, indices), results=[elem])])
-    with ir.InsertionPoint(branch.else_block):
-        scf.YieldOp([ctx.zero(elem)])
-    return branch.result
+def _store_run(address: ir.Value, values: list[ir.Value], packed: ir.Value | None) -> None:
+    """An unmasked store of contiguous elements: one scalar, or one vector (aligned)."""
+    if packed is None:
+        simt.PtrStoreOp(address, values[0])
+        return
+    simt.PtrStoreOp(_vector_pointer(address, len(values), values[0].type), packed)
+
+
+def _pack(values: list[ir.Value]) -> ir.Value:
+    return vector_ops.from_elements(_vector_type(len(values), values[0].type), values)
+
+
+def _edge_store(ctx: TileLowering, access: TileAccess, j: int, values: list[ir.Value],
+                aligned: ir.Value | None) -> None:
+    """The run from register j at the tensor's edge: one vector store when it is wholly inside and aligned
+    (then the innermost stride is 1), else a masked store of the part inside."""
+    count, address, packed = access.count(j), access.element_pointer(j), _pack(values)
+    masked = (address, access.view.strides[-1], count, packed)
+    if aligned is None:
+        simt.MaskedStoreOp(*masked)
+        return
+    whole = scf.IfOp(arith.andi(aligned, arith.cmpi(arith.CmpIPredicate.sge, count, ctx.i64(len(values)))),
+                     has_else=True)
+    with ir.InsertionPoint(whole.then_block):
+        _store_run(address, values, packed)
+        scf.YieldOp([])
+    with ir.InsertionPoint(whole.else_block):
+        simt.MaskedStoreOp(*masked)
+        scf.YieldOp([])
 
 
 def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile: TileValue) -> None:
     """Store `tile` at `origin` of `view` from its owners, dropping elements past the tensor's edge (the same
     three paths as loads). A tile whose layout would scatter a warp's stores (a transpose) goes to the
-    default layout first."""
+    default layout first.
+
+    Stores address each element as `ptr + sum index * stride` rather than from a per-tile base: on the GEMM
+    epilogues that leaves ptxas fewer live 64-bit offsets (sm_90a wgmma GEMM: 168 registers instead of 179)."""
     if not coalesced(tile.layout):
         tile = convert_layout(ctx, tile, ctx.default_layout(list(tile.layout.shape)))
     layout = tile.layout
-    elements = layout.coords(ctx, ctx.tid)
     elem = tile.values[0].type
-    vector = vector_elements(layout, elem) if layout.shape else 1
+    if not layout.shape:
+        with only_if(layout.thread_base(ctx, ctx.tid)[1]):
+            simt.PtrStoreOp(view.ptr, tile.values[0])
+        return
+    vector = vector_elements(layout, elem)
     aligned = _aligned(ctx, view, vector) if vector > 1 else None
-    inside = _tile_inside(ctx, view, origin, list(layout.shape))
-    fast = scf.IfOp(inside if aligned is None else arith.andi(inside, aligned), has_else=True)
-    with ir.InsertionPoint(fast.then_block):
-        for j in range(0, layout.per_thread, vector):
-            with only_if(elements[j].owner):
-                _vector_store(ctx, view, _global_indices(ctx, origin, elements[j]), tile.values[j:j + vector])
-        scf.YieldOp([])
-    with ir.InsertionPoint(fast.else_block):
-        for j in range(0, layout.per_thread, vector):
-            group = [_global_indices(ctx, origin, e) for e in elements[j:j + vector]]
-            with only_if(elements[j].owner):
-                if aligned is None:
-                    _masked_store(ctx, view, group[0], tile.values[j])
-                    continue
-                whole = scf.IfOp(arith.andi(aligned, _group_inside(ctx, view, group[0], vector)), has_else=True)
-                with ir.InsertionPoint(whole.then_block):
-                    _vector_store(ctx, view, group[0], tile.values[j:j + vector])
-                    scf.YieldOp([])
-                with ir.InsertionPoint(whole.else_block):
-                    for indices, value in zip(group, tile.values[j:j + vector]):
-                        _masked_store(ctx, view, indices, value)
-                    scf.YieldOp([])
-        scf.YieldOp([])
-
-
-def _masked_store(ctx: TileLowering, view: ViewValue, indices: list[ir.Value], value: ir.Value) -> None:
-    with only_if(_inside(ctx, view, indices)):
-        simt.PtrStoreOp(_address(ctx, view, indices), value)
+    access = TileAccess(ctx, view, origin, layout)
+    inside = access.tile_inside(origin, list(layout.shape))
+    with only_if(access.owner):
+        fast = scf.IfOp(inside if aligned is None else arith.andi(inside, aligned), has_else=True)
+        with ir.InsertionPoint(fast.then_block):
+            access.in_branch()
+            for j in range(0, layout.per_thread, vector):
+                values = tile.values[j:j + vector]
+                _store_run(access.element_pointer(j), values, _pack(values) if vector > 1 else None)
+            scf.YieldOp([])
+        with ir.InsertionPoint(fast.else_block):
+            access.in_branch()
+            for j in range(0, layout.per_thread, vector):
+                _edge_store(ctx, access, j, tile.values[j:j + vector], aligned)
+            scf.YieldOp([])
 
 
 @lowering(T.LoadOp)

@@ -27,7 +27,7 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
-from oxide.passes.conversion.tile_to_simt.context import TileLowering
+from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset
 from oxide.passes.conversion.tile_to_simt.layouts import (
     VECTOR_BYTES as ROW_VECTOR_BYTES,
 )
@@ -89,7 +89,7 @@ def _i32(ctx: TileLowering, value: Any) -> ir.Value:
 
 def _offset(ctx: TileLowering, base: ir.Value, elements: Any) -> ir.Value:
     """base + elements (a simt pointer into the scratch memory)."""
-    return simt.PtrOffsetOp.build(base, ctx.index(_i32(ctx, elements)))
+    return ptr_offset(base, ctx.index(_i32(ctx, elements)))
 
 
 Formula = Callable[[Any, Any, int, int], Any]
@@ -115,7 +115,7 @@ class _Addresses:
         """The pointer formula(lane, warp, i, ks) stands for."""
         constant = _constant(formula, i, ks)
         thread = self.thread(key, formula)
-        return thread if constant == 0 else simt.PtrOffsetOp.build(thread, self.ctx.const(ir.IndexType.get(), constant))
+        return thread if constant == 0 else ptr_offset(thread, self.ctx.const(ir.IndexType.get(), constant))
 
 
 def _constant(formula: Formula, i: int, ks: int) -> int:
@@ -147,7 +147,7 @@ def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base
             values = [_to_tf32(v) for v in values]
         for j in range(0, layout.per_thread, width):
             constant = place(*layout.register_coords(j)) - place(0, 0)
-            ptr = thread if constant == 0 else simt.PtrOffsetOp.build(thread, ctx.const(ir.IndexType.get(), constant))
+            ptr = thread if constant == 0 else ptr_offset(thread, ctx.const(ir.IndexType.get(), constant))
             if width == 1:
                 simt.PtrStoreOp(ptr, values[j])
                 continue
@@ -329,7 +329,7 @@ def _staging(ctx: TileLowering, op: Any, plan: ml.MmaPlan) -> ir.Value:
     value, loop = parity
     _barrier_before(ctx, loop)
     buffers = _staging_buffers(ctx, tile.elem_of(op.lhs.type), 2 * elems)
-    return simt.PtrOffsetOp.build(buffers, ctx.index(arith.muli(value, ctx.i32(elems))))
+    return ptr_offset(buffers, ctx.index(arith.muli(value, ctx.i32(elems))))
 
 
 def warp_mma(ctx: TileLowering, plan: ml.MmaPlan, base: ir.Value, regs: list[ir.Value],

@@ -31,7 +31,13 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.ir.rules import LoweringError
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
-from oxide.passes.conversion.tile_to_simt.context import PartitionValue, TileLowering, ViewValue, i_type
+from oxide.passes.conversion.tile_to_simt.context import (
+    PartitionValue,
+    TileLowering,
+    ViewValue,
+    i_type,
+    ptr_offset,
+)
 from oxide.passes.conversion.tile_to_simt.gemm_pattern import GemmLoop, match_gemm_loop
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.mma import warp_mma
@@ -165,7 +171,7 @@ class _Copier:
     def stage(self, slot: ir.Value) -> ir.Value:
         """The first element of stage `slot` (i32)."""
         start = arith.muli(slot, self.ctx.i32(self.plan.stage_elems))
-        return simt.PtrOffsetOp.build(self.ring, self.ctx.index(start))
+        return ptr_offset(self.ring, self.ctx.index(start))
 
     def fill(self, kt: ir.Value, slot: ir.Value) -> None:
         """Copy K tile `kt` of both operands into stage `slot`."""
@@ -199,9 +205,9 @@ class _Copier:
                 count = arith.minsi(left, ctx.i64(per_chunk))
                 size = arith.select(inside, arith.trunci(i_type(32), count), ctx.i32(0))
                 at = arith.addi(arith.muli(row, view.strides[0]), col)
-                src = simt.PtrOffsetOp.build(view.ptr, ctx.index(arith.select(inside, at, ctx.i64(0))))
+                src = ptr_offset(view.ptr, ctx.index(arith.select(inside, at, ctx.i64(0))))
                 dst_at = arith.addi(arith.muli(r, ctx.i32(operand.stride)), c)
-                dst = simt.PtrOffsetOp.build(base, ctx.index(arith.addi(dst_at, ctx.i32(operand.offset))))
+                dst = ptr_offset(base, ctx.index(arith.addi(dst_at, ctx.i32(operand.offset))))
                 simt.CpAsyncOp(dst, src, arith.muli(size, ctx.i32(self.elem_bytes)), bytes=CHUNK_BYTES)
 
     def _elements(self, operand: _Operand, base: ir.Value, row0: ir.Value, col0: ir.Value) -> None:
@@ -221,12 +227,12 @@ class _Copier:
                 load = scf.IfOp(inside, [view.elem], has_else=True)
                 with ir.InsertionPoint(load.then_block):
                     at = arith.addi(arith.muli(row, view.strides[0]), arith.muli(col, view.strides[1]))
-                    scf.YieldOp([simt.PtrLoadOp.build(simt.PtrOffsetOp.build(view.ptr, ctx.index(at)),
+                    scf.YieldOp([simt.PtrLoadOp.build(ptr_offset(view.ptr, ctx.index(at)),
                                                       results=[view.elem])])
                 with ir.InsertionPoint(load.else_block):
                     scf.YieldOp([ctx.zero(view.elem)])
                 dst_at = arith.addi(arith.addi(arith.muli(r, ctx.i32(operand.stride)), c), ctx.i32(operand.offset))
-                simt.PtrStoreOp(simt.PtrOffsetOp.build(base, ctx.index(dst_at)), load.results[0])
+                simt.PtrStoreOp(ptr_offset(base, ctx.index(dst_at)), load.results[0])
             scf.YieldOp([])
 
 

@@ -1,6 +1,7 @@
 // convert-tile-to-simt on a vector add: the contract's ABI (pointer, extents, strides per view), the launch
 // block in the kernel's contract, one uniform fast-path test per access (whole tile inside, innermost stride 1,
-// 16-byte aligned) choosing vector loads/stores over masked scalar ones.
+// 16-byte aligned) choosing vector loads/stores; at the edge one masked access per run of 4 (no per-element
+// branch).
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
 
 module attributes {gpu.container_module} {
@@ -16,12 +17,16 @@ module attributes {gpu.container_module} {
       // CHECK: "simt.ptr_to_int"(%[[X]])
       // CHECK: scf.if %{{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
       // CHECK-COUNT-2: "simt.ptr_load"(%{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>) -> vector<4xf32>
-      // At an edge, each group of 4 wholly inside the tensor still loads as a vector; the rest element by element.
+      // At an edge, each run of 4 wholly inside the tensor still loads as a vector; the others as a masked load of
+      // their first `count` elements, count = extent - index (0 when the run starts outside).
       // CHECK: } else {
-      // CHECK: scf.if %{{.*}} -> (f32, f32, f32, f32) {
+      // CHECK: %[[LEFT:.*]] = arith.subi %arg4, %{{.*}} : i64
+      // CHECK: %[[COUNT:.*]] = arith.select %{{.*}}, %[[LEFT]], %c0_i64 : i64
+      // CHECK: scf.if %{{.*}} -> (vector<4xf32>) {
       // CHECK: "simt.ptr_load"(%{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>) -> vector<4xf32>
       // CHECK: } else {
-      // CHECK-COUNT-4: scf.if %{{.*}} -> (f32) {
+      // CHECK: "simt.masked_load"(%{{.*}}, %arg5, %[[COUNT]]) : (!simt.ptr<f32, 1 : i64>, i64, i64) -> vector<4xf32>
+      // CHECK-NOT: scf.if %{{.*}} -> (f32) {
       %a = "tile.load"(%px, %bid) : (!tile.partition<f32, array<i64: 1024>>, i32) -> tensor<1024xf32>
       %b = "tile.load"(%py, %bid) : (!tile.partition<f32, array<i64: 1024>>, i32) -> tensor<1024xf32>
       // CHECK-COUNT-8: arith.addf %{{.*}}, %{{.*}} : f32
@@ -30,6 +35,7 @@ module attributes {gpu.container_module} {
       // CHECK: scf.if
       // CHECK-COUNT-2: "simt.ptr_store"(%{{.*}}, %{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>, vector<4xf32>) -> ()
       // CHECK: } else {
+      // CHECK: "simt.masked_store"(%{{.*}}, %arg2, %{{.*}}, %{{.*}}) : (!simt.ptr<f32, 1 : i64>, i64, i64, vector<4xf32>) -> ()
       "tile.store_own"(%z, %c) : (!tile.view_mut<f32, array<i64: 1024>>, tensor<1024xf32>) -> ()
       gpu.return
     }
