@@ -96,17 +96,20 @@ def test_gemm_matches_torch(torch, m, n, k):
 def test_pipelined_gemm_handles_odd_shapes_and_views(torch, m, n, k):
     # The sm_90 artifact's K loop is the cp.async pipeline (docs/tile-mma.md): rows of K = 100 or N = 37 bf16
     # are not 16-byte aligned (element copies), K = 8 is shorter than one tile, K = 1000 runs 16 tiles through
-    # the ring. (A transposed B is refused by the tile runtime, which takes C-contiguous GPU tensors only.)
-    from oxide.runtime.errors import KernelArgumentError
-
+    # the ring. A transposed B (strides (1, K)) and a column slice of A reach the kernel with their strides
+    # (innermost stride not 1: element copies).
     a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
     b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
     c = torch.full((m, n), float("nan"), device="cuda")
     _gpu("gemm").gemm(oxide.tile.partition(c, (128, 128)), a, b)
     torch.cuda.synchronize()
     torch.testing.assert_close(c.double(), a.double() @ b.double(), rtol=1e-3, atol=1e-3 * k ** 0.5)
-    with pytest.raises(KernelArgumentError, match="not C-contiguous"):
-        _gpu("gemm").gemm(oxide.tile.partition(c, (128, 128)), a, b.t().contiguous().t())
+    bt = b.t().contiguous().t()
+    wide = torch.randn(m, k + 8, device="cuda").to(torch.bfloat16)
+    c.fill_(float("nan"))
+    _gpu("gemm").gemm(oxide.tile.partition(c, (128, 128)), wide[:, 3:3 + k], bt)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c.double(), wide[:, 3:3 + k].double() @ bt.double(), rtol=1e-3, atol=1e-3 * k ** 0.5)
 
 
 @pytest.fixture(scope="module")
