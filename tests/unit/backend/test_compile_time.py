@@ -23,9 +23,10 @@ INSTANCE = {"gemm": [["128", "128", "64"]]}  # what tests/fixtures and benchmark
 # CPU seconds per compile. The target (300 ms) is not met yet (docs/compile-time.md: 0.72 s for sm_80, 0.41 s
 # for sm_90a); the bounds leave room for a loaded machine and still fail on a regression like compiling
 # twice (the isolation probe, then the real run: 1.75 s and 1.05 s).
-# sm_90a compiles two entries of a wgmma GEMM with 128 x 128 tiles (the TMA + wgmma kernel and its mma.sync
-# sibling for tensors TMA cannot read), about 0.9 s: the same bound as sm_80.
-BOUND_SECONDS = {"sm_80": 1.4, "sm_90a": 1.4}
+# sm_90a compiles three entries of a wgmma GEMM with 128 x 128 tiles (the TMA + wgmma kernel for a row-major
+# B, the one for a K-major B, and the mma.sync sibling for tensors TMA cannot read), about 1.3-1.5 s under
+# load: a bound of 2 s (a regression like compiling twice still fails it).
+BOUND_SECONDS = {"sm_80": 1.4, "sm_90a": 2.0}
 
 
 def _cpu_seconds() -> float:
