@@ -14,6 +14,7 @@ from mlir.dialects import arith, gpu
 from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
+from oxide.dialects.tile.mma import FP8
 from oxide.ir.declare import python_value, int_value
 from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
@@ -202,6 +203,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         raise exc.at(func) from None
     gemms = _lower_variants(func, target, knobs, wgmma, b_kmajor)
     gemm = gemms[0] if gemms else None
+    _check_fp8(func, gemm[0] if gemm else None, target)
     # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup.
     warps = gemm[1].warps if gemm else kernel_warps(func)
     threads = gemm[1].threads if gemm else 32 * warps
@@ -259,6 +261,26 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         new_func.erase()
         raise
     func.erase()
+
+
+def _check_fp8(func: ir.Operation, loop: ir.Operation | None, target: Target) -> None:
+    """fp8 tiles are lowered only as the loads of a GEMM K loop on sm_90a's wgmma path (the ring holds their
+    bytes, wgmma reads them); anywhere else (another op, the mma.sync path) is a located error, not a crash."""
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        fp8 = any(isinstance(r.type, ir.RankedTensorType) and str(T.elem_of(r.type)) in FP8 for r in op.results)
+        if fp8 and not (loop is not None and op in _TILE_LOADS and op.parent == loop):
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    walk(func, visit, ir.WalkOrder.PRE_ORDER)
+    if found:
+        raise LoweringError(f"fp8 tiles are lowered only as the operands of a GEMM K loop (load, load, mma) on "
+                            f"sm_90a's wgmma path with B K-major; this kernel uses one elsewhere, or targets "
+                            f"{target.chip} (the mma.sync path has no fp8 yet): compile for sm_90a, or convert "
+                            f"the data to f16 before the kernel", found[0])
 
 
 def tma_attribute(maps: list[MapSpec]) -> ir.Attribute:
