@@ -22,7 +22,7 @@ from oxide.ir.isolation import computed
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.variants import pipeline_spec
 from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
-from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemm
+from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemms
 from oxide.passes.pipeline import Step, build_pass_manager
 from oxide.target import Target
 from oxide.ir.declare import int_value
@@ -90,9 +90,9 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
                 continue
             warps = int_value(func.operation.attributes["tile.warps"])
             name = ir.StringAttr(func.operation.attributes["sym_name"]).value
-            found = kernel_gemm(func.operation, target, warps, knobs)
-            if found is not None:
-                pipelines[name] = pipeline_spec(name, found[1])
+            found = kernel_gemms(func.operation, target, warps, knobs)
+            if found:
+                pipelines[name] = pipeline_spec(name, [plan for _, plan in found])
                 continue
             # On the mma.sync chips a GEMM K loop is a cp.async pipeline whose ring is dynamic shared memory.
             ring = kernel_pipeline(func.operation, target, warps, knobs.stages or None)

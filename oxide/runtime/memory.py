@@ -21,12 +21,14 @@ from oxide.runtime.errors import KernelArgumentError
 
 @dataclass(frozen=True)
 class ArrayView:
-    """A contiguous array in GPU (or emulator) memory: address, element type, element count, shape."""
+    """An array in GPU (or emulator) memory: address, element type, element count, shape, and its element
+    strides when it is not C-contiguous (None: row-major; only `device_view(..., strided=True)` gives them)."""
 
     ptr: int
     dtype: np.dtype
     size: int
     shape: tuple[int, ...]
+    strides: tuple[int, ...] | None = None
 
     @property
     def nbytes(self) -> int:
@@ -179,13 +181,15 @@ class EmulatedBuffer(_BufferBase):
         return f"EmulatedBuffer(shape={self.shape}, dtype={self.dtype})"
 
 
-def device_view(obj: Any) -> ArrayView | None:
+def device_view(obj: Any, strided: bool = False) -> ArrayView | None:
     """A zero-copy view of a GPU array object (DeviceBuffer, `__cuda_array_interface__`, DLPack on a CUDA
-    device); None if `obj` is none of these. Raises KernelArgumentError for non-contiguous arrays."""
+    device); None if `obj` is none of these. A non-contiguous array is a KernelArgumentError, unless `strided`
+    (a caller that passes strides to the kernel, as the tile runtime does): then the view carries its element
+    strides, which may be negative or zero (the caller decides what it takes)."""
     if isinstance(obj, DeviceBuffer):
         return ArrayView(obj.ptr, obj.dtype, obj.size, obj.shape)
     if type(obj).__module__ == "torch" and type(obj).__name__ in ("Tensor", "Parameter"):
-        view = _torch_view(obj)
+        view = _torch_view(obj, strided)
         if view is not None:
             return view
     try:
@@ -198,9 +202,12 @@ def device_view(obj: Any) -> ArrayView | None:
             dtype = np.dtype(np.uint16)  # torch describes bfloat16 as raw 2-byte records: take its 16-bit patterns
         shape = tuple(cai["shape"])
         strides = cai.get("strides")
+        elements = None
         if strides is not None and tuple(strides) != _c_strides(shape, dtype.itemsize):
-            raise KernelArgumentError("the GPU array is not C-contiguous; pass a contiguous copy")
-        return ArrayView(int(cai["data"][0] or 0), dtype, math.prod(shape), shape)
+            if not strided or any(s % dtype.itemsize for s in strides):
+                raise KernelArgumentError("the GPU array is not C-contiguous; pass a contiguous copy")
+            elements = tuple(int(s) // dtype.itemsize for s in strides)
+        return ArrayView(int(cai["data"][0] or 0), dtype, math.prod(shape), shape, elements)
     if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
         device_type, _ = obj.__dlpack_device__()
         if int(device_type) not in (2, 3, 13):  # kDLCUDA, kDLCUDAHost, kDLCUDAManaged
@@ -211,9 +218,13 @@ def device_view(obj: Any) -> ArrayView | None:
         make = getattr(StridedMemoryView, "from_dlpack", None)
         view = make(obj, -1) if make is not None else StridedMemoryView(obj, -1)
         shape = tuple(view.shape)
+        elements = None
         if view.strides is not None and tuple(view.strides) != _c_strides(shape, 1):
-            raise KernelArgumentError("the GPU array is not C-contiguous; pass a contiguous copy")
-        return ArrayView(int(view.ptr), _dlpack_dtype(view, obj), int(np.prod(shape, dtype=np.int64)), shape)
+            if not strided:
+                raise KernelArgumentError("the GPU array is not C-contiguous; pass a contiguous copy")
+            elements = tuple(int(s) for s in view.strides)  # DLPack strides count elements
+        return ArrayView(int(view.ptr), _dlpack_dtype(view, obj), int(np.prod(shape, dtype=np.int64)), shape,
+                         elements)
     return None
 
 
@@ -224,16 +235,19 @@ _TORCH_DTYPES = {f"torch.{name}": np.dtype(dtype) for name, dtype in (
     ("uint16", np.uint16), ("uint32", np.uint32), ("uint64", np.uint64), ("bool", np.bool_))}
 
 
-def _torch_view(tensor: Any) -> ArrayView | None:
+def _torch_view(tensor: Any, strided: bool) -> ArrayView | None:
     """A CUDA torch tensor read through its own accessors: the CUDA array interface costs several µs per call
     and has no bfloat16. None for anything this does not cover (CPU tensors, other dtypes): the generic path."""
     dtype = _TORCH_DTYPES.get(str(tensor.dtype))
     if dtype is None or not tensor.is_cuda:
         return None
     shape = tuple(tensor.shape)
+    strides = None
     if tensor.numel() > 1 and not tensor.is_contiguous():
-        raise KernelArgumentError("the GPU array is not C-contiguous; pass a contiguous copy")
-    return ArrayView(int(tensor.data_ptr()), dtype, math.prod(shape), shape)
+        if not strided:
+            raise KernelArgumentError("the GPU array is not C-contiguous; pass a contiguous copy")
+        strides = tuple(int(s) for s in tensor.stride())  # torch strides count elements
+    return ArrayView(int(tensor.data_ptr()), dtype, math.prod(shape), shape, strides)
 
 
 def _dlpack_dtype(view: Any, obj: Any) -> np.dtype:

@@ -10,7 +10,9 @@ LaunchContractError naming the kernel and the parameter):
   every input), with a strided array's whole byte range.
 
 ABI per tensor (contract): on the GPU a pointer, r x i64 extents, r x i64 strides in elements; on the
-emulator the numpy array itself (any strides). A kernel compiled for sm_90a's GEMM path (docs/tile-hopper.md)
+emulator the numpy array itself (any strides). A GPU array may be strided (a transposed view, a column slice):
+its strides reach the kernel as they are, if none is negative; an output whose elements overlap (a zero stride,
+a broadcast) is refused, and the overlap check takes a strided array's whole byte range. A kernel compiled for sm_90a's GEMM path (docs/tile-hopper.md)
 takes, after those, one TMA tensor map per `tile["tma"]` entry, which the binder encodes for the GPU from the
 device memory of the tensor the entry names. Such a kernel lists its launch-time variants (`tile["variants"]`, in
 the order they are tried): the binder picks the first whose tensor maps all encode for the bound tensors, the
@@ -57,6 +59,17 @@ def dtype_fits(elem: str, dtype: np.dtype) -> bool:
     return elem in SCALARS and dtype == SCALARS[elem].dtype
 
 
+def self_overlapping(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """Whether two elements of an array with these element strides share memory: a zero stride, or an axis
+    that steps inside the span of the axes with smaller strides (negative strides are refused before this)."""
+    span = 1  # elements covered by the axes taken so far
+    for extent, stride in sorted(((n, abs(s)) for n, s in zip(shape, strides) if n > 1), key=lambda a: a[1]):
+        if stride < span:
+            return True
+        span = stride * (extent - 1) + span
+    return False
+
+
 def byte_range(ptr: int, shape: Sequence[int], strides: Sequence[int], itemsize: int) -> tuple[int, int]:
     """(first byte, byte count) that an array with these byte strides touches; (ptr, 0) if it is empty."""
     if any(n == 0 for n in shape):
@@ -73,8 +86,8 @@ class TileBound:
 
     def __init__(self) -> None:
         self.abi: list[Any] = []
-        # GPU only: each tensor parameter's device memory (address, shape, dtype), by parameter index.
-        self.device_tensors: dict[int, tuple[int, tuple[int, ...], np.dtype]] = {}
+        # GPU only: each tensor parameter's device memory (address, shape, element strides, dtype), by parameter.
+        self.device_tensors: dict[int, tuple[int, tuple[int, ...], tuple[int, ...], np.dtype]] = {}
         self.buffers: list[BufferArg] = []
         self.grid: tuple[int, int, int] | None = None
         self.copy_back: list[tuple[np.ndarray, DeviceBuffer]] = []
@@ -144,9 +157,11 @@ class TileBinder(ArgumentChecker):
         """The 128-byte descriptor of a `tile["tma"]` entry (the box of the tensor parameter it names, swizzled),
         or why TMA cannot describe that tensor."""
         p = self.params[entry["param"]]
-        ptr, shape, dtype = bound.device_tensors[entry["param"]]
+        ptr, shape, strides, dtype = bound.device_tensors[entry["param"]]
+        if entry.get("transposed"):  # the map describes the memory with the dimensions reversed (K-major B)
+            shape, strides = shape[::-1], strides[::-1]
         try:
-            tensor_map = TensorMap(_DeviceTensor(ptr, shape, dtype), entry["box"], swizzle=entry["swizzle"],
+            tensor_map = TensorMap(_DeviceTensor(ptr, shape, strides, dtype), entry["box"], swizzle=entry["swizzle"],
                                    dtype=_TMA_DTYPES.get(p.elem))
             return tensor_map.descriptor()
         except TensorMapError as exc:
@@ -220,18 +235,28 @@ class TileBinder(ArgumentChecker):
                     raise self._fail(p, f"dimension {axis} is {want} in the kernel's type, but the array has shape "
                                         f"{shape}")
         if isinstance(array, np.ndarray):
-            start, size = byte_range(array.__array_interface__["data"][0], shape, array.strides, dtype.itemsize)
+            address, strides = array.__array_interface__["data"][0], [s // dtype.itemsize for s in array.strides]
             if p.mutable and not array.flags.writeable:
                 raise self._fail(p, "the kernel writes this argument, but the array is read-only")
         else:
-            start, size = array.ptr, array.nbytes
+            address, strides = array.ptr, list(array.strides or _c_strides(shape))
+            if any(s < 0 for s, n in zip(strides, shape) if n > 1):
+                raise self._fail(p, f"the GPU array has strides {tuple(strides)} (in elements); a tile kernel takes "
+                                    "non-negative strides: pass a contiguous copy (or flip the data, not the view)")
+        if p.mutable and self_overlapping(shape, strides):
+            raise self._fail(p, f"the kernel writes this argument, but its strides {tuple(strides)} (in elements) "
+                                f"make elements overlap (a broadcast view): pass a contiguous array")
+        start, size = byte_range(address, shape, [s * dtype.itemsize for s in strides], dtype.itemsize)
         bound.buffers.append(BufferArg(p.name, start, size, p.mutable))
         if not self.gpu:
             bound.abi.append(array)
             return
-        ptr = self._host_to_device(p, array, allow_host, bound) if isinstance(array, np.ndarray) else start
-        bound.device_tensors[index] = (ptr, shape, np.dtype(dtype))
-        bound.abi += [ptr, *shape, *_c_strides(shape)]
+        if isinstance(array, np.ndarray):  # copied to the device, contiguous
+            ptr, strides = self._host_to_device(p, array, allow_host, bound), _c_strides(shape)
+        else:
+            ptr = address
+        bound.device_tensors[index] = (ptr, shape, tuple(strides), np.dtype(dtype))
+        bound.abi += [ptr, *shape, *strides]
 
     def _pointer(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound) -> None:
         if self.gpu and isinstance(value, int) and not isinstance(value, bool):
@@ -246,6 +271,8 @@ class TileBinder(ArgumentChecker):
             bound.buffers.append(BufferArg(p.name, array.__array_interface__["data"][0], array.nbytes, p.mutable))
             bound.abi.append(self._host_to_device(p, array, allow_host, bound) if self.gpu else array)
         else:
+            if array.strides is not None:
+                raise self._fail(p, "a raw pointer needs a C-contiguous GPU array; pass a contiguous copy")
             bound.buffers.append(BufferArg(p.name, array.ptr, array.nbytes, p.mutable))
             bound.abi.append(array.ptr)
 
@@ -260,7 +287,7 @@ class TileBinder(ArgumentChecker):
 
     def _device(self, p: ParamSpec, value: Any) -> Any:
         try:
-            view = device_view(value)
+            view = device_view(value, strided=True)
         except KernelArgumentError as exc:
             raise self._fail(p, str(exc)) from None
         if view is None:
@@ -282,11 +309,12 @@ class TileBinder(ArgumentChecker):
 
 
 class _DeviceTensor:
-    """A bound tensor's row-major device memory as TensorMap reads a GPU array (`__cuda_array_interface__`)."""
+    """A bound tensor's device memory as TensorMap reads a GPU array (`__cuda_array_interface__`); strides in
+    elements."""
 
-    def __init__(self, ptr: int, shape: tuple[int, ...], dtype: np.dtype):
-        self.__cuda_array_interface__ = {"shape": shape, "typestr": dtype.str, "data": (ptr, True), "strides": None,
-                                         "version": 3}
+    def __init__(self, ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], dtype: np.dtype):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": dtype.str, "data": (ptr, True),
+                                         "strides": tuple(s * dtype.itemsize for s in strides), "version": 3}
 
 
 def _c_strides(shape: tuple[int, ...]) -> list[int]:

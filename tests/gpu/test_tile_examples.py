@@ -96,17 +96,20 @@ def test_gemm_matches_torch(torch, m, n, k):
 def test_pipelined_gemm_handles_odd_shapes_and_views(torch, m, n, k):
     # The sm_90 artifact's K loop is the cp.async pipeline (docs/tile-mma.md): rows of K = 100 or N = 37 bf16
     # are not 16-byte aligned (element copies), K = 8 is shorter than one tile, K = 1000 runs 16 tiles through
-    # the ring. (A transposed B is refused by the tile runtime, which takes C-contiguous GPU tensors only.)
-    from oxide.runtime.errors import KernelArgumentError
-
+    # the ring. A transposed B (strides (1, K)) and a column slice of A reach the kernel with their strides
+    # (innermost stride not 1: element copies).
     a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
     b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
     c = torch.full((m, n), float("nan"), device="cuda")
     _gpu("gemm").gemm(oxide.tile.partition(c, (128, 128)), a, b)
     torch.cuda.synchronize()
     torch.testing.assert_close(c.double(), a.double() @ b.double(), rtol=1e-3, atol=1e-3 * k ** 0.5)
-    with pytest.raises(KernelArgumentError, match="not C-contiguous"):
-        _gpu("gemm").gemm(oxide.tile.partition(c, (128, 128)), a, b.t().contiguous().t())
+    bt = b.t().contiguous().t()
+    wide = torch.randn(m, k + 8, device="cuda").to(torch.bfloat16)
+    c.fill_(float("nan"))
+    _gpu("gemm").gemm(oxide.tile.partition(c, (128, 128)), wide[:, 3:3 + k], bt)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c.double(), wide[:, 3:3 + k].double() @ bt.double(), rtol=1e-3, atol=1e-3 * k ** 0.5)
 
 
 @pytest.fixture(scope="module")
@@ -128,6 +131,19 @@ def test_sm90a_gemm_matches_torch(torch, hopper, m, n, k):
     torch.cuda.synchronize()
     expected = a.double() @ b.double()
     torch.testing.assert_close(c.double(), expected, rtol=1e-3, atol=1e-3 * k ** 0.5)
+
+
+@pytest.mark.parametrize("m, n, k", [(128, 256, 64), (300, 264, 104), (4096, 4096, 4096), (8192, 8192, 512),
+                                     (16384, 128, 4096)])
+def test_sm90a_gemm_reads_a_transposed_b_kmajor(torch, hopper, m, n, k):
+    # B = bt.t() (strides (1, K), as torch._scaled_mm takes B): the K-major B entry (`$kmajor_b`), its tensor map
+    # describing bt; edge tiles in M, N and K.
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    bt = torch.randn(n, k, device="cuda").to(torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    hopper.gemm_128_256_64(oxide.tile.partition(c, (128, 256)), a, bt.t())
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c.double(), a.double() @ bt.t().double(), rtol=1e-3, atol=1e-3 * k ** 0.5)
 
 
 @pytest.mark.parametrize("m, n, k", [(300, 256, 100), (300, 100, 256), (129, 70, 70)])
@@ -163,15 +179,20 @@ PRECISIONS = [("bf16", "bf16", "bfloat16", "bfloat16", 2 ** -7, 64), ("f16", "f1
 @pytest.mark.parametrize("ein, eout, tin, tout, rtol, bk", PRECISIONS, ids=lambda p: str(p))
 @pytest.mark.parametrize("m, n, k", [(128, 128, 64), (300, 264, 104), (4096, 4096, 4096), (4095, 4097, 4096),
                                      (300, 260, 100)])
-def test_gemm_precisions_match_torch(torch, chip, ein, eout, tin, tout, rtol, bk, m, n, k):
-    # sm_90: mma.sync everywhere. sm_90a: wgmma for 16-bit inputs whose rows TMA can read, the mma.sync sibling
-    # for the others (N = 4097 or 260, K = 100), mma.sync for tf32 (docs/tile-hopper.md, "Precisions").
+@pytest.mark.parametrize("b_layout", ["row", "transposed"])
+def test_gemm_precisions_match_torch(torch, chip, ein, eout, tin, tout, rtol, bk, m, n, k, b_layout):
+    # sm_90: mma.sync everywhere. sm_90a: for 16-bit inputs wgmma with B N-major (row-major B) or K-major (a
+    # transposed B, strides (1, K)); tf32 wgmma with a K-major B only; the mma.sync sibling for rows TMA cannot
+    # read (N = 4097 or 260, K = 100) and for tf32 with a row-major B (docs/tile-hopper.md, "Precisions").
     if chip == "sm_90a" and torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("the sm_90a artifact runs on sm_90 GPUs (H100, H200) only")
     folder = FIXTURES if chip == "sm_90" else FIXTURES.parent / "tile_sm90a"
     module = load(folder / "gemm_precisions.oxide.json", target="gpu")
     a = torch.randn(m, k, device="cuda").to(getattr(torch, tin))
-    b = torch.randn(k, n, device="cuda").to(getattr(torch, tin))
+    if b_layout == "row":
+        b = torch.randn(k, n, device="cuda").to(getattr(torch, tin))
+    else:
+        b = torch.randn(n, k, device="cuda").to(getattr(torch, tin)).t()
     c = torch.full((m, n), float("nan"), device="cuda", dtype=getattr(torch, tout))
     getattr(module, f"gemm_{ein}_{eout}_128_128_{bk}")(oxide.tile.partition(c, (128, 128)), a, b)
     torch.cuda.synchronize()

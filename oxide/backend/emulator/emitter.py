@@ -25,7 +25,9 @@ from oxide.ir.rules import LoweringError, OpSet, RuleSet
 from oxide.ir.declare import int_value
 
 _SCALARS = {"f32": "float32", "f64": "float64", "f16": "float16", "i1": "bool", "i8": "int8", "i16": "int16",
-            "i32": "int32", "i64": "int64", "index": "int64"}
+            "i32": "int32", "i64": "int64", "index": "int64",
+            # fp8 data is only moved (pointers, TMA copies): its bytes; wgmma decodes them (wgmma_operands.py).
+            "f8E4M3FN": "uint8", "f8E5M2": "uint8"}
 TERMINATORS = OpSet(scf.YieldOp, scf.ConditionOp, gpu.ReturnOp, func_d.ReturnOp)
 
 

@@ -20,11 +20,11 @@ from oxide.target import Target
 
 GEMM = Path(__file__).resolve().parents[3] / "examples" / "tile" / "gemm.rs"
 INSTANCE = {"gemm": [["128", "128", "64"]]}  # what tests/fixtures and benchmarks/tile build
-# CPU seconds per compile. The target (300 ms) is not met yet (docs/compile-time.md: about 0.45 s for sm_80,
-# 0.7 s for sm_90a, which compiles two entries of a 128 x 128 wgmma GEMM: the TMA + wgmma kernel and its
-# mma.sync sibling for tensors TMA cannot read). The bounds leave about twice that for a loaded machine and
-# still fail on a regression like compiling twice.
-BOUND_SECONDS = {"sm_80": 1.0, "sm_90a": 1.3}
+# CPU seconds per compile. The target (300 ms) is not met yet (docs/compile-time.md: about 0.45 s for sm_80;
+# sm_90a compiles three entries of a wgmma GEMM with 128 x 128 tiles: the TMA + wgmma kernel for a row-major B,
+# the one for a K-major B, and the mma.sync sibling for tensors TMA cannot read). The bounds leave about twice
+# that for a loaded machine and still fail on a regression like compiling twice.
+BOUND_SECONDS = {"sm_80": 1.0, "sm_90a": 2.0}
 
 
 def _cpu_seconds() -> float:

@@ -79,12 +79,39 @@ class _Foreign:
                                          "data": (buffer.ptr, False), "version": 3}
 
 
-def test_foreign_gpu_arrays_pass_zero_copy_and_non_contiguous_ones_are_refused(fake, tmp_path):
+def test_foreign_gpu_arrays_pass_zero_copy_with_their_strides(fake, tmp_path):
     mod = load(write(tmp_path, "add"), target="gpu")
     z, x = mod.to_device(np.zeros(256, np.float32)), mod.to_device(np.ones(256, np.float32))
     mod.add(oxide.tile.partition(_Foreign(z), (128,)), _Foreign(x), x, 1.0)
     assert fake.launches[-1]["params"][:6] == [z.ptr, 256, 1, x.ptr, 256, 1]
-    with pytest.raises(KernelArgumentError, match="argument `x: .*`: the GPU array is not C-contiguous"):
-        mod.add(oxide.tile.partition(z, (128,)), _Foreign(x, (128,), (8,)), x, 1.0)
+    # Every other element (byte stride 8): the kernel gets element stride 2, no copy.
+    mod.add(oxide.tile.partition(z[:128], (128,)), _Foreign(x, (128,), (8,)), x[128:], 1.0)
+    assert fake.launches[-1]["params"][:6] == [z.ptr, 128, 1, x.ptr, 128, 2]
     with pytest.raises(OverlapError, match="argument `z` overlaps argument `y`"):
         mod.add(oxide.tile.partition(_Foreign(z), (128,)), x, z, 1.0)
+
+
+def test_a_strided_output_is_checked_for_overlap_over_its_whole_span(fake, tmp_path):
+    mod = load(write(tmp_path, "add"), target="gpu")
+    z, x = mod.to_device(np.zeros(512, np.float32)), mod.to_device(np.ones(128, np.float32))
+    # z's even elements span 255 floats: y starting at z's element 200 overlaps them.
+    with pytest.raises(OverlapError, match="argument `z` overlaps argument `y`"):
+        mod.add(oxide.tile.partition(_Foreign(z, (128,), (8,)), (128,)), x, z[200:328], 1.0)
+    assert fake.launches == []
+
+
+@pytest.mark.parametrize("strides, why", [((-4,), "non-negative strides"), ((0,), "make elements overlap")])
+def test_gpu_views_the_kernel_abi_cannot_take_are_refused(fake, tmp_path, strides, why):
+    mod = load(write(tmp_path, "add"), target="gpu")
+    z, x = mod.to_device(np.zeros(256, np.float32)), mod.to_device(np.ones(256, np.float32))
+    with pytest.raises(KernelArgumentError, match=f"argument `z: .*`: .*{why}"):
+        mod.add(oxide.tile.partition(_Foreign(z, (128,), strides), (128,)), x[:128], x[128:], 1.0)
+    assert fake.launches == []
+
+
+def test_a_broadcast_input_is_taken(fake, tmp_path):
+    # Reading one element many times is fine; only an output's elements must not overlap.
+    mod = load(write(tmp_path, "add"), target="gpu")
+    z, x = mod.to_device(np.zeros(128, np.float32)), mod.to_device(np.ones(128, np.float32))
+    mod.add(oxide.tile.partition(z, (128,)), _Foreign(x, (128,), (0,)), x, 1.0)
+    assert fake.launches[-1]["params"][3:6] == [x.ptr, 128, 0]

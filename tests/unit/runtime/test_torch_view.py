@@ -25,6 +25,9 @@ class Tensor:
     def data_ptr(self) -> int:
         return 0x7F0000001000
 
+    def stride(self) -> tuple[int, ...]:
+        return (1, self.shape[0]) if not self._contiguous else (self.shape[1], 1)
+
     @property
     def __cuda_array_interface__(self) -> dict:
         raise AssertionError("the CUDA array interface must not be read for a torch tensor")
@@ -43,3 +46,10 @@ def test_cuda_tensors_are_read_through_their_accessors(dtype, expected):
 def test_non_contiguous_tensors_are_refused():
     with pytest.raises(KernelArgumentError, match="not C-contiguous"):
         device_view(Tensor("torch.float32", (4, 8), contiguous=False))
+
+
+def test_a_strided_view_carries_the_tensors_element_strides():
+    # What the tile runtime asks for: a transposed tensor's strides, no copy.
+    view = device_view(Tensor("torch.float32", (4, 8), contiguous=False), strided=True)
+    assert (view.ptr, view.shape, view.strides) == (0x7F0000001000, (4, 8), (1, 4))
+    assert device_view(Tensor("torch.float32", (4, 8)), strided=True).strides is None

@@ -17,7 +17,6 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith
 
-from oxide.dialects import simt
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, i_type, ptr_offset
 from oxide.passes.conversion.tile_to_simt.layouts import Layout
 

@@ -39,7 +39,8 @@ SWIZZLE_BITS = 5
 
 def bit_width(type_: ir.Type) -> int:
     """Bits of an integer or float type."""
-    return {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}.get(str(type_)) or ir.IntegerType(type_).width
+    return {"f8E4M3FN": 8, "f8E5M2": 8, "f16": 16, "bf16": 16, "f32": 32, "f64": 64}.get(str(type_)) \
+        or ir.IntegerType(type_).width
 
 
 @dataclass

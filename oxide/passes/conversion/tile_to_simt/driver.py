@@ -14,6 +14,7 @@ from mlir.dialects import arith, gpu
 from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
+from oxide.dialects.tile.mma import FP8
 from oxide.ir.declare import python_value, int_value
 from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
@@ -23,8 +24,8 @@ from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
-from oxide.passes.conversion.tile_to_simt.variants import fallback_twin, has_fallback, variants_attribute
-from oxide.passes.conversion.tile_to_simt.wgmma_plan import MapSpec, kernel_gemm
+from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
+from oxide.passes.conversion.tile_to_simt.wgmma_plan import GemmPlan, MapSpec, kernel_gemms
 from oxide.target import Target
 
 _TILE_LOADS = OpSet(T.LoadOp, T.LoadOwnOp)
@@ -175,18 +176,34 @@ def parameter_facts(old_args: list[ir.Value]) -> list[dict[str, ir.Attribute]]:
     return facts
 
 
-def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnobs(), wgmma: bool = True) -> None:
+def _lower_variants(func: ir.Operation, target: Target, knobs: GemmKnobs, wgmma: bool,
+                    b_kmajor: bool | None) -> list[tuple[ir.Operation, GemmPlan]]:
+    """The GEMM plans of the entry being lowered (the first is its own), after lowering the other variants'
+    entries when this is the primary (`b_kmajor` None): the K-major B entry, the mma.sync sibling (variants.py)."""
+    gemms = kernel_gemms(func, target, kernel_warps(func), knobs) if wgmma else []
+    if b_kmajor is not None:
+        return [g for g in gemms if g[1].b_kmajor == b_kmajor]
+    if gemms and has_fallback(gemms[0][1]):
+        lower_kernel(fallback_twin(func, gemms[0][1].warps), target, knobs, wgmma=False)
+    if len(gemms) > 1:
+        lower_kernel(fallback_twin(func, gemms[0][1].warps, KMAJOR_SUFFIX), target, knobs, b_kmajor=True)
+    return gemms
+
+
+def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnobs(), wgmma: bool = True,
+                 b_kmajor: bool | None = None) -> None:
     """Replace tile kernel `func` by its simt form (same name, the contract's parameters). A kernel on sm_90a's
-    GEMM path also gets its mma.sync sibling (variants.py), unless `wgmma` is False (the sibling itself)."""
+    GEMM path also gets its other variants' entries (variants.py), unless `wgmma` is False (the mma.sync sibling
+    itself) or `b_kmajor` is set (the entry of that B majorness only)."""
     old_entry = func.regions[0].blocks[0]
     old_args = list(old_entry.arguments)
     try:
         new_types = [t for a in old_args for t in lowered_param_types(a.type)]
     except LoweringError as exc:
         raise exc.at(func) from None
-    gemm = kernel_gemm(func, target, kernel_warps(func), knobs) if wgmma else None
-    if gemm and has_fallback(gemm[1]):
-        lower_kernel(fallback_twin(func, gemm[1].warps), target, knobs, wgmma=False)
+    gemms = _lower_variants(func, target, knobs, wgmma, b_kmajor)
+    gemm = gemms[0] if gemms else None
+    _check_fp8(func, gemm[0] if gemm else None, target)
     # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup.
     warps = gemm[1].warps if gemm else kernel_warps(func)
     threads = gemm[1].threads if gemm else 32 * warps
@@ -211,7 +228,8 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     if gemm:
         new_func.attributes["tile.tma"] = tma_attribute(maps)
         new_func.attributes["tile.dynamic_shared"] = ir.IntegerAttr.get(i_type(64), gemm[1].ring_bytes)
-        new_func.attributes["tile.variants"] = variants_attribute(name, gemm[1])
+        if b_kmajor is None:
+            new_func.attributes["tile.variants"] = variants_attribute(name, [plan for _, plan in gemms])
     else:
         # On the mma.sync chips a GEMM K loop becomes a cp.async pipeline whose ring is dynamic shared memory.
         ctx.pipeline = kernel_pipeline(func, target, warps, knobs.stages or None)
@@ -245,11 +263,31 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     func.erase()
 
 
+def _check_fp8(func: ir.Operation, loop: ir.Operation | None, target: Target) -> None:
+    """fp8 tiles are lowered only as the loads of a GEMM K loop on sm_90a's wgmma path (the ring holds their
+    bytes, wgmma reads them); anywhere else (another op, the mma.sync path) is a located error, not a crash."""
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        fp8 = any(isinstance(r.type, ir.RankedTensorType) and str(T.elem_of(r.type)) in FP8 for r in op.results)
+        if fp8 and not (loop is not None and op in _TILE_LOADS and op.parent == loop):
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    walk(func, visit, ir.WalkOrder.PRE_ORDER)
+    if found:
+        raise LoweringError(f"fp8 tiles are lowered only as the operands of a GEMM K loop (load, load, mma) on "
+                            f"sm_90a's wgmma path with B K-major; this kernel uses one elsewhere, or targets "
+                            f"{target.chip} (the mma.sync path has no fp8 yet): compile for sm_90a, or convert "
+                            f"the data to f16 before the kernel", found[0])
+
+
 def tma_attribute(maps: list[MapSpec]) -> ir.Attribute:
     """`tile.tma`: per tensor-map parameter, the tile parameter it describes, its box and swizzle (what the
     runtime encodes it from). (`tile.dynamic_shared` beside it is the bytes the launch must give.)"""
-    entries = [f'{{param = {m.param} : i64, box = array<i64: {m.box[0]}, {m.box[1]}>, swizzle = "128B"}}'
-               for m in maps]
+    entries = [f'{{param = {m.param} : i64, box = array<i64: {m.box[0]}, {m.box[1]}>, swizzle = "128B"'
+               f'{", transposed" if m.transposed else ""}}}' for m in maps]
     return ir.Attribute.parse("[" + ", ".join(entries) + "]")
 
 

@@ -44,7 +44,7 @@ class Ring:
     def __init__(self, ctx: TileLowering, plan: GemmPlan, maps: tuple[ir.Value, ir.Value]):
         self.ctx, self.plan, self.maps = ctx, plan, maps
         self.buffers = simt.DynamicSharedOp.build(ctx.index(ctx.i32(0)), align=SWIZZLE_ATOM_BYTES,
-                                                  results=[ir.Type.parse(f"!simt.ptr<{plan.elem}, 3>")])
+                                                  results=[ir.Type.parse(f"!simt.ptr<{plan.storage}, 3>")])
         barriers = simt.SharedArrayOp.build(align=8, results=[ir.Type.parse(f"!simt.shared<i64, {2 * plan.stages}>")])
         self.barriers = simt.SharedPtrOp.build(barriers, results=[ir.Type.parse("!simt.ptr<i64, 3>")])
 
@@ -81,26 +81,45 @@ class Ring:
 
     def fill(self, k_tile: ir.Value, stage: ir.Value, origin: tuple[ir.Value, ir.Value]) -> None:
         """Expect the stage's bytes on full[stage] and copy K tile `k_tile` of the A rows and B columns that
-        start at `origin` into it (one thread)."""
+        start at `origin` into it (one thread): A in BK / row boxes of [BM, row]; B in BN / 64 N-major boxes
+        of [64 K, 64 N], or (K-major) in BK / row boxes of [BN, row] of the [N, K] memory."""
         ctx, plan = self.ctx, self.plan
         full = self.full(stage)
         simt.MbarrierArriveExpectTxOp.build(full, ctx.i32(plan.stage_bytes), None)
-        k0 = arith.muli(k_tile, ctx.i32(BK))
+        k0 = arith.muli(k_tile, ctx.i32(plan.bk))
         row, col = origin
-        simt.TmaLoadOp(self.stage(stage), self.maps[0], [k0, row], full, None)
-        for box in range(plan.bn // BK):
-            n0 = col if box == 0 else arith.addi(col, ctx.i32(box * BK))
-            simt.TmaLoadOp(self.stage(stage, plan.a_elems + box * BK * BK), self.maps[1], [n0, k0], full, None)
+        for box in range(plan.bk // plan.row):
+            k = _plus(ctx, k0, box * plan.row)
+            simt.TmaLoadOp(self.stage(stage, box * plan.bm * plan.row), self.maps[0], [k, row], full, None)
+            if plan.b_kmajor:
+                b_box = self.stage(stage, plan.a_elems + box * plan.bn * plan.row)
+                simt.TmaLoadOp(b_box, self.maps[1], [k, col], full, None)
+        if not plan.b_kmajor:
+            for box in range(plan.bn // BK):
+                b_box = self.stage(stage, plan.a_elems + box * BK * BK)
+                simt.TmaLoadOp(b_box, self.maps[1], [_plus(ctx, col, box * BK), k0], full, None)
+
+
+def _plus(ctx: TileLowering, value: ir.Value, offset: int) -> ir.Value:
+    return value if offset == 0 else arith.addi(value, ctx.i32(offset))
 
 
 def _descriptors(ring: Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tuple[ir.Value, ir.Value]:
-    """The wgmma descriptors of K step `kk` of a stage: A from row `a_rows` (K-major: 8-row atoms 1024 bytes
-    apart, a K step 32 bytes along the swizzled row), B (MN-major: the next 64 columns one box (8 KiB) on, the
-    next 8 K rows 1024 bytes on, a K step 16 rows)."""
+    """The wgmma descriptors of K step `kk` of a stage. A from row `a_rows` (K-major: 8-row atoms 1024 bytes
+    apart, in the box of the step's swizzle row, a K step 32 bytes along it); B K-major the same way (its rows
+    are N), or MN-major (the next 64 columns one box (8 KiB) on, the next 8 K rows 1024 bytes on, a K step 16
+    rows)."""
     plan = ring.plan
-    a_start = simt.PtrOffsetOp.build(ring.stage(stage, kk * WGMMA_K), ring.ctx.index(arith.muli(a_rows, ring.ctx.i32(BK))))
+    box, within = divmod(kk * plan.wgmma_k, plan.row)
+    a_box = ring.stage(stage, box * plan.bm * plan.row + within)
+    a_start = simt.PtrOffsetOp.build(a_box, ring.ctx.index(arith.muli(a_rows, ring.ctx.i32(plan.row))))
     a = simt.SmemDescOp.build(a_start, leading_byte_offset=16, stride_byte_offset=SWIZZLE_ATOM_BYTES,
                               swizzle="128B", base_offset=0)
+    if plan.b_kmajor:
+        b_start = ring.stage(stage, plan.a_elems + box * plan.bn * plan.row + within)
+        b = simt.SmemDescOp.build(b_start, leading_byte_offset=16, stride_byte_offset=SWIZZLE_ATOM_BYTES,
+                                  swizzle="128B", base_offset=0)
+        return a, b
     b_start = ring.stage(stage, plan.a_elems + kk * WGMMA_K * BK)
     b = simt.SmemDescOp.build(b_start, leading_byte_offset=BK * SWIZZLE_ROW_BYTES,
                               stride_byte_offset=SWIZZLE_ATOM_BYTES, swizzle="128B", base_offset=0)
@@ -108,19 +127,20 @@ def _descriptors(ring: Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tupl
 
 
 def _mma_step(ring: Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
-    """This warpgroup's MMAs on one stage: per 64-row block, four m64nBNk16 steps of K."""
+    """This warpgroup's MMAs on one stage: per 64-row block, BK / k steps of m64nBNk (k = 32 bytes of the
+    element type), B transposed when it is N-major."""
     plan = ring.plan
     per_block = plan.bn // 2
     out = list(regs)
     for block in range(plan.blocks_per_group):
         rows = arith.addi(group_rows, ring.ctx.i32(block * WGMMA_M))
         acc = out[block * per_block:(block + 1) * per_block]
-        for kk in range(BK // WGMMA_K):
+        for kk in range(plan.bk // plan.wgmma_k):
             desc_a, desc_b = _descriptors(ring, stage, rows, kk)
             op = simt.WgmmaMmaAsyncOp(
-                acc, desc_a, desc_b, results=[v.type for v in acc], m=WGMMA_M, n=plan.bn, k=WGMMA_K, input=plan.elem,
-                accumulator="f32", scale_d="accumulate", negate_a=False, negate_b=False, transpose_a=False,
-                transpose_b=True)
+                acc, desc_a, desc_b, results=[v.type for v in acc], m=WGMMA_M, n=plan.bn, k=plan.wgmma_k,
+                input=plan.wgmma_input, accumulator="f32", scale_d="accumulate", negate_a=False, negate_b=False,
+                transpose_a=False, transpose_b=not plan.b_kmajor)
             acc = list(op.result)
         out[block * per_block:(block + 1) * per_block] = acc
     return out

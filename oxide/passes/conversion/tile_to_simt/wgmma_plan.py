@@ -20,13 +20,16 @@ from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout
 from oxide.target import Target
 
-# One 128-byte swizzle row of 16-bit elements: the K depth of a stage and the N width of one B box.
+# One 128-byte swizzle row of 16-bit elements: the K depth of an N-major stage and the N width of one
+# N-major B box. Other element sizes have their own row (`GemmPlan.row`).
 BK = 64
 SWIZZLE_ROW_BYTES = 128
 # The swizzle pattern repeats every 8 rows of 128 bytes; stages start on that boundary.
 SWIZZLE_ATOM_BYTES = 8 * SWIZZLE_ROW_BYTES
 WGMMA_M = 64
 WGMMA_K = 16
+# Every wgmma K step reads 32 bytes of each operand row: k16 of 16-bit, k8 of tf32, k32 of fp8.
+WGMMA_K_BYTES = 32
 MAX_N = 256
 # A TMA box is at most 256 elements along each dimension (the A box is BM rows).
 MAX_BOX = 256
@@ -38,11 +41,15 @@ MAX_STAGES = 4
 STATIC_RESERVE = 32 * 1024
 # Accumulator registers per thread beyond which the wgmma path is not taken (ptxas would spill).
 MAX_ACC_REGISTERS = 128
-INPUTS = ("bf16", "f16")
+# Tile element types (as the tile IR spells them) the path takes: their bytes and wgmma's name for them. An
+# f32 operand is multiplied at tf32 precision (the tile `tf32` type is f32 in the IR); fp8 rings hold bytes.
+INPUTS = {"bf16": (2, "bf16"), "f16": (2, "f16"), "f32": (4, "tf32"), "f8E4M3FN": (1, "e4m3"), "f8E5M2": (1, "e5m2")}
+# The element types wgmma may read MN-major (through the transpose bits): 16-bit ones only (PTX ISA).
+TRANSPOSABLE = ("bf16", "f16")
 # Output element types the TMA-store epilogue writes, and their bytes.
 OUTPUT_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
-# Static shared memory beside the ring and the epilogue's box in a kernel whose epilogue is the TMA store: the
-# mbarriers.
+# Static shared memory beside the ring and the epilogue's boxes in a kernel whose epilogue is the TMA store:
+# the mbarriers.
 EPILOGUE_RESERVE = 1024
 # The producer warpgroup of a specialized pipeline: one thread issues the copies, but setmaxnreg works per
 # warpgroup, so the whole warpgroup gives its registers to the consumers.
@@ -59,11 +66,16 @@ class MapSpec:
     param: int
     box: tuple[int, int]
     elem: str
+    # The map describes the tensor's memory with its dimensions reversed: a [K, N] B whose K is innermost
+    # (strides (1, K)) read as the [N, K] row-major memory it is, in K-major boxes.
+    transposed: bool = False
 
 
 @dataclass(frozen=True)
 class GemmPlan:
-    """A matched GEMM loop: `acc[BM, BN] += A[BM, 64] @ B[64, BN]` per K tile, on sm_90a."""
+    """A matched GEMM loop: `acc[BM, BN] += A[BM, BK] @ B[BK, BN]` per K tile, on sm_90a. B is read N-major
+    (`[BK, 64]` boxes of the row-major [K, N] tensor, wgmma's transpose bit) or, with `b_kmajor`, K-major
+    (`[BN, row]` boxes of the [N, K] memory of a transposed view)."""
 
     bm: int
     bn: int
@@ -75,6 +87,8 @@ class GemmPlan:
     specialized: bool = False
     persistent: bool = False
     group_m: int = 8
+    bk: int = BK
+    b_kmajor: bool = False
     # The TMA-store epilogue's output map (box: BM rows of one 128-byte swizzle row), or None: register stores;
     # and how many staging boxes it alternates between.
     out_map: MapSpec | None = None
@@ -89,6 +103,29 @@ class GemmPlan:
     def epilogue_bytes(self) -> int:
         """Static shared memory of the TMA-store epilogue's staging boxes."""
         return self.epilogue_boxes * self.bm * SWIZZLE_ROW_BYTES if self.out_map else 0
+
+    @property
+    def elem_bytes(self) -> int:
+        return INPUTS[self.elem][0]
+
+    @property
+    def wgmma_input(self) -> str:
+        """wgmma's name of the operands' type (tf32 for f32 data)."""
+        return INPUTS[self.elem][1]
+
+    @property
+    def storage(self) -> str:
+        """The ring's element type: the operands', bytes for fp8 (the ring is only copied and read by wgmma)."""
+        return "i8" if self.elem_bytes == 1 else self.elem
+
+    @property
+    def row(self) -> int:
+        """Elements of one 128-byte swizzle row: the K width of a K-major box."""
+        return SWIZZLE_ROW_BYTES // self.elem_bytes
+
+    @property
+    def wgmma_k(self) -> int:
+        return WGMMA_K_BYTES // self.elem_bytes
 
     @property
     def threads(self) -> int:
@@ -117,16 +154,17 @@ class GemmPlan:
 
     @property
     def a_elems(self) -> int:
-        return self.bm * BK
+        return self.bm * self.bk
 
     @property
     def stage_elems(self) -> int:
-        """Elements of one stage: the A box, then BN / 64 B boxes of 64 x 64."""
-        return (self.bm + self.bn) * BK
+        """Elements of one stage: the A boxes (BK / row of BM x row), then the B boxes (BN / 64 of 64 x 64
+        N-major, or BK / row of BN x row K-major)."""
+        return (self.bm + self.bn) * self.bk
 
     @property
     def stage_bytes(self) -> int:
-        return self.stage_elems * 2
+        return self.stage_elems * self.elem_bytes
 
     @property
     def ring_bytes(self) -> int:
@@ -157,15 +195,17 @@ def _power_of_two(n: int) -> bool:
 
 
 def match_gemm(loop: ir.Operation, entry: ir.Block, target: Target, warps: int,
-               knobs: GemmKnobs = GemmKnobs()) -> GemmPlan | None:
-    """The plan of `loop` when it is a GEMM K loop the sm_90a path takes (docs/tile-hopper.md), else None."""
+               knobs: GemmKnobs = GemmKnobs(), b_kmajor: bool = False) -> GemmPlan | None:
+    """The plan of `loop` when it is a GEMM K loop the sm_90a path takes (docs/tile-hopper.md) with B read
+    N-major (or K-major, `b_kmajor`), else None."""
     if target.tensor_cores != "wgmma" or warps % 4:
         return None
     found = match_gemm_loop(loop, entry)
     if found is None:
         return None
     knobs = _feasible(knobs, loop, entry)
-    plan = _plan(found.lhs, found.rhs, found.mma, knobs.warps or warps, found.a_param, found.b_param, target, knobs)
+    plan = _plan(found.lhs, found.rhs, found.mma, knobs.warps or warps, (found.a_param, found.b_param), target,
+                 knobs, b_kmajor)
     if plan is None or knobs.epilogue == "registers" or not plan.specialized:
         return plan
     return _with_tma_store(plan, _stored_output(loop, entry), target, knobs)
@@ -192,12 +232,12 @@ def _stored_output(loop: ir.Operation, entry: ir.Block) -> tuple[int, str] | Non
 
 def _with_tma_store(plan: GemmPlan, stored: tuple[int, str] | None, target: Target, knobs: GemmKnobs) -> GemmPlan:
     """The plan with a TMA-store epilogue where the kernel's epilogue is a plain store of a type TMA takes; the
-    ring keeps as many stages as fit beside the staging box (the kernel declares nothing else)."""
+    ring keeps as many stages as fit beside the staging boxes (the kernel declares nothing else): two boxes
+    unless the second would cost the ring a stage."""
     if stored is None or stored[1] not in OUTPUT_BYTES:
         return plan
     param, elem = stored
     out_map = MapSpec(param, (plan.bm, SWIZZLE_ROW_BYTES // OUTPUT_BYTES[elem]), elem)
-    # Two staging boxes unless the second would cost the ring a stage.
     stages = knobs.stages or MAX_STAGES
     for boxes in (2, 1):
         staged = replace(plan, out_map=out_map, epilogue_boxes=boxes)
@@ -232,35 +272,56 @@ def _consumer_warps(bm: int, bn: int, warps: int, pinned: bool) -> int:
     return warps
 
 
-def _plan(lhs: ir.Operation, rhs: ir.Operation, mma: ir.Operation, warps: int, a_param: int,
-          b_param: int, target: Target, knobs: GemmKnobs) -> GemmPlan | None:
+def _tile_fits(elem: str, bm: int, bk: int, bn: int, b_kmajor: bool) -> bool:
+    """Whether wgmma and 128-byte-swizzled TMA boxes take these tiles: N-major B only for 16-bit types and one
+    swizzle row of K; K-major B in whole swizzle rows of K."""
+    row = SWIZZLE_ROW_BYTES // INPUTS[elem][0]
+    if bm % WGMMA_M or bm > MAX_BOX or bn % BK or bn > MAX_N or not _power_of_two(bn):
+        return False
+    return bk % row == 0 if b_kmajor else elem in TRANSPOSABLE and bk == BK
+
+
+def _plan(lhs: ir.Operation, rhs: ir.Operation, mma: ir.Operation, warps: int, params: tuple[int, int],
+          target: Target, knobs: GemmKnobs, b_kmajor: bool) -> GemmPlan | None:
     elem = str(T.elem_of(lhs.results[0].type))
     if elem not in INPUTS or str(T.elem_of(rhs.results[0].type)) != elem or str(T.elem_of(mma.results[0].type)) != "f32":
         return None
     (bm, bk), (bk2, bn) = T.shape_of(lhs.results[0].type), T.shape_of(rhs.results[0].type)
-    if bk != BK or bk2 != BK or bm % WGMMA_M or bm > MAX_BOX or bn % BK or bn > MAX_N or not _power_of_two(bn):
+    if bk != bk2 or not _tile_fits(elem, bm, bk, bn, b_kmajor):
         return None
     warps = _consumer_warps(bm, bn, warps, bool(knobs.warps))
     blocks, groups = bm // WGMMA_M, warps // 4
     if not _power_of_two(blocks) or not _power_of_two(groups) or blocks % groups:
         return None
-    fits = (target.shared_memory_per_block - STATIC_RESERVE) // ((bm + bn) * BK * 2)
+    fits = (target.shared_memory_per_block - STATIC_RESERVE) // ((bm + bn) * bk * INPUTS[elem][0])
     stages = min(knobs.stages or MAX_STAGES, fits)
     specialized, persistent = knobs.specialize != "off", knobs.persistent != "off"
-    plan = GemmPlan(bm, bn, elem, warps, stages, MapSpec(a_param, (bm, BK), elem), MapSpec(b_param, (BK, BK), elem),
-                    specialized, persistent, knobs.group_m)
+    row = SWIZZLE_ROW_BYTES // INPUTS[elem][0]
+    b_map = MapSpec(params[1], (bn, row), elem, transposed=True) if b_kmajor else MapSpec(params[1], (BK, BK), elem)
+    plan = GemmPlan(bm, bn, elem, warps, stages, MapSpec(params[0], (bm, row), elem), b_map, specialized, persistent,
+                    knobs.group_m, bk, b_kmajor)
     if stages < 2 or plan.acc_registers > MAX_ACC_REGISTERS or plan.threads > 1024:
         return None
     return plan
 
 
-def kernel_gemm(func: ir.Operation, target: Target, warps: int,
-                knobs: GemmKnobs = GemmKnobs()) -> tuple[ir.Operation, GemmPlan] | None:
-    """The kernel's first top-level GEMM loop the sm_90a path takes, and its plan. Only one loop per kernel
-    takes it: the ring is the launch's dynamic shared memory, which a second loop would have to share."""
+def kernel_gemms(func: ir.Operation, target: Target, warps: int,
+                 knobs: GemmKnobs = GemmKnobs()) -> list[tuple[ir.Operation, GemmPlan]]:
+    """The kernel's first top-level GEMM loop the sm_90a path takes, with its plans in the order a launch tries
+    them: B N-major, then B K-major (each where the element type and tiles allow it); empty if none. Only one
+    loop per kernel takes the path: the ring is the launch's dynamic shared memory, which a second loop would
+    have to share."""
     entry = func.regions[0].blocks[0]
     for op in entry.operations:
-        plan = match_gemm(op.operation, entry, target, warps, knobs)
-        if plan is not None:
-            return op.operation, plan
-    return None
+        plans = [match_gemm(op.operation, entry, target, warps, knobs, b_kmajor) for b_kmajor in (False, True)]
+        found = [(op.operation, plan) for plan in plans if plan is not None]
+        if found:
+            return found
+    return []
+
+
+def kernel_gemm(func: ir.Operation, target: Target, warps: int,
+                knobs: GemmKnobs = GemmKnobs()) -> tuple[ir.Operation, GemmPlan] | None:
+    """The kernel's GEMM loop and the plan of its primary entry (kernel_gemms' first), or None."""
+    found = kernel_gemms(func, target, warps, knobs)
+    return found[0] if found else None

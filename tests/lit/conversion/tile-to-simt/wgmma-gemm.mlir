@@ -4,8 +4,9 @@
 // 1024-byte aligned); thread 0 initialises a full and an empty mbarrier per stage and fills every stage; each
 // K iteration waits for its stage, runs four wgmma m64n64k16 (B MN-major through the transpose bit), keeps
 // them in flight (wait_group 1), and releases the previous iteration's stage (one arrival per warp), which
-// thread 0 refills. `tile.variants` lists the launch-time variants: this entry, then its mma.sync sibling
-// `gemm$mma_sync` (the plain ABI), which the runtime launches for tensors TMA cannot describe. The same kernel
+// thread 0 refills. `tile.variants` lists the launch-time variants: this entry, the K-major B entry
+// `gemm$kmajor_b` (B's tensor map describes the transposed memory; wgmma without the transpose bit), then the
+// mma.sync sibling `gemm$mma_sync` (the plain ABI), which the runtime launches for tensors TMA cannot describe. The same kernel
 // on sm_80 keeps mma.sync and the plain ABI, with no sibling.
 // The CHECK lines follow the inline pipeline shape (thread 0 fills the ring between its MMAs); SPEC checks that
 // the default is the warp-specialized, persistent kernel (docs/tile-hopper.md).
@@ -28,7 +29,7 @@ module attributes {gpu.container_module} {
     // SPEC: "simt.tma_load"
     // CHECK-SAME: %arg14: i64, %arg15: !simt.tensor_map, %arg16: !simt.tensor_map) kernel
     // CHECK-SAME: tile.dynamic_shared = 65536 : i64, tile.tma = [{box = array<i64: 64, 64>, param = 1 : i64, swizzle = "128B"}, {box = array<i64: 64, 64>, param = 2 : i64, swizzle = "128B"}]
-    // CHECK-SAME: tile.variants = [{entry = "gemm", tma_params = array<i64: 1, 2>}, {entry = "gemm$mma_sync", tma_params = array<i64>}]
+    // CHECK-SAME: tile.variants = [{entry = "gemm", tma_params = array<i64: 1, 2>}, {entry = "gemm$kmajor_b", tma_params = array<i64: 1, 2>}, {entry = "gemm$mma_sync", tma_params = array<i64>}]
     // SM80-LABEL: gpu.func @gemm
     // SM80-NOT: tensor_map
     // SM80: nvvm.mma.sync
@@ -66,6 +67,11 @@ module attributes {gpu.container_module} {
       // CHECK: "simt.wgmma_wait_group"() {pending = 0 : i64}
       // CHECK-NOT: nvvm.mma.sync
       // CHECK-NOT: ldmatrix
+      // CHECK-LABEL: gpu.func @gemm$kmajor_b
+      // CHECK-SAME: tile.tma = [{box = array<i64: 64, 64>, param = 1 : i64, swizzle = "128B"}, {box = array<i64: 64, 64>, param = 2 : i64, swizzle = "128B", transposed}]
+      // CHECK: "simt.smem_desc"({{.*}}) {base_offset = 0 : i64, leading_byte_offset = 16 : i64, stride_byte_offset = 1024 : i64, swizzle = "128B"}
+      // CHECK: "simt.smem_desc"({{.*}}) {base_offset = 0 : i64, leading_byte_offset = 16 : i64, stride_byte_offset = 1024 : i64, swizzle = "128B"}
+      // CHECK: "simt.wgmma_mma_async"({{.*}}) {accumulator = "f32", input = "bf16", k = 16 : i64, m = 64 : i64, n = 64 : i64, negate_a = false, negate_b = false, scale_d = "accumulate", transpose_a = false, transpose_b = false}
       // CHECK-LABEL: gpu.func @gemm$mma_sync
       // CHECK-SAME: %arg14: i64) kernel
       // CHECK-NOT: tile.tma

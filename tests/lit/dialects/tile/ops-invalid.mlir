@@ -192,6 +192,22 @@ func.func @mma_types(%a: tensor<32x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<
 
 // -----
 
+func.func @mma_fp8_k(%a: tensor<32x16xf8E4M3FN>, %b: tensor<16x16xf8E4M3FN>, %c: tensor<32x16xf32>) {
+  // expected-error@+1 {{an fp8 mma needs K a multiple of 32 (the Tensor Cores' fp8 step); got K = 16}}
+  %d = "tile.mma"(%a, %b, %c) : (tensor<32x16xf8E4M3FN>, tensor<16x16xf8E4M3FN>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_fp8_mixed(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x16xf8E5M2>, %c: tensor<32x16xf32>) {
+  // expected-error@+1 {{mma does not take f8E4M3FN x f8E5M2 -> f32}}
+  %d = "tile.mma"(%a, %b, %c) : (tensor<32x32xf8E4M3FN>, tensor<32x16xf8E5M2>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
 func.func @mma_fragment(%a: tensor<8x16xf16>, %b: tensor<16x8xf16>, %c: tensor<8x8xf32>) {
   // expected-error@+1 {{mma tiles must be at least one Tensor Core fragment}}
   %d = "tile.mma"(%a, %b, %c) : (tensor<8x16xf16>, tensor<16x8xf16>, tensor<8x8xf32>) -> tensor<8x8xf32>

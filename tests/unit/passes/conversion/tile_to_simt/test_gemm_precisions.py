@@ -23,7 +23,7 @@ from oxide.runtime.emulator import launch
 from oxide.runtime.module import Module
 from oxide.runtime.tile import partition
 from oxide.runtime.tensor_map import TensorMap
-from tests.unit.passes.conversion.tile_to_simt.harness import context, view
+from tests.unit.passes.conversion.tile_to_simt.harness import context, strided_view, view
 
 SOURCE = (Path(__file__).parents[5] / "examples" / "tile" / "gemm_precisions.rs").read_text()
 RNG = np.random.default_rng(1819)
@@ -101,13 +101,31 @@ def test_sm80_mma_sync_runs_every_precision(ein, eout):
     _check(z, a, b, data, eout)
 
 
-def test_tf32_keeps_mma_sync_on_sm90a():
-    # wgmma's tf32 needs both operands K-major in shared memory; B row-major is not (docs/tile-hopper.md).
+def test_tf32_takes_wgmma_with_a_kmajor_b_on_sm90a():
+    # wgmma's tf32 needs both operands K-major in shared memory (no transpose bit for 32-bit types): the kernel's
+    # own entry reads B K-major, and a row-major B runs on the mma.sync sibling.
     compiled = oxide.compile(SOURCE, "gemm_precisions.rs", chip="sm_90a",
                              instances={"gemm": [["tf32", "f32", "64", "64", "32"]]})
-    assert compiled.tile == {"gemm_tf32_f32_64_64_32": {"warps": 4}}
-    assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in compiled.ptx["sm_90a"]
-    assert "$mma_sync" not in compiled.ptx["sm_90a"]
+    variants = compiled.tile["gemm_tf32_f32_64_64_32"]["variants"]
+    assert [v["entry"] for v in variants] == ["gemm_tf32_f32_64_64_32", "gemm_tf32_f32_64_64_32$mma_sync"]
+    assert variants[0]["tma"] == [{"param": 1, "box": [64, 32], "swizzle": "128B"},
+                                  {"param": 2, "box": [64, 32], "swizzle": "128B", "transposed": True},
+                                  {"param": 0, "box": [64, 32], "swizzle": "128B"}]  # the TMA-store epilogue
+    ptx = compiled.ptx["sm_90a"]
+    assert "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32" in ptx
+    assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in ptx
+
+
+@pytest.mark.parametrize("bk", [32, 64])  # one swizzle row of f32 per stage, or two boxes along K
+def test_tf32_wgmma_entry_runs_a_transposed_b(bk):
+    program, name = _program("tf32", "f32", bk, "sm_90a")
+    a, b, z = _input((M, K), "f32"), _input((K, N), "f32"), _output((M, N), "f32")
+    bt = np.ascontiguousarray(b.T)
+    maps = [TensorMap(a, (64, 32), swizzle="128B"), TensorMap(bt, (64, 32), swizzle="128B"),
+            TensorMap(z, (64, 32), swizzle="128B")]  # the output's, for the TMA-store epilogue
+    args = [*view(z), *view(a), *strided_view(bt.reshape(-1), (K, N), (1, K)), *maps]
+    launch(program, name, (2, 1, 1), (256, 1, 1), args, 4 * 2 * 64 * bk * 4)
+    _check(z, a, b, "f32", "f32")
 
 
 @pytest.mark.parametrize("ein,eout", [("bf16", "bf16"), ("bf16", "f16"), ("f16", "bf16"), ("tf32", "f32")])
@@ -121,12 +139,14 @@ def test_tile_level_emulator_runs_every_precision(ein, eout):
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
-@pytest.mark.parametrize("ein,eout", [("bf16", "bf16"), ("f16", "f16"), ("bf16", "f32")])
-def test_ptxas_assembles_both_entries(ein, eout, tmp_path):
+@pytest.mark.parametrize("ein,eout,bk", [("bf16", "bf16", 64), ("f16", "f16", 64), ("bf16", "f32", 64),
+                                         ("tf32", "f32", 32)])
+def test_ptxas_assembles_every_entry(ein, eout, bk, tmp_path):
     compiled = oxide.compile(SOURCE, "gemm_precisions.rs", chip="sm_90a",
-                             instances={"gemm": [[ein, eout, "128", "128", "64"]]})
+                             instances={"gemm": [[ein, eout, "128", "128", str(bk)]]})
     ptx = compiled.ptx["sm_90a"]
     assert "wgmma.mma_async" in ptx and "$mma_sync(" in ptx and "mma.sync.aligned" in ptx
+    assert ("$kmajor_b(" in ptx) == (ein != "tf32")  # tf32's own entry is the K-major one
     path = tmp_path / "gemm.ptx"
     path.write_text(ptx)
     result = subprocess.run(["ptxas", "-arch=sm_90a", str(path), "-o", str(tmp_path / "gemm.cubin")],

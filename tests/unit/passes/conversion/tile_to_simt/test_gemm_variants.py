@@ -21,13 +21,14 @@ from oxide.runtime.module import Module
 from oxide.runtime.tensor_map import TensorMap
 from oxide.runtime.tile import partition
 from oxide.runtime.tile_marshal import TileBinder
-from tests.unit.passes.conversion.tile_to_simt.harness import context, module_text, view
+from tests.unit.passes.conversion.tile_to_simt.harness import context, module_text, strided_view, view
 from tests.unit.passes.conversion.tile_to_simt.test_mma_lowering import gemm
 from tests.unit.passes.conversion.tile_to_simt.test_wgmma_gemm import _GpuArray
 
 RNG = np.random.default_rng(1818)
 EXAMPLES = Path(__file__).parents[5] / "examples" / "tile"
 FALLBACK = "gemm$mma_sync"
+KMAJOR = "gemm$kmajor_b"
 
 
 def _lowered_kernels(chip: str) -> tuple[dict[str, ir.Operation], ir.Module]:
@@ -40,13 +41,17 @@ def _lowered_kernels(chip: str) -> tuple[dict[str, ir.Operation], ir.Module]:
 def test_sm90a_gemm_gets_an_mma_sync_sibling_and_records_its_variants():
     with context(), ir.Location.unknown():
         kernels, _ = _lowered_kernels("sm_90a")
-        assert list(kernels) == ["gemm", FALLBACK]
-        primary, sibling = str(kernels["gemm"]), str(kernels[FALLBACK])
+        assert list(kernels) == ["gemm", KMAJOR, FALLBACK]
+        primary, kmajor, sibling = (str(kernels[k]) for k in ("gemm", KMAJOR, FALLBACK))
         assert str(kernels["gemm"].attributes["tile.variants"]) == \
-            '[{entry = "gemm", tma_params = array<i64: 1, 2, 0>}, {entry = "gemm$mma_sync", tma_params = array<i64>}]'
+            '[{entry = "gemm", tma_params = array<i64: 1, 2, 0>}, {entry = "gemm$kmajor_b", tma_params = array<i64: 1, 2, 0>}, ' \
+            '{entry = "gemm$mma_sync", tma_params = array<i64>}]'
+        assert "transposed" in str(kernels[KMAJOR].attributes["tile.tma"])
     assert "wgmma" in primary and "nvvm.mma.sync" not in primary
+    # N-major B through the transpose bit; the K-major entry reads B as wgmma reads A.
+    assert "transpose_b = true" in primary and "transpose_b = false" in kmajor and "transpose_b = true" not in kmajor
     assert "nvvm.mma.sync" in sibling and "wgmma" not in sibling and "tensor_map" not in sibling
-    assert "tile.tma" not in sibling and "tile.variants" not in sibling
+    assert "tile.tma" not in sibling and "tile.variants" not in sibling and "tile.variants" not in kmajor
 
 
 @pytest.mark.parametrize("chip", ["sm_80", "sm_90"])
@@ -79,6 +84,18 @@ def test_the_mma_sync_sibling_runs_tensors_tma_cannot_read(sm90a_program, m, n, 
     # K = 70 or N = 33 f16 elements are rows of 140 or 66 bytes: TMA cannot describe them, mma.sync reads them.
     a, b, c = _operands(m, n, k)
     launch(sm90a_program, FALLBACK, (-(-m // 64), -(-n // 64), 1), (128, 1, 1), [*view(c), *view(a), *view(b)])
+    _check(c, a, b)
+
+
+@pytest.mark.parametrize("m,n,k", [(100, 72, 80), (64, 64, 64), (130, 200, 264), (1, 8, 8)])
+def test_the_kmajor_entry_runs_a_transposed_b(sm90a_program, m, n, k):
+    # B = bt.T: the tensor map describes bt ([N, K], K innermost) in [BN, 64] boxes. Edge tiles on every axis.
+    a, b, c = _operands(m, n, k)
+    bt = np.ascontiguousarray(b.T)
+    maps = [TensorMap(a, (64, 64), swizzle="128B"), TensorMap(bt, (64, 64), swizzle="128B"),
+            TensorMap(c, (64, 32), swizzle="128B")]  # the output's, for the TMA-store epilogue
+    b_view = strided_view(bt.reshape(-1), (k, n), (1, k))  # the [K, N] view: element strides (1, K)
+    launch(sm90a_program, KMAJOR, (2, 1, 1), (256, 1, 1), [*view(c), *view(a), *b_view, *maps], 4 * 16384)
     _check(c, a, b)
 
 
@@ -147,3 +164,34 @@ def test_the_emulator_runs_the_kernel_the_user_calls_on_any_shape(sm90a_gemm):
     c = np.full((70, 66), np.nan, dtype=np.float32)
     module.gemm(partition(c, (64, 64)), a, b)
     _check(c, a_values, b_values)
+
+
+def _strided(address: int, shape: tuple[int, int], strides: tuple[int, int]) -> _GpuArray:
+    array = _GpuArray(address, shape, "<u2")
+    array.__cuda_array_interface__["strides"] = tuple(2 * s for s in strides)
+    return array
+
+
+@pytest.mark.parametrize("b_strides, entry", [
+    ((80, 1), "gemm_64_64_64"),                       # row-major [K, N]: N-major boxes, the transpose bit
+    ((1, 72), "gemm_64_64_64$kmajor_b"),              # a transposed [N, K] tensor: K-major boxes
+    ((1, 70), "gemm_64_64_64$mma_sync"),              # transposed, rows of 140 bytes: TMA cannot read them
+    ((160, 2), "gemm_64_64_64$mma_sync"),             # every other column: neither dimension is contiguous
+])
+def test_b_majorness_picks_the_variant(sm90a_gemm, monkeypatch, b_strides, entry):
+    encoded = []
+    monkeypatch.setattr(tensor_map, "_encode", lambda m: encoded.append((m.shape, m.strides, m.box)) or bytes(128))
+    z = partition(_GpuArray(0x100000, (96, 80), "<f4"), (64, 64))
+    bound = _binder(sm90a_gemm).bind([z, _GpuArray(0x200000, (96, 72), "<u2"),
+                                      _strided(0x300000, (72, 80), b_strides)], False)
+    assert bound.variant["entry"] == entry
+    assert bound.abi[11:15] == [72, 80, *b_strides]  # B's extents and strides reach the kernel as they are
+    if entry.endswith("$kmajor_b"):  # the map describes B's memory as [N, K] (before it: A's; after: the output's)
+        assert encoded[-2] == ((80, 72), (144, 2), (64, 64))
+
+
+def test_the_variants_are_recorded_in_the_order_they_are_tried(sm90a_gemm):
+    variants = sm90a_gemm.artifact().kernels[0].tile["variants"]
+    assert [v["entry"] for v in variants] == ["gemm_64_64_64", "gemm_64_64_64$kmajor_b", "gemm_64_64_64$mma_sync"]
+    assert variants[1]["tma"][1] == {"param": 2, "box": [64, 64], "swizzle": "128B", "transposed": True}
+    assert ".entry gemm_64_64_64$kmajor_b(" in sm90a_gemm.artifact().ptx["sm_90a"]
