@@ -6,6 +6,10 @@ a few configurations, at the sizes and output types of the issue: bf16 -> bf16, 
 oxide runs the 128 x 256 instance (warp-specialized, persistent); where TMA cannot read a tensor (N = 4097: rows
 of 8194 bytes) that instance refuses the launch, and the 128 x 128 instance runs instead, whose mma.sync sibling
 entry takes such tensors (docs/tile-hopper.md, "Variants chosen at launch"). The case records which one ran.
+
+`run_fp8` is the fp8 case apart (it has no Triton peer here): e4m3 at 8192^3 with B column-major (the transpose
+of an [N, K] tensor), bf16 out, oxide's 128 x 256 x 128 wgmma instance (examples/tile/gemm_fp8.rs) against
+`torch._scaled_mm` with unit scales. Run it alone: `python benchmarks/tile/gemm_suite.py` on the GPU machine.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ CASES = {
     "gemm_sm90a_bf16_16384x128x4096": (16384, 128, 4096, "bf16", "bf16"),
 }
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
+FP8_CASE = ("gemm_sm90a_fp8_e4m3_8192", 8192, 8192, 8192)
 
 
 def describe(name: str) -> str:
@@ -89,3 +94,39 @@ def run(module: Any, stream: Any, results: dict[str, Any], runs: int) -> dict[st
         results[name] = r
         print(name, tiles[name], {key: round(v, 3) if isinstance(v, float) else v for key, v in r.items()}, flush=True)
     return tiles
+
+
+def run_fp8(module: Any, stream: Any, runs: int) -> dict[str, Any]:
+    """The fp8 case (`module`: the sm_90a gemm_fp8 artifact): checked against torch._scaled_mm, then both timed
+    interleaved. Returns `oxide_tflops`, `scaled_mm_tflops`, `oxide_correct`."""
+    name, m, n, k = FP8_CASE
+    torch.manual_seed(m)
+    a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn).t()  # [K, N], column-major, as _scaled_mm takes it
+    one = torch.ones((), device="cuda", dtype=torch.float32)
+    c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    part = oxide.tile.partition(c, (128, 256))
+    kernel = module.gemm_f8e4m3fn_bf16_128_256_128
+    ours = lambda: kernel[part.grid, stream](part, a, b)  # noqa: E731
+    reference = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)  # noqa: E731
+    ours()
+    expected = reference().float()
+    torch.cuda.synchronize()
+    r: dict[str, Any] = {"oxide_correct": bool(torch.allclose(c.float(), expected, rtol=3e-2, atol=3e-2))}
+    for label, ms in time_interleaved_ms({"oxide": ours, "scaled_mm": reference}, runs).items():
+        r[f"{label}_ms"], r[f"{label}_tflops"] = ms, 2.0 * m * n * k / ms / 1e9
+    r["ratio"] = r["scaled_mm_ms"] / r["oxide_ms"]
+    print(name, {key: round(v, 3) if isinstance(v, float) else v for key, v in r.items()}, flush=True)
+    return r
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    from cuda.bindings import driver
+
+    from oxide.runtime.module import load
+
+    artifact = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "tile_sm90a" / "gemm_fp8.oxide.json"
+    stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
+    run_fp8(load(artifact, target="gpu"), stream, 30)

@@ -232,7 +232,9 @@ def device_view(obj: Any, strided: bool = False) -> ArrayView | None:
 _TORCH_DTYPES = {f"torch.{name}": np.dtype(dtype) for name, dtype in (
     ("float32", np.float32), ("float64", np.float64), ("float16", np.float16), ("bfloat16", np.uint16),
     ("int8", np.int8), ("int16", np.int16), ("int32", np.int32), ("int64", np.int64), ("uint8", np.uint8),
-    ("uint16", np.uint16), ("uint32", np.uint32), ("uint64", np.uint64), ("bool", np.bool_))}
+    ("uint16", np.uint16), ("uint32", np.uint32), ("uint64", np.uint64), ("bool", np.bool_),
+    # fp8, which numpy lacks, as its bytes (the tile runtime reads them as the kernel's fp8 type).
+    ("float8_e4m3fn", np.uint8), ("float8_e5m2", np.uint8))}
 
 
 def _torch_view(tensor: Any, strided: bool) -> ArrayView | None:

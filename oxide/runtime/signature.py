@@ -50,7 +50,10 @@ _MLIR_SCALAR = {"f32": "f32", "f64": "f64", "i1": "bool", "i8": "i8", "i16": "i1
 _TILE_VIEW = re.compile(r"!tile\.(view_mut|view)<\s*(\w+)\s*,\s*array<i64(?::\s*([-\d,\s]*))?>\s*>")
 _RUST_TENSOR = re.compile(r"&\s*(?:mut\s+)?Tensor<\s*(\w+)")
 # Tensor element types: the Rust name where the signature has it (sign known), else the MLIR one (signless).
-TENSOR_ELEMENTS = ("f32", "f64", "f16", "bf16", "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "i1")
+TENSOR_ELEMENTS = ("f32", "f64", "f16", "bf16", "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "i1",
+                   "f8e4m3fn", "f8e5m2")
+# fp8 tensors by their MLIR names: the Rust ones, which the runtime uses (IR written by hand has no Rust type).
+_FP8_NAMES = {"f8E4M3FN": "f8e4m3fn", "f8E5M2": "f8e5m2"}
 
 
 class UnpassableParameter(ValueError):
@@ -183,6 +186,7 @@ def _tensor_spec(name: str, rust: str, view: re.Match[str]) -> ParamSpec:
     rust_elem = _RUST_TENSOR.match(rust)
     if rust_elem and rust_elem.group(1) in TENSOR_ELEMENTS:
         elem = rust_elem.group(1)
+    elem = _FP8_NAMES.get(elem, elem)
     if elem not in TENSOR_ELEMENTS:
         raise UnpassableParameter(name, rust, f"the runtime has no tensors of {elem}")
     mutable = kind == "view_mut"

@@ -42,7 +42,9 @@ from oxide.runtime.tile import Partition
 
 _FLOATS = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
 # Tensor elements whose numpy stand-in does not tell TMA their type (bf16 arrives as 16-bit patterns).
-_TMA_DTYPES = {"bf16": "bfloat16"}
+_TMA_DTYPES = {"bf16": "bfloat16", "f8e4m3fn": "uint8", "f8e5m2": "uint8"}
+# fp8 arrays: their bytes (uint8), or an array type named for the same fp8 type (torch, ml_dtypes).
+_FP8_DTYPE_NAMES = {"f8e4m3fn": "float8_e4m3fn", "f8e5m2": "float8_e5m2"}
 _SIGNLESS = {"i8": 1, "i16": 2, "i32": 4, "i64": 8}
 
 
@@ -52,6 +54,8 @@ def dtype_fits(elem: str, dtype: np.dtype) -> bool:
         return dtype == np.dtype(_FLOATS[elem])
     if elem == "bf16":  # numpy has no bf16: ml_dtypes' bfloat16, or the 16-bit patterns as (u)int16
         return dtype.itemsize == 2 and (dtype.name == "bfloat16" or dtype.kind in "iu")
+    if elem in _FP8_DTYPE_NAMES:  # numpy has no fp8: the bit patterns as uint8, read as the kernel's fp8 type
+        return dtype == np.uint8 or dtype.name == _FP8_DTYPE_NAMES[elem]
     if elem in ("bool", "i1"):
         return dtype == np.bool_
     if elem in _SIGNLESS:

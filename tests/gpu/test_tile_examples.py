@@ -258,3 +258,60 @@ def test_example_program_passes_on_the_gpu(cuda, stem):
     result = subprocess.run([sys.executable, str(ROOT / "examples" / "tile" / f"{stem}.py")], capture_output=True,
                             text=True, timeout=300)
     assert "PASSED" in result.stdout and "(gpu)" in result.stdout, result.stdout + result.stderr
+
+
+# gemm_fp8.rs (tests/fixtures/sources.py): sm_90 runs mma.sync (each loaded fp8 tile converted to f16), sm_90a
+# wgmma with a transposed B (K-major) and the mma.sync sibling (64 x 64 x 128 only) for a row-major B.
+FP8_INSTANCES = {"sm_90": ["128_128_32"], "sm_90a": ["128_128_128", "64_64_128"]}
+
+
+@pytest.mark.parametrize("chip, tile", [(c, t) for c, tiles in FP8_INSTANCES.items() for t in tiles])
+@pytest.mark.parametrize("elem, tdtype", [("f8e4m3fn", "float8_e4m3fn"), ("f8e5m2", "float8_e5m2")])
+@pytest.mark.parametrize("m, n, k", [(128, 128, 128), (300, 264, 160), (2048, 2048, 4096), (4095, 4112, 4096)])
+@pytest.mark.parametrize("b_layout", ["row", "transposed"])
+def test_gemm_fp8_matches_torch(torch, chip, tile, elem, tdtype, m, n, k, b_layout):
+    if chip == "sm_90a" and torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("the sm_90a artifact runs on sm_90 GPUs (H100, H200) only")
+    if chip == "sm_90a" and tile == "128_128_128" and b_layout == "row":
+        pytest.skip("no mma.sync sibling for 128 x 128 x 128 fp8 tiles: a row-major B is refused (tested below)")
+    folder = FIXTURES if chip == "sm_90" else FIXTURES.parent / "tile_sm90a"
+    module = load(folder / "gemm_fp8.oxide.json", target="gpu")
+    a = torch.randn(m, k, device="cuda").to(getattr(torch, tdtype))
+    if b_layout == "row":
+        b = torch.randn(k, n, device="cuda").to(getattr(torch, tdtype))
+    else:
+        b = torch.randn(n, k, device="cuda").to(getattr(torch, tdtype)).t()  # strides (1, K)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    bm, bn, _ = (int(x) for x in tile.split("_"))
+    getattr(module, f"gemm_{elem}_f32_{tile}")(oxide.tile.partition(c, (bm, bn)), a, b)
+    torch.cuda.synchronize()
+    expected = a.double() @ b.double()  # the exact products of the fp8 values, summed in f64
+    torch.testing.assert_close(c.double(), expected, rtol=1e-4, atol=1e-4 * k ** 0.5)
+
+
+def test_sm90a_gemm_fp8_matches_scaled_mm(torch):
+    # bf16 out from the 128 x 256 x 128 wgmma instance against torch._scaled_mm with unit scales, B column-major.
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("the sm_90a artifact runs on sm_90 GPUs (H100, H200) only")
+    module = load(FIXTURES.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
+    m, n, k = 1024, 768, 512
+    a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn).t()
+    one = torch.ones((), device="cuda")
+    c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    module.gemm_f8e4m3fn_bf16_128_256_128(oxide.tile.partition(c, (128, 256)), a, b)
+    expected = torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c.float(), expected.float(), rtol=2 ** -7, atol=2 ** -7 * k ** 0.5)
+
+
+@pytest.mark.parametrize("elem, tdtype", [("f8e4m3fn", "float8_e4m3fn"), ("f8e5m2", "float8_e5m2")])
+def test_quantize_fp8_matches_torch(torch, elem, tdtype):
+    # convert_tile::<fp8> rounds as torch's .to(float8) does (nearest even) inside the finite range (torch gives
+    # NaN or infinity beyond it, cvt.satfinite the largest finite value: the emulator tests check that part).
+    module = load(FIXTURES / "gemm_fp8.oxide.json", target="gpu")
+    x = (torch.randn(5000, device="cuda") * 30).clamp(-440, 440)
+    z = torch.zeros(5000, device="cuda", dtype=getattr(torch, tdtype))
+    getattr(module, f"quantize_{elem}_1024")(oxide.tile.partition(z, (1024,)), x)
+    torch.cuda.synchronize()
+    assert torch.equal(z.view(torch.uint8), x.to(getattr(torch, tdtype)).view(torch.uint8))

@@ -1,6 +1,7 @@
 """The emulator's rule for `simt.inline_ptx`: the templates it knows (runtime sides in
 oxide.runtime.emulator.tensor_core and packed): the tile lowering's `ldmatrix` and `cvt.rna.tf32.f32`, the packed
-half conversions `cvt.*x2.f32`, `cvta.to.shared` and `nanosleep`. Any other template makes the kernel one the
+half conversions `cvt.*x2.f32`, the fp8 ones
+`cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32`, `cvta.to.shared` and `nanosleep`. Any other template makes the kernel one the
 emulator refuses, located at the `ptx_asm!`/call that wrote it."""
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ _CVT_TF32 = "cvt.rna.tf32.f32 $0, $1;"
 _CVTA_SHARED = "cvta.to.shared.u64 $0, $1;"
 # convert::cvt_*x2_f32 (calls/ptx_fns.py): `cvt.<rounding>[.relu].<kind>.f32 $0, $2, $1;`, the first argument low.
 _CVT_PACK = re.compile(r"cvt\.(rn|rz)(\.relu)?\.(f16x2|bf16x2)\.f32 \$0, \$2, \$1;")
+# The tile lowering's fp8 conversions (tile_to_simt/fp8.py): two f32 into one 16-bit register, the first low.
+_CVT_FP8 = re.compile(r"cvt\.rn\.satfinite\.(e4m3x2|e5m2x2)\.f32 \$0, \$2, \$1;")
 
 
 @rule(simt.InlinePtxOp)
@@ -55,6 +58,12 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
         em.line(f"{em.result(op)} = _pk.pack_halves(c.broadcast({args[0]}), c.broadcast({args[1]}), {kind!r}, "
                 f"{rounding!r}, {relu is not None})")
         return
+    match = _CVT_FP8.fullmatch(asm)
+    if match is not None:
+        em.line("from oxide.runtime.emulator import fp8 as _fp8")
+        em.line(f"{em.result(op)} = _fp8.pack_pair(c.broadcast({args[0]}), c.broadcast({args[1]}), "
+                f"{match.group(1)!r})")
+        return
     raise LoweringError("the emulator runs inline PTX only for ldmatrix, cvt.rna.tf32.f32 (the tile lowering's mma "
-                        "code), the packed half conversions cvt.*x2.f32, cvta.to.shared and nanosleep, not "
+                        "code), the packed half and fp8 conversions cvt.*x2.f32, cvta.to.shared and nanosleep, not "
                         f"`{asm}`; run this kernel on a GPU", op)

@@ -24,7 +24,8 @@ from oxide.ir.declare import int_value
 # Tile element type -> numpy type the emulator computes in (bf16 as float32, rounded; see runtime tile.py).
 COMPUTE_TYPES = {"f32": "np.float32", "f64": "np.float64", "f16": "np.float16", "bf16": "np.float32",
                  "i1": "np.bool_", "i8": "np.int8", "i16": "np.int16", "i32": "np.int32", "i64": "np.int64",
-                 "index": "np.int64"}
+                 "index": "np.int64", "f8E4M3FN": "np.float32", "f8E5M2": "np.float32"}
+_ROUNDED = {"bf16": "_t.bf16({})", "f8E4M3FN": "_t.fp8({}, 'f8E4M3FN')", "f8E5M2": "_t.fp8({}, 'f8E5M2')"}
 _TILE_PARAM = re.compile(r"!tile\.(view_mut|view|ptr)<")
 _PARAM_KINDS = {"view_mut": "tile_out", "view": "tile_in", "ptr": "ptr"}
 
@@ -71,11 +72,13 @@ class TileEmitter(KernelEmitter):
     rules = TILE_RULES
 
     def assign(self, op: Any, expression: str, index: int = 0) -> str:
-        """Bind result `index` of `op` to `expression`, rounded to bf16 when that is its element type."""
+        """Bind result `index` of `op` to `expression`, rounded to bf16 or fp8 when that is its element type
+        (numpy has neither: they compute as float32)."""
         name = self.result(op, index)
         type_ = op.results[index].type
-        if str(type_) == "bf16" or (isinstance(type_, ir.RankedTensorType) and elem_name(type_) == "bf16"):
-            expression = f"_t.bf16({expression})"
+        elem = elem_name(type_) if isinstance(type_, ir.RankedTensorType) else str(type_)
+        if elem in _ROUNDED:
+            expression = _ROUNDED[elem].format(expression)
         self.line(f"{name} = {expression}")
         return name
 

@@ -372,6 +372,7 @@ class Emitter(ControlFlow):
             raise err(e.loc, f"cannot apply `{e.op}` to an untyped literal; add a suffix")
         if elem is None:
             raise err(e.loc, f"cannot apply `{e.op}` to `{rust_name(v.ty)}`")
+        vals.refuse_fp8(v.ty, f"`{e.op}`", e.loc)
         if e.op == "-":
             if elem.is_bool or (elem.is_int and not elem.signed):
                 raise err(e.loc, f"cannot negate `{rust_name(v.ty)}`")
@@ -414,6 +415,7 @@ class Emitter(ControlFlow):
                                f"one with `convert_tile`")
             if op in vals.COMPARISONS:
                 raise err(loc, f"tiles are compared with `eq_tile`/`ne_tile`/`lt_tile`/... , not `{op}`")
+            vals.refuse_fp8(a.ty, f"`{op}`", loc)
             value = vals.arith_binary(op, a.value, b.value, a.ty.elem, loc, a.ty.rust())
             return V(a.ty, value, origin=a.origin or b.origin)
         for x in (a, b):

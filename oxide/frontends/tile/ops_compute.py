@@ -30,6 +30,7 @@ _BINARY_FORMS = {"addf": "+", "addi": "+", "subf": "-", "subi": "-", "mulf": "*"
 
 @function(*_BINARY_FORMS)
 def _binary_form(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     a, b = args
@@ -38,6 +39,12 @@ def _binary_form(em: TileEmitter, e: Any, args: list[V], expected: Any, name: st
     out = em.binary(_BINARY_FORMS[name], a, b, e.loc)
     _check_family(e, name, out.ty)
     return out
+
+
+def _no_fp8(e: Any, args: list[V], name: str) -> None:
+    """Computation refuses fp8 tiles (they are only moved, converted and multiplied by mma)."""
+    for v in args:
+        vals.refuse_fp8(v.ty, f"`{name}`", e.loc)
 
 
 def _check_family(e: Any, name: str, ty: Any) -> None:
@@ -72,6 +79,7 @@ def _same(e: Any, args: list[V], name: str) -> tuple[Any, list[V]]:
 
 @function("max_tile", "min_tile", "maxf", "minf", "maxi", "mini", "max", "min")
 def _max_min(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     ty, (a, b) = _same(e, args, name)
@@ -96,6 +104,7 @@ _UNARY_MATH = {"exp": math.exp, "exp2": math.exp2, "log": math.log, "log2": math
 
 @function(*_UNARY_MATH, "absi", "abs", "negf", "negi", "noti")
 def _unary(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     args = without_markers(args)
     check_arity(e, args, 1, name, f"{name}(x)")
     ty, (x,) = _same(e, args, name)
@@ -127,6 +136,7 @@ def _unary_operands(x: V, elem: Scalar, op: str) -> tuple[V, V]:
 
 @function("fma")
 def _fma(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     args = without_markers(args)
     check_arity(e, args, 3, name, "fma(a, b, c)")
     ty, (a, b, c) = _same(e, args, name)
@@ -137,6 +147,7 @@ def _fma(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
 
 @function("pow", "atan2")
 def _pow(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     ty, (a, b) = _same(e, args, name)
@@ -150,6 +161,7 @@ _COMPARE_FORMS = {"eq_tile": "==", "ne_tile": "!=", "gt_tile": ">", "ge_tile": "
 
 @function(*_COMPARE_FORMS)
 def _compare(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     ty, (a, b) = _same(e, args, name)
@@ -160,6 +172,7 @@ def _compare(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -
 
 @function("select")
 def _select(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     check_arity(e, args, 3, name, "select(cond, a, b)")
     ty, (a, b) = _same(e, args[1:], name)
     cond = args[0]
@@ -183,6 +196,7 @@ def _ceil_div(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) 
 # Reductions, scans, mma ----------------------------------------------------------------------------------
 @function("reduce_sum", "reduce_max", "reduce_min", "reduce_prod")
 def _reduce(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(t, dim)")
     ty = tile_arg(e, args[0], 0, "the reduced value")
@@ -199,6 +213,7 @@ def _reduce(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) ->
 
 @function("reduce")
 def _reduce_closure(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     check_arity(e, args, 4, name, "reduce(t, dim, identity, |a, b| a + b)")
     kind = _closure_kind(e, args[3], 3)
     _check_identity(e, args[2], 2, kind)
@@ -207,6 +222,7 @@ def _reduce_closure(em: TileEmitter, e: Any, args: list[V], expected: Any, name:
 
 @function("scan")
 def _scan_closure(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     check_arity(e, args, 5, name, "scan(t, dim, reverse::Forward, identity, |a, b| a + b)")
     kind = _closure_kind(e, args[4], 4)
     return _scan(em, e, args[:4], expected, f"scan_{kind}")
@@ -257,6 +273,7 @@ def _check_identity(e: Any, identity: V, i: int, kind: str) -> None:
 
 @function("scan_sum", "scan_max", "scan_min", "scan_prod")
 def _scan(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
+    _no_fp8(e, args, name)
     if len(args) not in (2, 3, 4):
         raise err(e.loc, f"`{name}` takes `(t, dim, reverse::Forward|Reverse, identity)`")
     ty = tile_arg(e, args[0], 0, "the scanned value")
@@ -285,11 +302,16 @@ def _mma(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     if len(a.shape) != 2 or len(b.shape) != 2 or len(c.shape) != 2 or a.shape[1] != b.shape[0] \
             or c.shape != (a.shape[0], b.shape[1]):
         raise err(e.loc, f"mma needs a: MxK, b: KxN, acc: MxN; got {list(a.shape)}, {list(b.shape)}, {list(c.shape)}")
-    pairs = {("f16", "f32"), ("bf16", "f32"), ("f32", "f32"), ("tf32", "f32"), ("f16", "f16")}
+    pairs = {("f16", "f32"), ("bf16", "f32"), ("f32", "f32"), ("tf32", "f32"), ("f16", "f16"),
+             ("f8e4m3fn", "f32"), ("f8e5m2", "f32")}
     if a.elem != b.elem or (a.elem.name, c.elem.name) not in pairs:
         raise err(e.loc, f"mma does not take {a.elem.rust()} x {b.elem.rust()} -> {c.elem.rust()}; it takes f16/bf16 "
-                         f"-> f32, f16 -> f16 and tf32 or f32 (as tf32) -> f32")
-    k_min = 16 if a.elem.name in ("f16", "bf16") else 8
+                         f"-> f32, f16 -> f16, tf32 or f32 (as tf32) -> f32 and f8e4m3fn or f8e5m2 (both the same) "
+                         f"-> f32")
+    k_min = 32 if a.elem.is_fp8 else 16 if a.elem.name in ("f16", "bf16") else 8
+    if a.elem.is_fp8 and a.shape[1] % k_min:
+        raise err(e.loc, f"an fp8 mma needs K a multiple of {k_min} (the Tensor Cores' fp8 step); got K = "
+                         f"{a.shape[1]}")
     if a.shape[0] < 16 or b.shape[1] < 8 or a.shape[1] < k_min:
         raise err(e.loc, f"mma tiles must be at least one Tensor Core fragment (M >= 16, N >= 8, K >= {k_min}); got "
                          f"{list(a.shape)} x {list(b.shape)}")

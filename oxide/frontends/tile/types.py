@@ -16,6 +16,9 @@ from mlir import ir
 
 from oxide.dialects import tile
 
+# cutile-rs's fp8 element types (MLIR f8E4M3FN, f8E5M2).
+FP8 = ("f8e4m3fn", "f8e5m2")
+
 
 @dataclass(frozen=True)
 class Scalar:
@@ -25,7 +28,12 @@ class Scalar:
 
     @property
     def is_float(self) -> bool:
-        return self.name in ("f16", "bf16", "f32", "f64", "tf32")
+        return self.name in ("f16", "bf16", "f32", "f64", "tf32", *FP8)
+
+    @property
+    def is_fp8(self) -> bool:
+        """fp8 (`f8e4m3fn`, `f8e5m2`): loaded, stored, converted and multiplied by mma, never computed on."""
+        return self.name in FP8
 
     @property
     def is_bool(self) -> bool:
@@ -41,6 +49,8 @@ class Scalar:
 
     @property
     def bits(self) -> int:
+        if self.is_fp8:
+            return 8
         return 1 if self.is_bool else 16 if self.name == "bf16" else 32 if self.name == "tf32" else int(self.name[1:])
 
     def mlir(self) -> ir.Type:
@@ -51,7 +61,7 @@ class Scalar:
         # tf32 is stored as f32 (its container in memory and registers); mma multiplies f32 tiles at tf32
         # precision, so a tf32 tile is an f32 tile to the IR (docs/tile-hopper.md, "Precisions").
         floats = {"f16": ir.F16Type.get, "bf16": ir.BF16Type.get, "f32": ir.F32Type.get, "f64": ir.F64Type.get,
-                  "tf32": ir.F32Type.get}
+                  "tf32": ir.F32Type.get, "f8e4m3fn": ir.Float8E4M3FNType.get, "f8e5m2": ir.Float8E5M2Type.get}
         return floats[self.name]()
 
     def rust(self) -> str:
@@ -59,7 +69,7 @@ class Scalar:
 
 
 SCALARS = {name: Scalar(name) for name in ("bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
-                                           "f16", "bf16", "f32", "f64", "tf32")}
+                                           "f16", "bf16", "f32", "f64", "tf32", *FP8)}
 I32 = SCALARS["i32"]
 BOOL = SCALARS["bool"]
 

@@ -27,6 +27,16 @@ def elem_kind(ty: Any) -> Scalar | None:
     return None
 
 
+def refuse_fp8(ty: Any, what: str, loc: SourceLoc) -> None:
+    """fp8 tiles have no arithmetic (cutile-rs's restricted floats): a located error naming `what` and the
+    type, with the conversion to use first."""
+    elem = elem_kind(ty)
+    if elem is not None and elem.is_fp8:
+        raise err(loc, f"{what} is not defined on `{rust_name(ty)}`: fp8 tiles are only loaded, stored, converted "
+                       f"and multiplied by `mma`; convert first (`convert_tile::<f32>(t)`), compute, and convert back "
+                       f"(`convert_tile::<{elem.name}>(r)`)")
+
+
 def scalar_const(value: Any, ty: Scalar) -> V:
     """A scalar constant of type `ty` (its value folded into `const`)."""
     if ty.is_float:
@@ -224,6 +234,9 @@ def convert(v: V, target: Scalar, loc: SourceLoc) -> V:
     out_ty = TileT(target, v.ty.shape) if isinstance(v.ty, TileT) else target
     if src == target:
         return v
+    if (src.is_fp8 or target.is_fp8) and not isinstance(v.ty, TileT):
+        raise err(loc, f"fp8 (`{(src if src.is_fp8 else target).name}`) is a tile element type: convert tiles "
+                       f"(`convert_tile::<{target.name}>(t)`), not scalars")
     if isinstance(v.ty, Scalar) and v.const is not None and not target.is_bool:
         if target.is_float:
             return scalar_const(float(v.const), target)

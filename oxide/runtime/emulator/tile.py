@@ -4,7 +4,8 @@ A tile kernel runs ONE tile block per call; tiles are numpy arrays (a rank-0 til
 scalars are numpy scalars. Element types are computed in numpy: f32/f64/f16 natively, integers in the
 signed numpy type of their width (wrapping), i1 as bool, and bf16 -- which numpy lacks -- as float32 values
 rounded to bf16 (round to nearest even) after every op that produces one. Tensors of bf16 are stored as
-their 16-bit patterns (uint16); `decode`/`encode` convert at loads and stores.
+their 16-bit patterns (uint16); `decode`/`encode` convert at loads and stores. fp8 (f8E4M3FN, f8E5M2) tiles
+are float32 values rounded to fp8 (fp8.py) where produced, and fp8 tensors their bytes (uint8).
 
 Bounds follow the tile contract: loads read zero past the tensor's edge, stores drop elements past it, a
 store through a partition_mut at a tile index outside the block's own sub-grid traps, an extract past the
@@ -20,13 +21,15 @@ from typing import Any
 import numpy as np
 
 from oxide.diagnostics import Diagnostic, parse_loc
+from oxide.runtime.emulator import fp8 as _fp8
 from oxide.runtime.emulator.errors import EmulatorError, KernelTrap, OutOfBounds
 
 # Tile element type -> numpy dtype the emulator computes in.
 COMPUTE = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": np.float32, "i1": np.bool_,
-           "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "index": np.int64}
-# Tile element type -> numpy dtype a tensor of it is stored in (bf16: its bit pattern).
-STORAGE = {**COMPUTE, "bf16": np.uint16}
+           "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "index": np.int64,
+           "f8E4M3FN": np.float32, "f8E5M2": np.float32}
+# Tile element type -> numpy dtype a tensor of it is stored in (bf16, fp8: their bit patterns).
+STORAGE = {**COMPUTE, "bf16": np.uint16, "f8E4M3FN": np.uint8, "f8E5M2": np.uint8}
 
 
 @dataclass
@@ -60,6 +63,8 @@ def decode(stored: Any, elem: str) -> Any:
     """Stored tensor elements as computed values (bf16 bit patterns -> float32)."""
     if elem == "bf16":
         return (np.asarray(stored).view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+    if elem in _fp8.FP8_TYPES:
+        return _fp8.decode(stored, elem)
     return stored
 
 
@@ -67,7 +72,14 @@ def encode(values: Any, elem: str) -> Any:
     """Computed values as stored tensor elements (float32 -> bf16 bit patterns)."""
     if elem == "bf16":
         return (np.asarray(bf16(values), np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+    if elem in _fp8.FP8_TYPES:
+        return _fp8.encode(values, elem)
     return values
+
+
+def fp8(x: Any, elem: str) -> Any:
+    """Values rounded to fp8 type `elem` (nearest even, saturating to finite, as cvt.rn.satfinite), as float32."""
+    return _fp8.round_to(x, elem)
 
 
 def tf32(x: Any) -> Any:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oxide.runtime.emulator import fp8
 from oxide.runtime.emulator.shared_window import SharedMemoryError, SharedWindow, swizzle
 
 # The descriptor's swizzle field (bits 62-63) per mode in bytes, and back.
@@ -82,19 +83,6 @@ def logical_addresses(desc: Descriptor, rows: int, k: int, itemsize: int, mn_maj
     return desc.start + mb % width + mb // width * desc.leading + kk % 8 * width + kk // 8 * desc.stride
 
 
-def _e4m3_table() -> np.ndarray:
-    """float32 of every e4m3 byte: 4 exponent bits (bias 7), 3 mantissa bits, no infinities, S.1111.111 NaN."""
-    code = np.arange(256)
-    exponent, mantissa = code >> 3 & 0xF, code & 7
-    magnitude = np.where(exponent == 0, mantissa / 8 * 2.0 ** -6, (1 + mantissa / 8) * 2.0 ** (exponent - 7))
-    values = np.where(code & 0x80, -magnitude, magnitude).astype(np.float32)
-    values[(code & 0x7F) == 0x7F] = np.nan
-    return values
-
-
-_E4M3 = _e4m3_table()
-
-
 def to_float32(raw: np.ndarray, kind: str) -> np.ndarray:
     """Elements of type `kind` from their bytes (`raw`: (..., itemsize) uint8, little-endian) as float32;
     every value is exact (tf32 ignores the low 13 mantissa bits of its f32 container, as the hardware does)."""
@@ -105,11 +93,8 @@ def to_float32(raw: np.ndarray, kind: str) -> np.ndarray:
         return raw.view(np.float16)[..., 0].astype(np.float32)
     if kind == "tf32":
         return (raw.view(np.uint32)[..., 0] & np.uint32(0xFFFFE000)).view(np.float32)
-    if kind == "e4m3":
-        return _E4M3[raw[..., 0]]
-    if kind == "e5m2":
-        # e5m2 is the high byte of an f16 (5 exponent bits, bias 15, 2 mantissa bits, IEEE inf and NaN).
-        return (raw[..., 0].astype(np.uint16) << 8).view(np.float16).astype(np.float32)
+    if kind in ("e4m3", "e5m2"):
+        return fp8.decode(raw[..., 0], kind)
     raise DescriptorError(f"wgmma has no {kind} operands")
 
 

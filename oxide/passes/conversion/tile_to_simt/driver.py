@@ -203,7 +203,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         raise exc.at(func) from None
     gemms = _lower_variants(func, target, knobs, wgmma, b_kmajor)
     gemm = gemms[0] if gemms else None
-    _check_fp8(func, gemm[0] if gemm else None, target)
+    _check_fp8(func)
     # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup.
     warps = gemm[1].warps if gemm else kernel_warps(func)
     threads = gemm[1].threads if gemm else 32 * warps
@@ -263,24 +263,28 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     func.erase()
 
 
-def _check_fp8(func: ir.Operation, loop: ir.Operation | None, target: Target) -> None:
-    """fp8 tiles are lowered only as the loads of a GEMM K loop on sm_90a's wgmma path (the ring holds their
-    bytes, wgmma reads them); anywhere else (another op, the mma.sync path) is a located error, not a crash."""
+# The ops that may make fp8 tiles.
+_FP8_MAKERS = OpSet(T.LoadOp, T.LoadOwnOp, arith.TruncFOp, arith.BitcastOp)
+
+
+def _check_fp8(func: ir.Operation) -> None:
+    """fp8 tiles are made only by loads, conversions (`arith.truncf`) and bitcasts, and are only stored,
+    converted, bitcast and multiplied by mma (docs/tile-hopper.md, "Precisions"); anything else on them is a
+    located error, not a crash. (Arithmetic on fp8 is the frontend's error; this guards IR written by hand.)"""
     found: list[ir.Operation] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         fp8 = any(isinstance(r.type, ir.RankedTensorType) and str(T.elem_of(r.type)) in FP8 for r in op.results)
-        if fp8 and not (loop is not None and op in _TILE_LOADS and op.parent == loop):
+        if fp8 and op not in _FP8_MAKERS:
             found.append(op)
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
     walk(func, visit, ir.WalkOrder.PRE_ORDER)
     if found:
-        raise LoweringError(f"fp8 tiles are lowered only as the operands of a GEMM K loop (load, load, mma) on "
-                            f"sm_90a's wgmma path with B K-major; this kernel uses one elsewhere, or targets "
-                            f"{target.chip} (the mma.sync path has no fp8 yet): compile for sm_90a, or convert "
-                            f"the data to f16 before the kernel", found[0])
+        raise LoweringError(f"'{found[0].name}' makes an fp8 tile; fp8 tiles come only from loads, conversions "
+                            f"and bitcasts, and are only stored, converted and multiplied by mma: convert to f16 "
+                            f"or f32 first (`convert_tile::<f32>(t)`)", found[0])
 
 
 def tma_attribute(maps: list[MapSpec]) -> ir.Attribute:

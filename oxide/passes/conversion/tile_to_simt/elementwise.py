@@ -15,6 +15,7 @@ from mlir.dialects import arith, math
 from oxide.ir.rules import LoweringError, ops_of
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.driver import attributes_of, clone_scalar_op
+from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8, lower_conversion
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
@@ -41,7 +42,10 @@ def lower_constant(ctx: TileLowering, op: ir.Operation) -> Any:
 
 @lowering(*ELEMENTWISE_OPS)
 def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
-    """The op on each element (tiles), or the op itself (scalars)."""
+    """The op on each element (tiles), or the op itself (scalars); conversions from and to fp8 by fp8.py."""
+    if isinstance(op.opview, (arith.ExtFOp, arith.TruncFOp)) and (is_fp8(op.operands[0].type)
+                                                                    or is_fp8(op.results[0].type)):
+        return lower_conversion(ctx, op, ctx.lowered(op.operands[0]))
     if not any(isinstance(v.type, ir.RankedTensorType) for v in [*op.operands, *op.results]):
         return clone_scalar_op(ctx, op)
     if len(op.regions):

@@ -11,6 +11,8 @@ V-element aligned (checked at run time; scalar accesses otherwise).
 
 from __future__ import annotations
 
+import dataclasses
+
 from mlir import ir
 from mlir.dialects import arith, scf
 from mlir.dialects import vector as vector_ops
@@ -19,6 +21,7 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.conversion.tile_to_simt.access import TileAccess
+from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8
 from oxide.passes.conversion.tile_to_simt.context import (
     PartitionValue,
     TileLowering,
@@ -171,8 +174,23 @@ def _edge_load(ctx: TileLowering, access: TileAccess, j: int, vector: int, elem:
     return _split(whole.result, vector)
 
 
+def _bytes_view(view: ViewValue) -> ViewValue:
+    """An fp8 view as one of i8 (LLVM has no fp8 type: fp8 data moves as bytes; fp8.py converts them)."""
+    i8 = ir.IntegerType.get_signless(8)
+    return dataclasses.replace(view, elem=i8, ptr=simt.PtrCastOp.build(view.ptr, results=[simt.PtrType.get(i8, 1)]))
+
+
 def load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type) -> TileValue:
     """The tile of `shape` at `origin` of `view`, in the default layout; 0 past the tensor's edge.
+    An fp8 tile loads as bytes, each bitcast to fp8."""
+    if is_fp8(elem):
+        loaded = load_tile(ctx, _bytes_view(view), origin, shape, ir.IntegerType.get_signless(8))
+        return TileValue(loaded.layout, [arith.bitcast(elem, v) for v in loaded.values])
+    return _load_tile(ctx, view, origin, shape, elem)
+
+
+def _load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type) -> TileValue:
+    """load_tile of a type LLVM has.
 
     Three paths: the whole tile inside and aligned (unmasked vector loads); at an edge, each run that is
     wholly inside and aligned still loads as one vector, the others as a masked load of their inside part."""
@@ -241,6 +259,9 @@ def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile:
     epilogues that leaves ptxas fewer live 64-bit offsets (sm_90a wgmma GEMM: 168 registers instead of 179)."""
     if not coalesced(tile.layout):
         tile = convert_layout(ctx, tile, ctx.default_layout(list(tile.layout.shape)))
+    if is_fp8(tile.values[0].type):  # stored as bytes, as load_tile loads it
+        i8 = ir.IntegerType.get_signless(8)
+        view, tile = _bytes_view(view), TileValue(tile.layout, [arith.bitcast(i8, v) for v in tile.values])
     layout = tile.layout
     elem = tile.values[0].type
     if not layout.shape:

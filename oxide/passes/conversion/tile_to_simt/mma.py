@@ -2,7 +2,7 @@
 
 Per tile.mma (the plan is mma_layouts.py): every thread writes its elements of a and b into the block's
 shared scratch memory (A row-major with padded rows, B row-major with padded rows; tf32 inputs rounded with
-cvt.rna.tf32.f32 on the way), a barrier, then each warp runs, per 16-deep (8 for tf32) K step, one
+cvt.rna.tf32.f32 on the way, fp8 inputs converted to f16, exactly, for the f16 mma.sync), a barrier, then each warp runs, per 16-deep (8 for tf32) K step, one
 `ldmatrix.x4` per 16 rows of its A block, one `ldmatrix.x4.trans` per 16 columns of its B block (scalar
 shared loads for tf32 B), and one `mma.sync.m16n8k16` (m16n8k8 for tf32) per 16x8 accumulator fragment.
 The accumulator stays in registers in the mma accumulator layout, so an accumulator carried through a K loop
@@ -28,6 +28,7 @@ from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset
+from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8, to_f16
 from oxide.passes.conversion.tile_to_simt.layouts import (
     VECTOR_BYTES as ROW_VECTOR_BYTES,
 )
@@ -145,6 +146,8 @@ def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base
         values = operand.values
         if plan.instr.inputs == "tf32":
             values = [_to_tf32(v) for v in values]
+        elif is_fp8(values[0].type):
+            values = [to_f16(ctx, v) for v in values]
         for j in range(0, layout.per_thread, width):
             constant = place(*layout.register_coords(j)) - place(0, 0)
             ptr = thread if constant == 0 else ptr_offset(thread, ctx.const(ir.IndexType.get(), constant))
@@ -311,6 +314,12 @@ def _barrier_before(ctx: TileLowering, loop: ir.Operation) -> None:
             ctx.barrier()
 
 
+def _staged_type(op: Any) -> ir.Type:
+    """The element type a's and b's elements are staged as: their own, f16 for fp8 (converted on the way)."""
+    elem = tile.elem_of(op.lhs.type)
+    return ir.F16Type.get() if is_fp8(elem) else elem
+
+
 def _staging(ctx: TileLowering, op: Any, plan: ml.MmaPlan) -> ir.Value:
     """The staging buffer this mma writes, after the barrier its reuse needs.
 
@@ -320,15 +329,16 @@ def _staging(ctx: TileLowering, op: Any, plan: ml.MmaPlan) -> ir.Value:
     k - 1's barrier between its staging and its fragment loads. Otherwise the kernel's shared scratch memory,
     with a barrier before it is written again."""
     elems = plan.shared_bytes // plan.instr.in_bytes
+    elem = _staged_type(op)
     room = 2 * plan.shared_bytes <= DOUBLE_BUFFER_BYTES
     parity = _loop_parity(ctx, op) if room and _only_gemm_scratch(op) else None
     if parity is None:
-        base = ctx.scratch(tile.elem_of(op.lhs.type), elems)
+        base = ctx.scratch(elem, elems)
         ctx.scratch_begin()
         return base
     value, loop = parity
     _barrier_before(ctx, loop)
-    buffers = _staging_buffers(ctx, tile.elem_of(op.lhs.type), 2 * elems)
+    buffers = _staging_buffers(ctx, elem, 2 * elems)
     return ptr_offset(buffers, ctx.index(arith.muli(value, ctx.i32(elems))))
 
 

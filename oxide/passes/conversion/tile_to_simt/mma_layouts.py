@@ -65,6 +65,9 @@ def instruction_for(in_elem: str, acc_elem: str) -> MmaInstr:
         return MmaInstr("f16", "f16", 16)
     if in_elem == "f32" and acc_elem == "f32":
         return MmaInstr("tf32", "f32", 8)
+    if in_elem in ("f8E4M3FN", "f8E5M2") and acc_elem == "f32":
+        # fp8 tiles are staged as f16 (every fp8 value is one) for the f16 mma.sync (mma.py).
+        return MmaInstr("f16", "f32", 16)
     raise LoweringError(f"mma does not take {in_elem} inputs with an {acc_elem} accumulator")
 
 

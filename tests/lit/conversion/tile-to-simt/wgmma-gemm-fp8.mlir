@@ -1,18 +1,27 @@
 // fp8 operands of the GEMM K loop on sm_90a (docs/tile-hopper.md, "Precisions"): e4m3 64x64x128 tiles. wgmma
 // reads fp8 only K-major, so the kernel's own entry is the K-major B one (B's map `transposed`, boxes of one
-// 128-byte swizzle row = 128 elements, a ring of bytes, wgmma k32 without the transpose bit, 4 steps per stage);
-// there is no mma.sync sibling, and on sm_80 (no fp8 on the mma.sync path yet) fp8 tiles are a located error.
+// 128-byte swizzle row = 128 elements, a ring of bytes, wgmma k32 without the transpose bit, 4 steps per stage,
+// the output's map for the TMA-store epilogue); the mma.sync sibling (a row-major B) and sm_80 load the fp8 tiles
+// as bytes and convert them to f16 (an exact f16 multiply by 256 for e4m3) for the f16 mma.sync.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
-// RUN: not %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_80})' 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_80})' | FileCheck %s --check-prefix=SM80
 
 // CHECK-LABEL: gpu.func @gemm
-// CHECK-SAME: tile.tma = [{box = array<i64: 64, 128>, param = 1 : i64, swizzle = "128B"}, {box = array<i64: 64, 128>, param = 2 : i64, swizzle = "128B", transposed}]
-// CHECK-SAME: tile.variants = [{entry = "gemm", tma_params = array<i64: 1, 2>}]
+// CHECK-SAME: tile.tma = [{box = array<i64: 64, 128>, param = 1 : i64, swizzle = "128B"}, {box = array<i64: 64, 128>, param = 2 : i64, swizzle = "128B", transposed}, {box = array<i64: 64, 32>, param = 0 : i64, swizzle = "128B"}]
+// CHECK-SAME: tile.variants = [{entry = "gemm", tma_params = array<i64: 1, 2, 0>}, {entry = "gemm$mma_sync", tma_params = array<i64>}]
 // CHECK: "simt.dynamic_shared"({{.*}}) {align = 1024 : i64} : (index) -> !simt.ptr<i8, 3 : i64>
 // CHECK: "simt.wgmma_mma_async"({{.*}}) {accumulator = "f32", input = "e4m3", k = 32 : i64, m = 64 : i64, n = 64 : i64, negate_a = false, negate_b = false, scale_d = "accumulate", transpose_a = false, transpose_b = false}
 // CHECK-COUNT-3: "simt.wgmma_mma_async"
-// CHECK-NOT: gpu.func
-// SM80: wgmma-gemm-fp8.mlir:{{[0-9]+}}:15: error: fp8 tiles are lowered only as the operands of a GEMM K loop (load, load, mma) on sm_90a's wgmma path with B K-major; this kernel uses one elsewhere, or targets sm_80
+// CHECK-LABEL: gpu.func @gemm$mma_sync
+// CHECK: "simt.ptr_load"({{.*}}) : (!simt.ptr<vector<4xi8>, 1 : i64>) -> vector<4xi8>
+// CHECK: arith.mulf {{.*}} : f16
+// CHECK: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>
+// SM80-LABEL: gpu.func @gemm
+// SM80-NOT: wgmma
+// SM80: "simt.ptr_load"({{.*}}) : (!simt.ptr<vector<4xi8>, 1 : i64>) -> vector<4xi8>
+// SM80: arith.bitcast {{.*}} : i8 to f8E4M3FN
+// SM80: arith.mulf {{.*}} : f16
+// SM80: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
