@@ -118,15 +118,3 @@ def run_fp8(module: Any, stream: Any, runs: int) -> dict[str, Any]:
     r["ratio"] = r["scaled_mm_ms"] / r["oxide_ms"]
     print(name, {key: round(v, 3) if isinstance(v, float) else v for key, v in r.items()}, flush=True)
     return r
-
-
-if __name__ == "__main__":
-    from pathlib import Path
-
-    from cuda.bindings import driver
-
-    from oxide.runtime.module import load
-
-    artifact = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "tile_sm90a" / "gemm_fp8.oxide.json"
-    stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
-    run_fp8(load(artifact, target="gpu"), stream, 30)

@@ -24,6 +24,8 @@ _CVT_TF32 = "cvt.rna.tf32.f32 $0, $1;"
 # cuda_device's `cvta_generic_to_shared_offset`: a generic shared address's low 32 bits are its shared address
 # on the emulator (oxide.runtime.emulator.addresses), as `cvta.to.shared` gives on the GPU.
 _CVTA_SHARED = "cvta.to.shared.u64 $0, $1;"
+# The tile lowering's accumulator fence after a wgmma wait (tile_to_simt/wgmma_gemm.py): a copy.
+_FENCE = "// wgmma accumulator fence"
 # convert::cvt_*x2_f32 (calls/ptx_fns.py): `cvt.<rounding>[.relu].<kind>.f32 $0, $2, $1;`, the first argument low.
 _CVT_PACK = re.compile(r"cvt\.(rn|rz)(\.relu)?\.(f16x2|bf16x2)\.f32 \$0, \$2, \$1;")
 # The tile lowering's fp8 conversions (tile_to_simt/fp8.py): two f32 into one 16-bit register, the first low.
@@ -46,6 +48,9 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
         em.line(_IMPORT)
         em.line(f"{em.result(op)} = _tc.cvt_rna_tf32(c.broadcast({args[0]}))")
         return
+    if asm == _FENCE and ir.StringAttr(op.attributes["constraints"]).value == "=f,0":
+        em.line(f"{em.result(op)} = {args[0]}")  # an operand fence (the tile lowering's, after a wgmma wait)
+        return
     if asm == "nanosleep.u32 $0;":
         return  # a hint to the scheduler: threads that spin on a flag progress anyway on the emulator
     if asm == _CVTA_SHARED:
@@ -65,5 +70,6 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
                 f"{match.group(1)!r})")
         return
     raise LoweringError("the emulator runs inline PTX only for ldmatrix, cvt.rna.tf32.f32 (the tile lowering's mma "
-                        "code), the packed half and fp8 conversions cvt.*x2.f32, cvta.to.shared and nanosleep, not "
+                        "code), the packed half and fp8 conversions cvt.*x2.f32, cvta.to.shared, nanosleep and the "
+                        "accumulator fence, not "
                         f"`{asm}`; run this kernel on a GPU", op)

@@ -20,6 +20,7 @@ from mlir import ir
 from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
+from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, i_type
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
@@ -168,6 +169,18 @@ def _consume(ring: Ring, step: ir.Value, regs: list[ir.Value]) -> list[ir.Value]
     return out
 
 
+# A PTX template that is only a comment, whose output is tied to its input: a copy of an accumulator register that LLVM must keep
+# after the wgmma wait before it (the asm has side effects, and so has the wait). Without it LLVM may move a pure
+# use of the accumulator (the epilogue's conversion to bf16) above the wait, and ptxas then serializes every
+# wgmma of the kernel (its C7514 warning).
+FENCE_OPERAND = ("// wgmma accumulator fence", "=f,0")
+
+
+def fence_accumulator(regs: list[ir.Value]) -> list[ir.Value]:
+    """The accumulator registers, pinned after the preceding wgmma wait."""
+    return [build_inline_ptx([r], *FENCE_OPERAND, [r.type])[0] for r in regs]
+
+
 def consumer_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
     """The consumer warpgroups' K loop of a specialized pipeline: steps base .. base + k_tiles. Each step's
     MMAs stay in flight while the previous step's stage is released; the last stage is released after the
@@ -186,7 +199,7 @@ def consumer_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.V
     simt.WgmmaWaitGroupOp(pending=0)
     with only_if(arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, zero)):
         _arrive_empty(ring, ring.slot(arith.subi(arith.addi(base, k_tiles), one))[0])
-    return list(loop.results)
+    return fence_accumulator(list(loop.results))
 
 
 def producer_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], base: ir.Value, k_tiles: ir.Value) -> None:
@@ -229,7 +242,7 @@ def inline_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], k_tiles: ir.Value
                 ring.fill(refill, stage, origin)
         scf.YieldOp(out)
     simt.WgmmaWaitGroupOp(pending=0)
-    return list(loop.results)
+    return fence_accumulator(list(loop.results))
 
 
 def tile_origin(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> tuple[ir.Value, ir.Value]:
