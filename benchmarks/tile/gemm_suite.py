@@ -105,8 +105,8 @@ def run_fp8(module: Any, stream: Any, runs: int) -> dict[str, Any]:
     b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn).t()  # [K, N], column-major, as _scaled_mm takes it
     one = torch.ones((), device="cuda", dtype=torch.float32)
     c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-    part = oxide.tile.partition(c, (128, 256))
-    kernel = module.gemm_f8e4m3fn_bf16_128_256_128
+    part = oxide.tile.partition(c, (128, 128))
+    kernel = module.gemm_f8e4m3fn_bf16_128_128_128
     ours = lambda: kernel[part.grid, stream](part, a, b)  # noqa: E731
     reference = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)  # noqa: E731
     ours()

@@ -286,11 +286,16 @@ def test_gemm_fp8_matches_torch(torch, chip, tile, elem, tdtype, m, n, k, b_layo
     getattr(module, f"gemm_{elem}_f32_{tile}")(oxide.tile.partition(c, (bm, bn)), a, b)
     torch.cuda.synchronize()
     expected = a.double() @ b.double()  # the exact products of the fp8 values, summed in f64
-    torch.testing.assert_close(c.double(), expected, rtol=1e-4, atol=1e-4 * k ** 0.5)
+    if chip == "sm_90a" and b_layout == "transposed":
+        # wgmma: the tensor cores sum each stage's fp8 products (K = 128) with fewer bits than f32 (about 1e-3
+        # of the partial sum); the stages are then added in f32 (promotion), as cuBLAS does.
+        torch.testing.assert_close(c.double(), expected, rtol=1e-2, atol=4e-3 * k ** 0.5)
+    else:  # mma.sync on f16 copies of the fp8 values: f32 accumulation
+        torch.testing.assert_close(c.double(), expected, rtol=1e-4, atol=1e-4 * k ** 0.5)
 
 
 def test_sm90a_gemm_fp8_matches_scaled_mm(torch):
-    # bf16 out from the 128 x 256 x 128 wgmma instance against torch._scaled_mm with unit scales, B column-major.
+    # bf16 out from the 128 x 128 x 128 wgmma instance against torch._scaled_mm with unit scales, B column-major.
     if torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("the sm_90a artifact runs on sm_90 GPUs (H100, H200) only")
     module = load(FIXTURES.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
@@ -299,7 +304,7 @@ def test_sm90a_gemm_fp8_matches_scaled_mm(torch):
     b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn).t()
     one = torch.ones((), device="cuda")
     c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-    module.gemm_f8e4m3fn_bf16_128_256_128(oxide.tile.partition(c, (128, 256)), a, b)
+    module.gemm_f8e4m3fn_bf16_128_128_128(oxide.tile.partition(c, (128, 128)), a, b)
     expected = torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
     torch.cuda.synchronize()
     torch.testing.assert_close(c.float(), expected.float(), rtol=2 ** -7, atol=2 ** -7 * k ** 0.5)

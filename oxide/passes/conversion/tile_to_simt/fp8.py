@@ -13,7 +13,6 @@ unconverted (the translation to LLVM IR then fails), so they are written here in
 
 from __future__ import annotations
 
-from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith

@@ -187,6 +187,8 @@ def consumer_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.V
     final wait, so the producer may reuse every stage (a persistent kernel's next tile does)."""
     ctx = ring.ctx
     zero, one = ctx.i32(0), ctx.i32(1)
+    if ring.plan.promote:
+        return _promoting_loop(ring, base, k_tiles, regs)
     loop = scf.ForOp(zero, k_tiles, one, regs)
     with ir.InsertionPoint(loop.body):
         kt = loop.induction_variable
@@ -200,6 +202,24 @@ def consumer_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.V
     with only_if(arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, zero)):
         _arrive_empty(ring, ring.slot(arith.subi(arith.addi(base, k_tiles), one))[0])
     return fence_accumulator(list(loop.results))
+
+
+def _promoting_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+    """The consumers' K loop with promotion (GemmPlan.promote): each step's MMAs accumulate from zero into their
+    own registers; once they are complete the step's stage is released and their sum is added to the f32
+    accumulator. (The next step's MMAs cannot be in flight meanwhile: this warpgroup waits for its own; the
+    other consumer warpgroups keep the tensor cores busy.)"""
+    ctx = ring.ctx
+    zeros = [ctx.zero(r.type) for r in regs]
+    loop = scf.ForOp(ctx.i32(0), k_tiles, ctx.i32(1), regs)
+    with ir.InsertionPoint(loop.body):
+        step = arith.addi(base, loop.induction_variable)
+        partial = _consume(ring, step, zeros)
+        simt.WgmmaWaitGroupOp(pending=0)
+        partial = fence_accumulator(partial)
+        _arrive_empty(ring, ring.slot(step)[0])
+        scf.YieldOp([arith.addf(acc, p) for acc, p in zip(loop.inner_iter_args, partial)])
+    return list(loop.results)
 
 
 def producer_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], base: ir.Value, k_tiles: ir.Value) -> None:

@@ -44,6 +44,8 @@ MAX_ACC_REGISTERS = 128
 # Tile element types (as the tile IR spells them) the path takes: their bytes and wgmma's name for them. An
 # f32 operand is multiplied at tf32 precision (the tile `tf32` type is f32 in the IR); fp8 rings hold bytes.
 INPUTS = {"bf16": (2, "bf16"), "f16": (2, "f16"), "f32": (4, "tf32"), "f8E4M3FN": (1, "e4m3"), "f8E5M2": (1, "e5m2")}
+# wgmma input types whose tensor-core accumulation is shorter than f32 (fp8): their stages are promoted.
+PROMOTED = ("e4m3", "e5m2")
 # The element types wgmma may read MN-major (through the transpose bits): 16-bit ones only (PTX ISA).
 TRANSPOSABLE = ("bf16", "f16")
 # Output element types the TMA-store epilogue writes, and their bytes.
@@ -173,8 +175,15 @@ class GemmPlan:
 
     @property
     def acc_registers(self) -> int:
-        """f32 accumulator values per thread: BN / 2 per 64-row block."""
-        return self.blocks_per_group * self.bn // 2
+        """f32 accumulator registers per thread: BN / 2 per 64-row block, twice that when promoting."""
+        return self.blocks_per_group * self.bn // 2 * (2 if self.promote else 1)
+
+    @property
+    def promote(self) -> bool:
+        """Whether each stage's MMAs accumulate into a fresh accumulator that is then added to the f32 one (fp8:
+        the tensor cores accumulate fp8 products with fewer bits than f32, so errors grow with K; adding each
+        stage's partial sum in f32, as cuBLAS does by default, keeps them at f32's)."""
+        return self.wgmma_input in PROMOTED
 
     @property
     def layout(self) -> Layout:
@@ -265,9 +274,10 @@ def _feasible(knobs: GemmKnobs, loop: ir.Operation, entry: ir.Block) -> GemmKnob
     return replace(knobs, specialize=specialize, persistent=persistent)
 
 
-def _consumer_warps(bm: int, bn: int, warps: int, pinned: bool) -> int:
-    """The kernel's warps, raised (unless the knob pins them) until the accumulator fits in registers."""
-    while not pinned and bm * bn // (32 * warps) > MAX_ACC_REGISTERS and warps < 16 and (bm // WGMMA_M) % (2 * warps // 4) == 0:
+def _consumer_warps(bm: int, bn: int, warps: int, pinned: bool, copies: int = 1) -> int:
+    """The kernel's warps, raised (unless the knob pins them) until `copies` accumulators fit in registers."""
+    while not pinned and copies * bm * bn // (32 * warps) > MAX_ACC_REGISTERS and warps < 16 \
+            and (bm // WGMMA_M) % (2 * warps // 4) == 0:
         warps *= 2
     return warps
 
@@ -289,7 +299,7 @@ def _plan(lhs: ir.Operation, rhs: ir.Operation, mma: ir.Operation, warps: int, p
     (bm, bk), (bk2, bn) = T.shape_of(lhs.results[0].type), T.shape_of(rhs.results[0].type)
     if bk != bk2 or not _tile_fits(elem, bm, bk, bn, b_kmajor):
         return None
-    warps = _consumer_warps(bm, bn, warps, bool(knobs.warps))
+    warps = _consumer_warps(bm, bn, warps, bool(knobs.warps), 2 if INPUTS[elem][1] in PROMOTED else 1)
     blocks, groups = bm // WGMMA_M, warps // 4
     if not _power_of_two(blocks) or not _power_of_two(groups) or blocks % groups:
         return None
@@ -302,7 +312,8 @@ def _plan(lhs: ir.Operation, rhs: ir.Operation, mma: ir.Operation, warps: int, p
                     knobs.group_m, bk, b_kmajor)
     if stages < 2 or plan.acc_registers > MAX_ACC_REGISTERS or plan.threads > 1024:
         return None
-    return plan
+    # Promotion is built into the consumers' loop only (thread 0's inline loop would accumulate unpromoted).
+    return None if plan.promote and not plan.specialized else plan
 
 
 def kernel_gemms(func: ir.Operation, target: Target, warps: int,
