@@ -17,16 +17,18 @@ def time_ms(fn: Callable[[], None], runs: int) -> float:
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
-    samples = []
-    for _ in range(runs):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(BATCH):
-            fn()
-        stop.record()
-        stop.synchronize()
-        samples.append(start.elapsed_time(stop) / BATCH)
-    return statistics.median(samples)
+    return statistics.median(_batch_ms(fn) for _ in range(runs))
+
+
+def _batch_ms(fn: Callable[[], None]) -> float:
+    """Milliseconds per launch over one batch of BATCH back-to-back launches, between two events."""
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(BATCH):
+        fn()
+    stop.record()
+    stop.synchronize()
+    return start.elapsed_time(stop) / BATCH
 
 
 def time_interleaved_ms(fns: dict[str, Callable[[], None]], runs: int) -> dict[str, float]:
@@ -39,11 +41,5 @@ def time_interleaved_ms(fns: dict[str, Callable[[], None]], runs: int) -> dict[s
     samples: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(runs):
         for name, fn in fns.items():
-            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(BATCH):
-                fn()
-            stop.record()
-            stop.synchronize()
-            samples[name].append(start.elapsed_time(stop) / BATCH)
+            samples[name].append(_batch_ms(fn))
     return {name: statistics.median(values) for name, values in samples.items()}
