@@ -38,7 +38,7 @@ _ELEMENT_TYPE_ATTRIBUTES = OpMap({llvm.GEPOp: "elem_type", llvm.AllocaOp: "elem_
 _LLVM_ARRAY = re.compile(r"^!llvm\.array<\d+ x (.*)>$", re.DOTALL)
 _POINTER = re.compile(r"\bptr<(\d+)>")
 # Element types no simt type may hold (the simt lowering passes elements through to LLVM unchanged).
-_NO_LLVM_ELEMENT = re.compile(r"(?<![\w.])(tensor<|memref<|complex<|none\b|tf32\b|f8E\w*|@[\w$.]+)")
+_NO_LLVM_ELEMENT = re.compile(r"(?<![\w.])(tensor<|memref<|complex<|none\b|index\b|tf32\b|f8E\w*|@[\w$.]+)")
 # An integer type nested anywhere in a type's or attribute's text (`!simt.shared<i0, 8>`, `vector<4xi0>`,
 # `(i32) -> i0`): the shape prefix of a shaped type is cut first so that `4xi0` reads as `i0`.
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -225,8 +225,8 @@ def nested_gpu_modules(op: ir.Operation) -> Iterator[Problem]:
 
 def simt_type_elements(op: ir.Operation) -> Iterator[Problem]:
     """A simt type (shared array, slice, pointer, ...) whose element is no type at all (a number, a symbol)
-    or a type with no LLVM form (a tensor, memref, complex, tf32 or f8 element): the simt lowering maps the
-    element to LLVM as it is, and the translation aborts on it (or the lowering cannot read it back)."""
+    or a type with no LLVM form (a tensor, memref, complex, index, tf32 or f8 element): the simt lowering maps
+    the element to LLVM as it is, and the translation aborts on it (or the lowering cannot read it back)."""
     for location, t in _value_types(op):
         text = str(t)
         if not text.startswith("!simt."):

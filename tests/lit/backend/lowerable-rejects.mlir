@@ -214,3 +214,15 @@ gpu.module @outer {
     }
   }
 }
+
+// -----
+
+// A fuzz finding (seed 111, index 45848): a shared array of `index`, which has no fixed width in memory
+// (the translation reached an unreachable case).
+gpu.module @k {
+  gpu.func @two_arrays() {
+    // expected-error@+1 {{'simt.shared_array' op type '!simt.shared<index, 8192 : i64>': its element 'index' has no LLVM form; use an integer, float, vector or struct element}}
+    %a = "simt.shared_array"() {align = 16} : () -> !simt.shared<index, 8192>
+    gpu.return
+  }
+}
