@@ -153,6 +153,15 @@ class TileLowering:
         """An i32/i64 value as index."""
         return arith.index_cast(ir.IndexType.get(), value)
 
+    def to_i32(self, value: ir.Value) -> ir.Value:
+        """A block-uniform index or extent (i32, i64 or index) as i32: tile indices and tile counts are i32 in
+        the frontend's IR, extents and origins i64."""
+        if str(value.type) == "i32":
+            return value
+        if str(value.type) == "index":
+            return arith.index_cast(i_type(32), value)
+        return arith.trunci(i_type(32), value)
+
     def to_i64(self, value: ir.Value) -> ir.Value:
         """A non-negative i32 value as i64 (coordinates and tile indices are never negative here)."""
         return value if str(value.type) == "i64" else arith.extui(i_type(64), value)

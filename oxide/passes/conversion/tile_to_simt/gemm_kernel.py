@@ -128,7 +128,7 @@ def _output_origin(ctx: TileLowering, store: ir.Operation) -> tuple[ir.Value, ir
     """The first row and column (i32) of the output tile that `store` (the kernel's store_own) writes."""
     view: ViewValue = ctx.lowered(store.operands[0])
     assert view.origin is not None
-    return tuple(arith.trunci(ir.IntegerType.get_signless(32), v) for v in view.origin[:2])  # type: ignore[return-value]
+    return ctx.to_i32(view.origin[0]), ctx.to_i32(view.origin[1])
 
 
 def _persistent(kernel: _Kernel, role: str) -> None:
@@ -137,7 +137,7 @@ def _persistent(kernel: _Kernel, role: str) -> None:
     outputs = [ctx.lowered(a) for a in kernel.entry.arguments if T.ViewMutType.isinstance(a.type)]
     first: ViewValue = outputs[0]
     assert first.tile is not None
-    rows, cols = (_ceil_div(ctx, _to_i32(ctx, first.shape[d]), first.tile[d]) for d in range(2))
+    rows, cols = (_ceil_div(ctx, ctx.to_i32(first.shape[d]), first.tile[d]) for d in range(2))
     total = arith.muli(rows, cols)
     start = simt.BlockIdOp.build(dim=simt.DimAttr.get("x"))
     step = simt.GridDimOp.build(dim=simt.DimAttr.get("x"))
@@ -170,6 +170,3 @@ def _grouped(ctx: TileLowering, t: ir.Value, rows: ir.Value, cols: ir.Value, gro
 def _ceil_div(ctx: TileLowering, value: ir.Value, by: int) -> ir.Value:
     return arith.divui(arith.addi(value, ctx.i32(by - 1)), ctx.i32(by))
 
-
-def _to_i32(ctx: TileLowering, value: ir.Value) -> ir.Value:
-    return value if str(value.type) == "i32" else arith.trunci(ir.IntegerType.get_signless(32), value)

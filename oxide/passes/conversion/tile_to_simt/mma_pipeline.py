@@ -119,14 +119,6 @@ def kernel_pipeline(func: ir.Operation, target: Target, warps: int,
     return None
 
 
-def _i32(value: ir.Value) -> ir.Value:
-    if str(value.type) == "i32":
-        return value
-    if str(value.type) == "index":
-        return arith.index_cast(i_type(32), value)
-    return arith.trunci(i_type(32), value)
-
-
 def _i64(value: ir.Value) -> ir.Value:
     return value if str(value.type) == "i64" else arith.extsi(i_type(64), value)
 
@@ -262,7 +254,7 @@ def lower_pipelined_loop(ctx: TileLowering, found: GemmLoop, plan: PipelinePlan)
     ring = simt.DynamicSharedOp.build(ctx.index(ctx.i32(0)), align=STAGE_ALIGN,
                                       results=[ir.Type.parse(f"!simt.ptr<{elem}, 3>")])
     copier = _Copier(ctx, plan, ring, _operands(ctx, found, mma))
-    k_tiles = _i32(ctx.scalar(list(found.loop.operands)[1]))
+    k_tiles = ctx.to_i32(ctx.scalar(list(found.loop.operands)[1]))
     stages = plan.stages
     for s in range(stages - 1):
         with only_if(_lt(ctx.i32(s), k_tiles)):

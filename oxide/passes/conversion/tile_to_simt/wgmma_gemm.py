@@ -21,7 +21,7 @@ from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
-from oxide.passes.conversion.tile_to_simt.context import TileLowering, i_type
+from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import (
@@ -169,10 +169,10 @@ def _consume(ring: Ring, step: ir.Value, regs: list[ir.Value]) -> list[ir.Value]
     return out
 
 
-# A PTX template that is only a comment, whose output is tied to its input: a copy of an accumulator register that LLVM must keep
-# after the wgmma wait before it (the asm has side effects, and so has the wait). Without it LLVM may move a pure
-# use of the accumulator (the epilogue's conversion to bf16) above the wait, and ptxas then serializes every
-# wgmma of the kernel (its C7514 warning).
+# A PTX template that is only a comment, whose output is tied to its input: a copy of an accumulator register
+# that LLVM must keep after the wgmma wait before it (the asm has side effects, and so has the wait). Without it
+# LLVM may move a pure use of the accumulator (the epilogue's conversion to bf16) above the wait, and ptxas then
+# serializes every wgmma of the kernel (its C7514 warning).
 FENCE_OPERAND = ("// wgmma accumulator fence", "=f,0")
 
 
@@ -185,10 +185,10 @@ def consumer_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.V
     """The consumer warpgroups' K loop of a specialized pipeline: steps base .. base + k_tiles. Each step's
     MMAs stay in flight while the previous step's stage is released; the last stage is released after the
     final wait, so the producer may reuse every stage (a persistent kernel's next tile does)."""
-    ctx = ring.ctx
-    zero, one = ctx.i32(0), ctx.i32(1)
     if ring.plan.promote:
         return _promoting_loop(ring, base, k_tiles, regs)
+    ctx = ring.ctx
+    zero, one = ctx.i32(0), ctx.i32(1)
     loop = scf.ForOp(zero, k_tiles, one, regs)
     with ir.InsertionPoint(loop.body):
         kt = loop.induction_variable
@@ -271,12 +271,12 @@ def tile_origin(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> tuple[
     mma = [o.operation for o in body.operations][2]
     lhs, rhs = (v.owner.operation for v in list(mma.operands)[:2])
     a_row, b_col = ctx.scalar(list(lhs.operands)[1]), ctx.scalar(list(rhs.operands)[2])
-    return arith.muli(_i32(ctx, a_row), ctx.i32(plan.bm)), arith.muli(_i32(ctx, b_col), ctx.i32(plan.bn))
+    return arith.muli(ctx.to_i32(a_row), ctx.i32(plan.bm)), arith.muli(ctx.to_i32(b_col), ctx.i32(plan.bn))
 
 
 def k_tile_count(ctx: TileLowering, loop: ir.Operation) -> ir.Value:
     """The matched loop's trip count (K tiles), i32."""
-    return _i32(ctx, ctx.scalar(list(loop.operands)[1]))
+    return ctx.to_i32(ctx.scalar(list(loop.operands)[1]))
 
 
 def initial_accumulator(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> TileValue:
@@ -284,11 +284,3 @@ def initial_accumulator(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -
     acc = ctx.tile(list(loop.operands)[3])
     return acc if acc.layout == plan.layout else convert_layout(ctx, acc, plan.layout)
 
-
-def _i32(ctx: TileLowering, value: ir.Value) -> ir.Value:
-    """A block-uniform index as i32 (tile indices and tile counts are i32 in the frontend's IR)."""
-    if str(value.type) == "i32":
-        return value
-    if str(value.type) == "index":
-        return arith.index_cast(i_type(32), value)
-    return arith.trunci(i_type(32), value)
