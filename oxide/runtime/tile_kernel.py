@@ -25,7 +25,7 @@ from oxide.runtime.errors import KernelArgumentError, LaunchContractError
 from oxide.runtime.marshal import check_overlaps, select_instance
 from oxide.runtime.signature import KernelSpec
 from oxide.runtime.stream import Stream
-from oxide.runtime.tile_marshal import TileBinder
+from oxide.runtime.tile_marshal import TileBinder, own_variant
 
 WARP = 32
 
@@ -62,9 +62,7 @@ class TileKernel:
     @property
     def function(self) -> Any:
         """The executor's function of the kernel's own entry (loaded on first use)."""
-        tile = self.spec.tile or {}
-        return self._variant_function({"entry": self.spec.entry, "tma": tile.get("tma", []),
-                                       "dynamic_shared": tile.get("dynamic_shared", 0)})
+        return self._variant_function(own_variant(self.spec))
 
     def _variant_function(self, variant: dict[str, Any]) -> Any:
         """The function of one launch-time variant (tile_marshal.py), loaded on first use with its ABI (its tensor

@@ -83,6 +83,12 @@ def byte_range(ptr: int, shape: Sequence[int], strides: Sequence[int], itemsize:
     return low, high - low
 
 
+def own_variant(kernel: Any) -> dict[str, Any]:
+    """A tile kernel's own entry as a launch variant: its tile launch facts (warps, maps, ring, ...) under its
+    entry's name. It is the only variant of a kernel that lists none."""
+    return {**(kernel.tile or {}), "entry": kernel.entry}
+
+
 class TileBound:
     """Bound arguments: ABI values, buffers for the overlap check, the launch grid, host copies to write back."""
 
@@ -139,7 +145,7 @@ class TileBinder(ArgumentChecker):
     def _choose_variant(self, bound: TileBound) -> None:
         """Pick the first variant whose tensor maps encode for the bound tensors; append its maps to the ABI."""
         tile = self.kernel.tile or {}
-        variants = tile.get("variants") or [{**tile, "entry": self.kernel.entry}]
+        variants = tile.get("variants") or [own_variant(self.kernel)]
         for variant in variants:
             maps: list[bytes] = []
             for entry in variant.get("tma", []):
