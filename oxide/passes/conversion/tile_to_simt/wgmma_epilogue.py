@@ -7,10 +7,11 @@ still reads the other box. The stores run asynchronously: in a persistent kernel
 Chosen by wgmma_plan (`GemmPlan.out_map`) when all the kernel does after the loop is `z.store(acc)` or
 `z.store(convert(acc))`; the epilogue then replaces those ops.
 
-Each thread holds, per 64-row block b of its warpgroup, the wgmma D fragment: rows r = 16 w + lane / 4 (+ 8 h),
-columns 8 j + 2 (lane % 4) + e, register 4 j + 2 h + e (wgmma_plan.GemmPlan.layout). In the box (rows of 128
-bytes, the 16-byte chunk c of row r at c ^ (r % 8)), a warp's stores of one register pair fall in eight
-different 16-byte chunks of eight rows: no bank conflicts, and the same swizzle the TMA store undoes.
+Which element each register holds is the accumulator's layout (`GemmPlan.layout`, the wgmma D fragment): per
+64-row block of its warpgroup, a thread holds rows 16 w + lane / 4 (+ 8) and, per 8-column chunk, columns
+2 (lane % 4) + {0, 1}. In the box (rows of 128 bytes, the 16-byte chunk c of row r at c ^ (r % 8)), a warp's
+stores of one register pair fall in eight different 16-byte chunks of eight rows: no bank conflicts, and the
+same swizzle the TMA store undoes.
 """
 
 from __future__ import annotations
@@ -25,12 +26,8 @@ from oxide.passes.conversion.tile_to_simt.wgmma_plan import (
     OUTPUT_BYTES,
     SWIZZLE_ATOM_BYTES,
     SWIZZLE_ROW_BYTES,
-    WGMMA_M,
     GemmPlan,
 )
-
-WARP_THREADS = 32
-WARPGROUP_WARPS = 4
 
 
 class Epilogue:
@@ -58,15 +55,11 @@ class Epilogue:
         """Store this consumer thread's accumulator `regs` (the wgmma layout) to the output tile at `origin`
         (row, column, i32), one column slice of the box's width at a time."""
         ctx, plan = self.ctx, self.plan
-        lane = arith.remui(ctx.tid, ctx.i32(WARP_THREADS))
-        warp = arith.divui(ctx.tid, ctx.i32(WARP_THREADS))
-        group = arith.divui(warp, ctx.i32(WARPGROUP_WARPS))
-        rows = arith.addi(arith.muli(group, ctx.i32(plan.blocks_per_group * WGMMA_M)),
-                          arith.addi(arith.muli(arith.remui(warp, ctx.i32(WARPGROUP_WARPS)), ctx.i32(16)),
-                                     arith.divui(lane, ctx.i32(4))))
-        # Every row this thread writes is `rows` plus a multiple of 8: its swizzle key is lane / 4.
-        key = arith.divui(lane, ctx.i32(4))
-        pair_byte = arith.muli(arith.remui(lane, ctx.i32(4)), ctx.i32(2 * self.size))
+        (rows, columns), _ = plan.layout.thread_base(ctx, ctx.tid)
+        # Every row this thread writes is `rows` plus a multiple of 8 (register bits give rows 8 and up): its
+        # swizzle key is rows % 8. Its columns are `columns` (below 8) plus a register's column offset.
+        key = arith.andi(rows, ctx.i32(7))
+        column_byte = arith.muli(columns, ctx.i32(self.size))
         issuer = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0))
         width = SWIZZLE_ROW_BYTES // self.size
         boxes = plan.epilogue_boxes
@@ -76,7 +69,7 @@ class Epilogue:
             with only_if(issuer):
                 simt.BulkWaitGroupOp(pending=boxes - 1, until="read")
             ctx.barrier()
-            self._write_slice(box, regs, chunk, rows, key, pair_byte)
+            self._write_slice(box, regs, chunk, rows, key, column_byte)
             # The box was written by ordinary stores; the TMA unit (the async proxy) reads it.
             simt.FenceProxyAsyncOp.build(space="shared_cta")
             ctx.barrier()
@@ -88,24 +81,24 @@ class Epilogue:
             simt.BulkWaitGroupOp(pending=0, until="read")
 
     def _write_slice(self, box: ir.Value, regs: list[ir.Value], chunk: int, rows: ir.Value, key: ir.Value,
-                     pair_byte: ir.Value) -> None:
-        """This thread's elements of column slice `chunk` into the swizzled box, two adjacent columns per store."""
-        ctx, plan = self.ctx, self.plan
+                     column_byte: ir.Value) -> None:
+        """This thread's elements of column slice `chunk` into the swizzled box, by the layout's register
+        coordinates; registers 2i and 2i + 1 are adjacent columns (register bit 0 is column bit 0), so the
+        second of a pair is the element after the first's."""
+        ctx, layout = self.ctx, self.plan.layout
         width = SWIZZLE_ROW_BYTES // self.size
-        per_block = plan.bn // 2
-        for block in range(plan.blocks_per_group):
-            for j in range(chunk * width // 8, (chunk + 1) * width // 8):
-                byte = arith.addi(pair_byte, ctx.i32((j - chunk * width // 8) * 8 * self.size))
-                swizzled = arith.addi(arith.shli(arith.xori(arith.shrui(byte, ctx.i32(4)), key), ctx.i32(4)),
-                                      arith.andi(byte, ctx.i32(15)))
-                for h in (0, 1):
-                    row = arith.addi(rows, ctx.i32(block * WGMMA_M + 8 * h))
-                    offset = arith.addi(arith.muli(row, ctx.i32(SWIZZLE_ROW_BYTES)), swizzled)
-                    first = arith.divui(offset, ctx.i32(self.size))
-                    for e in (0, 1):
-                        value = self._converted(regs[block * per_block + 4 * j + 2 * h + e])
-                        index = first if e == 0 else arith.addi(first, ctx.i32(1))
-                        simt.PtrStoreOp(simt.PtrOffsetOp.build(box, ctx.index(index)), value)
+        for j in range(0, layout.per_thread, 2):
+            row_offset, column = layout.register_coords(j)
+            if column // width != chunk:
+                continue
+            byte = arith.addi(column_byte, ctx.i32(column % width * self.size))
+            swizzled = arith.addi(arith.shli(arith.xori(arith.shrui(byte, ctx.i32(4)), key), ctx.i32(4)),
+                                  arith.andi(byte, ctx.i32(15)))
+            row = arith.addi(rows, ctx.i32(row_offset))
+            first = arith.divui(arith.addi(arith.muli(row, ctx.i32(SWIZZLE_ROW_BYTES)), swizzled), ctx.i32(self.size))
+            for e in (0, 1):
+                index = first if e == 0 else arith.addi(first, ctx.i32(1))
+                simt.PtrStoreOp(simt.PtrOffsetOp.build(box, ctx.index(index)), self._converted(regs[j + e]))
 
     def _converted(self, value: ir.Value) -> ir.Value:
         if self.elem == "f32":
