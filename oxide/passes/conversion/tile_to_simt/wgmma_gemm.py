@@ -22,6 +22,7 @@ from mlir.dialects import arith, scf
 from oxide.dialects import simt
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
+from oxide.passes.conversion.tile_to_simt.gemm_pattern import match_gemm_loop
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import (
@@ -267,10 +268,9 @@ def inline_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], k_tiles: ir.Value
 
 def tile_origin(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> tuple[ir.Value, ir.Value]:
     """The first A row and B column (i32) of the matched loop's tile."""
-    body = loop.regions[0].blocks[0]
-    mma = [o.operation for o in body.operations][2]
-    lhs, rhs = (v.owner.operation for v in list(mma.operands)[:2])
-    a_row, b_col = ctx.scalar(list(lhs.operands)[1]), ctx.scalar(list(rhs.operands)[2])
+    found = match_gemm_loop(loop, loop.block)
+    assert found is not None  # the plan was made from this match
+    a_row, b_col = ctx.scalar(found.lhs.operands[1]), ctx.scalar(found.rhs.operands[2])
     return arith.muli(ctx.to_i32(a_row), ctx.i32(plan.bm)), arith.muli(ctx.to_i32(b_col), ctx.i32(plan.bn))
 
 
