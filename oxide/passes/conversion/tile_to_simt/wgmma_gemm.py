@@ -128,9 +128,11 @@ def _descriptors(ring: Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tupl
     return a, b
 
 
-def _mma_step(ring: Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+def _mma_step(ring: Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.Value],
+              overwrite: bool = False) -> list[ir.Value]:
     """This warpgroup's MMAs on one stage: per 64-row block, BK / k steps of m64nBNk (k = 32 bytes of the
-    element type), B transposed when it is N-major."""
+    element type), B transposed when it is N-major. With `overwrite` the first MMA of each block ignores the
+    registers' values (the step's sum starts from zero)."""
     plan = ring.plan
     per_block = plan.bn // 2
     out = list(regs)
@@ -141,7 +143,8 @@ def _mma_step(ring: Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.V
             desc_a, desc_b = _descriptors(ring, stage, rows, kk)
             op = simt.WgmmaMmaAsyncOp(
                 acc, desc_a, desc_b, results=[v.type for v in acc], m=WGMMA_M, n=plan.bn, k=plan.wgmma_k,
-                input=plan.wgmma_input, accumulator="f32", scale_d="accumulate", negate_a=False, negate_b=False,
+                input=plan.wgmma_input, accumulator="f32",
+                scale_d="overwrite" if overwrite and kk == 0 else "accumulate", negate_a=False, negate_b=False,
                 transpose_a=False, transpose_b=not plan.b_kmajor)
             acc = list(op.result)
         out[block * per_block:(block + 1) * per_block] = acc
@@ -157,7 +160,7 @@ def _arrive_empty(ring: Ring, stage: ir.Value) -> None:
         simt.MbarrierArriveOp.build(ring.empty(stage), None)
 
 
-def _consume(ring: Ring, step: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+def _consume(ring: Ring, step: ir.Value, regs: list[ir.Value], overwrite: bool = False) -> list[ir.Value]:
     """Wait for step `step`'s stage to land and issue this warpgroup's MMAs on it (left in flight)."""
     ctx, plan = ring.ctx, ring.plan
     stage, phase = ring.slot(step)
@@ -165,7 +168,7 @@ def _consume(ring: Ring, step: ir.Value, regs: list[ir.Value]) -> list[ir.Value]
     simt.WgmmaFenceOp()
     group = arith.divui(ctx.tid, ctx.i32(WARPGROUP_THREADS))
     group_rows = arith.muli(group, ctx.i32(plan.blocks_per_group * WGMMA_M))
-    out = _mma_step(ring, stage, group_rows, regs)
+    out = _mma_step(ring, stage, group_rows, regs, overwrite)
     simt.WgmmaCommitGroupOp()
     return out
 
@@ -206,21 +209,63 @@ def consumer_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.V
 
 
 def _promoting_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
-    """The consumers' K loop with promotion (GemmPlan.promote): each step's MMAs accumulate from zero into their
-    own registers; once they are complete the step's stage is released and their sum is added to the f32
-    accumulator. (The next step's MMAs cannot be in flight meanwhile: this warpgroup waits for its own; the
-    other consumer warpgroups keep the tensor cores busy.)"""
+    """The consumers' K loop with promotion (GemmPlan.promote): each step's MMAs sum into their own registers
+    (overwriting them), and that partial sum is added to the f32 accumulator once the MMAs are complete. Two
+    partial sums alternate, so step s + 1's MMAs are in flight while step s's stage is released and its sum
+    added: the loop runs steps in pairs, each partial sum in its own loop-carried registers (a sum handed from
+    one position to another would be a register copy of an in-flight wgmma result, which ptxas answers by
+    waiting for it)."""
     ctx = ring.ctx
-    zeros = [ctx.zero(r.type) for r in regs]
-    loop = scf.ForOp(ctx.i32(0), k_tiles, ctx.i32(1), regs)
-    with ir.InsertionPoint(loop.body):
-        step = arith.addi(base, loop.induction_variable)
-        partial = _consume(ring, step, zeros)
-        simt.WgmmaWaitGroupOp(pending=0)
-        partial = fence_accumulator(partial)
+    zero, one, two = ctx.i32(0), ctx.i32(1), ctx.i32(2)
+    width = len(regs)
+
+    def complete(acc: list[ir.Value], partial: list[ir.Value], step: ir.Value) -> list[ir.Value]:
+        done = fence_accumulator(partial)
         _arrive_empty(ring, ring.slot(step)[0])
-        scf.YieldOp([arith.addf(acc, p) for acc, p in zip(loop.inner_iter_args, partial)])
-    return list(loop.results)
+        return [arith.addf(a, p) for a, p in zip(acc, done)]
+
+    zeros = [ctx.zero(r.type) for r in regs]
+    has_steps = arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, zero)
+    first = scf.IfOp(has_steps, [r.type for r in regs], has_else=True)
+    with ir.InsertionPoint(first.then_block):
+        scf.YieldOp(_consume(ring, base, zeros, overwrite=True))
+    with ir.InsertionPoint(first.else_block):
+        scf.YieldOp(zeros)
+    # Pairs (2i + 1, 2i + 2) while both exist; step 2i's sum (even) is in flight at the top of each pair.
+    pairs = arith.divsi(arith.maxsi(arith.subi(k_tiles, one), zero), two)
+    loop = scf.ForOp(zero, pairs, one, [*regs, *first.results, *zeros])
+    with ir.InsertionPoint(loop.body):
+        carried = list(loop.inner_iter_args)
+        acc, even, odd = carried[:width], carried[width:2 * width], carried[2 * width:]
+        odd_step = arith.addi(base, arith.addi(arith.muli(loop.induction_variable, two), one))
+        odd = _consume(ring, odd_step, odd, overwrite=True)
+        simt.WgmmaWaitGroupOp(pending=1)
+        acc = complete(acc, even, arith.subi(odd_step, one))
+        even = _consume(ring, arith.addi(odd_step, one), even, overwrite=True)
+        simt.WgmmaWaitGroupOp(pending=1)
+        acc = complete(acc, odd, odd_step)
+        scf.YieldOp([*acc, *even, *odd])
+    results = list(loop.results)
+    acc, even, odd = results[:width], results[width:2 * width], results[2 * width:]
+    last_even = arith.addi(base, arith.muli(pairs, two))
+    # An even number of steps leaves one more (odd) step; an odd number, none.
+    tail = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ult, arith.addi(arith.muli(pairs, two), one), k_tiles),
+                    [r.type for r in regs], has_else=True)
+    with ir.InsertionPoint(tail.then_block):
+        odd = _consume(ring, arith.addi(last_even, one), odd, overwrite=True)
+        simt.WgmmaWaitGroupOp(pending=1)
+        out = complete(acc, even, last_even)
+        simt.WgmmaWaitGroupOp(pending=0)
+        scf.YieldOp(complete(out, odd, arith.addi(last_even, one)))
+    with ir.InsertionPoint(tail.else_block):
+        simt.WgmmaWaitGroupOp(pending=0)
+        out = scf.IfOp(has_steps, [r.type for r in regs], has_else=True)
+        with ir.InsertionPoint(out.then_block):
+            scf.YieldOp(complete(acc, even, last_even))
+        with ir.InsertionPoint(out.else_block):
+            scf.YieldOp(acc)
+        scf.YieldOp(list(out.results))
+    return list(tail.results)
 
 
 def producer_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], base: ir.Value, k_tiles: ir.Value) -> None:

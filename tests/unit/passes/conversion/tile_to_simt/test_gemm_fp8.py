@@ -38,7 +38,7 @@ def _finite_bytes(shape: tuple[int, int], kind: str) -> np.ndarray:
 
 
 @pytest.mark.parametrize("elem,kind", [("f8E4M3FN", "e4m3"), ("f8E5M2", "e5m2")])
-@pytest.mark.parametrize("m,n,k", [(100, 72, 304), (64, 64, 128), (16, 136, 48)])
+@pytest.mark.parametrize("m,n,k", [(100, 72, 304), (64, 64, 128), (16, 136, 48), (64, 64, 256), (65, 64, 400)])
 def test_fp8_wgmma_entry_matches_numpy(elem, kind, m, n, k):
     program = _program(elem)
     a, bt = _finite_bytes((m, k), kind), _finite_bytes((n, k), kind)
