@@ -14,6 +14,7 @@ of an [N, K] tensor), bf16 out, oxide's 128 x 256 x 128 wgmma instance (examples
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 import torch
@@ -64,6 +65,18 @@ def _oxide(module: Any, stream: Any, ein: str, eout: str, a: Any, b: Any, c: Any
     raise RuntimeError(f"no gemm_{ein}_{eout} instance takes these tensors")
 
 
+def host_launch_us(launch: Callable[[], None], count: int = 200) -> float:
+    """Host microseconds per launch (argument checks, tensor maps, the driver call), launches queued back to
+    back: when it nears the kernel's own time the GPU waits for the host."""
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(count):
+        launch()
+    spent = time.perf_counter() - start
+    torch.cuda.synchronize()
+    return spent / count * 1e6
+
+
 def run(module: Any, stream: Any, results: dict[str, Any], runs: int) -> dict[str, str]:
     """Run every case: check oxide's and Triton's results against cuBLAS, then time the three interleaved
     (a batch of each per round: clock and power drift over the run affects them alike); record
@@ -91,6 +104,7 @@ def run(module: Any, stream: Any, results: dict[str, Any], runs: int) -> dict[st
             r[f"{label}_ms"], r[f"{label}_tflops"] = ms, 2.0 * m * n * k / ms / 1e9
         r["ratio"] = r["triton_ms"] / r["oxide_ms"]
         r["cublas_ratio"] = r["cublas_ms"] / r["oxide_ms"]
+        r["oxide_launch_us"] = host_launch_us(ours)
         results[name] = r
         print(name, tiles[name], {key: round(v, 3) if isinstance(v, float) else v for key, v in r.items()}, flush=True)
     return tiles

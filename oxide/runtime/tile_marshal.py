@@ -23,6 +23,8 @@ outputs copied back after a synchronous launch, as the SIMT runtime does.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,8 +48,12 @@ _TMA_DTYPES = {"bf16": "bfloat16", "f8e4m3fn": "uint8", "f8e5m2": "uint8"}
 # fp8 arrays: their bytes (uint8), or an array type named for the same fp8 type (torch, ml_dtypes).
 _FP8_DTYPE_NAMES = {"f8e4m3fn": "float8_e4m3fn", "f8e5m2": "float8_e5m2"}
 _SIGNLESS = {"i8": 1, "i16": 2, "i32": 4, "i64": 8}
+# Encoded tensor maps kept per binder: a GEMM relaunched on the same tensors reuses its descriptors (encoding
+# three maps cost about half of a launch's host time). A descriptor is a function of the key alone.
+_TENSOR_MAP_CACHE = 64
 
 
+@functools.lru_cache(maxsize=256)
 def dtype_fits(elem: str, dtype: np.dtype) -> bool:
     """Whether arrays of `dtype` hold tensor elements of type `elem` (a Rust name, or a signless MLIR one)."""
     if elem in _FLOATS:
@@ -166,8 +172,19 @@ class TileBinder(ArgumentChecker):
     def _tensor_map(self, entry: dict[str, Any], bound: TileBound) -> bytes | TensorMapError:
         """The 128-byte descriptor of a `tile["tma"]` entry (the box of the tensor parameter it names, swizzled),
         or why TMA cannot describe that tensor."""
+        tensor = bound.device_tensors[entry["param"]]
+        key = (id(entry), *tensor)
+        cache = self.__dict__.setdefault("_tensor_maps", {})
+        if key not in cache:
+            if len(cache) >= _TENSOR_MAP_CACHE:
+                cache.pop(next(iter(cache)))
+            cache[key] = self._encode_tensor_map(entry, tensor)
+        return cache[key]
+
+    def _encode_tensor_map(self, entry: dict[str, Any], tensor: tuple[int, tuple[int, ...], tuple[int, ...], np.dtype]
+                           ) -> bytes | TensorMapError:
         p = self.params[entry["param"]]
-        ptr, shape, strides, dtype = bound.device_tensors[entry["param"]]
+        ptr, shape, strides, dtype = tensor
         if entry.get("transposed"):  # the map describes the memory with the dimensions reversed (K-major B)
             shape, strides = shape[::-1], strides[::-1]
         try:

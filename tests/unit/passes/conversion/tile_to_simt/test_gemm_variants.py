@@ -195,3 +195,18 @@ def test_the_variants_are_recorded_in_the_order_they_are_tried(sm90a_gemm):
     assert [v["entry"] for v in variants] == ["gemm_64_64_64", "gemm_64_64_64$kmajor_b", "gemm_64_64_64$mma_sync"]
     assert variants[1]["tma"][1] == {"param": 2, "box": [64, 64], "swizzle": "128B", "transposed": True}
     assert ".entry gemm_64_64_64$kmajor_b(" in sm90a_gemm.artifact().ptx["sm_90a"]
+
+
+def test_relaunches_on_the_same_tensors_reuse_their_tensor_maps(sm90a_gemm, monkeypatch):
+    encoded: list = []
+    monkeypatch.setattr(tensor_map, "_encode", lambda m: encoded.append(m.array.__cuda_array_interface__["data"][0]) or bytes(128))
+    binder = _binder(sm90a_gemm)
+    z = partition(_GpuArray(0x100000, (96, 80), "<f4"), (64, 64))
+
+    def bind(a_address):
+        return binder.bind([z, _GpuArray(a_address, (96, 72), "<u2"), _GpuArray(0x300000, (72, 80), "<u2")], False)
+
+    first = bind(0x200000)
+    assert len(encoded) == 3 and bind(0x200000).abi == first.abi and len(encoded) == 3
+    bind(0x400000)  # another A: its map alone is encoded again
+    assert encoded[3:] == [0x400000]
