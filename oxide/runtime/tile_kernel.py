@@ -22,12 +22,15 @@ import numpy as np
 
 from oxide.runtime.config import LaunchConfig
 from oxide.runtime.errors import KernelArgumentError, LaunchContractError
+from oxide.runtime.launch_key import launch_key
 from oxide.runtime.marshal import check_overlaps, select_instance
 from oxide.runtime.signature import KernelSpec
 from oxide.runtime.stream import Stream
 from oxide.runtime.tile_marshal import TileBinder, own_variant
 
 WARP = 32
+# Checked bindings kept per kernel (launch_key.py): enough for the few tensor sets a loop relaunches on.
+_BINDINGS = 16
 
 
 def _grid3(grid: Any) -> tuple[int, int, int]:
@@ -58,6 +61,7 @@ class TileKernel:
         self.binder = TileBinder(spec, gpu=executor.target == "gpu")
         self.device = getattr(executor, "device", None)  # None on the emulator
         self._functions: dict[str, Any] = {}
+        self._bindings: dict[tuple, Any] = {}
 
     @property
     def function(self) -> Any:
@@ -96,6 +100,11 @@ class TileKernel:
         return PreparedTileLaunch(self, bound, self._stream_handle(stream))
 
     def _launch(self, args: Sequence[Any], grid: tuple[int, int, int] | None, stream: Any) -> None:
+        if stream is not None and self.executor.target == "gpu":
+            key = launch_key(args)
+            if key is not None:
+                self._enqueue(self._remembered((key, grid), args, grid), self._stream_handle(stream))
+                return
         bound = self._checked(args, grid, allow_host=stream is None)
         if self.executor.target != "gpu":
             self.executor.launch_tile(self.spec, bound.grid, bound.abi)
@@ -105,6 +114,17 @@ class TileKernel:
             self.executor.synchronize(self.spec.name)
             for host, device in bound.copy_back:
                 host[...] = device.get()
+
+    def _remembered(self, key: tuple, args: Sequence[Any], grid: tuple[int, int, int] | None) -> Any:
+        """The checked binding of a stream-ordered launch on device arrays, reused while the arguments' key
+        (launch_key.py) repeats: the same checks would give the same binding."""
+        bound = self._bindings.get(key)
+        if bound is None:
+            bound = self._checked(args, grid, allow_host=False)
+            if len(self._bindings) >= _BINDINGS:
+                self._bindings.pop(next(iter(self._bindings)))
+            self._bindings[key] = bound
+        return bound
 
     def _checked(self, args: Sequence[Any], grid: tuple[int, int, int] | None, allow_host: bool) -> Any:
         """The bound arguments of a launch after every launch check."""

@@ -11,8 +11,10 @@ import pytest
 
 import oxide.tile
 from oxide.runtime.errors import HostArrayError, KernelArgumentError, OverlapError
+from oxide.runtime.launch_key import launch_key
 from oxide.runtime.memory import EmulatedBuffer
 from oxide.runtime.module import load
+from oxide.runtime.stream import Stream
 from tests.unit.runtime.tile_artifacts import write
 
 
@@ -115,3 +117,52 @@ def test_a_broadcast_input_is_taken(fake, tmp_path):
     z, x = mod.to_device(np.zeros(128, np.float32)), mod.to_device(np.ones(128, np.float32))
     mod.add(oxide.tile.partition(z, (128,)), _Foreign(x, (128,), (0,)), x, 1.0)
     assert fake.launches[-1]["params"][3:6] == [x.ptr, 128, 0]
+
+
+def test_stream_ordered_relaunches_on_the_same_arrays_reuse_the_checked_binding(fake, tmp_path, monkeypatch):
+    mod = load(write(tmp_path, "add"), target="gpu")
+    z, x, y = (mod.to_device(np.zeros(300, np.float32)) for _ in range(3))
+    stream = Stream(mod.device)
+    binds = []
+    bind = mod.add.binder.bind
+    monkeypatch.setattr(mod.add.binder, "bind", lambda *a: binds.append(1) or bind(*a))
+    part = oxide.tile.partition(z, (128,))
+    for _ in range(3):
+        mod.add[3, stream](part, x, y, 2.5)
+    assert len(binds) == 1 and len(fake.launches) == 3
+    assert fake.launches[2]["params"] == [z.ptr, 300, 1, x.ptr, 300, 1, y.ptr, 300, 1, 2.5]
+    mod.add[3, stream](part, x, y, 3.5)  # another scalar: checked again
+    mod.add[3, stream](part, x, x, 3.5)  # another array
+    assert len(binds) == 3 and fake.launches[-1]["params"][-4:] == [x.ptr, 300, 1, 3.5]
+    with pytest.raises(OverlapError):  # the checks still run on the first launch of a key, and refusals stay
+        mod.add[3, stream](oxide.tile.partition(x, (128,)), x, y, 1.0)
+    with pytest.raises(OverlapError):
+        mod.add[3, stream](oxide.tile.partition(x, (128,)), x, y, 1.0)
+    stream.close()
+
+
+def test_launch_keys_cover_every_fact_the_checks_read():
+    class Tensor:  # the accessors of a CUDA torch tensor
+        __module__ = "torch"
+        is_cuda = True
+
+        def __init__(self, ptr, shape, strides, dtype="torch.float32"):
+            self.ptr, self.shape, self.strides, self.dtype = ptr, shape, strides, dtype
+
+        def data_ptr(self):
+            return self.ptr
+
+        def stride(self):
+            return self.strides
+
+        def get_device(self):
+            return 0
+
+    t = Tensor(4096, (4, 8), (8, 1))
+    assert launch_key([t, 1.0]) == launch_key([Tensor(4096, (4, 8), (8, 1)), 1.0])
+    different = [[Tensor(8192, (4, 8), (8, 1)), 1.0], [Tensor(4096, (8, 4), (4, 1)), 1.0],
+                 [Tensor(4096, (4, 8), (1, 4)), 1.0], [Tensor(4096, (4, 8), (8, 1), "torch.int32"), 1.0],
+                 [t, 2.0], [t, 1], [t, True], [oxide.tile.partition(t, (4, 8)), 1.0]]
+    assert len({launch_key(args) for args in different} | {launch_key([t, 1.0])}) == len(different) + 1
+    assert launch_key([np.zeros(4), 1.0]) is None  # a host array is copied per launch: the general path
+    assert launch_key([t, np.float32(1.0)]) is None
