@@ -132,22 +132,29 @@ def vecadd(mods: dict[str, Any], stream: Any, case: Callable[..., None]) -> None
          lambda: peers.run_vecadd(x, y, zt, 1024), lambda: x + y, z, zt, bytes_moved=3 * n * 4)
 
 
+# (rows, columns, rows per tile block) of the row kernels' cases; the first keeps the plain case names.
+ROW_SHAPES = ((32768, 1024, 4), (16384, 4096, 1), (16384, 4096, 4))
+
+
 def rows(mods: dict[str, Any], stream: Any, case: Callable[..., None]) -> None:
-    """Row softmax, layernorm and rmsnorm over 32768 rows of 1024 floats, 4 rows per tile block."""
-    count, cols, eps = 32768, 1024, 1e-5
-    x = torch.randn(count, cols, device="cuda") * 3 + 1
-    w, b = torch.randn(cols, device="cuda"), torch.randn(cols, device="cuda")
-    y, yt = torch.empty_like(x), torch.empty_like(x)
-    part = oxide.tile.partition(y, (4, 1024))
-    moved = 2 * count * cols * 4
-    case("softmax", lambda: mods["softmax"].softmax[part.grid, stream](part, x),
-         lambda: peers.run_softmax(x, yt, 4), lambda: torch.softmax(x, dim=1), y, yt, bytes_moved=moved, tol=1e-5)
-    case("layernorm", lambda: mods["layernorm"].layernorm[part.grid, stream](part, x, w, b, eps),
-         lambda: peers.run_layernorm(x, w, b, yt, eps, 4),
-         lambda: torch.nn.functional.layer_norm(x, (cols,), w, b, eps), y, yt, bytes_moved=moved)
-    case("rmsnorm", lambda: mods["rmsnorm"].rmsnorm[part.grid, stream](part, x, w, eps),
-         lambda: peers.run_rmsnorm(x, w, yt, eps, 4),
-         lambda: x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + eps) * w, y, yt, bytes_moved=moved)
+    """Row softmax, layernorm and rmsnorm over each of ROW_SHAPES (f32), Triton with the same rows per program."""
+    for count, cols, bm in ROW_SHAPES:
+        eps = 1e-5
+        suffix = "" if (count, cols, bm) == ROW_SHAPES[0] else f"_{count}x{cols}_bm{bm}"
+        x = torch.randn(count, cols, device="cuda") * 3 + 1
+        w, b = torch.randn(cols, device="cuda"), torch.randn(cols, device="cuda")
+        y, yt = torch.empty_like(x), torch.empty_like(x)
+        part = oxide.tile.partition(y, (bm, cols))
+        moved = 2 * count * cols * 4
+        case("softmax" + suffix, lambda: mods["softmax"].softmax[part.grid, stream](part, x),
+             lambda: peers.run_softmax(x, yt, bm), lambda: torch.softmax(x, dim=1), y, yt, bytes_moved=moved,
+             tol=1e-5)
+        case("layernorm" + suffix, lambda: mods["layernorm"].layernorm[part.grid, stream](part, x, w, b, eps),
+             lambda: peers.run_layernorm(x, w, b, yt, eps, bm),
+             lambda: torch.nn.functional.layer_norm(x, (cols,), w, b, eps), y, yt, bytes_moved=moved)
+        case("rmsnorm" + suffix, lambda: mods["rmsnorm"].rmsnorm[part.grid, stream](part, x, w, eps),
+             lambda: peers.run_rmsnorm(x, w, yt, eps, bm),
+             lambda: x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + eps) * w, y, yt, bytes_moved=moved)
 
 
 def cublas_f32(a: Any, b: Any) -> Any:
@@ -171,8 +178,10 @@ def gemm(mods: dict[str, Any], stream: Any, case: Callable[..., None]) -> None:
          flops=2.0 * m * n * k, tol=2e-2, reference_label="cublas")
 
 
-SIZES = {"vecadd": "2^28 f32", "softmax": "32768 x 1024 f32", "layernorm": "32768 x 1024 f32",
-         "rmsnorm": "32768 x 1024 f32", "gemm": "4096^3 bf16 -> f32, 128x128x64 tiles",
+SIZES = {"vecadd": "2^28 f32", "softmax": "32768 x 1024 f32, 4 rows per block", "gemm": "4096^3 bf16 -> f32, 128x128x64 tiles",
+         "layernorm": "32768 x 1024 f32, 4 rows per block", "rmsnorm": "32768 x 1024 f32, 4 rows per block",
+         **{f"{kernel}_{count}x{cols}_bm{bm}": f"{count} x {cols} f32, {bm} row{'s' * (bm > 1)} per block"
+            for kernel in ("softmax", "layernorm", "rmsnorm") for count, cols, bm in ROW_SHAPES[1:]},
          **{name: gemm_suite.describe(name) for name in gemm_suite.CASES},
          gemm_suite.FP8_CASE[0]: "8192^3 fp8 e4m3 -> bf16, B column-major, sm_90a; ratio to torch._scaled_mm"}
 

@@ -19,6 +19,7 @@ from oxide.ir.compat import probe
 from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import computed
+from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.variants import pipeline_spec
 from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
@@ -66,9 +67,10 @@ def serialize_pipeline(module: Any, target: Target, fmt: str = "isa", knobs: Gem
 
 
 def tile_kernel_warps(module: Any) -> dict[str, int]:
-    """{kernel name: warps} for each tile kernel of the module (a gpu.func marked `tile.warps`)."""
+    """{kernel name: warps} for each tile kernel of the module (a gpu.func marked `tile.warps`): its hint, raised
+    where its tiles would not fit in registers (the lowering's rule, register_budget.py)."""
     return {ir.StringAttr(func.operation.attributes["sym_name"]).value:
-            int_value(func.operation.attributes["tile.warps"])
+            budget_warps(func.operation, int_value(func.operation.attributes["tile.warps"]))
             for op in module.body.operations if is_op(op, gpu.GPUModuleOp)
             for func in op.regions[0].blocks[0].operations
             if is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes}

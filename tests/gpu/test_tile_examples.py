@@ -50,32 +50,38 @@ def test_vecadd_matches_torch(torch, n):
     assert torch.equal(z, x + y)
 
 
-@pytest.mark.parametrize("rows, cols", [(4, 1024), (4099, 1000), (8192, 1024)])
-def test_softmax_matches_torch(torch, rows, cols):
+# The row kernels' instances: 4 x 1024 tiles, and 1 x 4096 and 4 x 4096 (the latter lowered with more warps, so
+# that its tiles fit in registers: register_budget.py).
+ROW_TILES = [((4, 1024), 4, 1024), ((4, 1024), 4099, 1000), ((4, 1024), 8192, 1024), ((1, 4096), 16384, 4096),
+             ((1, 4096), 3, 2500), ((4, 4096), 16384, 4096), ((4, 4096), 4099, 3001)]
+
+
+@pytest.mark.parametrize("tile, rows, cols", ROW_TILES)
+def test_softmax_matches_torch(torch, tile, rows, cols):
     x = torch.randn(rows, cols, device="cuda") * 4
     y = torch.zeros_like(x)
-    _gpu("softmax").softmax(oxide.tile.partition(y, (4, 1024)), x)
+    _gpu("softmax").softmax(oxide.tile.partition(y, tile), x)
     torch.cuda.synchronize()
     torch.testing.assert_close(y, torch.softmax(x, dim=1), rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("rows, cols", [(4, 1024), (1031, 777), (8192, 1024)])
-def test_layernorm_matches_torch(torch, rows, cols):
+@pytest.mark.parametrize("tile, rows, cols", [((4, 1024), 1031, 777), *ROW_TILES])
+def test_layernorm_matches_torch(torch, tile, rows, cols):
     x = torch.randn(rows, cols, device="cuda") * 3 + 1
     w, b = torch.randn(cols, device="cuda"), torch.randn(cols, device="cuda")
     y = torch.zeros_like(x)
-    _gpu("layernorm").layernorm(oxide.tile.partition(y, (4, 1024)), x, w, b, 1e-5)
+    _gpu("layernorm").layernorm(oxide.tile.partition(y, tile), x, w, b, 1e-5)
     torch.cuda.synchronize()
     expected = torch.nn.functional.layer_norm(x, (cols,), w, b, 1e-5)
     torch.testing.assert_close(y, expected, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("rows, cols", [(4, 1024), (1031, 777), (8192, 1024)])
-def test_rmsnorm_matches_torch(torch, rows, cols):
+@pytest.mark.parametrize("tile, rows, cols", [((4, 1024), 1031, 777), *ROW_TILES])
+def test_rmsnorm_matches_torch(torch, tile, rows, cols):
     x = torch.randn(rows, cols, device="cuda") * 2
     w = torch.randn(cols, device="cuda")
     y = torch.zeros_like(x)
-    _gpu("rmsnorm").rmsnorm(oxide.tile.partition(y, (4, 1024)), x, w, 1e-6)
+    _gpu("rmsnorm").rmsnorm(oxide.tile.partition(y, tile), x, w, 1e-6)
     torch.cuda.synchronize()
     expected = x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + 1e-6) * w
     torch.testing.assert_close(y, expected, rtol=1e-4, atol=1e-4)

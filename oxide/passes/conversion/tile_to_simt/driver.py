@@ -24,6 +24,7 @@ from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import GemmPlan, MapSpec, kernel_gemms
 from oxide.target import Target
@@ -204,8 +205,9 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     gemms = _lower_variants(func, target, knobs, wgmma, b_kmajor)
     gemm = gemms[0] if gemms else None
     _check_fp8(func)
-    # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup.
-    warps = gemm[1].warps if gemm else kernel_warps(func)
+    # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup; other
+    # kernels get more warps when their tiles would not fit in registers (register_budget.py).
+    warps = gemm[1].warps if gemm else budget_warps(func, kernel_warps(func))
     threads = gemm[1].threads if gemm else 32 * warps
     maps = gemm[1].maps if gemm else []
     # The tensor maps of an sm_90a GEMM loop follow the contract's parameters (docs/tile-hopper.md).

@@ -1,0 +1,50 @@
+"""The warps of a tile kernel without tensor-core products, raised until its tiles fit in registers.
+
+A tile value lives in registers, spread over the block's threads (layouts.py). The kernel's warp hint
+(`num_worker_warps_per_cta`, default 4) suits small tiles; with large ones every thread holds so many values
+that the kernel spills or runs at one block per SM: a row softmax over 4 x 4096 f32 tiles at 4 warps holds 128
+values per thread per tile and took 254 registers, 0.79x Triton, against 1.00x for 1 x 4096 tiles. So the
+lowering takes the hint as a floor and doubles the warps (up to MAX_WARPS) until the largest tile the kernel
+computes is at most BUDGET 32-bit values per thread. Kernels with `mma` keep their warps: their layouts and
+the GEMM plans choose warps themselves.
+"""
+
+from __future__ import annotations
+
+import math
+
+from mlir import ir
+
+from oxide.dialects import tile as T
+from oxide.ir.rules import is_op
+from oxide.ir.walk import walk
+from oxide.passes.conversion.tile_to_simt.context import bit_width
+
+# 32-bit values of one tile per thread: a few such tiles live at once (input, exponentials, output), which
+# stays well inside the 255 registers a thread can hold.
+BUDGET = 32
+# 512 threads: the block still leaves room for a second block per SM when the kernel needs few registers.
+MAX_WARPS = 16
+
+
+def budget_warps(func: ir.Operation, hint: int) -> int:
+    """The warps `func` (a tile kernel) runs with: at least `hint`, more while its largest tile exceeds BUDGET
+    values per thread (never past MAX_WARPS, never fewer than the hint)."""
+    largest, has_mma = 0, False
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal largest, has_mma
+        if is_op(op, T.MmaOp):
+            has_mma = True
+            return ir.WalkResult.INTERRUPT
+        for result in op.results:
+            if isinstance(result.type, ir.RankedTensorType) and result.type.has_static_shape:
+                words = max(1, bit_width(result.type.element_type) // 32)
+                largest = max(largest, math.prod(result.type.shape) * words)
+        return ir.WalkResult.ADVANCE
+
+    walk(func, visit, ir.WalkOrder.PRE_ORDER)
+    warps = hint
+    while not has_mma and warps < MAX_WARPS and largest > BUDGET * 32 * warps:
+        warps *= 2
+    return warps
