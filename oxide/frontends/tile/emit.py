@@ -12,7 +12,7 @@ from mlir.dialects import arith
 from oxide.frontends.syntax import ast
 from oxide.frontends.kernel_module import location, param_name
 from oxide.frontends.syntax.errors import err
-from oxide.frontends.tile import annotations, ops, ops_memory
+from oxide.frontends.tile import annotations, ops, ops_debug, ops_memory
 # The catalogue: each ops module registers its operations when imported (ops_atomic after ops_shape, whose
 # methods it extends; it imports ops_shape itself).
 from oxide.frontends.tile import ops_atomic, ops_compute, ops_shape  # noqa: F401
@@ -316,6 +316,8 @@ class Emitter(ControlFlow):
     def x_MacroCall(self, e: ast.MacroCall, expected: Any) -> V:
         if e.name in SHAPE_MACROS:
             return V(ShapeT(), shape=self.shape_value(e))
+        if e.name in ops_debug.PRINT_MACROS:
+            return ops_debug.print_macro(self, e)
         raise err(e.loc, f"the macro `{e.name}!` is not supported in tile kernels")
 
     def x_Tuple(self, e: ast.Tuple, expected: Any) -> V:
