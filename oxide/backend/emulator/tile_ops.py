@@ -169,3 +169,13 @@ def emit_mma(em: TileEmitter, op: Any) -> None:
 def emit_atomic_rmw(em: TileEmitter, op: Any) -> None:
     ptr, offsets, values, mask = em.args(op)
     em.assign(op, f"_t.atomic_rmw(b, {ptr}, {offsets}, {values}, {mask}, {_string(op, 'kind')!r}, {em.loc(op)})")
+
+
+@tile_rule(tile.PrintOp)
+def emit_print(em: TileEmitter, op: Any) -> None:
+    # The operands come grouped by type; `order` gives the format order back (as simt.printf's rule does).
+    names = em.args(op)
+    groups = {kind: iter([n for n, v in zip(names, op.operands) if str(v.type) == t])
+              for kind, t in (("i", "i32"), ("l", "i64"), ("d", "f64"))}
+    ordered = [next(groups[kind]) for kind in _string(op, "order")]
+    em.line(f"_d.block_printf({_string(op, 'format')!r}{''.join(f', {a}' for a in ordered)})")

@@ -10,7 +10,8 @@ One module per op family; importing this package declares them all. It must stay
 as `oxide.dialects.tile`: the MLIR bindings import it to find the OpView classes of `tile.*` ops.
 """
 
-from oxide.dialects.tile import kernel, memory, mma, reduce, shape, types  # noqa: F401  (declaration on import)
+from oxide.dialects.tile import debug, kernel, memory, mma, reduce, shape, types  # noqa: F401  (declaration on import)
+from oxide.dialects.tile.debug import PrintOp
 from oxide.dialects.tile.dialect import DIALECT
 from oxide.dialects.tile.kernel import BlockIdOp, DimOp, NumBlocksOp, NumTilesOp
 from oxide.dialects.tile.memory import (
@@ -27,6 +28,6 @@ from oxide.dialects.tile.types import (
 
 __all__ = ["DIALECT", "ATOMIC_KINDS", "REDUCE_KINDS", "AtomicRmwOp", "BlockIdOp", "BroadcastOp", "CatOp", "DimOp",
            "ExtractOp", "IotaOp", "LoadOp", "LoadOwnOp", "MmaOp", "NumBlocksOp", "NumTilesOp", "PartitionMutOp",
-           "PartitionOp", "PermuteOp", "ReduceOp", "ReshapeOp", "ScanOp", "SplatOp", "StoreOp", "StoreOwnOp",
-           "ToScalarOp", "PartitionMutType", "PartitionType", "PtrType", "ViewMutType", "ViewType", "elem_of",
-           "shape_attr", "shape_of", "tile_type"]
+           "PartitionOp", "PermuteOp", "PrintOp", "ReduceOp", "ReshapeOp", "ScanOp", "SplatOp", "StoreOp",
+           "StoreOwnOp", "ToScalarOp", "PartitionMutType", "PartitionType", "PtrType", "ViewMutType", "ViewType",
+           "elem_of", "shape_attr", "shape_of", "tile_type"]

@@ -142,6 +142,9 @@ def _param_type(em: Emitter, fn: ast.Function, p: ast.Param) -> Any:
     if isinstance(p.ty, ast.PathTy) and p.ty.name in ("MappedPartitionMut", "Partition", "PartitionMut"):
         raise err(p.ty.loc, f"a `{p.ty.name}` kernel parameter is not supported; take the output as "
                             f"`&mut Tensor<E, S>` (the host passes a partition)")
+    if isinstance(p.ty, ast.PathTy) and p.ty.name == "Tensor":
+        raise err(p.ty.loc, "a tensor is passed by reference: `&Tensor<E, S>` (input) or `&mut Tensor<E, S>` "
+                            "(this block's output tile)")
     ty = em.resolve_type(p.ty)
     if isinstance(ty, ViewT) and ty.mutable:
         if any(d < 0 for d in ty.shape):

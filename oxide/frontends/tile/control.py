@@ -218,11 +218,18 @@ class ControlFlow:
             raise err(it.loc, f"a range of `{rust_name(start.ty)}`; loops count with integers")
         if it.inclusive:
             end = self.binary("+", end, scalar_const(1, end.ty), it.loc)
-        step = coerce(self.expr(step_e, start.ty), start.ty, step_e.loc) if step_e is not None \
-            else scalar_const(1, start.ty)
+        step = self._step(step_e, start.ty) if step_e is not None else scalar_const(1, start.ty)
         if step.const is not None and step.const <= 0:
             raise err(step_e.loc, "`step_by` takes a positive step")
         return start, end, step
+
+    def _step(self, step_e: Any, counter: Scalar) -> V:
+        """The step of `step_by(k)` at the counter's type: Rust's `step_by` takes a `usize`, so an integer step
+        of another type (`step as usize` on an i32 range) is converted, as the loop counts in its own type."""
+        step = self.expr(step_e, counter)
+        if isinstance(step.ty, Scalar) and step.ty.is_int and step.ty != counter:
+            return vals.convert(step, counter, step_e.loc)
+        return coerce(step, counter, step_e.loc)
 
     def _for_as_while(self, e: ast.For, frame: LoopFrame, start: V, end: V, step: V) -> V:
         counter = Binding("loop counter", start, True)

@@ -12,7 +12,7 @@ from mlir.dialects import arith
 from oxide.frontends.syntax import ast
 from oxide.frontends.kernel_module import location, param_name
 from oxide.frontends.syntax.errors import err
-from oxide.frontends.tile import ops, ops_memory
+from oxide.frontends.tile import annotations, ops, ops_debug, ops_memory
 # The catalogue: each ops module registers its operations when imported (ops_atomic after ops_shape, whose
 # methods it extends; it imports ops_shape itself).
 from oxide.frontends.tile import ops_atomic, ops_compute, ops_shape  # noqa: F401
@@ -20,8 +20,8 @@ from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.control import Binding, ControlFlow, LoopFrame
 from oxide.frontends.tile.module import SHAPE_MACROS, TileCrate
 from oxide.frontends.tile.types import (
-    BOOL, I32, SCALARS, UNIT_V, ArrayT, ClosureT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT, TileT, TupleT,
-    V, ViewT, rust_name,
+    BOOL, I32, SCALAR_ALIASES, SCALARS, UNIT_V, ArrayT, ClosureT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT,
+    TileT, TupleT, V, ViewT, rust_name,
 )
 from oxide.frontends.tile.values import coerce, concrete, scalar_const
 
@@ -102,10 +102,8 @@ class Emitter(ControlFlow):
             if t.name == "Tile":
                 elem, shape = self._tensor_args(t)
                 return TileT(elem, shape)
-            if t.name == "Tensor":
-                raise err(t.loc, "a tensor is passed by reference: `&Tensor<E, S>` (input) or `&mut Tensor<E, S>` "
-                                 "(this block's output tile)")
-            return self.scalar_type(t)
+            named = annotations.resolve(t, self._tensor_args, self.shape_value)
+            return named if named is not None else self.scalar_type(t)
         raise err(t.loc, "this type is not supported in tile kernels")
 
     def scalar_type(self, t: Any) -> Scalar:
@@ -114,17 +112,17 @@ class Emitter(ControlFlow):
             bound = self.generics.get(t.name)
             if isinstance(bound, Scalar):
                 return bound
-            if t.name in SCALARS:
-                return SCALARS[t.name]
-            if t.name in ("usize", "isize"):
-                raise err(t.loc, f"`{t.name}` is not a tile element type; use `i32`/`u32` or `i64`/`u64`")
+            if t.name in SCALARS or t.name in SCALAR_ALIASES:
+                return SCALARS[SCALAR_ALIASES.get(t.name, t.name)]
         raise err(t.loc, f"unknown element type; tile kernels use {', '.join(SCALARS)} or a generic `E`")
 
     def _tensor_args(self, t: ast.PathTy) -> tuple[Scalar, tuple[int, ...]]:
         if len(t.args) != 2:
             raise err(t.loc, f"`{t.name}` takes an element type and a shape: `{t.name}<E, {{[128, 64]}}>`")
-        elem = self.scalar_type(t.args[0])
-        return elem, tuple(self.shape_value(t.args[1]))
+        arg = t.args[0]
+        if isinstance(arg, ast.PathTy) and arg.name in SCALAR_ALIASES:  # a scalar type, not an ElementType
+            raise err(arg.loc, f"`{arg.name}` is not a tile element type; use `i32`/`u32` or `i64`/`u64`")
+        return self.scalar_type(arg), tuple(self.shape_value(t.args[1]))
 
     def shape_value(self, e: Any) -> list[int]:
         """A compile-time shape (`{[128, 64]}`, `const_shape![BM, BN]`, a shape generic or `const`): integers
@@ -183,10 +181,7 @@ class Emitter(ControlFlow):
                 return out
         if isinstance(e, ast.Cast):
             value = self._number(self.const_value(e.operand), e.operand.loc, "as")
-            target = e.target
-            if isinstance(target, ast.PathTy) and target.name in ("usize", "isize"):  # a const shape's `N as usize`
-                target = ast.PathTy(target.loc, "u64" if target.name == "usize" else "i64")
-            return vals.cast_const(value, self.scalar_type(target))
+            return vals.cast_const(value, self.scalar_type(e.target))
         raise err(e.loc, "expected a compile-time constant (a literal, a const generic or a `const` item)")
 
     @staticmethod
@@ -242,9 +237,12 @@ class Emitter(ControlFlow):
         if stmt.else_ is not None:
             raise err(stmt.loc, "`let ... else` is not supported in tile kernels")
         expected = self.resolve_type(stmt.ty) if stmt.ty is not None else self.retypes.get(id(stmt))
-        v = self.expr(stmt.init, expected)
-        if expected is not None:
-            v = coerce(v, expected, stmt.init.loc, "the value")
+        if expected is not None and annotations.is_annotation_only(expected):
+            v = annotations.check(self.expr(stmt.init), expected, stmt.ty.loc)
+        else:
+            v = self.expr(stmt.init, expected)
+            if expected is not None:
+                v = coerce(v, expected, stmt.init.loc, "the value")
         self.bind_pattern(stmt.pattern, v, id(stmt))
 
     # Expressions -----------------------------------------------------------------------------------------
@@ -318,6 +316,8 @@ class Emitter(ControlFlow):
     def x_MacroCall(self, e: ast.MacroCall, expected: Any) -> V:
         if e.name in SHAPE_MACROS:
             return V(ShapeT(), shape=self.shape_value(e))
+        if e.name in ops_debug.PRINT_MACROS:
+            return ops_debug.print_macro(self, e)
         raise err(e.loc, f"the macro `{e.name}!` is not supported in tile kernels")
 
     def x_Tuple(self, e: ast.Tuple, expected: Any) -> V:

@@ -37,10 +37,13 @@ def is_tile_source(text_: str) -> bool:
 
 
 class TileBuilder(Builder):
-    """The syntax floor's AST builder, plus the arguments of the shape macros."""
+    """The syntax floor's AST builder, plus the arguments of the shape macros and `cuda_tile_print!`."""
 
     def x_macro_invocation(self, node: Any) -> ast.Expr:
         name = text(node.child_by_field_name("macro")).split("::")[-1]
+        if name == "cuda_tile_print":
+            tree = next(c for c in node.children if c.type == "token_tree")
+            return ast.MacroCall(self.loc(node), name, self.macro_args(tree))
         if name not in SHAPE_MACROS:
             return super().x_macro_invocation(node)
         tree = next(c for c in node.children if c.type == "token_tree")

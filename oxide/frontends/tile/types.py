@@ -70,6 +70,9 @@ class Scalar:
 
 SCALARS = {name: Scalar(name) for name in ("bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
                                            "f16", "bf16", "f32", "f64", "tf32", *FP8)}
+# Rust's index-width integers: 64 bits on the GPU (NVPTX64 addresses), so `usize` is `u64` and `isize` `i64`
+# wherever a type is written (scalars, casts, literal suffixes); messages name the 64-bit type.
+SCALAR_ALIASES = {"usize": "u64", "isize": "i64"}
 I32 = SCALARS["i32"]
 BOOL = SCALARS["bool"]
 

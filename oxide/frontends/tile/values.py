@@ -14,7 +14,9 @@ from mlir.dialects import arith
 
 from oxide.frontends.kernel_module import Retype
 from oxide.frontends.syntax.errors import err
-from oxide.frontends.tile.types import BOOL, SCALARS, Flex, Scalar, TileT, TupleT, V, rust_name
+from oxide.frontends.tile.types import (
+    BOOL, SCALAR_ALIASES, SCALARS, Flex, Scalar, TileT, TupleT, V, rust_name,
+)
 from oxide.diagnostics import SourceLoc
 
 
@@ -82,6 +84,7 @@ def literal(value: Any, kind: str, suffix: str | None, loc: SourceLoc) -> V:
         return scalar_const(bool(value), BOOL)
     if suffix is None:
         return V(Flex(kind), None, value)
+    suffix = SCALAR_ALIASES.get(suffix, suffix)
     if suffix not in SCALARS:
         raise err(loc, f"the literal suffix `{suffix}` is not supported in tile kernels (element types: "
                        f"{', '.join(SCALARS)})")

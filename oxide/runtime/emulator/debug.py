@@ -63,6 +63,13 @@ def _python_value(conv: str, value: Any) -> Any:
     return int(value)
 
 
+def block_printf(fmt: str, *args: Any) -> None:
+    """`tile.print`: one formatted line for the tile block (its scalars are uniform), written to sys.stdout
+    as the block's thread 0 prints it on the GPU."""
+    python_fmt, conversions = _python_format(fmt)
+    sys.stdout.write(python_fmt % tuple(_python_value(conv, a) for conv, a in zip(conversions, args)))
+
+
 def printf(c: Threads, mask: Any, fmt: str, loc: int, *args: Any) -> np.int32:
     """One formatted line per executing thread, in lane order, written to sys.stdout; vprintf's return
     value, the argument count."""

@@ -3,7 +3,8 @@ kernel with the contract's ABI; see driver.py for the method and layouts.py for 
 
 One module per concern registers its rules (rules.TILE_TO_SIMT): memory (global loads/stores), elementwise
 (arith/math on tiles), shape (splat, iota, broadcast, reshape, permute, cat, extract, to_scalar), reduce
-(reductions and scans), atomics (pointer-tile atomics), control (scf and gpu.return), mma (Tensor Core
+(reductions and scans), atomics (pointer-tile atomics), debug
+(`tile.print`), control (scf and gpu.return), mma (Tensor Core
 mma.sync, with mma_layouts).
 """
 
@@ -17,7 +18,9 @@ from mlir.dialects import gpu
 from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.base import OxidePass, PassError
 # The rule modules register their rules on import.
-from oxide.passes.conversion.tile_to_simt import atomics, control, elementwise, memory, mma, reduce, shape  # noqa: F401
+from oxide.passes.conversion.tile_to_simt import (  # noqa: F401
+    atomics, control, debug, elementwise, memory, mma, reduce, shape,
+)
 from oxide.passes.conversion.tile_to_simt.driver import is_tile_kernel, leftover_tile_uses, lower_kernel
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.registry import option_group, register_pass
