@@ -29,7 +29,7 @@ from oxide.api import build, compiler_version, default_chip
 from oxide.diagnostics import OxideError
 from oxide.ir.source_text import read_source
 from oxide.runtime.tune import CandidateRun, TuneResult, device_key, lookup, problem_key, tune
-from oxide.runtime.tune_manifest import Candidate, Manifest, space_dir
+from oxide.runtime.tune_manifest import MANIFEST, Candidate, Manifest, space_dir
 from oxide.runtime.tune_progress import ProgressLine
 from oxide.runtime.tune_timing import Launch, Timer
 
@@ -97,7 +97,7 @@ class Autotuner:
         """The space's manifest: from the cache, or built now (every candidate that is not pruned compiled
         through the artifact cache; one that fails to compile is recorded as skipped with its error)."""
         space = self.space()
-        if (space_dir(space) / "manifest.json").is_file():
+        if (space_dir(space) / MANIFEST).is_file():
             return Manifest.load(space_dir(space))
         _require_compiler(self)
         text = read_source(self.source)
@@ -130,7 +130,7 @@ class Autotuner:
     def best(self, problem: Sequence[Any], *, target: str = "auto", device: int = 0) -> TuneResult | None:
         """The recorded result for `problem` on this device, or None: never builds or times anything."""
         directory = space_dir(self.space())
-        if not (directory / "manifest.json").is_file():
+        if not (directory / MANIFEST).is_file():
             return None
         return lookup(Manifest.load(directory), problem_key(problem), device_key(target, device))
 

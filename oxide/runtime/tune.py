@@ -27,10 +27,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from oxide.runtime.cache import cache_dir
 from oxide.runtime.driver import Device
 from oxide.runtime.errors import KernelFaultError, OxideRuntimeError
 from oxide.runtime.module import Module, load, resolve_target
-from oxide.runtime.tune_manifest import Candidate, Manifest, TuneError, read_json, write_json
+from oxide.runtime.tune_manifest import MANIFEST, Candidate, Manifest, TuneError, read_json, write_json
 from oxide.runtime.tune_progress import ProgressLine
 from oxide.runtime.tune_timing import EventTimer, Launch, Timer, WallTimer
 
@@ -131,6 +132,21 @@ def lookup(manifest: Manifest, problem: list[str], device: str) -> TuneResult | 
     if doc.get("space") != manifest.space or doc.get("problem") != problem or doc.get("device") != device:
         return None
     return TuneResult(manifest.kernel, manifest, problem, device, trials, best, from_record=True)
+
+
+def records(kernel: str | None = None) -> list[TuneResult]:
+    """Every best record in the cache (of `kernel`, or of all kernels), for `oxide tune show`."""
+    found = []
+    for manifest_path in sorted((cache_dir() / "tune").glob(f"*/{MANIFEST}")):
+        manifest = Manifest.load(manifest_path)
+        if kernel is not None and manifest.kernel != kernel:
+            continue
+        for path in sorted(manifest_path.parent.glob("best-*.json")):
+            doc = read_json(path, "tuning record")
+            result = lookup(manifest, list(doc.get("problem", [])), str(doc.get("device", "")))
+            if result is not None:
+                found.append(result)
+    return found
 
 
 def tune(manifest: Manifest | str | Path, setup: Callable[[CandidateRun], Launch], problem: Sequence[Any], *,
