@@ -5,22 +5,28 @@ nothing. On the emulator the rows are fewer and the timing is the emulator's, re
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 import oxide.tile
 from oxide.autotune import Autotuner, Config
 from oxide.runtime.module import resolve_target
+from oxide.runtime.tune import TuneResult
 
 N, EPS = 1024, 1e-6
 
 
-def main() -> int:
-    target = resolve_target()[0]
-    rows = 512 if target == "gpu" else 16
+def inputs(rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """x (rows x N) and w (N), random."""
     rng = np.random.default_rng(5)
-    x = rng.standard_normal((rows, N), dtype=np.float32)
-    w = rng.standard_normal(N, dtype=np.float32)
+    return rng.standard_normal((rows, N), dtype=np.float32), rng.standard_normal(N, dtype=np.float32)
+
+
+def tune_rms_norm(x: np.ndarray, w: np.ndarray, **options: Any) -> TuneResult:
+    """Build (once) and time (once per shape and device) the BLOCK_SIZE candidates; `options` go to
+    Autotuner.run (target, timer, retune, ...)."""
+    rows = x.shape[0]
 
     def setup(run):
         # Each candidate gets its own output; the launch closure is what the tuner gates, checks and times.
@@ -35,7 +41,12 @@ def main() -> int:
     tuner = (Autotuner(Path(__file__).with_name("autotune.rs"), "rms_norm", fixed={"N": N})
              .configs(Config.grid(BLOCK_SIZE=[32, 64, 128, 256, 4096]))
              .prune(lambda c: c.int("BLOCK_SIZE") <= N))
-    result = tuner.run(setup, problem=(x, w, EPS))
+    return tuner.run(setup, problem=(x, w, EPS), **options)
+
+
+def main() -> int:
+    x, w = inputs(512 if resolve_target()[0] == "gpu" else 16)
+    result = tune_rms_norm(x, w)
     for trial in result.trials:
         shown = f"{trial.ms:.4f} ms" if trial.ms is not None else f"skipped: {trial.reason.splitlines()[0]}"
         print(f"  {trial.id}: {shown}")
@@ -50,7 +61,7 @@ def main() -> int:
     x64 = x.astype(np.float64)
     expected = x64 / np.sqrt((x64 ** 2).mean(axis=1, keepdims=True) + EPS) * w
     errors = int(np.count_nonzero(~np.isclose(y, expected, rtol=1e-4, atol=1e-5)))
-    print(f"FAILED: {errors} errors" if errors else f"PASSED: tile autotune, rms_norm {rows}x{N} ({module.target})")
+    print(f"FAILED: {errors} errors" if errors else f"PASSED: tile autotune, rms_norm {x.shape[0]}x{N} ({module.target})")
     return 1 if errors else 0
 
 
