@@ -8,6 +8,7 @@
     oxide inspect [PATH]      the final PTX
     oxide pipeline [PATH]     the IR after every stage
     oxide sanitize [PATH]     run the host program under compute-sanitizer
+    oxide tune build|show     build a tile kernel's tuning candidates; show the recorded winners (oxide/tools/tune_cli.py)
 
 PATH is a project directory (default: the current one; kernels in src/*.rs or *.rs, host program main.py),
 a .rs kernel file (its host program is the .py beside it) or a .py host program. `--arch` defaults to
@@ -31,6 +32,7 @@ from oxide.tools.entry import run_cli
 from oxide.ir.source_text import read_source, snippet_text
 from oxide.tools.instances import check_instances, parse_instances, require_kernels
 from oxide.tools.project import Project, build_sources, find_project
+from oxide.tools.tune_cli import tune
 
 SANITIZER_EXIT = 86
 T = TypeVar("T")
@@ -337,6 +339,9 @@ def sanitize(path: str | None, tool: str, arch: tuple[str, ...]) -> None:
     sys.stdout.flush()
     result = subprocess.run(command, cwd=project.root, env=dict(os.environ, OXIDE_DEVICE="gpu"))
     sys.exit(result.returncode)
+
+
+cli.add_command(tune)
 
 
 def main() -> None:
