@@ -143,6 +143,7 @@ class Case:
     chip: str = "sm_90"
     host_features: str = ""
     refusal: str | None = None
+    gpu_only: tuple[str, ...] = ()  # outputs only a GPU run produces (a graph replay)
     cache_check: bool = False  # the compile stage also checks a second build is read from the artifact cache
     note: str = ""
 

@@ -48,7 +48,7 @@ def copy(env: Env, dst: Any, src: Any, stream: Any) -> None:
 
 def _model_instances(s: Sizes) -> dict[str, list[list[str]]]:
     return merge(instance("rms_norm", s["d"], s["block"]), instance("matvec", s["bn"], s["bk"], s["d"]),
-                 instance("add", [s["block"]]))
+                 instance("add", s["block"]))
 
 
 def _model_inputs(rng: np.random.Generator, s: Sizes) -> Arrays:
@@ -70,7 +70,7 @@ def _forward(env: Env, s: Sizes, w: dict[str, Any], bufs: dict[str, Any], stream
     d = s["d"]
     rms = env.kernel(entry("rms_norm", d, s["block"]))
     matvec = env.kernel(entry("matvec", s["bn"], s["bk"], d))
-    add = env.kernel(entry("add", [s["block"]]))
+    add = env.kernel(entry("add", s["block"]))
     hidden = bufs["input"]
     for i in range(s["layers"]):
         norm, q, o, residual = (bufs[f"{b}{i}"] for b in ("norm", "q", "o", "residual"))
@@ -137,9 +137,9 @@ def _model_case(example: str, copy_back: bool, why: str) -> Case:
     host_sizes = {"d": 2048, "layers": 22, "block": 128, "bn": 16, "bk": 16, "eps": 1e-5, "copy_back": copy_back}
     small = {**host_sizes, "d": 256, "layers": 2}
     tol = Tol(0, 2e-2 * (host_sizes["layers"] ** 0.5), "tf32 matvecs: each layer adds about 1e-3 of noise")
-    return Case(example, "rms_norm<D=2048, BS=128>, matvec<BN=16, BK=16, K=2048>, add<B=[128]>", host_sizes,
+    return Case(example, "rms_norm<D=2048, BS=128>, matvec<BN=16, BK=16, K=2048>, add<B=128>", host_sizes,
                 _model_instances, _model_inputs, _model_run, _model_reference, {"eager": tol, "graph": tol},
-                emulator=small, smaller_why="22 layers at d = 2048 are 2 x 22 matvecs of 128 tile blocks x 128 "
+                emulator=small, gpu_only=("graph",), smaller_why="22 layers at d = 2048 are 2 x 22 matvecs of 128 tile blocks x 128 "
                 "steps: the emulator runs 2 layers at d = 256",
                 host_features="every launch on one oxide Stream with device arrays; reshaped views through the CUDA "
                               "array interface; " + why + "; graph capture/replay via the CUDA driver's stream "
