@@ -87,7 +87,7 @@ def _forward(env: Env, s: Sizes, w: dict[str, Any], bufs: dict[str, Any], stream
 def _model_run(env: Env, s: Sizes, a: Arrays) -> Arrays:
     weights = {k: env.dev(v) for k, v in a.items() if k.startswith(("norm_w", "wq", "wo"))}
     state = [k for k in a if k not in weights]
-    bufs = {k: env.dev(a[k].copy()) for k in state}
+    bufs = {k: env.dev(a[k]) for k in state}
     stream = env.stream()
     _forward(env, s, weights, bufs, stream)
     env.sync(stream)
@@ -170,7 +170,7 @@ def _mlp_run(env: Env, s: Sizes, a: Arrays) -> Arrays:
     pipes = []
     for i in range(s["devices"]):
         stream = env.stream()
-        out0, out1, data = env.dev(a[f"out0_{i}"].copy()), env.dev(a[f"out1_{i}"].copy()), env.dev(a[f"data{i}"])
+        out0, out1, data = env.dev(a[f"out0_{i}"]), env.dev(a[f"out1_{i}"]), env.dev(a[f"data{i}"])
         gemm(part(out0, (b, b)), data, w0, stream=stream)
         matvec(part(out1, (b,)), out0, w1, stream=stream)
         relu(part(out1, (b,)), stream=stream)
@@ -204,7 +204,7 @@ def _tune_run(env: Env, s: Sizes, a: Arrays) -> Arrays:
     out, timings = {}, []
     x, w = env.dev(a["x"]), env.dev(a["w"])
     for bs in s["configs"]:
-        result = env.dev(a["out"].copy())
+        result = env.dev(a["out"])
         kernel = env.kernel(entry("rms_norm", s["n"], bs))
         args = (x, w, part(result, (1, s["n"])), np.float32(s["eps"]))
         kernel(*args)
