@@ -1,0 +1,1 @@
+"""Tests of the benchmark harnesses (they run without the external example checkouts)."""
