@@ -44,10 +44,11 @@ class ClusterPlace:
         block = simt.BlockIdOp.build(dim=simt.DimAttr.get("x"))
         self.rank = arith.remui(block, ctx.i32(cm * cn))
         self.m, self.n = arith.remui(self.rank, ctx.i32(cm)), arith.divui(self.rank, ctx.i32(cm))
-        # A goes to the blocks of this tile row (ranks m + CM j), B to those of this tile column (CM n + i).
+        # A goes to the blocks of this tile row (ranks m + CM j), B to those of this tile column (CM n + i); an
+        # operand no other block shares is a plain copy (no mask).
         row_bits = sum(1 << (cm * j) for j in range(cn))
-        self.a_mask = _i16(arith.shli(ctx.i32(row_bits), self.m))
-        self.b_mask = _i16(arith.shli(ctx.i32((1 << cm) - 1), arith.muli(self.n, ctx.i32(cm))))
+        self.a_mask = _i16(arith.shli(ctx.i32(row_bits), self.m)) if cn > 1 else None
+        self.b_mask = _i16(arith.shli(ctx.i32((1 << cm) - 1), arith.muli(self.n, ctx.i32(cm)))) if cm > 1 else None
         # The blocks whose copies land in this block's stages (and whose stages this block's copies land in):
         # its tile row, then the rest of its tile column.
         self.peers = [arith.addi(self.m, ctx.i32(cm * j)) for j in range(cn)]
@@ -82,7 +83,7 @@ class ClusterPlace:
         row, col = origin
         a_at = arith.muli(self.n, ctx.i32(plan.a_map.box[0]))
         b_at = arith.muli(self.m, ctx.i32(plan.b_map.box[0]))
-        a_mask, b_mask = self._mask(self.a_mask, 1), self._mask(self.b_mask, 0)
+        a_mask, b_mask = self.a_mask, self.b_mask
         for box in range(plan.bk // plan.row):
             k = k0 if box == 0 else arith.addi(k0, ctx.i32(box * plan.row))
             dst = self._slice(stage_at(box * plan.bm * plan.row), a_at, plan.row)
@@ -96,10 +97,6 @@ class ClusterPlace:
                 dst = self._slice(stage_at(plan.a_elems + box * width * width), b_at, width)
                 column = col if box == 0 else arith.addi(col, ctx.i32(box * width))
                 simt.TmaLoadOp(dst, maps[1], [column, arith.addi(k0, b_at)], full, b_mask)
-
-    def _mask(self, mask: ir.Value, axis: int) -> ir.Value | None:
-        """The multicast mask, or None where no other block shares the operand (a plain copy)."""
-        return mask if self.plan.cluster[axis] > 1 else None
 
     def _slice(self, box: ir.Value, first_row: ir.Value, row_elems: int) -> ir.Value:
         """The pointer to row `first_row` of a box whose rows are `row_elems` elements."""
