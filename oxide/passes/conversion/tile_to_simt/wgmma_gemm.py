@@ -4,9 +4,10 @@ memory through a ring of stages guarded by mbarriers, and wgmma with the accumul
 The ring is the launch's dynamic shared memory (`tile.dynamic_shared` bytes, which the runtime passes). Per
 stage: the A box (BM x 64, K-major, as wgmma reads A) and BN / 64 B boxes (64 x 64, N innermost: wgmma reads
 them MN-major through the transpose bit). `full[s]` (one arrival: thread 0's expect_tx of the stage's bytes,
-which the copies complete) says a stage has landed; `empty[s]` (one arrival per warp) says every warp's MMAs
-on it are complete, so it may be refilled. Each K step keeps its MMAs in flight (`wgmma_wait 1`) and
-releases the previous step's stage, whose MMAs that wait covered. TMA fills reads past the tensors' edges
+which the copies complete) says a stage has landed; `empty[s]` (one arrival per warp, per block that writes
+into the stage in a cluster: wgmma_cluster.py) says every warp's MMAs on it are complete, so it may be refilled.
+Each K step keeps its MMAs in flight (`wgmma_wait 1`) and releases the previous step's stage, whose MMAs that
+wait covered. TMA fills reads past the tensors' edges
 with zeros, so edge tiles need no masking here; the store of the accumulator is masked as any store.
 
 Who fills the stages: in a specialized kernel a producer thread outside the consumer warpgroups
