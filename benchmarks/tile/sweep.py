@@ -41,6 +41,11 @@ CONFIGS: dict[str, tuple[tuple[int, int], dict[str, str]]] = {
     "specialized_128x256_regstore": ((128, 256), {"persistent": "off", "epilogue": "registers"}),
     "persistent_128x256_s3": ((128, 256), {"stages": "3"}),
     "persistent_256x128": ((256, 128), {}),
+    # Thread-block clusters (docs/tile-hopper.md, "Clusters"): two blocks share B (2x1) or A (1x2) by TMA multicast.
+    "persistent_128x256_c2x1": ((128, 256), {"cluster": "2x1"}),
+    "persistent_128x256_c1x2": ((128, 256), {"cluster": "1x2"}),
+    "persistent_128x128_c2x1": ((128, 128), {"cluster": "2x1"}),
+    "bf16out_128x256_c2x1": ((128, 256), {"cluster": "2x1"}),
 }
 
 

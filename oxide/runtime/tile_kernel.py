@@ -49,6 +49,18 @@ def _threads(launch: dict[str, Any]) -> int:
     return int(launch.get("threads", WARP * int(launch["warps"])))
 
 
+def persistent_grid(tiles: tuple[int, int, int], variant: dict[str, Any], multiprocessors: int) -> tuple[int, int, int]:
+    """The grid of a persistent kernel, which walks the tile grid itself: at most one block per SM, and with a
+    cluster (docs/tile-hopper.md, "Clusters") a whole number of clusters, each walking cluster tiles (CM x CN
+    output tiles), at most one per CM * CN SMs (at least one cluster)."""
+    if not variant.get("cluster"):
+        return (min(tiles[0] * tiles[1] * tiles[2], multiprocessors), 1, 1)
+    cm, cn = variant["cluster_tiles"]
+    blocks = cm * cn
+    cluster_tiles = -(-tiles[0] // cm) * -(-tiles[1] // cn) * tiles[2]
+    return (blocks * max(1, min(cluster_tiles, multiprocessors // blocks)), 1, 1)
+
+
 class TileKernel:
     """One compiled tile kernel of a loaded module."""
 
@@ -74,7 +86,9 @@ class TileKernel:
         function = self._functions.get(variant["entry"])
         if function is None:
             tile = {"warps": variant.get("warps", self.spec.tile["warps"]), "tma": variant.get("tma", [])}  # type: ignore[index]
-            spec = dataclasses.replace(self.spec, entry=variant["entry"], tile=tile)
+            # A clustered entry launches through cuLaunchKernelEx with its cluster dimensions.
+            spec = dataclasses.replace(self.spec, entry=variant["entry"], tile=tile,
+                                       cluster=list(variant.get("cluster") or []))
             function = self._functions[variant["entry"]] = self.executor.function(spec)
             if variant.get("dynamic_shared"):
                 function.allow_dynamic_shared(int(variant["dynamic_shared"]))
@@ -161,8 +175,7 @@ class TileKernel:
         variant = bound.variant
         grid = bound.grid
         if variant.get("persistent"):
-            # A persistent kernel walks the tile grid itself from at most one block per SM.
-            grid = (min(grid[0] * grid[1] * grid[2], self.executor.limits.multiprocessors), 1, 1)
+            grid = persistent_grid(grid, variant, self.executor.limits.multiprocessors)
         config = LaunchConfig(grid, (_threads(variant), 1, 1), int(variant.get("dynamic_shared", 0)), 3)
         self.executor.launch(self._variant_function(variant), config, bound.abi, handle)
 

@@ -101,7 +101,8 @@ def doctor() -> None:
 @click.option("-O", "opt_level", type=click.IntRange(0, 3), default=3, show_default=True, help="LLVM optimisation level.")
 @_instantiate
 @click.option("--knob", "knob", multiple=True, metavar="NAME=VALUE",
-              help="A tile GEMM lowering knob (warps, stages, specialize, persistent, group_m); repeatable.")
+              help="A tile GEMM lowering knob (warps, stages, specialize, persistent, group_m, epilogue, cluster); "
+                   "repeatable.")
 def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level: int,
           instantiate: tuple[str, ...], knob: tuple[str, ...]) -> None:
     """Compile kernels: .rs sources to artifacts, or a .mlir file (gpu.module kernels) to PTX."""

@@ -89,6 +89,8 @@ def emit_gemm_kernel(ctx: TileLowering, entry: ir.Block, loop: ir.Operation, pla
             with only_if(arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(consumers))):
                 _tiles(kernel, PRODUCE)
             scf.YieldOp([])
+    if ring.cluster:
+        ring.cluster.sync()  # no block exits while a peer may still arrive on its barriers
     emit_op(ctx, ops[-1])
 
 
@@ -138,12 +140,22 @@ def _persistent(kernel: _Kernel, role: str) -> None:
     first: ViewValue = outputs[0]
     assert first.tile is not None
     rows, cols = (_ceil_div(ctx, ctx.to_i32(first.shape[d]), first.tile[d]) for d in range(2))
-    total = arith.muli(rows, cols)
+    place, (cm, cn) = kernel.ring.cluster, plan.cluster
+    # With a cluster, the clusters walk the grid of cluster tiles (CM x CN output tiles each), every block of a
+    # cluster in the same order; a block whose tile lies past the output's edge still runs the pipeline its
+    # peers share (TMA reads zeros there and the store writes nothing).
+    walked = (rows, cols) if place is None else (_ceil_div(ctx, rows, cm), _ceil_div(ctx, cols, cn))
+    total = arith.muli(*walked)
     start = simt.BlockIdOp.build(dim=simt.DimAttr.get("x"))
     step = simt.GridDimOp.build(dim=simt.DimAttr.get("x"))
+    if place is not None:
+        blocks = ctx.i32(plan.cluster_blocks)
+        start, step = arith.divui(start, blocks), arith.divui(step, blocks)
     tiles = scf.ForOp(start, total, step, [ctx.i32(0)])
     with ir.InsertionPoint(tiles.body):
-        m, n = _grouped(ctx, tiles.induction_variable, rows, cols, plan.group_m)
+        m, n = _grouped(ctx, tiles.induction_variable, *walked, max(1, plan.group_m // cm))
+        if place is not None:
+            m, n = arith.addi(arith.muli(m, ctx.i32(cm)), place.m), arith.addi(arith.muli(n, ctx.i32(cn)), place.n)
         ctx.block_ids, ctx.grid_dims = [m, n, ctx.i32(0)], [rows, cols, ctx.i32(1)]
         for view in outputs:
             assert view.tile is not None

@@ -18,6 +18,11 @@ from oxide.diagnostics import OxideError
 SWITCHES = ("auto", "on", "off")
 EPILOGUES = ("auto", "tma", "registers")
 MAX_STAGES = 8
+# Blocks of a cluster along M and along N: each divides its operand boxes among the blocks that share them, so
+# a side of 1, 2 or 4 keeps every slice a whole number of 8-row swizzle atoms (boxes are at least 64 rows); 8
+# blocks is the portable cluster size.
+CLUSTER_SIDES = (1, 2, 4)
+MAX_CLUSTER_BLOCKS = 8
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,9 @@ class GemmKnobs:
     SM that walks the output tiles; `group_m`: how many tile rows the persistent order walks before the next
     column group (L2 reuse of B); `epilogue`: how the result is stored, "tma" (through shared memory with TMA
     stores, where the kernel's epilogue is a plain store of the accumulator) or "registers" (each thread stores
-    its own elements)."""
+    its own elements); `cluster`: `MxN`, a thread-block cluster of M blocks along the output's rows and N along
+    its columns in the persistent kernel: blocks of the same tile column share the B tile and blocks of the same
+    tile row the A tile, each loading a slice of it by TMA multicast to all of them."""
 
     warps: int = 0
     stages: int = 0
@@ -36,6 +43,7 @@ class GemmKnobs:
     persistent: str = "auto"
     group_m: int = 8
     epilogue: str = "auto"
+    cluster: str = "1x1"
 
     def __post_init__(self) -> None:
         if self.warps and (self.warps % 4 or not 4 <= self.warps <= 16):
@@ -49,6 +57,12 @@ class GemmKnobs:
             raise OxideError(f"knob epilogue must be one of {', '.join(EPILOGUES)}, got '{self.epilogue}'")
         if not 1 <= self.group_m <= 64:
             raise OxideError(f"knob group_m must be 1 to 64, got {self.group_m}")
+        _cluster_shape(self.cluster)
+
+    @property
+    def cluster_shape(self) -> tuple[int, int]:
+        """The cluster knob as (blocks along M, blocks along N)."""
+        return _cluster_shape(self.cluster)
 
     @staticmethod
     def of(values: "GemmKnobs | Mapping[str, Any] | None") -> "GemmKnobs":
@@ -75,3 +89,14 @@ class GemmKnobs:
         """The knobs that differ from the defaults (what a cache key and an artifact record)."""
         default = GemmKnobs()
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)}
+
+
+def _cluster_shape(text: str) -> tuple[int, int]:
+    """`MxN` as (M, N), checked: each side 1, 2 or 4, at most MAX_CLUSTER_BLOCKS blocks."""
+    parts = text.split("x")
+    sides = ", ".join(map(str, CLUSTER_SIDES))
+    if len(parts) != 2 or not all(p in map(str, CLUSTER_SIDES) for p in parts) \
+            or int(parts[0]) * int(parts[1]) > MAX_CLUSTER_BLOCKS:
+        raise OxideError(f"knob cluster must be MxN (blocks along the output's rows x columns, each {sides}, at most "
+                         f"{MAX_CLUSTER_BLOCKS} blocks: 1x1, 2x1, 1x2, ...), got '{text}'")
+    return int(parts[0]), int(parts[1])

@@ -43,6 +43,15 @@ def map_json(m: MapSpec) -> dict[str, Any]:
     return {"param": m.param, "box": list(m.box), "swizzle": "128B", **({"transposed": True} if m.transposed else {})}
 
 
+def cluster_json(plan: GemmPlan) -> dict[str, Any]:
+    """The launch facts of a clustered plan (nothing without a cluster): "cluster", the launch's cluster
+    dimensions (the persistent grid's blocks, CM * CN along x, so the grid is a whole number of clusters), and
+    "cluster_tiles", the output tiles (along M, along N) one cluster computes at a time."""
+    if plan.cluster_blocks == 1:
+        return {}
+    return {"cluster": [plan.cluster_blocks, 1, 1], "cluster_tiles": list(plan.cluster)}
+
+
 def entry_names(entry: str, plans: list[GemmPlan]) -> list[str]:
     """The PTX entry of each wgmma plan: the first is the kernel's own, a K-major one after it gets a suffix."""
     return [entry if i == 0 else entry + KMAJOR_SUFFIX for i in range(len(plans))]
@@ -64,7 +73,7 @@ def pipeline_spec(entry: str, plans: list[GemmPlan]) -> dict[str, Any]:
     (tensor maps, ring, warps, threads, persistence), and its variants in the order a launch tries them, each
     with its entry, requirements and launch shape. `plans` are the wgmma entries' (kernel_gemms)."""
     variants = [{"entry": name, "tma": [map_json(m) for m in p.maps], "dynamic_shared": p.ring_bytes,
-                 "warps": p.warps, "threads": p.threads, "persistent": p.persistent}
+                 "warps": p.warps, "threads": p.threads, "persistent": p.persistent, **cluster_json(p)}
                 for name, p in zip(entry_names(entry, plans), plans)]
     primary, plan = variants[0], plans[0]
     if has_fallback(plan):

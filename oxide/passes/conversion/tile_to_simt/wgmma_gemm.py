@@ -4,9 +4,10 @@ memory through a ring of stages guarded by mbarriers, and wgmma with the accumul
 The ring is the launch's dynamic shared memory (`tile.dynamic_shared` bytes, which the runtime passes). Per
 stage: the A box (BM x 64, K-major, as wgmma reads A) and BN / 64 B boxes (64 x 64, N innermost: wgmma reads
 them MN-major through the transpose bit). `full[s]` (one arrival: thread 0's expect_tx of the stage's bytes,
-which the copies complete) says a stage has landed; `empty[s]` (one arrival per warp) says every warp's MMAs
-on it are complete, so it may be refilled. Each K step keeps its MMAs in flight (`wgmma_wait 1`) and
-releases the previous step's stage, whose MMAs that wait covered. TMA fills reads past the tensors' edges
+which the copies complete) says a stage has landed; `empty[s]` (one arrival per warp, per block that writes
+into the stage in a cluster: wgmma_cluster.py) says every warp's MMAs on it are complete, so it may be refilled.
+Each K step keeps its MMAs in flight (`wgmma_wait 1`) and releases the previous step's stage, whose MMAs that
+wait covered. TMA fills reads past the tensors' edges
 with zeros, so edge tiles need no masking here; the store of the accumulator is masked as any store.
 
 Who fills the stages: in a specialized kernel a producer thread outside the consumer warpgroups
@@ -25,6 +26,7 @@ from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.gemm_pattern import match_gemm_loop
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
+from oxide.passes.conversion.tile_to_simt.wgmma_cluster import ClusterPlace
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import (
     BK,
     SWIZZLE_ATOM_BYTES,
@@ -49,6 +51,8 @@ class Ring:
                                                   results=[ir.Type.parse(f"!simt.ptr<{plan.storage}, 3>")])
         barriers = simt.SharedArrayOp.build(align=8, results=[ir.Type.parse(f"!simt.shared<i64, {2 * plan.stages}>")])
         self.barriers = simt.SharedPtrOp.build(barriers, results=[ir.Type.parse("!simt.ptr<i64, 3>")])
+        # A persistent kernel's cluster (wgmma_cluster.py): peers fill this block's stages and release its own.
+        self.cluster = ClusterPlace(ctx, plan) if plan.cluster_blocks > 1 else None
 
     def full(self, stage: ir.Value) -> ir.Value:
         """The mbarrier that says stage `stage` has landed."""
@@ -71,15 +75,22 @@ class Ring:
         return simt.PtrOffsetOp.build(self.buffers, self.ctx.index(start))
 
     def init(self) -> None:
-        """Thread 0 initialises the barriers; every thread then waits for it (a block barrier)."""
+        """Thread 0 initialises the barriers; every thread then waits for it (a block barrier, or in a cluster a
+        cluster barrier: the peers' copies and arrives must find them initialised)."""
         ctx, plan = self.ctx, self.plan
+        releases = plan.warps * (self.cluster.writers if self.cluster else 1)
         with only_if(arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0))):
             for s in range(plan.stages):
                 simt.MbarrierInitOp.build(self.full(ctx.i32(s)), ctx.i32(1))
-                simt.MbarrierInitOp.build(self.empty(ctx.i32(s)), ctx.i32(plan.warps))
+                simt.MbarrierInitOp.build(self.empty(ctx.i32(s)), ctx.i32(releases))
             # The barriers are written by ordinary stores; the TMA unit (the async proxy) completes them.
             simt.FenceProxyAsyncOp.build(space="shared_cta")
-        ctx.barrier()
+            if self.cluster:
+                simt.FenceMbarrierInitOp.build()
+        if self.cluster:
+            self.cluster.sync()
+        else:
+            ctx.barrier()
 
     def fill(self, k_tile: ir.Value, stage: ir.Value, origin: tuple[ir.Value, ir.Value]) -> None:
         """Expect the stage's bytes on full[stage] and copy K tile `k_tile` of the A rows and B columns that
@@ -89,6 +100,9 @@ class Ring:
         full = self.full(stage)
         simt.MbarrierArriveExpectTxOp.build(full, ctx.i32(plan.stage_bytes), None)
         k0 = arith.muli(k_tile, ctx.i32(plan.bk))
+        if self.cluster:
+            self.cluster.fill(self.maps, full, lambda elements: self.stage(stage, elements), k0, origin)
+            return
         row, col = origin
         for box in range(plan.bk // plan.row):
             k = _plus(ctx, k0, box * plan.row)
@@ -157,7 +171,10 @@ def _arrive_empty(ring: Ring, stage: ir.Value) -> None:
     arrives, not one per warpgroup."""
     ctx = ring.ctx
     with only_if(arith.cmpi(arith.CmpIPredicate.eq, arith.remui(ctx.tid, ctx.i32(WARP_THREADS)), ctx.i32(0))):
-        simt.MbarrierArriveOp.build(ring.empty(stage), None)
+        if ring.cluster:
+            ring.cluster.release(ring.empty(stage))  # the peers that fill this block's stages wait on it too
+        else:
+            simt.MbarrierArriveOp.build(ring.empty(stage), None)
 
 
 def _consume(ring: Ring, step: ir.Value, regs: list[ir.Value], overwrite: bool = False) -> list[ir.Value]:

@@ -95,6 +95,14 @@ class GemmPlan:
     # and how many staging boxes it alternates between.
     out_map: MapSpec | None = None
     epilogue_boxes: int = 1
+    # The thread-block cluster (blocks along M, along N) of a persistent kernel (wgmma_cluster.py): the A map's
+    # box is 1 / CN of the A box's rows, the B map's 1 / CM of each B box's, one slice per sharing block.
+    cluster: tuple[int, int] = (1, 1)
+
+    @property
+    def cluster_blocks(self) -> int:
+        """Blocks per cluster (1: no cluster)."""
+        return self.cluster[0] * self.cluster[1]
 
     @property
     def maps(self) -> list[MapSpec]:
@@ -307,9 +315,12 @@ def _plan(lhs: ir.Operation, rhs: ir.Operation, mma: ir.Operation, warps: int, p
     stages = min(knobs.stages or MAX_STAGES, fits)
     specialized, persistent = knobs.specialize != "off", knobs.persistent != "off"
     row = SWIZZLE_ROW_BYTES // INPUTS[elem][0]
-    b_map = MapSpec(params[1], (bn, row), elem, transposed=True) if b_kmajor else MapSpec(params[1], (BK, BK), elem)
-    plan = GemmPlan(bm, bn, elem, warps, stages, MapSpec(params[0], (bm, row), elem), b_map, specialized, persistent,
-                    knobs.group_m, bk, b_kmajor)
+    # Clusters are the persistent kernel's (its tile walk hands a cluster neighbouring tiles).
+    cm, cn = knobs.cluster_shape if persistent else (1, 1)
+    b_map = MapSpec(params[1], (bn // cm, row), elem, transposed=True) if b_kmajor else \
+        MapSpec(params[1], (BK // cm, BK), elem)
+    plan = GemmPlan(bm, bn, elem, warps, stages, MapSpec(params[0], (bm // cn, row), elem), b_map, specialized,
+                    persistent, knobs.group_m, bk, b_kmajor, cluster=(cm, cn))
     if stages < 2 or plan.acc_registers > MAX_ACC_REGISTERS or plan.threads > 1024:
         return None
     # Promotion is built into the consumers' loop only (thread 0's inline loop would accumulate unpromoted).
