@@ -27,9 +27,10 @@ THREADS = 256
 
 
 @functools.lru_cache(maxsize=None)
-def kernels(target: str = "gpu", device: int = 0) -> Module:
-    """The shipped Philox kernels, loaded for `target` ("gpu", or "cpu" for the emulator)."""
-    return load(ARTIFACT, target, device)
+def kernels(device: int = 0) -> Module:
+    """The shipped Philox kernels, loaded on GPU `device` (the artifact holds PTX only: without a GPU the host
+    computes the stream with numpy)."""
+    return load(ARTIFACT, "gpu", device)
 
 
 def _shape(shape: int | Sequence[int]) -> tuple[int, ...]:
@@ -64,7 +65,7 @@ def rand(shape: int | Sequence[int], seed: int | None = None, *, target: str = "
     dims, key = _shape(shape), _seed(seed)
     if resolve_target(target)[0] == "cpu":
         return philox.uniform(int(np.prod(dims, dtype=np.int64)), key).reshape(dims)
-    return generate(kernels("gpu", device), "philox_uniform", dims, key)
+    return generate(kernels(device), "philox_uniform", dims, key)
 
 
 def randn(mean: float, std: float, shape: int | Sequence[int], seed: int | None = None, *, target: str = "auto",
@@ -74,7 +75,7 @@ def randn(mean: float, std: float, shape: int | Sequence[int], seed: int | None 
     dims, key = _shape(shape), _seed(seed)
     if resolve_target(target)[0] == "cpu":
         return philox.normal(int(np.prod(dims, dtype=np.int64)), key, mean, std).reshape(dims)
-    return generate(kernels("gpu", device), "philox_normal", dims, key, mean, std)
+    return generate(kernels(device), "philox_normal", dims, key, mean, std)
 
 
 __all__ = ["generate", "kernels", "philox", "rand", "randn"]
