@@ -1,8 +1,8 @@
 """fp8 (e4m3, e5m2) off the wgmma path (docs/tile-hopper.md, "Precisions"): examples/tile/gemm_fp8.rs lowered
 for sm_80 and sm_90 (each loaded fp8 tile converted to f16, exactly, for the f16 mma.sync), the sm_90a
 kernel's mma.sync sibling (a row-major B) and sm_75 (FMA loops), and the quantization kernel
-(cvt.rn.satfinite); the lowered kernels run on the simt emulator against numpy on the decoded values, with edge tiles on every dimension. Also the
-refusals: conversions to fp8 below sm_89, fp8 tiles made by other ops."""
+(cvt.rn.satfinite); the lowered kernels run on the simt emulator against numpy on the decoded values, with
+edge tiles on every dimension. Also the refusals: conversions to fp8 below sm_89, fp8 tiles made by other ops."""
 
 from __future__ import annotations
 
