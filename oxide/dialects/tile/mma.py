@@ -41,6 +41,3 @@ class MmaOp(Op):
         if ea in FP8 and a[1] % FP8_K:
             raise VerifyError(f"an fp8 mma needs K a multiple of {FP8_K} (the Tensor Cores' fp8 step); got K = "
                               f"{a[1]}")
-        if a[0] < 16 or b[1] < 8 or a[1] < (16 if ea in ("f16", "bf16") else 8):
-            raise VerifyError(f"mma tiles must be at least one Tensor Core fragment (M >= 16, N >= 8, K >= "
-                              f"{16 if ea in ('f16', 'bf16') else 8}); got {a} x {b}")

@@ -10,7 +10,9 @@ is never converted inside the loop.
 
 mma.sync is the upstream `nvvm.mma.sync` op (it takes plain registers); ldmatrix is `simt.inline_ptx`
 (upstream `nvvm.ldmatrix` wants an LLVM pointer, and the shared scratch pointer is a simt pointer until
-convert-simt-to-nvvm). Both need sm_80 or newer (bf16 and tf32 mma, ldmatrix .trans).
+convert-simt-to-nvvm). Both need sm_80 or newer (bf16 and tf32 mma, ldmatrix .trans). Products smaller than
+one fragment, and every product below sm_80, run as FMA loops instead (mma_fma.py; the rule is
+mma_layouts.tensor_core_shape).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from mlir.dialects import vector as vector_d
 
 from oxide.dialects import simt, tile
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
-from oxide.ir.rules import LoweringError, OpSet, is_op
+from oxide.ir.rules import OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset
@@ -33,10 +35,10 @@ from oxide.passes.conversion.tile_to_simt.layouts import (
     VECTOR_BYTES as ROW_VECTOR_BYTES,
 )
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue, vector_width
+from oxide.passes.conversion.tile_to_simt.mma_fma import lower_mma_fma
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
-MIN_SM = 80
 # A kernel's only tile.mma, when it runs once per iteration of its loop and no reduction or shape op of the
 # kernel needs scratch memory, stages into two buffers, alternating, when both fit in this much static shared
 # memory (the rest of the 48 KiB is left for layout conversions).
@@ -125,9 +127,6 @@ def _constant(formula: Formula, i: int, ks: int) -> int:
 
 
 def _plan(ctx: TileLowering, op: Any) -> ml.MmaPlan:
-    if ctx.target.sm < MIN_SM:
-        raise LoweringError(f"tile.mma lowers to mma.sync and ldmatrix, which need sm_{MIN_SM} or newer; the "
-                            f"target is {ctx.target.chip}")
     return ml.plan_mma(tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type), str(tile.elem_of(op.lhs.type)),
                        str(tile.elem_of(op.acc.type)), ctx.warps)
 
@@ -377,7 +376,12 @@ def _round_bits(bits: ir.Value) -> ir.Value:
 
 @lowering(tile.MmaOp)
 def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
-    """acc + a @ b on the Tensor Cores; the result is in the mma accumulator layout."""
+    """acc + a @ b: on the Tensor Cores (the result in the mma accumulator layout) where the chip has them and
+    the product is whole fragments, else as FMA loops (mma_fma.py; the result in the accumulator's layout)."""
+    (m, k), n = tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type)[1]
+    if not ml.tensor_core_shape(ctx.target.sm, m, n, k, str(tile.elem_of(op.lhs.type)),
+                                str(tile.elem_of(op.acc.type))):
+        return lower_mma_fma(ctx, op)
     plan = _plan(ctx, op)
     a, b = ctx.tile(op.lhs), ctx.tile(op.rhs)
     acc = ctx.tile(op.acc)

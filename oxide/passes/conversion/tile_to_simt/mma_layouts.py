@@ -28,6 +28,8 @@ from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout
 
 MMA_M = 16
 MMA_N = 8
+# mma.sync with bf16/tf32 multiplicands and ldmatrix .trans need sm_80.
+MIN_TENSOR_CORE_SM = 80
 # Shared rows are padded by 16 bytes: the eight 16-byte rows one ldmatrix matrix reads then start in eight
 # different 4-bank groups whenever the unpadded row is a multiple of 128 bytes (the tile dims are powers of two).
 ROW_PAD_BYTES = 16
@@ -69,6 +71,15 @@ def instruction_for(in_elem: str, acc_elem: str) -> MmaInstr:
         # fp8 tiles are staged as f16 (every fp8 value is one) for the f16 mma.sync (mma.py).
         return MmaInstr("f16", "f32", 16)
     raise LoweringError(f"mma does not take {in_elem} inputs with an {acc_elem} accumulator")
+
+
+def tensor_core_shape(sm: int, m: int, n: int, k: int, in_elem: str, acc_elem: str) -> bool:
+    """Whether a tile.mma of a: MxK, b: KxN runs on the Tensor Cores (mma.sync): the chip has them (sm_80 or
+    newer) and the product is whole fragments (M >= 16, N >= 8, K >= the instruction's K; tile dims are powers
+    of two, so they then divide evenly). Every other product runs as FMA loops on the accumulator's own
+    layout (mma_fma.py), which needs no padded fragment layout and no layout conversion; docs/tile-mma.md
+    says what that costs."""
+    return sm >= MIN_TENSOR_CORE_SM and m >= MMA_M and n >= MMA_N and k >= instruction_for(in_elem, acc_elem).k
 
 
 def _log2(n: int) -> int:

@@ -208,14 +208,6 @@ func.func @mma_fp8_mixed(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x16xf8E5M2>, %
 
 // -----
 
-func.func @mma_fragment(%a: tensor<8x16xf16>, %b: tensor<16x8xf16>, %c: tensor<8x8xf32>) {
-  // expected-error@+1 {{mma tiles must be at least one Tensor Core fragment}}
-  %d = "tile.mma"(%a, %b, %c) : (tensor<8x16xf16>, tensor<16x8xf16>, tensor<8x8xf32>) -> tensor<8x8xf32>
-  return
-}
-
-// -----
-
 func.func @atomic_mask(%p: !tile.ptr<i32>, %o: tensor<8xi32>, %v: tensor<8xi32>, %m: tensor<8xi32>) {
   // expected-error@+1 {{the atomic mask must be an i1 tile}}
   %d = "tile.atomic_rmw"(%p, %o, %v, %m) {kind = "add"} : (!tile.ptr<i32>, tensor<8xi32>, tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>

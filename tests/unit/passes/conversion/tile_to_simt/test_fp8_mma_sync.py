@@ -1,8 +1,8 @@
 """fp8 (e4m3, e5m2) off the wgmma path (docs/tile-hopper.md, "Precisions"): examples/tile/gemm_fp8.rs lowered
-for sm_80 and sm_90 (each loaded fp8 tile converted to f16, exactly, for the f16 mma.sync) and the sm_90a
-kernel's mma.sync sibling (a row-major B), and the quantization kernel (cvt.rn.satfinite); the lowered kernels
-run on the simt emulator against numpy on the decoded values, with edge tiles on every dimension. Also the
-refusals: fp8 mma below sm_80, conversions to fp8 below sm_89, fp8 tiles made by other ops."""
+for sm_80 and sm_90 (each loaded fp8 tile converted to f16, exactly, for the f16 mma.sync), the sm_90a
+kernel's mma.sync sibling (a row-major B) and sm_75 (FMA loops), and the quantization kernel
+(cvt.rn.satfinite); the lowered kernels run on the simt emulator against numpy on the decoded values, with
+edge tiles on every dimension. Also the refusals: conversions to fp8 below sm_89, fp8 tiles made by other ops."""
 
 from __future__ import annotations
 
@@ -78,6 +78,11 @@ def test_conversion_to_fp8_below_sm89_is_a_located_error():
         oxide.compile(SOURCE, "gemm_fp8.rs", chip="sm_80", instances={"quantize": [["f8e4m3fn", "128"]]})
 
 
-def test_fp8_mma_below_sm80_is_a_located_error():
-    with pytest.raises(OxideError, match=r"gemm_fp8.rs:\d+:\d+.*sm_80 or newer"):
-        oxide.compile(SOURCE, "gemm_fp8.rs", chip="sm_75", instances={"gemm": [["f8e4m3fn", "f32", "64", "64", "64"]]})
+def test_fp8_mma_below_sm80_runs_as_fma_loops():
+    # No mma.sync below sm_80: the product lowers to FMA loops (mma_fma.py) on the exact f16 values.
+    program, name = _program({"gemm": [["f8e4m3fn", "f32", "64", "64", "64"]]}, "sm_75")
+    a, b = _fp8_data((M, K), "f8E4M3FN"), _fp8_data((K, N), "f8E4M3FN")
+    z = np.full((M, N), np.nan, np.float32)
+    launch(program, name, (2, 2, 1), (128, 1, 1), [*view(z), *view(a), *view(b)])
+    expected = fp8.decode(a, "f8E4M3FN").astype(np.float64) @ fp8.decode(b, "f8E4M3FN").astype(np.float64)
+    np.testing.assert_allclose(z, expected, rtol=1e-5, atol=1e-5 * np.abs(expected).max())
