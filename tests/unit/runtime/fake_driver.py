@@ -58,6 +58,10 @@ class CUstreamCaptureMode(enum.IntEnum):
     CU_STREAM_CAPTURE_MODE_RELAXED = 2
 
 
+class CUpointer_attribute(enum.IntEnum):
+    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
+
+
 class CUlaunchAttributeID(enum.IntEnum):
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
@@ -97,7 +101,7 @@ class FakeDriver:
     CUresult, CUdevice_attribute, CUfunction_attribute, CUstream_flags = (CUresult, CUdevice_attribute,
                                                                          CUfunction_attribute, CUstream_flags)
     CUlaunchAttributeID, CUlaunchConfig, CUlaunchAttribute = CUlaunchAttributeID, CUlaunchConfig, CUlaunchAttribute
-    CUevent_flags, CUstreamCaptureMode = CUevent_flags, CUstreamCaptureMode
+    CUevent_flags, CUstreamCaptureMode, CUpointer_attribute = CUevent_flags, CUstreamCaptureMode, CUpointer_attribute
     # What the occupancy queries answer (tests set them to provoke the launch checks).
     active_clusters = 16
     blocks_per_sm = 2
@@ -226,6 +230,9 @@ class FakeDriver:
     def cuStreamCreate(self, flags: int) -> tuple:
         self.streams += 0x10
         return OK, self.streams
+
+    def cuPointerGetAttribute(self, attribute: CUpointer_attribute, ptr: int) -> tuple:
+        return OK, 0  # every allocation is on device 0
 
     def cuStreamGetCtx(self, stream: Any) -> tuple:
         return OK, self.stream_contexts.get(int(stream), CONTEXT)
