@@ -103,8 +103,12 @@ def ledger(handle: Any, device: Any) -> Ledger:
 
 
 def forget(handle: Any) -> None:
-    """The stream `handle` was destroyed after its work completed: drop its ledger."""
-    _LEDGERS.pop(int(handle), None)
+    """The stream `handle` was destroyed after its work completed: drop its ledger and destroy its events."""
+    entry = _LEDGERS.pop(int(handle), None)
+    if entry is not None:
+        entry.release()
+        for event in entry.spare:
+            check(cuda().cuEventDestroy(event), "cuEventDestroy")
 
 
 def release_device(device: Any) -> None:

@@ -246,6 +246,10 @@ class FakeDriver:
         self.events[event].append(stream)
         return (OK,)
 
+    def cuEventDestroy(self, event: int) -> tuple:
+        self.events.pop(event)
+        return (OK,)
+
     def cuEventQuery(self, event: int) -> tuple:
         return (CUresult.CUDA_ERROR_NOT_READY if self.pending else OK,)
 

@@ -115,6 +115,8 @@ def test_completed_batches_are_released_without_waiting(fake: Any, artifact_dir:
         module.saxpy[1, 32, stream](2.0, x, x, out)
     assert stream.inflight.held == inflight.BATCH
     assert len(fake.events) == 2 and sum(len(streams) for streams in fake.events.values()) == 3  # events reused
+    stream.close()  # waits, then destroys the stream and the ledger's events
+    assert not fake.events and not inflight._LEDGERS
 
 
 def test_tile_launches_on_a_stream_hold_their_arguments(fake: Any, tmp_path: Any) -> None:
