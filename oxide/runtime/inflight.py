@@ -102,6 +102,12 @@ def ledger(handle: Any, device: Any) -> Ledger:
     return entry
 
 
+def known(handle: Any, device: Any) -> Ledger | None:
+    """The ledger of stream `handle` if it was used on `device` already, else None."""
+    entry = _LEDGERS.get(int(handle))
+    return entry if entry is not None and entry.device is device else None
+
+
 def forget(handle: Any) -> None:
     """The stream `handle` was destroyed after its work completed: drop its ledger and destroy its events."""
     entry = _LEDGERS.pop(int(handle), None)

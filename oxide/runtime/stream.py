@@ -148,6 +148,9 @@ def resolve(stream: Any, device: Device, kernel: str) -> tuple[Any, inflight.Led
         stream.last_kernel = kernel  # so a failure found at synchronize() names this kernel
         return stream.handle, stream.inflight
     handle = foreign_handle(stream)
+    known = inflight.known(handle, device)
+    if known is not None:  # this handle was checked against the device before
+        return handle, known
     context = check(cuda().cuStreamGetCtx(handle), "cuStreamGetCtx", kernel)
     if int(context) != int(device.context):
         raise LaunchContractError(kernel, "stream", f"a stream of device {device.ordinal}'s primary context",
