@@ -8,7 +8,7 @@ replay) hands its arguments to the stream's `Ledger`, which holds them until the
 
 - the references are grouped in batches of `BATCH` operations; closing a batch records a (timing-free) event
   on the stream, and batches whose event has completed are released, oldest first, without waiting;
-- `Stream.synchronize()`, `Device.synchronize()`, a synchronous launch (which waits for the whole device) and
+- `Stream.synchronize()`, `Module.synchronize()`, a synchronous launch (which waits for the whole device) and
   `oxide.runtime.synchronize()` release everything the completed work held.
 
 So a program that never synchronizes holds the arguments of at most `BATCH` recent operations per stream
