@@ -8,6 +8,8 @@ from oxide.runtime.driver import Device, gpu_available, gpu_status
 from oxide.runtime.errors import (
     ArtifactError,
     CudaError,
+    GraphCaptureError,
+    GraphError,
     HostArrayError,
     KernelArgumentError,
     KernelFaultError,
@@ -18,12 +20,14 @@ from oxide.runtime.errors import (
     PartitionError,
     UncontractedLaunchError,
 )
+from oxide.runtime.graph import Graph
 from oxide.runtime.kernel import Kernel, KernelGroup, PreparedLaunch
 from oxide.runtime.marshal import RowWidth
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer
 from oxide.runtime.module import Module, load
-from oxide.runtime.stream import Event, Stream
+from oxide.runtime.stream import Event, Stream, synchronize
 from oxide.runtime.tensor_map import TensorMap, TensorMapError
+from oxide.runtime.transfer import copy
 
 
 def to_device(array: object) -> DeviceBuffer:
@@ -33,10 +37,11 @@ def to_device(array: object) -> DeviceBuffer:
 
 
 __all__ = [
-    "Artifact", "ArtifactError", "CudaError", "Device", "DeviceBuffer", "EmulatedBuffer", "Event", "HostArrayError",
+    "Artifact", "ArtifactError", "CudaError", "Device", "DeviceBuffer", "EmulatedBuffer", "Event", "Graph",
+    "GraphCaptureError", "GraphError", "HostArrayError",
     "Kernel", "KernelArgumentError", "KernelFaultError", "KernelGroup", "LaunchConfig", "LaunchConfig1D",
     "LaunchConfig2D", "LaunchConfig3D", "LaunchContractError", "Module", "NoDeviceError", "OverlapError",
     "OxideRuntimeError", "PartitionError", "PreparedLaunch", "RowWidth", "Stream", "TensorMap", "TensorMapError",
     "UncontractedLaunchError",
-    "gpu_available", "gpu_status", "load", "to_device",
+    "copy", "gpu_available", "gpu_status", "load", "synchronize", "to_device",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from oxide.runtime.errors import CudaError, KernelFaultError, NoDeviceError
+from oxide.runtime.errors import CudaError, GraphCaptureError, KernelFaultError, NoDeviceError
 
 # Errors after which the CUDA context is unusable for the rest of the process (CUDA makes them sticky).
 _STICKY = {
@@ -22,6 +22,18 @@ _STICKY = {
     "CUDA_ERROR_INVALID_PC": "the kernel jumped to an invalid program counter",
     "CUDA_ERROR_HARDWARE_STACK_ERROR": "the kernel overflowed its call stack",
     "CUDA_ERROR_LAUNCH_TIMEOUT": "the kernel ran past the watchdog time limit",
+}
+
+# Errors of an operation the driver will not capture into a graph, or of a capture it has invalidated.
+_CAPTURE = {
+    "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED": "the operation cannot be captured into a graph",
+    "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED": "an earlier operation invalidated the capture",
+    "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT": "the operation would make the legacy default stream wait for the capture",
+    "CUDA_ERROR_STREAM_CAPTURE_ISOLATION": "the operation depends on work outside the capture",
+    "CUDA_ERROR_STREAM_CAPTURE_UNJOINED": "a stream forked from the capture was not joined back",
+    "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED": "the capture was not begun on this stream",
+    "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD": "the capture was begun on another thread",
+    "CUDA_ERROR_CAPTURED_EVENT": "the operation queries or waits for an event recorded inside the capture",
 }
 
 
@@ -77,6 +89,11 @@ def raise_for(err: Any, what: str, kernel: str | None = None) -> None:
             "context of this process is unusable now, and every later GPU call fails. Restart the process "
             "(run kernels that may fault in a child process); `oxide sanitize` locates the fault",
             name, kernel, context_usable=False)
+    if name in _CAPTURE:
+        raise GraphCaptureError(
+            f"{where}{what} failed with {name}: {_CAPTURE[name]}. Capture only stream-ordered work on the "
+            "capturing stream (launches with `stream=`, oxide.runtime.copy); run this operation outside "
+            "the capture, before or after the graph", name, kernel)
     raise CudaError(f"{where}{what} failed with {name}" + (f": {text}" if text else ""), name, kernel)
 
 

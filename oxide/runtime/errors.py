@@ -70,3 +70,13 @@ class KernelFaultError(CudaError):
     `context_usable` says whether this process can still use the GPU: CUDA makes such errors sticky, so it
     is False for them, and every later call in this process fails; run such kernels in a child process.
     """
+
+
+class GraphError(OxideRuntimeError):
+    """A CUDA graph used wrongly: a capture on the default stream or on the emulator, a synchronous launch
+    inside a capture, a replay of a closed graph."""
+
+
+class GraphCaptureError(GraphError, CudaError):
+    """The driver refused to capture an operation into a graph (or the capture was invalidated by it);
+    `code` is the CUresult name, `kernel` the kernel whose launch was refused (if any)."""

@@ -12,11 +12,13 @@ fast path never accepts what the general path rejects, and it never reports an e
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable
 
 from oxide.runtime.contract import check_requires
 from oxide.runtime.driver import raise_for
 from oxide.runtime.elements import element_of, unpassable
+from oxide.runtime.inflight import CAPTURE_THREADS
 from oxide.runtime.memory import DeviceBuffer
 from oxide.runtime.scalars import SCALARS
 from oxide.runtime.stream import Stream
@@ -36,7 +38,8 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
                            "NAME": spec.name, "PACK": fn.packer.pack_into, "BLOCK": fn.block,
                            "LAUNCH": kernel.executor._launch_kernel, "HANDLE": fn.handle,
                            "ADDRESS": fn.params_address, "raise_for": raise_for, "SYNC": kernel.executor.synchronize,
-                           "check_requires": check_requires, "RELATIONS": kernel.requires}
+                           "check_requires": check_requires, "RELATIONS": kernel.requires,
+                           "CAPTURES": CAPTURE_THREADS, "IDENT": threading.get_ident}
     lines = ["def fast(args, stream):", f"    if len(args) != {len(params)}:", "        return None"]
     packed: list[str] = []
     buffers: list[tuple[int, bool]] = []
@@ -83,7 +86,10 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
                   f"        check_requires(NAME, RELATIONS, {{{', '.join(values)}}})"]
     elif kernel.requires:
         lines.append(f"    check_requires(NAME, RELATIONS, {{{', '.join(values)}}})")
-    lines += ["    if stream is None:", "        handle = None",
+    # A synchronous launch inside a graph capture, and any stream but oxide's own of this device, take the
+    # general path (which raises GraphError, or resolves the foreign stream).
+    lines += ["    if stream is None:", "        if CAPTURES and IDENT() in CAPTURES:", "            return None",
+              "        handle = None",
               "    elif type(stream) is Stream and stream.device is DEVICE:",
               "        handle = stream.handle", "        stream.last_kernel = NAME",
               "    else:", "        return None"]
@@ -93,6 +99,7 @@ def specialise(kernel: Any, config: Any) -> Callable[[tuple, Any], bool | None] 
     lines += [f"    err, = LAUNCH(HANDLE, {g[0]}, {g[1]}, {g[2]}, {b[0]}, {b[1]}, {b[2]}, {config.shared_mem_bytes}, "
               "handle, ADDRESS, 0)",
               "    if err:", "        raise_for(err, 'the launch', NAME)",
-              "    if stream is None:", "        SYNC(NAME)", "    return True"]
+              "    if stream is None:", "        SYNC(NAME)", "    else:", "        stream.inflight.hold(args)",
+              "    return True"]
     exec(compile("\n".join(lines), f"<oxide launch of {spec.entry}>", "exec"), env)
     return env["fast"]

@@ -16,6 +16,7 @@ from oxide.runtime.config import LaunchConfig
 from oxide.runtime.contract import DeviceLimits, FunctionLimits
 from oxide.runtime.driver import Device, check, cuda, raise_for
 from oxide.runtime.errors import KernelArgumentError
+from oxide.runtime.inflight import release_device
 from oxide.runtime.launch_ex import ExtendedLaunch
 from oxide.runtime.scalars import SCALARS
 from oxide.runtime.signature import TENSOR_MAP_ABI, KernelSpec
@@ -176,3 +177,4 @@ class GpuExecutor:
         (err,) = cuda().cuCtxSynchronize()
         if err != 0:
             raise_for(err, "the kernel", kernel)
+        release_device(self.device)  # every stream's queued work has completed

@@ -20,12 +20,13 @@ from typing import Any, Sequence
 
 from oxide.runtime.config import LaunchConfig
 from oxide.runtime.contract import check_requires, parse_requires, prepare
-from oxide.runtime.errors import KernelArgumentError, LaunchContractError, UncontractedLaunchError
+from oxide.runtime.errors import GraphError, KernelArgumentError, UncontractedLaunchError
 from oxide.runtime.fastpath import specialise
 from oxide.runtime.gpu import GpuExecutor
+from oxide.runtime.inflight import capturing_here
 from oxide.runtime.marshal import Binder, check_overlaps, select_instance
 from oxide.runtime.signature import KernelSpec
-from oxide.runtime.stream import Stream
+from oxide.runtime.stream import resolve
 
 
 # Configurations cached per kernel for kernel[grid, block] (a program with more is still correct, just slower).
@@ -141,22 +142,31 @@ class Kernel:
             check_overlaps(spec.name, bound.buffers)
         if self.requires:
             check_requires(spec.name, self.requires, bound.values)
-        handle = stream
-        if type(stream) is Stream:
-            if stream.device is not self.device:
-                raise LaunchContractError(spec.name, "stream", f"a stream of device {self.device.ordinal}",
-                                          f"a stream of device {stream.device.ordinal}")
-            handle = stream.handle
-            stream.last_kernel = spec.name  # so a failure found at synchronize() names this kernel
-        self.executor.launch(self.function, prepared.config, bound.abi, handle)
         if stream is None:
+            if capturing_here():
+                raise _synchronous_in_capture(spec.name)
+            self.executor.launch(self.function, prepared.config, bound.abi, None)
             self.executor.synchronize(spec.name)
             for host, device in bound.copy_back:
                 device.copy_to(host)
+            return
+        if self.device is None:  # the emulator runs each launch to completion: nothing is queued
+            self.executor.launch(self.function, prepared.config, bound.abi, None)
+            return
+        handle, ledger = resolve(stream, self.device, spec.name)
+        self.executor.launch(self.function, prepared.config, bound.abi, handle)
+        ledger.hold(args)  # the arguments outlive the queued kernel (inflight.py)
 
     def __repr__(self) -> str:
         contract = f", contract={self.spec.contract}" if self.spec.contract else ""
         return f"<kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}]{contract}>"
+
+
+def _synchronous_in_capture(kernel: str) -> GraphError:
+    """A launch without `stream=` inside a capture: it would wait for the device, which a capture forbids."""
+    return GraphError(f"kernel `{kernel}`: a synchronous launch inside a graph capture would wait for the device, "
+                      "which the capture forbids; pass the capturing stream (`kernel[grid, block, stream]` or "
+                      "`stream=`)")
 
 
 class _Unchecked:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from oxide.runtime import dlpack
 from oxide.runtime.driver import check, cuda
 from oxide.runtime.errors import KernelArgumentError
 
@@ -124,6 +125,17 @@ class DeviceBuffer(_BufferBase):
     def __cuda_array_interface__(self) -> dict[str, Any]:
         return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.ptr, False), "strides": None,
                 "version": 3, "stream": None}
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: bool | None = None) -> Any:
+        """A DLPack capsule of this buffer (zero-copy: `torch.from_dlpack(buf)`, `cupy.from_dlpack(buf)`). The
+        data must be ready: wait for oxide streams that write it before exporting (dlpack.py)."""
+        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+            raise BufferError(f"this buffer is on CUDA device {self.__dlpack_device__()[1]}, not {tuple(dl_device)}")
+        return dlpack.export(self, copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return dlpack.KDL_CUDA, dlpack.device_ordinal(self.ptr)
 
     def __repr__(self) -> str:
         return f"DeviceBuffer(shape={self.shape}, dtype={self.dtype}, ptr=0x{self.ptr:x})"

@@ -21,11 +21,12 @@ from typing import Any
 import numpy as np
 
 from oxide.runtime.config import LaunchConfig
-from oxide.runtime.errors import KernelArgumentError, LaunchContractError
+from oxide.runtime.errors import GraphError, KernelArgumentError, LaunchContractError
+from oxide.runtime.inflight import capturing_here
 from oxide.runtime.launch_key import launch_key
 from oxide.runtime.marshal import check_overlaps, select_instance
 from oxide.runtime.signature import KernelSpec
-from oxide.runtime.stream import Stream
+from oxide.runtime.stream import Stream, resolve
 from oxide.runtime.tile_marshal import TileBinder, own_variant
 
 WARP = 32
@@ -111,23 +112,31 @@ class TileKernel:
         the same arrays with no checks: the arguments must be device arrays (a host array's copy would go stale)
         and must stay alive and unchanged in shape while the prepared launch is used."""
         bound = self._checked(args, None if grid is None else _grid3(grid), allow_host=False)
-        return PreparedTileLaunch(self, bound, self._stream_handle(stream))
+        return PreparedTileLaunch(self, bound, args, stream)
 
     def _launch(self, args: Sequence[Any], grid: tuple[int, int, int] | None, stream: Any) -> None:
-        if stream is not None and self.executor.target == "gpu":
-            key = launch_key(args)
-            if key is not None:
-                self._enqueue(self._remembered((key, grid), args, grid), self._stream_handle(stream))
-                return
-        bound = self._checked(args, grid, allow_host=stream is None)
+        # A stream-ordered launch on device arrays reuses the binding of the last launch with the same key.
+        key = launch_key(args) if stream is not None and self.executor.target == "gpu" else None
+        if key is not None:
+            bound = self._remembered((key, grid), args, grid)
+        else:
+            bound = self._checked(args, grid, allow_host=stream is None)
         if self.executor.target != "gpu":
             self.executor.launch_tile(self.spec, bound.grid, bound.abi)
             return
-        self._enqueue(bound, self._stream_handle(stream))
-        if stream is None:
-            self.executor.synchronize(self.spec.name)
-            for host, device in bound.copy_back:
-                host[...] = device.get()
+        if stream is not None:
+            handle, ledger = resolve(stream, self.device, self.spec.name)
+            self._enqueue(bound, handle)
+            ledger.hold(args)  # the arguments outlive the queued kernel (inflight.py)
+            return
+        if capturing_here():
+            raise GraphError(f"kernel `{self.spec.name}`: a synchronous launch inside a graph capture would wait for "
+                             "the device, which the capture forbids; pass the capturing stream "
+                             f"(`mod.{self.spec.name}[grid, stream](...)` or `stream=`)")
+        self._enqueue(bound, None)
+        self.executor.synchronize(self.spec.name)
+        for host, device in bound.copy_back:
+            host[...] = device.get()
 
     def _remembered(self, key: tuple, args: Sequence[Any], grid: tuple[int, int, int] | None) -> Any:
         """The checked binding of a stream-ordered launch on device arrays, reused while the arguments' key
@@ -162,15 +171,6 @@ class TileKernel:
             check_overlaps(name, bound.buffers)
         return bound
 
-    def _stream_handle(self, stream: Any) -> Any:
-        if type(stream) is Stream:
-            if stream.device is not self.device:
-                raise LaunchContractError(self.spec.name, "stream", f"a stream of device {self.device.ordinal}",
-                                          f"a stream of device {stream.device.ordinal}")
-            stream.last_kernel = self.spec.name
-            return stream.handle
-        return stream
-
     def _enqueue(self, bound: Any, handle: Any) -> None:
         variant = bound.variant
         grid = bound.grid
@@ -185,16 +185,28 @@ class TileKernel:
 
 class PreparedTileLaunch:
     """A tile launch checked once by `kernel.prepare(...)`: calling it enqueues the kernel again on the same
-    arrays and stream, without checks (on the emulator it runs the kernel again)."""
+    arrays and stream, without checks (on the emulator it runs the kernel again). It holds its arguments, and a
+    queued launch holds it (inflight.py)."""
 
-    def __init__(self, kernel: TileKernel, bound: Any, stream: Any):
-        self.kernel, self.bound, self.stream = kernel, bound, stream
+    def __init__(self, kernel: TileKernel, bound: Any, args: Sequence[Any], stream: Any):
+        self.kernel, self.bound, self.args, self.stream = kernel, bound, tuple(args), stream
+        self.handle, self.ledger = None, None
+        if kernel.executor.target == "gpu":
+            # Without a stream, the launches queue on the legacy default stream (raw handle 0).
+            self.handle, self.ledger = resolve(0 if stream is None else stream, kernel.device, kernel.spec.name)
 
     def __call__(self) -> None:
         if self.kernel.executor.target != "gpu":
             self.kernel.executor.launch_tile(self.kernel.spec, self.bound.grid, self.bound.abi)
             return
-        self.kernel._enqueue(self.bound, self.stream)
+        if self.stream is None and capturing_here():
+            raise GraphError(f"kernel `{self.kernel.spec.name}`: this launch was prepared without `stream=`, so it "
+                             "would run on the default stream, outside the graph being captured; prepare it with "
+                             "the capturing stream")
+        if type(self.stream) is Stream:
+            self.stream.last_kernel = self.kernel.spec.name
+        self.kernel._enqueue(self.bound, self.handle)
+        self.ledger.hold(self)
 
     def __repr__(self) -> str:
         return f"<prepared launch of {self.bound.variant.get('entry', self.kernel.spec.entry)}, grid {self.bound.grid}>"

@@ -3,6 +3,7 @@ instead of running them (so marshalling, contracts and overlap checks are tested
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from oxide.runtime import driver as driver_module
+from oxide.runtime import inflight
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.contract import DeviceLimits, FunctionLimits
 from oxide.runtime.emulated import EMULATED_LIMITS
@@ -105,7 +107,11 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setitem(__import__("sys").modules, "cuda.bindings.driver", fake)
     driver_module.gpu_status.cache_clear()
     monkeypatch.setattr(driver_module.Device, "_instances", {})
+    ledgers: dict[int, Any] = {}
+    monkeypatch.setattr(inflight, "_LEDGERS", ledgers)  # each test's queued work is its own
     yield fake
+    ledgers.clear()
+    gc.collect()  # graphs and buffers the test left are freed through the fake, not the real driver
     driver_module.gpu_status.cache_clear()
 
 

@@ -15,6 +15,9 @@ import numpy as np
 class CUresult(enum.IntEnum):
     CUDA_SUCCESS = 0
     CUDA_ERROR_INVALID_VALUE = 1
+    CUDA_ERROR_NOT_READY = 600
+    CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900
+    CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901
     CUDA_ERROR_LAUNCH_FAILED = 719
     CUDA_ERROR_ASSERT = 710
 
@@ -42,6 +45,21 @@ class CUfunction_attribute(enum.IntEnum):
 
 class CUstream_flags(enum.IntEnum):
     CU_STREAM_NON_BLOCKING = 1
+
+
+class CUevent_flags(enum.IntEnum):
+    CU_EVENT_DEFAULT = 0
+    CU_EVENT_DISABLE_TIMING = 2
+
+
+class CUstreamCaptureMode(enum.IntEnum):
+    CU_STREAM_CAPTURE_MODE_GLOBAL = 0
+    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1
+    CU_STREAM_CAPTURE_MODE_RELAXED = 2
+
+
+class CUpointer_attribute(enum.IntEnum):
+    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
 
 
 class CUlaunchAttributeID(enum.IntEnum):
@@ -74,6 +92,7 @@ _PARAM = re.compile(r"\.param \.(u64|u32|f32|f64|u8|u16|s32|b32|b64)\b")
 _SIZES = {"u64": 8, "b64": 8, "f64": 8, "u32": 4, "s32": 4, "b32": 4, "f32": 4, "u16": 2, "u8": 1}
 
 OK = CUresult.CUDA_SUCCESS
+CONTEXT = 0xC0  # the primary context's handle
 
 
 class FakeDriver:
@@ -82,6 +101,7 @@ class FakeDriver:
     CUresult, CUdevice_attribute, CUfunction_attribute, CUstream_flags = (CUresult, CUdevice_attribute,
                                                                          CUfunction_attribute, CUstream_flags)
     CUlaunchAttributeID, CUlaunchConfig, CUlaunchAttribute = CUlaunchAttributeID, CUlaunchConfig, CUlaunchAttribute
+    CUevent_flags, CUstreamCaptureMode, CUpointer_attribute = CUevent_flags, CUstreamCaptureMode, CUpointer_attribute
     # What the occupancy queries answer (tests set them to provoke the launch checks).
     active_clusters = 16
     blocks_per_sm = 2
@@ -92,6 +112,15 @@ class FakeDriver:
         self.functions: dict[int, tuple[str, list[str]]] = {}
         self.fail_sync: CUresult | None = None
         self.func_attributes: dict[int, int] = {}
+        self.streams = 0x5000  # the last stream handle handed out
+        self.stream_contexts: dict[int, int] = {}  # a stream's context, where not CONTEXT (tests set it)
+        self.events: dict[int, list[Any]] = {}  # event -> the streams it was recorded on
+        self.pending = False  # whether recorded events are still pending (cuEventQuery: NOT_READY)
+        self.capturing: dict[int, list[dict[str, Any]]] = {}  # stream -> the launches captured so far
+        self.invalidated: set[int] = set()  # captures an unsupported operation invalidated
+        self.refuse_extended = False  # refuse to capture cuLaunchKernelEx (as for a cooperative launch)
+        self.graphs: dict[int, list[dict[str, Any]]] = {}
+        self.destroyed: list[int] = []
 
     def cuInit(self, flags: int) -> tuple:
         return (OK,)
@@ -103,7 +132,7 @@ class FakeDriver:
         return OK, ordinal
 
     def cuDevicePrimaryCtxRetain(self, device: int) -> tuple:
-        return OK, "ctx"
+        return OK, CONTEXT
 
     def cuCtxSetCurrent(self, ctx: Any) -> tuple:
         return (OK,)
@@ -164,14 +193,19 @@ class FakeDriver:
         entry, kinds = self.functions[fn]
         pointers = (ctypes.c_void_p * len(kinds)).from_address(params)
         values = [ctypes.string_at(pointers[i], _SIZES[k]) for i, k in enumerate(kinds)]
-        self.launches.append({"entry": entry, "grid": (gx, gy, gz), "block": (bx, by, bz), "shared": shared,
-                              "stream": stream, "params": [_decode(v, k) for v, k in zip(values, kinds)]})
+        launch = {"entry": entry, "grid": (gx, gy, gz), "block": (bx, by, bz), "shared": shared, "stream": stream,
+                  "params": [_decode(v, k) for v, k in zip(values, kinds)]}
+        key = None if stream is None else int(stream)
+        (self.capturing[key] if key in self.capturing else self.launches).append(launch)
         return (OK,)
 
     def cuLaunchKernelEx(self, config: CUlaunchConfig, fn: int, params: int, extra: int) -> tuple:
+        if self.refuse_extended and config.hStream in self.capturing:
+            self.invalidated.add(config.hStream)
+            return (CUresult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,)
         self.cuLaunchKernel(fn, config.gridDimX, config.gridDimY, config.gridDimZ, config.blockDimX, config.blockDimY,
                             config.blockDimZ, config.sharedMemBytes, config.hStream, params, extra)
-        self.launches[-1]["attributes"] = {CUlaunchAttributeID(a.id).name: a.value for a in config.attrs}
+        (self.capturing.get(config.hStream) or self.launches)[-1]["attributes"] = {CUlaunchAttributeID(a.id).name: a.value for a in config.attrs}
         return (OK,)
 
     def cuOccupancyMaxActiveClusters(self, fn: int, config: CUlaunchConfig) -> tuple:
@@ -194,7 +228,82 @@ class FakeDriver:
         return (self.fail_sync or OK,)
 
     def cuStreamCreate(self, flags: int) -> tuple:
-        return OK, "stream"
+        self.streams += 0x10
+        return OK, self.streams
+
+    def cuPointerGetAttribute(self, attribute: CUpointer_attribute, ptr: int) -> tuple:
+        return OK, 0  # every allocation is on device 0
+
+    def cuStreamGetCtx(self, stream: Any) -> tuple:
+        return OK, self.stream_contexts.get(int(stream), CONTEXT)
+
+    def cuEventCreate(self, flags: int) -> tuple:
+        handle = 0xE000 + len(self.events)
+        self.events[handle] = []
+        return OK, handle
+
+    def cuEventRecord(self, event: int, stream: Any) -> tuple:
+        self.events[event].append(stream)
+        return (OK,)
+
+    def cuEventDestroy(self, event: int) -> tuple:
+        self.events.pop(event)
+        return (OK,)
+
+    def cuEventQuery(self, event: int) -> tuple:
+        return (CUresult.CUDA_ERROR_NOT_READY if self.pending else OK,)
+
+    def cuEventSynchronize(self, event: int) -> tuple:
+        return (OK,)
+
+    def cuStreamWaitEvent(self, stream: Any, event: int, flags: int) -> tuple:
+        return (OK,)
+
+    def cuMemcpyDtoD(self, dst: int, src: int, n: int) -> tuple:
+        ctypes.memmove(int(dst), int(src), n)
+        return (OK,)
+
+    def cuMemcpyDtoDAsync(self, dst: int, src: int, n: int, stream: Any) -> tuple:
+        if int(stream) in self.capturing:
+            self.capturing[int(stream)].append({"entry": "memcpy", "dst": dst, "src": src, "bytes": n})
+        else:
+            ctypes.memmove(int(dst), int(src), n)
+        return (OK,)
+
+    def cuStreamBeginCapture(self, stream: Any, mode: CUstreamCaptureMode) -> tuple:
+        self.capturing[int(stream)] = []
+        return (OK,)
+
+    def cuStreamEndCapture(self, stream: Any) -> tuple:
+        nodes = self.capturing.pop(int(stream))
+        if int(stream) in self.invalidated:
+            self.invalidated.discard(int(stream))
+            return CUresult.CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, None
+        handle = 0x6000 + len(self.graphs)
+        self.graphs[handle] = nodes
+        return OK, handle
+
+    def cuGraphGetNodes(self, graph: int, count: int) -> tuple:
+        return OK, [], len(self.graphs[graph])
+
+    def cuGraphInstantiate(self, graph: int, flags: int) -> tuple:
+        return OK, graph + 0x100
+
+    def cuGraphLaunch(self, executable: int, stream: Any) -> tuple:
+        for node in self.graphs[executable - 0x100]:
+            if node["entry"] == "memcpy":
+                ctypes.memmove(int(node["dst"]), int(node["src"]), node["bytes"])
+            else:
+                self.launches.append(dict(node, stream=stream, replayed=True))
+        return (OK,)
+
+    def cuGraphExecDestroy(self, executable: int) -> tuple:
+        self.destroyed.append(executable)
+        return (OK,)
+
+    def cuGraphDestroy(self, graph: int) -> tuple:
+        self.destroyed.append(graph)
+        return (OK,)
 
     def cuStreamSynchronize(self, stream: Any) -> tuple:
         return (self.fail_sync or OK,)

@@ -56,7 +56,7 @@ def test_stream_ordered_launches_and_errors_at_synchronize(fake, artifact_dir):
     stream = module.stream()
     x, out = module.to_device(np.ones(4, np.float32)), module.zeros(4, np.float32)
     module.saxpy[1, 32, stream](1.0, x, x, out)
-    assert fake.launches[0]["stream"] == "stream"
+    assert fake.launches[0]["stream"] == stream.handle
     fake.fail_sync = CUresult.CUDA_ERROR_LAUNCH_FAILED
     with pytest.raises(KernelFaultError, match=r"kernel `saxpy`: the stream failed with CUDA_ERROR_LAUNCH_FAILED: "
                                                r"the kernel trapped.*context of this process is unusable") as info:
