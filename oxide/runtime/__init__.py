@@ -16,6 +16,7 @@ from oxide.runtime.errors import (
     OverlapError,
     OxideRuntimeError,
     PartitionError,
+    SharedMemoryLimitError,
     UncontractedLaunchError,
 )
 from oxide.runtime.kernel import Kernel, KernelGroup, PreparedLaunch
@@ -36,7 +37,7 @@ __all__ = [
     "Artifact", "ArtifactError", "CudaError", "Device", "DeviceBuffer", "EmulatedBuffer", "Event", "HostArrayError",
     "Kernel", "KernelArgumentError", "KernelFaultError", "KernelGroup", "LaunchConfig", "LaunchConfig1D",
     "LaunchConfig2D", "LaunchConfig3D", "LaunchContractError", "Module", "NoDeviceError", "OverlapError",
-    "OxideRuntimeError", "PartitionError", "PreparedLaunch", "RowWidth", "Stream", "TensorMap", "TensorMapError",
+    "OxideRuntimeError", "PartitionError", "PreparedLaunch", "RowWidth", "SharedMemoryLimitError", "Stream", "TensorMap", "TensorMapError",
     "UncontractedLaunchError",
     "gpu_available", "gpu_status", "load", "to_device",
 ]
