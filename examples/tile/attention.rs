@@ -9,7 +9,7 @@
 pub mod attention {
     use cutile::core::*;
 
-    #[cutile::entry(optimization_hints = (sm_90 = (num_worker_warps_per_cta = 4)))]
+    #[cutile::entry(optimization_hints = (sm_90 = (num_worker_warps_per_cta = 8)))]
     pub fn attention<const BM: i32, const BN: i32, const D: i32>(
         out: &mut Tensor<bf16, {[1, BM, D]}>,
         q: &Tensor<bf16, {[-1, -1, -1, -1]}>,
@@ -45,7 +45,7 @@ pub mod attention {
         out.store(convert_tile::<bf16>(o).reshape(const_shape![1, BM, D]));
     }
 
-    #[cutile::entry(optimization_hints = (sm_90 = (num_worker_warps_per_cta = 4)))]
+    #[cutile::entry(optimization_hints = (sm_90 = (num_worker_warps_per_cta = 8)))]
     pub fn attention_causal<const BM: i32, const BN: i32, const D: i32>(
         out: &mut Tensor<bf16, {[1, BM, D]}>,
         q: &Tensor<bf16, {[-1, -1, -1, -1]}>,

@@ -129,7 +129,7 @@ def _plan(ctx: TileLowering, op: Any) -> ml.MmaPlan:
         raise LoweringError(f"tile.mma lowers to mma.sync and ldmatrix, which need sm_{MIN_SM} or newer; the "
                             f"target is {ctx.target.chip}")
     return ml.plan_mma(tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type), str(tile.elem_of(op.lhs.type)),
-                       str(tile.elem_of(op.acc.type)), ctx.warps)
+                       str(tile.elem_of(op.acc.type)), ctx.warps, ctx.target.shared_memory_per_block)
 
 
 def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base: ir.Value) -> None:
