@@ -97,14 +97,27 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     # A source whose kernels are all generic and not instantiated yet has nothing to emulate.
     emulator = _emulator_program(result.module, timings) if result.kernels else None
     start = time.perf_counter()
+    dynamic_shared: dict[str, int] = {}
     with context, collected_warnings() as found:
-        ptx = compile_to_ptx(result.module, target, knobs=gemm_knobs)
+        ptx = compile_to_ptx(result.module, target, knobs=gemm_knobs, dynamic_shared=dynamic_shared)
+    _record_dynamic_shared(tile, dynamic_shared)
     timings["passes+nvptx"] = time.perf_counter() - start
     for diagnostic in found:
         # Python's warnings machinery shows each once per place and lets callers filter or escalate them.
         warnings.warn(OxideWarning(diagnostic.render({name: source})), stacklevel=2)
     return CompiledModule(name, {chip: "\n".join(ptx.values())}, result.kernels, frontend_ir, result.skipped_generic,
                           timings, emulator, list(found), tile)
+
+
+def _record_dynamic_shared(tile: dict[str, dict[str, Any]], needs: dict[str, int]) -> None:
+    """Each tile entry's (and launch variant's) dynamic shared memory as the lowering sized it: the GEMM's ring
+    and any static arrays moved beside it past 48 KiB (tile_to_simt/shared_plan.py)."""
+    for entry, facts in tile.items():
+        if entry in needs:
+            facts["dynamic_shared"] = needs[entry]
+        for variant in facts.get("variants", []):
+            if variant["entry"] in needs:
+                variant["dynamic_shared"] = needs[variant["entry"]]
 
 
 def _check_passable(result: Any, name: str, source: str) -> None:

@@ -32,6 +32,7 @@ sys.path.insert(0, str(HERE))
 import oxide.tile  # noqa: E402
 from oxide.runtime.module import load  # noqa: E402
 
+import attention_suite  # noqa: E402
 import gemm_suite  # noqa: E402
 import triton_peers as peers  # noqa: E402
 from benchmarks.torch_events import time_ms  # noqa: E402
@@ -106,6 +107,9 @@ def main() -> None:
     tiles = gemm_suite.run(mods["gemm_sm90a"], stream, results, args.runs)
     fp8 = load(FIXTURES.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
     results[gemm_suite.FP8_CASE[0]] = gemm_suite.run_fp8(fp8, stream, args.runs)
+    if not args.only_gemm:
+        attention = load(FIXTURES.parent / "tile_sm90a" / "attention.oxide.json", target="gpu")
+        attention_suite.run(attention, stream, results, args.runs)
 
     facts = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
              "triton": __import__("triton").__version__}
@@ -183,7 +187,8 @@ SIZES = {"vecadd": "2^28 f32", "softmax": "32768 x 1024 f32, 4 rows per block", 
          **{f"{kernel}_{count}x{cols}_bm{bm}": f"{count} x {cols} f32, {bm} row{'s' * (bm > 1)} per block"
             for kernel in ("softmax", "layernorm", "rmsnorm") for count, cols, bm in ROW_SHAPES[1:]},
          **{name: gemm_suite.describe(name) for name in gemm_suite.CASES},
-         gemm_suite.FP8_CASE[0]: "8192^3 fp8 e4m3 -> bf16, B column-major, sm_90a; ratio to torch._scaled_mm"}
+         gemm_suite.FP8_CASE[0]: "8192^3 fp8 e4m3 -> bf16, B column-major, sm_90a; ratio to torch._scaled_mm",
+         **{name: attention_suite.describe(name) for name in attention_suite.CASES}}
 
 
 def report(doc: dict[str, Any]) -> str:
@@ -201,9 +206,10 @@ def report(doc: dict[str, Any]) -> str:
         unit, key, ceiling = ("TFLOP/s", "tflops", ceil["bf16_tflops"]) if "oxide_tflops" in r else \
             ("GB/s", "gbs", ceil["copy_gbs"])
         ok = "" if r["oxide_correct"] else " (WRONG)"
-        reference = r.get(f"torch_{key}", r.get(f"cublas_{key}", r.get(f"scaled_mm_{key}")))
-        # The fp8 case has no Triton peer: its ratio is to torch._scaled_mm.
-        triton = f"{r[f'triton_{key}']:.0f}" if f"triton_{key}" in r else "-"
+        reference = r.get(f"torch_{key}", r.get(f"cublas_{key}", r.get(f"scaled_mm_{key}", r.get(f"cudnn_{key}"))))
+        # The fp8 case has no Triton peer: its ratio is to torch._scaled_mm; attention's column shows FA2.
+        triton = f"{r[f'triton_{key}']:.0f}" if f"triton_{key}" in r else \
+            f"{r[f'flash_{key}']:.0f} (FA2)" if f"flash_{key}" in r else "-"
         lines.append(f"| {name} | {SIZES.get(name, '')} | {r[f'oxide_{key}']:.0f} {unit}{ok} | "
                      f"{triton} | {reference:.0f} | {r['ratio']:.2f}x | "
                      f"{100 * r[f'oxide_{key}'] / ceiling:.0f}% |")

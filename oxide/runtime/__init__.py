@@ -18,6 +18,7 @@ from oxide.runtime.errors import (
     OverlapError,
     OxideRuntimeError,
     PartitionError,
+    SharedMemoryLimitError,
     UncontractedLaunchError,
 )
 from oxide.runtime.graph import Graph
@@ -41,7 +42,7 @@ __all__ = [
     "GraphCaptureError", "GraphError", "HostArrayError",
     "Kernel", "KernelArgumentError", "KernelFaultError", "KernelGroup", "LaunchConfig", "LaunchConfig1D",
     "LaunchConfig2D", "LaunchConfig3D", "LaunchContractError", "Module", "NoDeviceError", "OverlapError",
-    "OxideRuntimeError", "PartitionError", "PreparedLaunch", "RowWidth", "Stream", "TensorMap", "TensorMapError",
+    "OxideRuntimeError", "PartitionError", "PreparedLaunch", "RowWidth", "SharedMemoryLimitError", "Stream", "TensorMap", "TensorMapError",
     "UncontractedLaunchError",
     "copy", "gpu_available", "gpu_status", "load", "synchronize", "to_device",
 ]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from oxide.runtime.config import LaunchConfig
-from oxide.runtime.errors import ArtifactError, LaunchContractError
+from oxide.runtime.errors import ArtifactError, LaunchContractError, SharedMemoryLimitError
 from oxide.runtime.signature import KernelSpec
 
 U64_MAX = (1 << 64) - 1
@@ -272,6 +272,13 @@ def prepare(kernel: KernelSpec, config: LaunchConfig, device: DeviceLimits, func
         raise LaunchContractError(name, "dynamic_shared", f"static + dynamic shared memory <= "
                                   f"{device.max_shared_per_block_optin} bytes (device limit)", total)
     return max(limit, shared) if total > device.max_shared_per_block else 0
+
+
+def check_shared_fits(kernel: str, static: int, dynamic: int, device: DeviceLimits) -> None:
+    """SharedMemoryLimitError unless `static` + `dynamic` bytes of shared memory fit one block of `device` (its
+    opt-in limit, which CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES may raise a function to)."""
+    if static + dynamic > device.max_shared_per_block_optin:
+        raise SharedMemoryLimitError(kernel, static, dynamic, device.max_shared_per_block_optin)
 
 
 def _shared_range(contract: dict[str, Any]) -> tuple[int, int] | None:

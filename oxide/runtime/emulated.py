@@ -8,7 +8,7 @@ from typing import Any
 
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.config import LaunchConfig
-from oxide.runtime.contract import DeviceLimits, FunctionLimits
+from oxide.runtime.contract import DeviceLimits, FunctionLimits, check_shared_fits
 from oxide.runtime.errors import ArtifactError, KernelFaultError
 from oxide.runtime.launch_ex import check_cluster_shape
 from oxide.runtime.signature import KernelSpec
@@ -24,7 +24,8 @@ class EmulatedFunction:
         self.limits = FunctionLimits(kernel.launch_bounds[0] if kernel.launch_bounds else 1024, 0)
 
     def allow_dynamic_shared(self, nbytes: int) -> None:
-        """Nothing to raise on the emulator (the limit was checked against the device model)."""
+        """Nothing to raise on the emulator beyond the device model's limit (SharedMemoryLimitError past it)."""
+        check_shared_fits(self.kernel.name, 0, nbytes, EMULATED_LIMITS)
 
 
 class EmulatedExecutor:

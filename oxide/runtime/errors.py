@@ -38,6 +38,17 @@ class LaunchContractError(OxideRuntimeError, ValueError):
         super().__init__(message + (f" ({detail})" if detail else ""))
 
 
+class SharedMemoryLimitError(LaunchContractError):
+    """A kernel needs more shared memory per block than the device lets a block opt in to."""
+
+    def __init__(self, kernel: str, static: int, dynamic: int, limit: int):
+        self.static, self.dynamic, self.limit = static, dynamic, limit
+        super().__init__(kernel, "dynamic_shared", f"static + dynamic shared memory <= {limit} bytes (the device's "
+                         "opt-in limit per block)", static + dynamic,
+                         f"{static} bytes static + {dynamic} dynamic; compile it for this device's chip, with "
+                         "smaller tiles or fewer pipeline stages")
+
+
 class PartitionError(OxideRuntimeError, ValueError):
     """`oxide.tile.partition(array, tile_shape)` got a tile shape that does not fit the array (rank, sizes)."""
 

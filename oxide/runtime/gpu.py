@@ -13,7 +13,7 @@ from typing import Any
 
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.config import LaunchConfig
-from oxide.runtime.contract import DeviceLimits, FunctionLimits
+from oxide.runtime.contract import DeviceLimits, FunctionLimits, check_shared_fits
 from oxide.runtime.driver import Device, check, cuda, raise_for
 from oxide.runtime.errors import KernelArgumentError
 from oxide.runtime.inflight import release_device
@@ -109,12 +109,15 @@ class GpuFunction:
                       "cuFuncGetAttribute", kernel.name)),
             int(check(drv.cuFuncGetAttribute(attr.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, self.handle),
                       "cuFuncGetAttribute", kernel.name)))
+        self.device_limits = executor.limits
         self.dynamic_shared_allowed = 0
         self.extended: dict[LaunchConfig, ExtendedLaunch] = {}  # cluster and cooperative launches, per config
 
     def allow_dynamic_shared(self, nbytes: int) -> None:
-        """Raise the function's dynamic shared memory limit (beyond the default 48 KiB)."""
+        """Raise the function's dynamic shared memory limit (beyond the default 48 KiB); SharedMemoryLimitError
+        if its static and `nbytes` dynamic shared memory pass the device's opt-in limit."""
         if nbytes > self.dynamic_shared_allowed:
+            check_shared_fits(self.kernel.name, self.limits.static_shared_bytes, nbytes, self.device_limits)
             drv = cuda()
             check(drv.cuFuncSetAttribute(self.handle,
                                          drv.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

@@ -15,7 +15,7 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.dialects.tile.kernel import DEFAULT_WARPS
 from oxide.dialects.tile.mma import FP8
-from oxide.ir.declare import python_value, int_value
+from oxide.ir.declare import int_value
 from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import FUNCTIONS
@@ -23,6 +23,7 @@ from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
+from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
@@ -31,8 +32,6 @@ from oxide.target import Target
 
 _TILE_LOADS = OpSet(T.LoadOp, T.LoadOwnOp)
 _TILE_PREFIX = T.DIALECT.name + "."
-# The static shared memory one block may declare (CUDA's limit without dynamic shared memory opt-in).
-MAX_STATIC_SHARED = 48 * 1024
 
 
 def is_tile_kernel(func: ir.Operation) -> bool:
@@ -229,14 +228,11 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
     if gemm:
         new_func.attributes["tile.tma"] = tma_attribute(maps)
-        new_func.attributes["tile.dynamic_shared"] = ir.IntegerAttr.get(i_type(64), gemm[1].ring_bytes)
         if b_kmajor is None:
             new_func.attributes["tile.variants"] = variants_attribute(name, [plan for _, plan in gemms])
     else:
         # On the mma.sync chips a GEMM K loop becomes a cp.async pipeline whose ring is dynamic shared memory.
         ctx.pipeline = kernel_pipeline(func, target, warps, knobs.stages or None)
-        if ctx.pipeline:
-            new_func.attributes["tile.dynamic_shared"] = ir.IntegerAttr.get(i_type(64), ctx.pipeline[1].ring_bytes)
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
@@ -249,16 +245,12 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
             else:
                 emit_block(ctx, old_entry)
         ctx.finish_scratch()
-        used = static_shared_bytes(new_func)
-        if used > MAX_STATIC_SHARED:
-            raise LoweringError(f"this tile kernel needs {used} bytes of shared memory for layout conversions, "
-                                f"reductions and mma staging, more than the {MAX_STATIC_SHARED} a block can "
-                                f"declare; use smaller tiles (or fewer conversions between layouts)", func)
-        if gemm and used + gemm[1].ring_bytes > target.shared_memory_per_block:
-            raise LoweringError(f"this tile kernel needs {used} bytes of shared memory beside its GEMM's "
-                                f"{gemm[1].stages}-stage ring of {gemm[1].ring_bytes} bytes, more than the "
-                                f"{target.shared_memory_per_block} a block of {target.chip} has; compile with fewer "
-                                f"stages (knob stages={gemm[1].stages - 1})", func)
+        # The ring (dynamic shared memory) and the static arrays, planned together against the chip's limit.
+        ring = gemm[1] if gemm else ctx.pipeline[1] if ctx.pipeline else None
+        try:
+            place_shared(new_func, target, ring.ring_bytes if ring else 0, gemm[1].stages if gemm else None)
+        except LoweringError as exc:
+            raise exc.at(func) from None
     except BaseException:
         new_func.erase()
         raise
@@ -295,21 +287,6 @@ def tma_attribute(maps: list[MapSpec]) -> ir.Attribute:
     entries = [f'{{param = {m.param} : i64, box = array<i64: {m.box[0]}, {m.box[1]}>, swizzle = "128B"'
                f'{", transposed" if m.transposed else ""}}}' for m in maps]
     return ir.Attribute.parse("[" + ", ".join(entries) + "]")
-
-
-def static_shared_bytes(func: ir.Operation) -> int:
-    """Bytes of the static shared arrays a lowered kernel declares."""
-    total = 0
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        nonlocal total
-        if is_op(op, simt.SharedArrayOp):
-            elem, count = simt.SharedType.parameters_of(op.results[0].type)
-            total += python_value(count) * max(bit_width(elem) // 8, 1)
-        return ir.WalkResult.ADVANCE
-
-    walk(func, visit, ir.WalkOrder.PRE_ORDER)
-    return total
 
 
 

@@ -128,7 +128,7 @@ def _constant(formula: Formula, i: int, ks: int) -> int:
 
 def _plan(ctx: TileLowering, op: Any) -> ml.MmaPlan:
     return ml.plan_mma(tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type), str(tile.elem_of(op.lhs.type)),
-                       str(tile.elem_of(op.acc.type)), ctx.warps)
+                       str(tile.elem_of(op.acc.type)), ctx.warps, ctx.target.shared_memory_per_block)
 
 
 def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base: ir.Value) -> None:

@@ -195,8 +195,11 @@ class MmaPlan:
         return self.fragments[1] % 2 == 0
 
 
-def plan_mma(a_shape: list[int], b_shape: list[int], in_elem: str, acc_elem: str, warps: int) -> MmaPlan:
-    """The plan of a tile.mma of a: MxK and b: KxN tiles over `warps` warps; LoweringError if it cannot run."""
+def plan_mma(a_shape: list[int], b_shape: list[int], in_elem: str, acc_elem: str, warps: int,
+             shared_limit: int = MAX_STATIC_SHARED) -> MmaPlan:
+    """The plan of a tile.mma of a: MxK and b: KxN tiles over `warps` warps; LoweringError if it cannot run.
+    `shared_limit` bounds the staging: 48 KiB where it must be a static array, the chip's opt-in limit where
+    the kernel's shared-memory plan may move it into dynamic shared memory (shared_plan.py)."""
     m, k = a_shape
     n = b_shape[1]
     instr = instruction_for(in_elem, acc_elem)
@@ -204,9 +207,9 @@ def plan_mma(a_shape: list[int], b_shape: list[int], in_elem: str, acc_elem: str
         raise LoweringError(f"mma's K ({k}) must be a multiple of {instr.k} for {in_elem} inputs")
     warp_grid(m, n, warps)  # raises for an accumulator smaller than one fragment
     plan = MmaPlan(m, n, k, warps, instr)
-    if plan.shared_bytes > MAX_STATIC_SHARED:
+    if plan.shared_bytes > shared_limit:
         raise LoweringError(f"mma of {m}x{k} by {k}x{n} {in_elem} tiles stages {plan.shared_bytes} bytes in shared "
-                           f"memory, more than the {MAX_STATIC_SHARED} a block may declare; use a smaller K tile")
+                           f"memory, more than the {shared_limit} a block may use; use a smaller K tile")
     return plan
 
 

@@ -101,14 +101,14 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // A 128x128 f32 transpose converts through 64 KiB of shared memory.
-    // CHECK: lower-errors.mlir:[[# @LINE + 1]]:5: error: this tile kernel needs 65536 bytes of shared memory for layout conversions, reductions and mma staging, more than the 49152 a block can declare; use smaller tiles (or fewer conversions between layouts)
-    gpu.func @too_big(%z: !tile.view_mut<f32, array<i64: 128, 128>>, %x: !tile.view<f32, array<i64: -1, -1>>) kernel attributes {tile.warps = 4 : i32} {
+    // A 256x256 f32 transpose converts through 256 KiB of shared memory, more than a block of sm_90 has.
+    // CHECK: lower-errors.mlir:[[# @LINE + 1]]:5: error: this tile kernel needs 262144 bytes of shared memory for layout conversions, reductions and mma staging, more than the 232448 a block of sm_90 has; use smaller tiles (or fewer conversions between layouts)
+    gpu.func @too_big(%z: !tile.view_mut<f32, array<i64: 256, 256>>, %x: !tile.view<f32, array<i64: -1, -1>>) kernel attributes {tile.warps = 4 : i32} {
       %c0 = arith.constant 0 : i32
-      %p = "tile.make_partition"(%x) : (!tile.view<f32, array<i64: -1, -1>>) -> !tile.partition<f32, array<i64: 128, 128>>
-      %a = "tile.load"(%p, %c0, %c0) : (!tile.partition<f32, array<i64: 128, 128>>, i32, i32) -> tensor<128x128xf32>
-      %t = "tile.permute"(%a) {perm = array<i64: 1, 0>} : (tensor<128x128xf32>) -> tensor<128x128xf32>
-      "tile.store_own"(%z, %t) : (!tile.view_mut<f32, array<i64: 128, 128>>, tensor<128x128xf32>) -> ()
+      %p = "tile.make_partition"(%x) : (!tile.view<f32, array<i64: -1, -1>>) -> !tile.partition<f32, array<i64: 256, 256>>
+      %a = "tile.load"(%p, %c0, %c0) : (!tile.partition<f32, array<i64: 256, 256>>, i32, i32) -> tensor<256x256xf32>
+      %t = "tile.permute"(%a) {perm = array<i64: 1, 0>} : (tensor<256x256xf32>) -> tensor<256x256xf32>
+      "tile.store_own"(%z, %t) : (!tile.view_mut<f32, array<i64: 256, 256>>, tensor<256x256xf32>) -> ()
       gpu.return
     }
   }

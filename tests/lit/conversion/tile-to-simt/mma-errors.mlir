@@ -3,14 +3,14 @@
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @too_much_shared(%c: !tile.view_mut<f32, array<i64: 128, 128>>, %a: !tile.view<f32, array<i64: 128, 128>>) kernel attributes {tile.warps = 4 : i32} {
+    gpu.func @too_much_shared(%c: !tile.view_mut<f32, array<i64: 256, 256>>, %a: !tile.view<f32, array<i64: 256, 256>>) kernel attributes {tile.warps = 4 : i32} {
       %c0 = arith.constant 0 : i32
-      %pa = "tile.make_partition"(%a) : (!tile.view<f32, array<i64: 128, 128>>) -> !tile.partition<f32, array<i64: 128, 128>>
-      %ta = "tile.load"(%pa, %c0, %c0) : (!tile.partition<f32, array<i64: 128, 128>>, i32, i32) -> tensor<128x128xf32>
-      %zero = arith.constant dense<0.0> : tensor<128x128xf32>
-      // expected-error @below {{stages 137216 bytes in shared memory, more than the 49152 a block may declare; use a smaller K tile}}
-      %r = "tile.mma"(%ta, %ta, %zero) : (tensor<128x128xf32>, tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>
-      "tile.store_own"(%c, %r) : (!tile.view_mut<f32, array<i64: 128, 128>>, tensor<128x128xf32>) -> ()
+      %pa = "tile.make_partition"(%a) : (!tile.view<f32, array<i64: 256, 256>>) -> !tile.partition<f32, array<i64: 256, 256>>
+      %ta = "tile.load"(%pa, %c0, %c0) : (!tile.partition<f32, array<i64: 256, 256>>, i32, i32) -> tensor<256x256xf32>
+      %zero = arith.constant dense<0.0> : tensor<256x256xf32>
+      // expected-error @below {{stages 536576 bytes in shared memory, more than the 232448 a block may use; use a smaller K tile}}
+      %r = "tile.mma"(%ta, %ta, %zero) : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+      "tile.store_own"(%c, %r) : (!tile.view_mut<f32, array<i64: 256, 256>>, tensor<256x256xf32>) -> ()
       gpu.return
     }
   }
