@@ -3,8 +3,7 @@ cutile_run.py cases; see cutile_cases.py for what a case is.
 
 The two graph examples run one forward pass of a small transformer-like stack (per layer: rms_norm, two
 matvecs, a residual add) eagerly on one oxide Stream, then capture the same launches into a CUDA graph and
-replay it; both results must match numpy. oxide's runtime has streams but (today) no graph API of its own, so
-the capture uses the CUDA driver's stream capture around oxide's stream-ordered launches. On the emulator,
+replay it through `oxide.runtime.Graph`; both results must match numpy. On the emulator,
 where launches complete at once, the eager pass is the whole run.
 """
 
@@ -104,23 +103,13 @@ def _model_run(env: Env, s: Sizes, a: Arrays) -> Arrays:
 
 
 def _graph(stream: Any, record: Any) -> Any:
-    """Capture what `record` enqueues on `stream` into a CUDA graph; returns a function that replays it."""
-    from cuda.bindings import driver
+    """Capture what `record` enqueues on `stream` into a CUDA graph (oxide.runtime.Graph); returns a function
+    that replays it."""
+    from oxide.runtime import Graph
 
-    def ok(result: Any, what: str) -> Any:
-        result = result if isinstance(result, tuple) else (result,)
-        if result[0] != driver.CUresult.CUDA_SUCCESS:
-            raise RuntimeError(f"{what} failed: {result[0]!r}")
-        return result[1] if len(result) > 1 else None
-
-    ok(driver.cuStreamBeginCapture(stream.handle, driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED),
-       "cuStreamBeginCapture")
-    try:
+    with Graph.capture(stream) as graph:
         record()
-    finally:
-        graph = ok(driver.cuStreamEndCapture(stream.handle), "cuStreamEndCapture")
-    executable = ok(driver.cuGraphInstantiate(graph, 0), "cuGraphInstantiate")
-    return lambda: ok(driver.cuGraphLaunch(executable, stream.handle), "cuGraphLaunch")
+    return lambda: graph.launch(stream)
 
 
 def _model_reference(s: Sizes, a: Arrays) -> Arrays:
@@ -142,8 +131,7 @@ def _model_case(example: str, copy_back: bool, why: str) -> Case:
                 emulator=small, gpu_only=("graph",), smaller_why="22 layers at d = 2048 are 2 x 22 matvecs of 128 tile blocks x 128 "
                 "steps: the emulator runs 2 layers at d = 256",
                 host_features="every launch on one oxide Stream with device arrays; reshaped views through the CUDA "
-                              "array interface; " + why + "; graph capture/replay via the CUDA driver's stream "
-                              "capture (the runtime has no graph API yet)",
+                              "array interface; " + why + "; graph capture and replay with oxide.runtime.Graph",
                 note="the host code compares the graph's output with the eager one (all-ones weights); here both "
                      "are compared with numpy")
 
