@@ -160,6 +160,16 @@ class GpuExecutor:
             fn = self.functions[kernel.entry] = GpuFunction(self, kernel)
         return fn
 
+    def active_clusters(self, fn: GpuFunction, block: tuple[int, int, int], shared_mem_bytes: int) -> int:
+        """How many clusters of clustered `fn` (its cluster shape, `block`, that much dynamic shared memory) the
+        device runs at once: not every SM can take part in a cluster (the GPCs' sizes), so a persistent grid
+        of one cluster per M x N SMs would leave some clusters waiting for a second wave."""
+        config = LaunchConfig(tuple(fn.kernel.cluster), block, shared_mem_bytes, 3)  # type: ignore[arg-type]
+        extended = fn.extended.get(config)
+        if extended is None:
+            extended = fn.extended[config] = ExtendedLaunch(fn, self.device, config)
+        return extended.active_clusters
+
     def launch(self, fn: GpuFunction, config: LaunchConfig, abi: list[Any], stream: Any) -> None:
         """Store the parameters and enqueue the kernel."""
         if fn.kernel.cluster or fn.kernel.cooperative:

@@ -64,6 +64,7 @@ class ExtendedLaunch:
     def _check_cluster_fits(self, config: LaunchConfig) -> None:
         fits = int(check(cuda().cuOccupancyMaxActiveClusters(self.fn.handle, self.config),
                          "cuOccupancyMaxActiveClusters", self.spec.name))
+        self.active_clusters = fits  # how many clusters of this configuration the device runs at once
         if fits < 1:
             raise LaunchContractError(
                 self.spec.name, "cluster", f"a cluster of {math.prod(self.spec.cluster)} blocks that fits on the "

@@ -50,16 +50,19 @@ def _threads(launch: dict[str, Any]) -> int:
     return int(launch.get("threads", WARP * int(launch["warps"])))
 
 
-def persistent_grid(tiles: tuple[int, int, int], variant: dict[str, Any], multiprocessors: int) -> tuple[int, int, int]:
+def persistent_grid(tiles: tuple[int, int, int], variant: dict[str, Any], multiprocessors: int,
+                    resident_clusters: int | None = None) -> tuple[int, int, int]:
     """The grid of a persistent kernel, which walks the tile grid itself: at most one block per SM, and with a
     cluster (docs/tile-hopper.md, "Clusters") a whole number of clusters, each walking cluster tiles (CM x CN
-    output tiles), at most one per CM * CN SMs (at least one cluster)."""
+    output tiles), at most one per CM * CN SMs and at most `resident_clusters` (what the device runs at once,
+    when known), at least one cluster."""
     if not variant.get("cluster"):
         return (min(tiles[0] * tiles[1] * tiles[2], multiprocessors), 1, 1)
     cm, cn = variant["cluster_tiles"]
     blocks = cm * cn
     cluster_tiles = -(-tiles[0] // cm) * -(-tiles[1] // cn) * tiles[2]
-    return (blocks * max(1, min(cluster_tiles, multiprocessors // blocks)), 1, 1)
+    most = multiprocessors // blocks if resident_clusters is None else min(resident_clusters, multiprocessors // blocks)
+    return (blocks * max(1, min(cluster_tiles, most)), 1, 1)
 
 
 class TileKernel:
@@ -174,10 +177,14 @@ class TileKernel:
     def _enqueue(self, bound: Any, handle: Any) -> None:
         variant = bound.variant
         grid = bound.grid
+        block, shared = (_threads(variant), 1, 1), int(variant.get("dynamic_shared", 0))
+        function = self._variant_function(variant)
         if variant.get("persistent"):
-            grid = persistent_grid(grid, variant, self.executor.limits.multiprocessors)
-        config = LaunchConfig(grid, (_threads(variant), 1, 1), int(variant.get("dynamic_shared", 0)), 3)
-        self.executor.launch(self._variant_function(variant), config, bound.abi, handle)
+            resident = None
+            if variant.get("cluster") and hasattr(self.executor, "active_clusters"):
+                resident = self.executor.active_clusters(function, block, shared)
+            grid = persistent_grid(grid, variant, self.executor.limits.multiprocessors, resident)
+        self.executor.launch(function, LaunchConfig(grid, block, shared, 3), bound.abi, handle)
 
     def __repr__(self) -> str:
         return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"

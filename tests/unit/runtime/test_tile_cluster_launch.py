@@ -68,3 +68,17 @@ def test_the_mma_sync_sibling_takes_no_cluster():
     tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(3, 2, 1), abi=[]), None)
     spec, config = executor.launches[-1]
     assert spec.cluster == [] and tuple(config.grid) == (3, 2, 1)
+
+
+def test_the_persistent_grid_asks_the_device_how_many_clusters_run_at_once(kernel):
+    tile_kernel, executor = kernel
+    asked = []
+
+    def active_clusters(fn, block, shared):
+        asked.append((fn.spec.cluster, block, shared))
+        return 60  # e.g. GPCs whose SM counts leave some SMs out of every pair
+    executor.active_clusters = active_clusters
+    variant = tile_kernel.spec.tile["variants"][0]
+    tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(32, 16, 1), abi=[]), None)
+    assert tuple(executor.launches[-1][1].grid) == (120, 1, 1)
+    assert asked == [([2, 1, 1], (384, 1, 1), variant["dynamic_shared"])]

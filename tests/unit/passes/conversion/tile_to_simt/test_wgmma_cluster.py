@@ -182,3 +182,10 @@ def test_the_pass_and_the_cli_refuse_a_bad_cluster(tmp_path):
     assert result.exit_code == 0, result.output
     built = Artifact.load(next(tmp_path.glob("*.oxide.json")))
     assert built.meta["options"]["knobs"] == {"cluster": "1x2"} and built.kernels[0].tile["cluster"] == [2, 1, 1]
+
+
+@pytest.mark.parametrize("resident,grid", [(60, (120, 1, 1)), (66, (132, 1, 1)), (80, (132, 1, 1)), (0, (2, 1, 1))])
+def test_the_persistent_grid_holds_no_more_clusters_than_run_at_once(resident, grid):
+    # The device may run fewer clusters at once than SMs / cluster size (GPC sizes): a persistent grid larger
+    # than that would leave clusters waiting for a second wave.
+    assert persistent_grid((32, 16, 1), {"persistent": True, **_PAIR}, 132, resident) == grid
