@@ -227,7 +227,16 @@ def build(source: str | Path, *, chips: list[str] | None = None, instances: dict
     chips = chips or [default_chip()]
     options = {"chips": chips, "instances": instances or {}, "opt_level": opt_level}
     if knobs:
-        options["knobs"] = dict(knobs)  # in the cache key and the artifact: another value is another build
+        # In the cache key and the artifact: another value is another build. Checked and normalised where the
+        # compiler is ({"stages": "2"} and {"stages": 2} are one build); a machine without it (which can only
+        # load cached builds) keys them as given.
+        try:
+            from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+        except ImportError:
+            options["knobs"] = dict(knobs)
+        else:
+            if normalised := GemmKnobs.of(knobs).as_dict():
+                options["knobs"] = normalised
 
     def compile_all() -> Artifact:
         try:

@@ -67,4 +67,14 @@ def test_oxide_build_takes_knobs_and_refuses_bad_ones(tmp_path):
                                  "--knob", "stages=2", "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
     built = oxide.runtime.artifact.Artifact.load(next(tmp_path.glob("*.oxide.json")))
-    assert built.kernels[0].tile["dynamic_shared"] == 2 * 16384 and built.meta["options"]["knobs"] == {"stages": "2"}
+    assert built.kernels[0].tile["dynamic_shared"] == 2 * 16384 and built.meta["options"]["knobs"] == {"stages": 2}  # normalised
+
+
+def test_knobs_are_recorded_normalised_so_equal_values_share_a_build(tmp_path, monkeypatch):
+    monkeypatch.setenv("OXIDE_CACHE_DIR", str(tmp_path / "cache"))
+    source = Path(__file__).resolve().parents[5] / "examples" / "tile" / "vecadd.rs"
+    instances = {"add": [["[1024]"]]}
+    first = oxide.build(source, chips=["sm_80"], instances=instances, knobs={"stages": "2", "group_m": 8})
+    again = oxide.build(source, chips=["sm_80"], instances=instances, knobs={"stages": 2})
+    assert again == first  # group_m 8 is the default; "2" is 2
+    assert oxide.build(source, chips=["sm_80"], instances=instances, knobs={"stages": 3}) != first
