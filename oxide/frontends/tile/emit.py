@@ -18,7 +18,7 @@ from oxide.frontends.tile import annotations, ops, ops_debug, ops_memory
 from oxide.frontends.tile import ops_atomic, ops_compute, ops_shape  # noqa: F401
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.control import Binding, ControlFlow, LoopFrame
-from oxide.frontends.tile.module import SHAPE_MACROS, TileCrate
+from oxide.frontends.tile.module import SHAPE_MACROS, TILE_TARGET, TileCrate
 from oxide.frontends.tile.types import (
     BOOL, I32, SCALAR_ALIASES, SCALARS, UNIT_V, ArrayT, ClosureT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT,
     TileT, TupleT, V, ViewT, rust_name,
@@ -114,6 +114,10 @@ class Emitter(ControlFlow):
                 return bound
             if t.name in SCALARS or t.name in SCALAR_ALIASES:
                 return SCALARS[SCALAR_ALIASES.get(t.name, t.name)]
+            needs = TILE_TARGET.element_type_missing(t.name)
+            if needs is not None:
+                raise err(t.loc, f"`{t.name}` needs sm_{needs} (Blackwell); this build targets {TILE_TARGET.chip}: "
+                                 f"its tensor-core instructions do not exist on this chip")
         raise err(t.loc, f"unknown element type; tile kernels use {', '.join(SCALARS)} or a generic `E`")
 
     def _tensor_args(self, t: ast.PathTy) -> tuple[Scalar, tuple[int, ...]]:
