@@ -19,6 +19,9 @@ DEFAULT_CHIP = "sm_90"
 _CHIP = re.compile(r"sm_(\d+)([af]?)")
 _FEATURES = re.compile(r"\+ptx(\d+)")
 # The lowest PTX ISA that supports each architecture family (PTX ISA release notes); newer also works.
+# Element types only Blackwell's tensor cores read (the block scales and fp4 data of mxfp8 / nvfp4 `mmaf_scaled`):
+# no sm_90 instruction takes them, so they exist from sm_100 on.
+_ELEMENT_MIN_SM = {"f8e8m0fnu": 100, "f4e2m1fn": 100, "f4e2m1fnx2": 100}
 _MIN_PTX = {50: 40, 60: 50, 70: 60, 75: 63, 80: 70, 86: 71, 87: 74, 89: 78, 90: 80, 100: 86, 103: 88, 110: 90, 120: 87, 121: 88}
 
 
@@ -98,3 +101,9 @@ class Target:
     def has_fp8(self) -> bool:
         """fp8 (e4m3/e5m2) conversions: sm_89 and newer."""
         return self.sm >= 89
+
+    def element_type_missing(self, name: str) -> int | None:
+        """The compute capability that first has element type `name` (a Rust spelling such as `f8e8m0fnu`) when
+        this chip lacks it; None when the chip has it or the name is no chip-specific element type."""
+        needs = _ELEMENT_MIN_SM.get(name)
+        return needs if needs is not None and self.sm < needs else None

@@ -171,6 +171,18 @@ def emit_atomic_rmw(em: TileEmitter, op: Any) -> None:
     em.assign(op, f"_t.atomic_rmw(b, {ptr}, {offsets}, {values}, {mask}, {_string(op, 'kind')!r}, {em.loc(op)})")
 
 
+@tile_rule(tile.LoadPtrOp)
+def emit_load_ptr(em: TileEmitter, op: Any) -> None:
+    ptr, offsets, mask, padding = em.args(op)
+    em.assign(op, f"_t.load_ptr(b, {ptr}, {offsets}, {mask}, {padding}, {em.loc(op)})")
+
+
+@tile_rule(tile.StorePtrOp)
+def emit_store_ptr(em: TileEmitter, op: Any) -> None:
+    ptr, offsets, values, mask = em.args(op)
+    em.line(f"_t.store_ptr(b, {ptr}, {offsets}, {values}, {mask}, {em.loc(op)})")
+
+
 @tile_rule(tile.PrintOp)
 def emit_print(em: TileEmitter, op: Any) -> None:
     # The operands come grouped by type; `order` gives the format order back (as simt.printf's rule does).

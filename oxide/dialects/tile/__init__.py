@@ -10,7 +10,7 @@ One module per op family; importing this package declares them all. It must stay
 as `oxide.dialects.tile`: the MLIR bindings import it to find the OpView classes of `tile.*` ops.
 """
 
-from oxide.dialects.tile import debug, kernel, memory, mma, reduce, shape, types  # noqa: F401  (declaration on import)
+from oxide.dialects.tile import debug, kernel, memory, mma, pointer, reduce, shape, types  # noqa: F401  (declaration on import)
 from oxide.dialects.tile.debug import PrintOp
 from oxide.dialects.tile.dialect import DIALECT
 from oxide.dialects.tile.kernel import BlockIdOp, DimOp, NumBlocksOp, NumTilesOp
@@ -18,6 +18,7 @@ from oxide.dialects.tile.memory import (
     ATOMIC_KINDS, AtomicRmwOp, LoadOp, LoadOwnOp, PartitionMutOp, PartitionOp, StoreOp, StoreOwnOp,
 )
 from oxide.dialects.tile.mma import MmaOp
+from oxide.dialects.tile.pointer import LoadPtrOp, StorePtrOp
 from oxide.dialects.tile.reduce import REDUCE_KINDS, ReduceOp, ScanOp
 from oxide.dialects.tile.shape import (
     BroadcastOp, CatOp, ExtractOp, IotaOp, PermuteOp, ReshapeOp, SplatOp, ToScalarOp,
@@ -27,7 +28,7 @@ from oxide.dialects.tile.types import (
 )
 
 __all__ = ["DIALECT", "ATOMIC_KINDS", "REDUCE_KINDS", "AtomicRmwOp", "BlockIdOp", "BroadcastOp", "CatOp", "DimOp",
-           "ExtractOp", "IotaOp", "LoadOp", "LoadOwnOp", "MmaOp", "NumBlocksOp", "NumTilesOp", "PartitionMutOp",
-           "PartitionOp", "PermuteOp", "PrintOp", "ReduceOp", "ReshapeOp", "ScanOp", "SplatOp", "StoreOp",
-           "StoreOwnOp", "ToScalarOp", "PartitionMutType", "PartitionType", "PtrType", "ViewMutType", "ViewType",
-           "elem_of", "shape_attr", "shape_of", "tile_type"]
+           "ExtractOp", "IotaOp", "LoadOp", "LoadOwnOp", "LoadPtrOp", "MmaOp", "NumBlocksOp", "NumTilesOp",
+           "PartitionMutOp", "PartitionOp", "PermuteOp", "PrintOp", "ReduceOp", "ReshapeOp", "ScanOp", "SplatOp",
+           "StoreOp", "StoreOwnOp", "StorePtrOp", "ToScalarOp", "PartitionMutType", "PartitionType", "PtrType",
+           "ViewMutType", "ViewType", "elem_of", "shape_attr", "shape_of", "tile_type"]

@@ -15,10 +15,10 @@ from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import annotations, ops, ops_debug, ops_memory
 # The catalogue: each ops module registers its operations when imported (ops_atomic after ops_shape, whose
 # methods it extends; it imports ops_shape itself).
-from oxide.frontends.tile import ops_atomic, ops_compute, ops_shape  # noqa: F401
+from oxide.frontends.tile import ops_atomic, ops_compute, ops_pointer, ops_shape  # noqa: F401
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.control import Binding, ControlFlow, LoopFrame
-from oxide.frontends.tile.module import SHAPE_MACROS, TileCrate
+from oxide.frontends.tile.module import SHAPE_MACROS, TILE_TARGET, TileCrate
 from oxide.frontends.tile.types import (
     BOOL, I32, SCALAR_ALIASES, SCALARS, UNIT_V, ArrayT, ClosureT, DimsT, Flex, MarkerT, PtrT, Scalar, ShapeT,
     TileT, TupleT, V, ViewT, rust_name,
@@ -33,6 +33,7 @@ _MAX_ARRAY_VALUE = 4096
 # Marker-type modules of cutile-rs: arguments that select a variant of an op.
 MARKER_MODULES = ("rounding", "ftz", "nan", "overflow", "reverse", "predicate", "cmp_ordering", "atomic",
                   "ordering", "scope", "padding", "tma")
+OPTION_MARKERS = ("None", "Latency")
 
 
 class Emitter(ControlFlow):
@@ -114,6 +115,10 @@ class Emitter(ControlFlow):
                 return bound
             if t.name in SCALARS or t.name in SCALAR_ALIASES:
                 return SCALARS[SCALAR_ALIASES.get(t.name, t.name)]
+            needs = TILE_TARGET.element_type_missing(t.name)
+            if needs is not None:
+                raise err(t.loc, f"`{t.name}` needs sm_{needs} (Blackwell); this build targets {TILE_TARGET.chip}: "
+                                 f"its tensor-core instructions do not exist on this chip")
         raise err(t.loc, f"unknown element type; tile kernels use {', '.join(SCALARS)} or a generic `E`")
 
     def _tensor_args(self, t: ast.PathTy) -> tuple[Scalar, tuple[int, ...]]:
@@ -278,6 +283,8 @@ class Emitter(ControlFlow):
             const = self.crate.const(name)
             if const is not None:
                 return self._const_item(const)
+            if name in OPTION_MARKERS:  # `None::<scope::TileBlock>`, `Latency::<0>`: optional and hint arguments
+                return V(MarkerT(), const=name)
             raise err(e.loc, f"cannot find value `{name}` in this scope")
         if e.segments[0] in MARKER_MODULES:
             return V(MarkerT(), const="::".join(e.segments))

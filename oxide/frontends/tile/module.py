@@ -20,11 +20,15 @@ from oxide.frontends.syntax.items import build_function, no_attributes
 from oxide.frontends.syntax.parser import Source, syntax_tree
 from oxide.frontends.syntax.attributes import Attribute, attributed, attribute_fields, written_attributes
 from oxide.diagnostics import OxideError, SourceLoc
-from oxide.target import DEFAULT_CHIP
+from oxide.target import DEFAULT_CHIP, Target
 
 SHAPE_MACROS = ("const_shape", "shape", "const_array")
 _HINT_KEYS = ("num_worker_warps_per_cta", "occupancy", "num_cta_in_cga", "max_divisibility")
 _ENTRY_KEYS = ("print_ir", "dump_mlir_dir", "unchecked_accesses", "deny_in_kernel_checks", "optimization_hints")
+
+# The chip tile kernels are compiled for (its hints apply; its element types exist): oxide's tile track targets
+# Hopper.
+TILE_TARGET = Target(DEFAULT_CHIP)
 
 
 def is_tile_source(text_: str) -> bool:

@@ -300,3 +300,31 @@ def atomic_rmw(b: Block, ptr: Pointer, offsets: Any, values: Any, mask: Any, kin
         result = _combine(kind, current, values[position])
         flat[offset] = encode(bf16(result) if ptr.elem == "bf16" else result, ptr.elem)
     return old
+
+
+def _pointer_offsets(b: Block, ptr: Pointer, offsets: Any, mask: Any, what: str, loc: int) -> np.ndarray:
+    """The masked-in offsets of a pointer-tile access, checked to lie inside the pointer's buffer."""
+    offsets, mask = np.asarray(offsets, np.int64), np.broadcast_to(np.asarray(mask, bool), np.shape(offsets))
+    outside = mask & ((offsets < 0) | (offsets >= ptr.buffer.size))
+    if outside.any():
+        offset = int(offsets[outside].flat[0])
+        b.fail(OutOfBounds, f"{what} at offset {offset} is out of bounds for a buffer of {ptr.buffer.size} elements",
+               loc)
+    return mask
+
+
+def load_ptr(b: Block, ptr: Pointer, offsets: Any, mask: Any, padding: Any, loc: int) -> Any:
+    """`tile.load_ptr`: ptr[offsets] where the mask holds, the padding elsewhere."""
+    mask = _pointer_offsets(b, ptr, offsets, mask, "a pointer-tile load", loc)
+    safe = np.where(mask, np.asarray(offsets, np.int64), 0)
+    values = decode(ptr.buffer[safe.reshape(-1)], ptr.elem).reshape(safe.shape) if ptr.buffer.size \
+        else np.zeros(safe.shape, COMPUTE[ptr.elem])
+    return np.where(mask, values, np.asarray(padding, values.dtype)).astype(COMPUTE[ptr.elem])
+
+
+def store_ptr(b: Block, ptr: Pointer, offsets: Any, values: Any, mask: Any, loc: int) -> None:
+    """`tile.store_ptr`: ptr[offsets] = values where the mask holds (of two elements that name one address,
+    one lands: which is unspecified, as on the GPU)."""
+    mask = _pointer_offsets(b, ptr, offsets, mask, "a pointer-tile store", loc)
+    chosen = np.asarray(offsets, np.int64)[mask]
+    ptr.buffer[chosen] = encode(np.broadcast_to(np.asarray(values), mask.shape)[mask], ptr.elem)

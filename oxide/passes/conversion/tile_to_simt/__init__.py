@@ -19,7 +19,7 @@ from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.base import OxidePass, PassError
 # The rule modules register their rules on import.
 from oxide.passes.conversion.tile_to_simt import (  # noqa: F401
-    atomics, control, debug, elementwise, memory, mma, reduce, shape,
+    atomics, control, debug, elementwise, memory, mma, pointer, reduce, shape,
 )
 from oxide.passes.conversion.tile_to_simt.driver import is_tile_kernel, leftover_tile_uses, lower_kernel
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
