@@ -60,8 +60,9 @@ def build(out: Path) -> None:
         print(f"built {name}: {path.name}")
 
 
-def run(out: Path, runs: int, sizes: list[int]) -> None:
-    """Time every configuration built in `out` at each size^3; write out/sweep.json and print a table."""
+def run(out: Path, runs: int, sizes: list[int], only: list[str] | None = None) -> None:
+    """Time every configuration built in `out` (those named in `only`, if given) at each size^3; write
+    out/sweep.json and print a table."""
     import torch
     from cuda.bindings import driver
 
@@ -81,6 +82,8 @@ def run(out: Path, runs: int, sizes: list[int]) -> None:
         results.setdefault("cublas_f32", {})[str(size)] = cublas
         results.setdefault("cublas_bf16", {})[str(size)] = flops / time_ms(lambda: torch.mm(a, b), runs) / 1e9
         for name, ((bm, bn), _) in CONFIGS.items():
+            if only and name not in only:
+                continue
             module = load(next((out / name).glob("*.oxide.json")), target="gpu")
             bf16 = name.startswith("bf16out")
             c = torch.empty(size, size, device="cuda", dtype=torch.bfloat16 if bf16 else torch.float32)
@@ -107,11 +110,12 @@ def main() -> None:
     mode.add_argument("--run", type=Path, help="time the configurations built in this directory")
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--sizes", type=int, nargs="+", default=[4096, 8192])
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="time only these configurations (with --run)")
     args = ap.parse_args()
     if args.build:
         build(args.build)
     else:
-        run(args.run, args.runs, args.sizes)
+        run(args.run, args.runs, args.sizes, args.only)
 
 
 if __name__ == "__main__":
