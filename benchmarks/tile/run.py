@@ -8,7 +8,7 @@ stream; Triton's and torch's launches are on the same stream. Timing: CUDA event
 launches, median of --runs such samples after warm-up; random inputs (never zeros), buffers larger than L2;
 every result is checked against torch first.
 
-    python benchmarks/tile/run.py --out DIR [--runs 30] [--only-gemm]
+    python benchmarks/tile/run.py --out DIR [--runs 30] [--only-gemm | --suites vecadd rows gemm sm90a attention]
 """
 
 from __future__ import annotations
@@ -63,12 +63,19 @@ def warm_up(seconds: float = 2.0) -> None:
         torch.cuda.synchronize()
 
 
+# The groups of cases: vecadd, the row kernels, the sm_80-style GEMM, the sm_90a GEMM suite (with fp8), attention.
+SUITES = ("vecadd", "rows", "gemm", "sm90a", "attention")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--only-gemm", action="store_true", help="only the sm_90a GEMM cases (gemm_suite.py)")
+    ap.add_argument("--suites", nargs="+", choices=SUITES, default=list(SUITES),
+                    help="which groups of cases to run (default: all)")
     args = ap.parse_args()
+    suites = {"sm90a"} if args.only_gemm else set(args.suites)
     args.out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(0)
     stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
@@ -100,14 +107,18 @@ def main() -> None:
         results[name] = r
         print(name, {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}, flush=True)
 
-    if not args.only_gemm:
+    if "vecadd" in suites:
         vecadd(mods, stream, case)
+    if "rows" in suites:
         rows(mods, stream, case)
+    if "gemm" in suites:
         gemm(mods, stream, case)
-    tiles = gemm_suite.run(mods["gemm_sm90a"], stream, results, args.runs)
-    fp8 = load(FIXTURES.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
-    results[gemm_suite.FP8_CASE[0]] = gemm_suite.run_fp8(fp8, stream, args.runs)
-    if not args.only_gemm:
+    tiles = {}
+    if "sm90a" in suites:
+        tiles = gemm_suite.run(mods["gemm_sm90a"], stream, results, args.runs)
+        fp8 = load(FIXTURES.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
+        results[gemm_suite.FP8_CASE[0]] = gemm_suite.run_fp8(fp8, stream, args.runs)
+    if "attention" in suites:
         attention = load(FIXTURES.parent / "tile_sm90a" / "attention.oxide.json", target="gpu")
         attention_suite.run(attention, stream, results, args.runs)
 
