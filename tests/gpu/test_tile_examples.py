@@ -181,19 +181,20 @@ PRECISIONS = [("bf16", "bf16", "bfloat16", "bfloat16", 2 ** -7, 64), ("f16", "f1
               ("f16", "f32", "float16", "float32", 1e-3, 64), ("tf32", "f32", "float32", "float32", 5e-3, 32)]
 
 
-@pytest.mark.parametrize("chip", ["sm_90", "sm_90a"])
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90", "sm_90a"])
 @pytest.mark.parametrize("ein, eout, tin, tout, rtol, bk", PRECISIONS, ids=lambda p: str(p))
 @pytest.mark.parametrize("m, n, k", [(128, 128, 64), (300, 264, 104), (4096, 4096, 4096), (4095, 4097, 4096),
                                      (300, 260, 100)])
 @pytest.mark.parametrize("b_layout", ["row", "transposed"])
 def test_gemm_precisions_match_torch(torch, chip, ein, eout, tin, tout, rtol, bk, m, n, k, b_layout):
+    # sm_80: mma.sync fed by the cp.async pipeline (the Ampere path; its PTX runs here JIT-compiled forward).
     # sm_90: mma.sync everywhere. sm_90a: for 16-bit inputs wgmma with B N-major (row-major B) or K-major (a
     # transposed B, strides (1, K)); tf32 wgmma with a K-major B only; the mma.sync sibling for rows TMA cannot
     # read (N = 4097 or 260, K = 100) and for tf32 with a row-major B (docs/tile-hopper.md, "Precisions").
     if chip == "sm_90a" and torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("the sm_90a artifact runs on sm_90 GPUs (H100, H200) only")
-    folder = FIXTURES if chip == "sm_90" else FIXTURES.parent / "tile_sm90a"
-    module = load(folder / "gemm_precisions.oxide.json", target="gpu")
+    folder = {"sm_80": FIXTURES.parent / "tile_sm80", "sm_90": FIXTURES, "sm_90a": FIXTURES.parent / "tile_sm90a"}
+    module = load(folder[chip] / "gemm_precisions.oxide.json", target="gpu")
     a = torch.randn(m, k, device="cuda").to(getattr(torch, tin))
     if b_layout == "row":
         b = torch.randn(k, n, device="cuda").to(getattr(torch, tin))
