@@ -34,6 +34,8 @@ WGMMA_M = 64
 SWIZZLE_ELEMS = 64
 MAX_N = 256
 INPUTS = ("bf16", "f16")
+# The kind of a wgmma accumulator layout (and of the layouts reductions and broadcasts derive from it).
+WGMMA_KIND = "wgmma"
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,23 @@ def accumulator_layout(bm: int, n: int, blocks_per_group: int, warpgroups: int) 
                  *(Bit(0, 6 + b) for b in range(block_bits)))
     lanes = (Bit(1, 1), Bit(1, 2), Bit(0, 0), Bit(0, 1), Bit(0, 2))
     warps = (Bit(0, 4), Bit(0, 5), *(Bit(0, 6 + block_bits + b) for b in range(group_bits)))
-    return Layout((bm, n), registers, lanes, warps, "wgmma")
+    return Layout((bm, n), registers, lanes, warps, WGMMA_KIND)
+
+
+def wgmma_row_broadcast(src: Layout, dst: list[int]) -> Layout | None:
+    """For a [M, 1] tile in a layout derived from a wgmma accumulator (a row reduction of one: its column lanes
+    replicated), the layout of its broadcast to [M, N] that is the wgmma accumulator layout of [M, N], so that
+    the softmax's `s - m` and `acc * alpha` need no conversion; None for any other tile."""
+    if src.kind != WGMMA_KIND or len(dst) != 2 or list(src.shape) != [dst[0], 1] or dst[1] < 8:
+        return None
+    if src.lanes[:2] != (None, None) or not src.registers or src.registers[0] != Bit(0, 3):
+        return None
+    columns = tuple(Bit(1, b) for b in range(3, dst[1].bit_length() - 1))
+    registers = (Bit(1, 0), src.registers[0], *columns, *src.registers[1:])
+    try:
+        return Layout(tuple(dst), registers, (Bit(1, 1), Bit(1, 2), *src.lanes[2:]), src.warps, WGMMA_KIND)
+    except ValueError:  # a layout that does not cover [M, N] exactly once: not one derived from wgmma's
+        return None
 
 
 def _power_of_two(n: int) -> bool:
