@@ -16,6 +16,7 @@ from oxide.ir.rules import LoweringError, ops_of
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.driver import attributes_of, clone_scalar_op
 from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8, lower_conversion
+from oxide.passes.conversion.tile_to_simt.attention_pattern import WGMMA_KIND
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
@@ -52,7 +53,10 @@ def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
         raise LoweringError(f"'{op.name}' on tiles has no lowering (it has regions)")
     operands = [ctx.lowered(v) for v in op.operands]
     tiles = [t for t in operands if isinstance(t, TileValue)]
-    leader = next((t for t in tiles if not t.is_splat), tiles[0])
+    # A wgmma accumulator's layout leads where one takes part (attention's softmax on the scores): converting
+    # a mask or a broadcast to it is cheaper than moving the accumulator out of it and back.
+    leader = next((t for t in tiles if not t.is_splat and t.layout.kind == WGMMA_KIND),
+                  next((t for t in tiles if not t.is_splat), tiles[0]))
     layout = leader.layout
     aligned = [convert_layout(ctx, t, layout) if isinstance(t, TileValue) else t for t in operands]
     result_types = [r.type.element_type for r in op.results]

@@ -29,6 +29,8 @@ from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.ir.rules import OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
+from oxide.passes.conversion.tile_to_simt.attention_pattern import match_attention
+from oxide.passes.conversion.tile_to_simt.attention_wgmma import lower_attention_mma
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset
 from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8, to_f16
 from oxide.passes.conversion.tile_to_simt.layouts import (
@@ -377,7 +379,11 @@ def _round_bits(bits: ir.Value) -> ir.Value:
 @lowering(tile.MmaOp)
 def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     """acc + a @ b: on the Tensor Cores (the result in the mma accumulator layout) where the chip has them and
-    the product is whole fragments, else as FMA loops (mma_fma.py; the result in the accumulator's layout)."""
+    the product is whole fragments, else as FMA loops (mma_fma.py; the result in the accumulator's layout). The
+    two products of a flash-attention loop on sm_90a run on wgmma instead (attention_wgmma.py)."""
+    attention = match_attention(op, ctx.target, ctx.warps)
+    if attention is not None:
+        return lower_attention_mma(ctx, op, attention)
     (m, k), n = tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type)[1]
     if not ml.tensor_core_shape(ctx.target.sm, m, n, k, str(tile.elem_of(op.lhs.type)),
                                 str(tile.elem_of(op.acc.type))):

@@ -14,6 +14,7 @@ from mlir.dialects import arith
 
 from oxide.dialects import simt
 from oxide.dialects import tile as T
+from oxide.passes.conversion.tile_to_simt.attention_pattern import wgmma_row_broadcast
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, bit_width
 from oxide.passes.conversion.tile_to_simt.layouts import (
     Bit,
@@ -89,6 +90,9 @@ def lower_broadcast(ctx: TileLowering, op: T.BroadcastOp) -> TileValue:
     default = ctx.default_layout(dst)
     if tile.is_splat or local_sources(tile.layout, default, to_source) is not None:
         return remap(ctx, tile, default, to_source, source_index)
+    rows = wgmma_row_broadcast(tile.layout, dst)
+    if rows is not None and local_sources(tile.layout, rows, to_source) is not None:
+        return remap(ctx, tile, rows, to_source, source_index)
     return _free_broadcast(tile, dst, lead)
 
 

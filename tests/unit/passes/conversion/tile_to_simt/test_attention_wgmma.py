@@ -1,0 +1,113 @@
+"""The sm_90a path of flash attention (docs/tile-attention.md, "The sm_90a path"): the K/V loop's two products of
+examples/tile/attention.rs run on wgmma from 128-byte-swizzled shared memory, the softmax on the wgmma
+accumulator layout; other chips and tiles the path does not take keep mma.sync.
+
+The simt emulator has no bf16 scalars, so the lowered kernels run here with f16 inputs (the example's tile IR
+with bf16 replaced by f16: the same path, the same wgmma shapes) against the float64 reference, with a partial
+query block and a partial last key block; ptxas assembles the bf16 instances.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from mlir import ir
+
+from oxide.backend import compile_to_ptx
+from oxide.backend.emulator import emit_program
+from oxide.frontends.tile.compile import compile_tile
+from oxide.ir.declare import int_value
+from oxide.passes.conversion.tile_to_simt.attention_wgmma import swizzled_offset
+from oxide.passes.pipeline import build_pass_manager
+from oxide.runtime.emulator import launch
+from oxide.target import Target
+from tests.unit.passes.conversion.tile_to_simt.harness import context, view
+
+EXAMPLES = Path(__file__).parents[5] / "examples" / "tile"
+sys.path.insert(0, str(EXAMPLES))
+
+from attention import reference  # noqa: E402
+
+
+def _tile_module(kernel: str, bm: int, bn: int, d: int, elem: str = "bf16") -> ir.Module:
+    result = compile_tile((EXAMPLES / "attention.rs").read_text(), "attention.rs", context(),
+                          {kernel: [[str(bm), str(bn), str(d)]]})
+    return ir.Module.parse(str(result.module).replace("bf16", elem))
+
+
+def _lowered(kernel: str, bm: int, bn: int, d: int, chip: str, elem: str = "bf16") -> ir.Module:
+    module = _tile_module(kernel, bm, bn, d, elem)
+    build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
+    return module
+
+
+def _kernel(module: ir.Module) -> ir.Operation:
+    found = []
+    module.operation.walk(lambda op: (found.append(op) if "tile.warps" in op.attributes else None)
+                          or ir.WalkResult.ADVANCE, ir.WalkOrder.PRE_ORDER)
+    return found[0]
+
+
+@pytest.mark.parametrize("kernel,bm,bn,d,s", [
+    ("attention", 128, 64, 64, 150),          # a partial query block and a partial key block
+    ("attention_causal", 128, 64, 128, 150),  # the causal mask; D = 128 (two swizzle boxes per row)
+    ("attention_causal", 128, 128, 128, 300),  # BN = 128: two boxes of p per row, v boxes of 128 rows
+])
+def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s):
+    with context(), ir.Location.unknown():
+        module = _lowered(kernel, bm, bn, d, "sm_90a", "f16")
+        text = str(module)
+        entry = _kernel(module)
+        name = ir.StringAttr(entry.attributes["sym_name"]).value
+        shared = int_value(entry.attributes["tile.dynamic_shared"])
+        program = emit_program(module)
+    assert text.count("simt.wgmma_mma_async") == (d + bn) // 16 and "mma.sync" not in text
+    rng = np.random.default_rng(bn + d)
+    q, k, v = (rng.standard_normal((1, 1, s, d)).astype(np.float16) for _ in range(3))
+    out = np.full((1, s, d), np.nan, np.float16)  # every row is written
+    launch(program, name, (1, -(-s // bm), 1), (256, 1, 1),
+           [*view(out), *view(q), *view(k), *view(v), np.float32(np.log2(np.e) / np.sqrt(d))], shared)
+    want = reference(*(x.astype(np.float32) for x in (q, k, v)), kernel.endswith("causal"))
+    # f16 rounds p and the output with 2^-11 relative error; the f32 softmax and accumulators do the rest.
+    np.testing.assert_allclose(out.astype(np.float64).reshape(want.shape), want, rtol=5e-3, atol=5e-3)
+
+
+@pytest.mark.parametrize("chip,bm,wgmma", [
+    ("sm_90a", 128, True),
+    ("sm_90", 128, False),   # no wgmma without the a suffix
+    ("sm_80", 128, False),
+    ("sm_90a", 64, False),   # one 64-row block cannot be split over the kernel's two warpgroups
+])
+def test_which_instances_take_wgmma(chip, bm, wgmma):
+    with context(), ir.Location.unknown():
+        text = str(_lowered("attention", bm, 64, 64, chip))
+    assert ("simt.wgmma_mma_async" in text) == wgmma
+
+
+def test_the_swizzled_offsets_are_a_permutation_of_the_buffer():
+    """Every (row, col) of a 128 x 128 buffer has its own offset, the 16-byte chunks of a row are permuted
+    within it, and the first 8 rows of 128 bytes hold the first swizzle atom."""
+    rows, cols = 128, 128
+    offsets = {swizzled_offset(r, c, rows) for r in range(rows) for c in range(cols)}
+    assert offsets == set(range(rows * cols))
+    assert {swizzled_offset(3, c, rows) // 8 for c in range(0, 64, 8)} == set(range(24, 32))
+    assert swizzled_offset(1, 0, rows) == 64 + 8  # row 1's first chunk is its second slot
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
+@pytest.mark.parametrize("kernel,bn,d", [("attention", 64, 64), ("attention", 64, 128),
+                                         ("attention_causal", 128, 128)])
+def test_ptxas_assembles_the_wgmma_attention(kernel, bn, d, tmp_path):
+    with context(), ir.Location.unknown():
+        ptx = "\n".join(compile_to_ptx(_tile_module(kernel, 128, bn, d), Target("sm_90a")).values())
+    path = tmp_path / "attention.ptx"
+    path.write_text(ptx)
+    run = subprocess.run(["ptxas", "-arch=sm_90a", "-o", str(tmp_path / "a.cubin"), str(path)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "wgmma.mma_async" in ptx and "C7514" not in run.stderr  # no serialized wgmma
