@@ -24,11 +24,14 @@ from mlir import ir
 import oxide
 from oxide.backend.emulator import emit_program
 from oxide.passes.pipeline import build_pass_manager
+from oxide.runtime import tensor_map
 from oxide.runtime.emulator import launch
 from oxide.runtime.module import Module
 from oxide.runtime.tensor_map import TensorMap
 from oxide.runtime.tile import partition
+from oxide.runtime.tile_marshal import TileBinder
 from tests.unit.passes.conversion.tile_to_simt.harness import context, strided_view, view
+from tests.unit.passes.conversion.tile_to_simt.test_wgmma_gemm import _GpuArray
 
 SOURCE = (Path(__file__).parents[5] / "examples" / "tile" / "batch_matmul.rs").read_text()
 RNG = np.random.default_rng(1919)
@@ -175,3 +178,47 @@ def test_batched_ptx_assembles_for_sm90a(instance, tmp_path):
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "C7514" not in result.stderr  # no serialized wgmma
+
+
+def _gpu_tensor(address: int, shape: tuple[int, ...], strides: tuple[int, ...] | None = None,
+                typestr: str = "<u2") -> _GpuArray:
+    array = _GpuArray(address, shape, typestr)
+    if strides is not None:
+        array.__cuda_array_interface__["strides"] = tuple(int(typestr[-1]) * s for s in strides)
+    return array
+
+
+@pytest.mark.parametrize("b_strides, entry", [
+    ((72 * 80, 80, 1), ""),                  # row-major [B, K, N]: N-major boxes
+    ((72 * 80, 1, 72), "$kmajor_b"),         # a transposed [B, N, K] tensor: K-major boxes
+    ((70 * 80, 1, 70), "$mma_sync"),         # transposed, rows of 140 bytes: TMA cannot read them
+])
+def test_batched_b_majorness_picks_the_variant(monkeypatch, b_strides, entry):
+    instance = _instance("f32", ein="bf16")
+    compiled = oxide.compile(SOURCE, "batch_matmul.rs", chip="sm_90a", instances={"batch_matmul": [instance]})
+    encoded: list[Any] = []
+    monkeypatch.setattr(tensor_map, "_encode", lambda m: encoded.append((m.shape, m.strides, m.box)) or bytes(128))
+    z = partition(_gpu_tensor(0x100000, (3, 96, 80), typestr="<f4"), (1, 64, 64))
+    b = _gpu_tensor(0x300000, (3, 72, 80), b_strides)
+    bound = TileBinder(compiled.artifact().kernels[0], gpu=True).bind([z, _gpu_tensor(0x200000, (3, 96, 72)), b],
+                                                                        False)
+    assert bound.variant["entry"] == _name(instance) + entry
+    if entry == "$kmajor_b":  # B's map: the [B, N, K] memory (the last two dimensions swapped), K-major boxes
+        assert encoded[-2] == ((3, 80, 72), (72 * 80 * 2, 144, 2), (1, 64, 64))
+    if entry == "":  # A, B and the output, each rank 3 with a box of one batch
+        assert [e[2] for e in encoded] == [(1, 64, 64), (1, 64, 64), (1, 64, 32)]
+
+
+@pytest.mark.parametrize("cluster", ["2x1", "1x2"])
+def test_batched_cluster_walks_each_batch(cluster):
+    # The clusters walk batch x cluster tiles: every block of a cluster in the same batch, its slices multicast
+    # with the batch coordinate; the tile grid (2 x 2 per batch) is one cluster tile wide on the shared side.
+    instance = _instance("f32")
+    program, text = _lowered(tuple(instance), "sm_90a", f"cluster={cluster}")
+    cm, cn = (int(side) for side in cluster.split("x"))
+    a, b, z = _operands("f32")
+    maps = [TensorMap(a, (1, 64 // cn, 64), swizzle="128B"), TensorMap(b, (1, 64 // cm, 64), swizzle="128B"),
+            _out_map(z, 64)]
+    launch(program, _name(instance), (2 * cm * cn, 1, 1), (256, 1, 1), [*view(z), *view(a), *view(b), *maps],
+           4 * 16384, cluster=(cm * cn, 1, 1))
+    _check(z, a, b)
