@@ -26,6 +26,7 @@ from oxide.backend.emulator import emit_program
 from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime import tensor_map
 from oxide.runtime.emulator import launch
+from oxide.runtime.errors import KernelArgumentError
 from oxide.runtime.module import Module
 from oxide.runtime.tensor_map import TensorMap
 from oxide.runtime.tile import partition
@@ -222,3 +223,25 @@ def test_batched_cluster_walks_each_batch(cluster):
     launch(program, _name(instance), (2 * cm * cn, 1, 1), (256, 1, 1), [*view(z), *view(a), *view(b), *maps],
            4 * 16384, cluster=(cm * cn, 1, 1))
     _check(z, a, b)
+
+
+def test_batched_128_by_256_without_a_sibling_refuses_rows_tma_cannot_read(monkeypatch):
+    # 128 x 256 x 64 tiles are beyond the mma.sync path's staging: no sibling, so a launch on a tensor TMA cannot
+    # read (rows of 200 bytes) is refused with the reason, as for the 2-D GEMM.
+    instance = ["bf16", "bf16", "128", "256", "64"]
+    compiled = oxide.compile(SOURCE, "batch_matmul.rs", chip="sm_90a", instances={"batch_matmul": [instance]})
+    assert [v["entry"] for v in compiled.tile[_name(instance)]["variants"]] == \
+        [_name(instance), _name(instance) + "$kmajor_b"]
+    monkeypatch.setattr(tensor_map, "_encode", lambda m: bytes(128))
+    z = partition(_gpu_tensor(0x100000, (2, 300, 256)), (1, 128, 256))
+    with pytest.raises(KernelArgumentError, match="through TMA"):
+        TileBinder(compiled.artifact().kernels[0], gpu=True).bind(
+            [z, _gpu_tensor(0x200000, (2, 300, 100)), _gpu_tensor(0x300000, (2, 100, 256))], False)
+
+
+def test_a_loop_over_the_batch_keeps_mma_sync():
+    # The batch index must be loop-invariant: a loop whose induction variable is the batch is not a K loop.
+    text = SOURCE.replace("px.load([batch, bm, k])", "px.load([k, bm, k])")
+    compiled = oxide.compile(text, "batch_matmul.rs", chip="sm_90a", instances={"batch_matmul": [_instance("f32")]})
+    assert "tma" not in compiled.tile[_name(_instance("f32"))]
+    assert "wgmma" not in compiled.ptx["sm_90a"] and "mma.sync" in compiled.ptx["sm_90a"]
