@@ -30,6 +30,7 @@ from oxide.runtime.errors import KernelArgumentError
 from oxide.runtime.module import Module
 from oxide.runtime.tensor_map import TensorMap
 from oxide.runtime.tile import partition
+from oxide.runtime.tile_kernel import persistent_grid
 from oxide.runtime.tile_marshal import TileBinder
 from tests.unit.passes.conversion.tile_to_simt.harness import context, strided_view, view
 from tests.unit.passes.conversion.tile_to_simt.test_wgmma_gemm import _GpuArray
@@ -140,6 +141,17 @@ def test_batched_kernel_records_rank3_maps_and_its_variants():
                            {"param": 2, "box": [1, 64, 64], "swizzle": "128B"},
                            {"param": 0, "box": [1, 128, 64], "swizzle": "128B"}]
     assert spec["variants"][1]["tma"][1] == {"param": 2, "box": [1, 128, 64], "swizzle": "128B", "transposed": True}
+    # The wgmma entries say their grid is (batch, tile rows, tile columns); the sibling launches as any tile kernel.
+    assert [v.get("batched", False) for v in spec["variants"]] == [True, True, False]
+
+
+@pytest.mark.parametrize("tiles, cluster, grid", [
+    ((16, 8, 4), {}, (132, 1, 1)),                                                      # min(tiles, SMs)
+    ((1, 8, 4), {"cluster": [2, 1, 1], "cluster_tiles": [2, 1], "batched": True}, (32, 1, 1)),   # 16 cluster tiles
+    ((3, 3, 1), {"cluster": [2, 1, 1], "cluster_tiles": [2, 1], "batched": True}, (12, 1, 1)),   # 3 x 2 cluster tiles
+])
+def test_the_batched_persistent_grid_counts_cluster_tiles_per_batch(tiles, cluster, grid):
+    assert persistent_grid(tiles, {"persistent": True, **cluster}, 132) == grid
 
 
 def test_batched_lowering_copies_rank3_boxes_and_walks_batches():
