@@ -167,7 +167,7 @@ def _persistent(kernel: _Kernel, role: str) -> None:
         if place is not None:
             m, n = arith.addi(arith.muli(m, ctx.i32(cm)), place.m), arith.addi(arith.muli(n, ctx.i32(cn)), place.n)
         ids = [batch, m, n] if plan.batched else [m, n]
-        ctx.block_ids = [batch, m, n] if plan.batched else [m, n, ctx.i32(0)]
+        ctx.block_ids = ids if plan.batched else [m, n, ctx.i32(0)]
         ctx.grid_dims = [batches, rows, cols] if plan.batched else [rows, cols, ctx.i32(1)]
         for view in outputs:
             assert view.tile is not None

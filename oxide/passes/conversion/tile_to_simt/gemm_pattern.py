@@ -99,15 +99,16 @@ def match_gemm_loop(loop: ir.Operation, entry: ir.Block, batched: bool = False) 
         return None
     if {*ops[:-2]} != {lhs, rhs, *(_defining(v) for v in list(mma.operands)[:2])} or lhs == rhs:
         return None
-    found = GemmLoop(loop, lhs, rhs, mma, -1, -1, len(ops) == 6)
-    (i, k_a), (k_b, j) = found.a_index, found.b_index
-    if k_a != iv or k_b != iv or i == iv or j == iv or any(b == iv for b in found.batches or ()):
+    batched = len(ops) == 6
+    (i, k_a), (k_b, j) = list(lhs.operands)[-2:], list(rhs.operands)[-2:]
+    batches = [lhs.operands[1], rhs.operands[1]] if batched else []
+    if k_a != iv or k_b != iv or i == iv or j == iv or iv in batches:
         return None
-    rank = 3 if found.batched else 2
+    rank = 3 if batched else 2
     a_param, b_param = _param_of(lhs, entry, rank), _param_of(rhs, entry, rank)
     if a_param is None or b_param is None:
         return None
-    return GemmLoop(loop, lhs, rhs, mma, a_param, b_param, found.batched)
+    return GemmLoop(loop, lhs, rhs, mma, a_param, b_param, batched)
 
 
 def _unit_reshape_source(op: ir.Operation | None) -> ir.Operation | None:
