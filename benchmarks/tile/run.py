@@ -33,6 +33,7 @@ import oxide.tile  # noqa: E402
 from oxide.runtime.module import load  # noqa: E402
 
 import attention_suite  # noqa: E402
+import bmm_suite  # noqa: E402
 import gemm_suite  # noqa: E402
 import triton_peers as peers  # noqa: E402
 from benchmarks.torch_events import time_ms  # noqa: E402
@@ -63,7 +64,8 @@ def warm_up(seconds: float = 2.0) -> None:
         torch.cuda.synchronize()
 
 
-# The groups of cases: vecadd, the row kernels, the sm_80-style GEMM, the sm_90a GEMM suite (with fp8), attention.
+# The groups of cases: vecadd, the row kernels, the sm_80-style GEMM, the sm_90a GEMM suite (with batched GEMM and
+# fp8), attention.
 SUITES = ("vecadd", "rows", "gemm", "sm90a", "attention")
 
 
@@ -71,7 +73,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--runs", type=int, default=30)
-    ap.add_argument("--only-gemm", action="store_true", help="only the sm_90a GEMM cases (gemm_suite.py)")
+    ap.add_argument("--only-gemm", action="store_true",
+                    help="only the sm_90a GEMM cases (gemm_suite.py, bmm_suite.py)")
     ap.add_argument("--suites", nargs="+", choices=SUITES, default=list(SUITES),
                     help="which groups of cases to run (default: all)")
     args = ap.parse_args()
@@ -116,6 +119,8 @@ def main() -> None:
     tiles = {}
     if "sm90a" in suites:
         tiles = gemm_suite.run(mods["gemm_sm90a"], stream, results, args.runs)
+        bmm = load(FIXTURES.parent / "tile_sm90a" / "batch_matmul.oxide.json", target="gpu")
+        bmm_suite.run(bmm, stream, results, args.runs)
         fp8 = load(FIXTURES.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
         results[gemm_suite.FP8_CASE[0]] = gemm_suite.run_fp8(fp8, stream, args.runs)
     if "attention" in suites:
@@ -198,6 +203,7 @@ SIZES = {"vecadd": "2^28 f32", "softmax": "32768 x 1024 f32, 4 rows per block", 
          **{f"{kernel}_{count}x{cols}_bm{bm}": f"{count} x {cols} f32, {bm} row{'s' * (bm > 1)} per block"
             for kernel in ("softmax", "layernorm", "rmsnorm") for count, cols, bm in ROW_SHAPES[1:]},
          **{name: gemm_suite.describe(name) for name in gemm_suite.CASES},
+         **{name: bmm_suite.describe(name) for name in bmm_suite.CASES},
          gemm_suite.FP8_CASE[0]: "8192^3 fp8 e4m3 -> bf16, B column-major, sm_90a; ratio to torch._scaled_mm",
          **{name: attention_suite.describe(name) for name in attention_suite.CASES}}
 

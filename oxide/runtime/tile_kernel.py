@@ -60,6 +60,8 @@ def persistent_grid(tiles: tuple[int, int, int], variant: dict[str, Any], multip
         return (min(tiles[0] * tiles[1] * tiles[2], multiprocessors), 1, 1)
     cm, cn = variant["cluster_tiles"]
     blocks = cm * cn
+    if variant.get("batched"):  # a batched GEMM's grid is (batch, tile rows, tile columns)
+        tiles = (tiles[1], tiles[2], tiles[0])
     cluster_tiles = -(-tiles[0] // cm) * -(-tiles[1] // cn) * tiles[2]
     most = multiprocessors // blocks if resident_clusters is None else min(resident_clusters, multiprocessors // blocks)
     return (blocks * max(1, min(cluster_tiles, most)), 1, 1)

@@ -185,8 +185,8 @@ class TileBinder(ArgumentChecker):
                            ) -> bytes | TensorMapError:
         p = self.params[entry["param"]]
         ptr, shape, strides, dtype = tensor
-        if entry.get("transposed"):  # the map describes the memory with the dimensions reversed (K-major B)
-            shape, strides = shape[::-1], strides[::-1]
+        if entry.get("transposed"):  # the map describes the memory with the last two dimensions swapped (K-major B)
+            shape, strides = (*shape[:-2], shape[-1], shape[-2]), (*strides[:-2], strides[-1], strides[-2])
         try:
             tensor_map = TensorMap(_DeviceTensor(ptr, shape, strides, dtype), entry["box"], swizzle=entry["swizzle"],
                                    dtype=_TMA_DTYPES.get(p.elem))

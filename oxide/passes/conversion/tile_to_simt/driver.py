@@ -284,7 +284,7 @@ def _check_fp8(func: ir.Operation) -> None:
 def tma_attribute(maps: list[MapSpec]) -> ir.Attribute:
     """`tile.tma`: per tensor-map parameter, the tile parameter it describes, its box and swizzle (what the
     runtime encodes it from). (`tile.dynamic_shared` beside it is the bytes the launch must give.)"""
-    entries = [f'{{param = {m.param} : i64, box = array<i64: {m.box[0]}, {m.box[1]}>, swizzle = "128B"'
+    entries = [f'{{param = {m.param} : i64, box = array<i64: {", ".join(map(str, m.box))}>, swizzle = "128B"'
                f'{", transposed" if m.transposed else ""}}}' for m in maps]
     return ir.Attribute.parse("[" + ", ".join(entries) + "]")
 

@@ -126,26 +126,33 @@ def _tile(kernel: _Kernel, role: str, base: ir.Value) -> ir.Value:
     return arith.addi(base, k_tiles)
 
 
-def _output_origin(ctx: TileLowering, store: ir.Operation) -> tuple[ir.Value, ir.Value]:
-    """The first row and column (i32) of the output tile that `store` (the kernel's store_own) writes."""
+def _output_origin(ctx: TileLowering, store: ir.Operation) -> tuple[ir.Value, ...]:
+    """The first row and column (i32) of the output tile that `store` (the kernel's store_own) writes; a batched
+    GEMM's output tile: its batch, first row and column."""
     view: ViewValue = ctx.lowered(store.operands[0])
     assert view.origin is not None
-    return ctx.to_i32(view.origin[0]), ctx.to_i32(view.origin[1])
+    return tuple(ctx.to_i32(o) for o in view.origin)
 
 
 def _persistent(kernel: _Kernel, role: str) -> None:
-    """One role's walk over the tile grid: virtual block ids in grouped order, the pipeline's step carried."""
+    """One role's walk over the tile grid: virtual block ids in grouped order, the pipeline's step carried. A
+    batched GEMM walks batch x tile rows x tile columns: the batches one after the other (t / tiles per batch),
+    the grouped order within each."""
     ctx, plan = kernel.ctx, kernel.plan
     outputs = [ctx.lowered(a) for a in kernel.entry.arguments if T.ViewMutType.isinstance(a.type)]
     first: ViewValue = outputs[0]
     assert first.tile is not None
-    rows, cols = (_ceil_div(ctx, ctx.to_i32(first.shape[d]), first.tile[d]) for d in range(2))
+    lead = 1 if plan.batched else 0  # the batch dimension of a batched output (its tiles are one batch deep)
+    rows, cols = (_ceil_div(ctx, ctx.to_i32(first.shape[d]), first.tile[d]) for d in (lead, lead + 1))
     place, (cm, cn) = kernel.ring.cluster, plan.cluster
     # With a cluster, the clusters walk the grid of cluster tiles (CM x CN output tiles each), every block of a
     # cluster in the same order; a block whose tile lies past the output's edge still runs the pipeline its
     # peers share (TMA reads zeros there and the store writes nothing).
     walked = (rows, cols) if place is None else (_ceil_div(ctx, rows, cm), _ceil_div(ctx, cols, cn))
     total = arith.muli(*walked)
+    if plan.batched:
+        per_batch, batches = total, ctx.to_i32(first.shape[0])
+        total = arith.muli(batches, per_batch)
     start = simt.BlockIdOp.build(dim=simt.DimAttr.get("x"))
     step = simt.GridDimOp.build(dim=simt.DimAttr.get("x"))
     if place is not None:
@@ -153,13 +160,18 @@ def _persistent(kernel: _Kernel, role: str) -> None:
         start, step = arith.divui(start, blocks), arith.divui(step, blocks)
     tiles = scf.ForOp(start, total, step, [ctx.i32(0)])
     with ir.InsertionPoint(tiles.body):
-        m, n = _grouped(ctx, tiles.induction_variable, *walked, max(1, plan.group_m // cm))
+        t = tiles.induction_variable
+        if plan.batched:
+            batch, t = arith.divui(t, per_batch), arith.remui(t, per_batch)
+        m, n = _grouped(ctx, t, *walked, max(1, plan.group_m // cm))
         if place is not None:
             m, n = arith.addi(arith.muli(m, ctx.i32(cm)), place.m), arith.addi(arith.muli(n, ctx.i32(cn)), place.n)
-        ctx.block_ids, ctx.grid_dims = [m, n, ctx.i32(0)], [rows, cols, ctx.i32(1)]
+        ids = [batch, m, n] if plan.batched else [m, n]
+        ctx.block_ids = ids if plan.batched else [m, n, ctx.i32(0)]
+        ctx.grid_dims = [batches, rows, cols] if plan.batched else [rows, cols, ctx.i32(1)]
         for view in outputs:
             assert view.tile is not None
-            view.origin = [arith.muli(ctx.to_i64(i), ctx.i64(extent)) for i, extent in zip((m, n), view.tile)]
+            view.origin = [arith.muli(ctx.to_i64(i), ctx.i64(extent)) for i, extent in zip(ids, view.tile)]
         ctx.loop_depth += 1  # scratch memory is reused from tile to tile: barriers before rewriting it
         try:
             after = _tile(kernel, role, tiles.inner_iter_args[0])

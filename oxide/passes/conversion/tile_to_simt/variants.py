@@ -52,6 +52,12 @@ def cluster_json(plan: GemmPlan) -> dict[str, Any]:
     return {"cluster": [plan.cluster_blocks, 1, 1], "cluster_tiles": list(plan.cluster)}
 
 
+def batched_json(plan: GemmPlan) -> dict[str, Any]:
+    """`"batched": true` on a batched GEMM's variants (nothing otherwise): its launch grid is (batch, tile rows,
+    tile columns), which the persistent launch counts cluster tiles of (tile_kernel.persistent_grid)."""
+    return {"batched": True} if plan.batched else {}
+
+
 def entry_names(entry: str, plans: list[GemmPlan]) -> list[str]:
     """The PTX entry of each wgmma plan: the first is the kernel's own, a K-major one after it gets a suffix."""
     return [entry if i == 0 else entry + KMAJOR_SUFFIX for i in range(len(plans))]
@@ -73,7 +79,8 @@ def pipeline_spec(entry: str, plans: list[GemmPlan]) -> dict[str, Any]:
     (tensor maps, ring, warps, threads, persistence), and its variants in the order a launch tries them, each
     with its entry, requirements and launch shape. `plans` are the wgmma entries' (kernel_gemms)."""
     variants = [{"entry": name, "tma": [map_json(m) for m in p.maps], "dynamic_shared": p.ring_bytes,
-                 "warps": p.warps, "threads": p.threads, "persistent": p.persistent, **cluster_json(p)}
+                 "warps": p.warps, "threads": p.threads, "persistent": p.persistent, **cluster_json(p),
+                 **batched_json(p)}
                 for name, p in zip(entry_names(entry, plans), plans)]
     primary, plan = variants[0], plans[0]
     if has_fallback(plan):

@@ -27,7 +27,7 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
-from oxide.passes.conversion.tile_to_simt.wgmma_plan import GemmPlan
+from oxide.passes.conversion.tile_to_simt.wgmma_plan import GemmPlan, TileOrigin
 
 # The 32-bit shared-window offset of a generic address (cuda_device's `cvta_generic_to_shared_offset`): what a
 # remote mbarrier arrive takes as the barrier's shared::cluster address after `mapa`.
@@ -75,28 +75,28 @@ class ClusterPlace:
             simt.MbarrierArriveClusterOp.build(address)
 
     def fill(self, maps: tuple[ir.Value, ir.Value], full: ir.Value, stage_at: Callable[[int], ir.Value],
-             k0: ir.Value, origin: tuple[ir.Value, ir.Value]) -> None:
+             k0: ir.Value, origin: TileOrigin) -> None:
         """This block's slices of the K tile that starts at element `k0`, of its A rows and B columns, into a
         stage (`stage_at(e)`: the pointer e elements into it) of every block that shares them, completing
         `full` there: Ring.fill's boxes, each cut into CN (A) or CM (B) slices of rows."""
         ctx, plan = self.ctx, self.plan
-        row, col = origin
-        a_at = arith.muli(self.n, ctx.i32(plan.a_map.box[0]))
-        b_at = arith.muli(self.m, ctx.i32(plan.b_map.box[0]))
+        row, col = origin.row, origin.col
+        a_at = arith.muli(self.n, ctx.i32(plan.a_map.rows))
+        b_at = arith.muli(self.m, ctx.i32(plan.b_map.rows))
         a_mask, b_mask = self.a_mask, self.b_mask
         for box in range(plan.bk // plan.row):
             k = k0 if box == 0 else arith.addi(k0, ctx.i32(box * plan.row))
             dst = self._slice(stage_at(box * plan.bm * plan.row), a_at, plan.row)
-            simt.TmaLoadOp(dst, maps[0], [k, arith.addi(row, a_at)], full, a_mask)
+            simt.TmaLoadOp(dst, maps[0], origin.a(k, arith.addi(row, a_at)), full, a_mask)
             if plan.b_kmajor:
                 dst = self._slice(stage_at(plan.a_elems + box * plan.bn * plan.row), b_at, plan.row)
-                simt.TmaLoadOp(dst, maps[1], [k, arith.addi(col, b_at)], full, b_mask)
+                simt.TmaLoadOp(dst, maps[1], origin.b(k, arith.addi(col, b_at)), full, b_mask)
         if not plan.b_kmajor:
-            width = plan.b_map.box[1]
+            width = plan.b_map.width
             for box in range(plan.bn // width):
                 dst = self._slice(stage_at(plan.a_elems + box * width * width), b_at, width)
                 column = col if box == 0 else arith.addi(col, ctx.i32(box * width))
-                simt.TmaLoadOp(dst, maps[1], [column, arith.addi(k0, b_at)], full, b_mask)
+                simt.TmaLoadOp(dst, maps[1], origin.b(column, arith.addi(k0, b_at)), full, b_mask)
 
     def _slice(self, box: ir.Value, first_row: ir.Value, row_elems: int) -> ir.Value:
         """The pointer to row `first_row` of a box whose rows are `row_elems` elements."""

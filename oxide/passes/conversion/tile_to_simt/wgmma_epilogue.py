@@ -51,9 +51,10 @@ class Epilogue:
             return self.boxes
         return simt.PtrOffsetOp.build(self.boxes, self.ctx.index(self.ctx.i32(slot * self.box_elems)))
 
-    def store(self, regs: list[ir.Value], origin: tuple[ir.Value, ir.Value]) -> None:
+    def store(self, regs: list[ir.Value], origin: tuple[ir.Value, ...]) -> None:
         """Store this consumer thread's accumulator `regs` (the wgmma layout) to the output tile at `origin`
-        (row, column, i32), one column slice of the box's width at a time."""
+        (row, column, i32; a batched GEMM's output: batch, row, column), one column slice of the box's width at a
+        time."""
         ctx, plan = self.ctx, self.plan
         (rows, columns), _ = plan.layout.thread_base(ctx, ctx.tid)
         # Every row this thread writes is `rows` plus a multiple of 8 (register bits give rows 8 and up): its
@@ -74,8 +75,8 @@ class Epilogue:
             simt.FenceProxyAsyncOp.build(space="shared_cta")
             ctx.barrier()
             with only_if(issuer):
-                column = arith.addi(origin[1], ctx.i32(chunk * width))
-                simt.TmaStoreOp(self.out_map, box, [column, origin[0]])
+                column = arith.addi(origin[-1], ctx.i32(chunk * width))
+                simt.TmaStoreOp(self.out_map, box, [column, *reversed(origin[:-1])])
                 simt.BulkCommitGroupOp()
         with only_if(issuer):
             simt.BulkWaitGroupOp(pending=0, until="read")

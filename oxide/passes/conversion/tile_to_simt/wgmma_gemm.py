@@ -34,6 +34,7 @@ from oxide.passes.conversion.tile_to_simt.wgmma_plan import (
     WGMMA_K,
     WGMMA_M,
     GemmPlan,
+    TileOrigin,
 )
 
 WARPGROUP_THREADS = 128
@@ -92,7 +93,7 @@ class Ring:
         else:
             ctx.barrier()
 
-    def fill(self, k_tile: ir.Value, stage: ir.Value, origin: tuple[ir.Value, ir.Value]) -> None:
+    def fill(self, k_tile: ir.Value, stage: ir.Value, origin: TileOrigin) -> None:
         """Expect the stage's bytes on full[stage] and copy K tile `k_tile` of the A rows and B columns that
         start at `origin` into it (one thread): A in BK / row boxes of [BM, row]; B in BN / 64 N-major boxes
         of [64 K, 64 N], or (K-major) in BK / row boxes of [BN, row] of the [N, K] memory."""
@@ -103,17 +104,17 @@ class Ring:
         if self.cluster:
             self.cluster.fill(self.maps, full, lambda elements: self.stage(stage, elements), k0, origin)
             return
-        row, col = origin
         for box in range(plan.bk // plan.row):
             k = _plus(ctx, k0, box * plan.row)
-            simt.TmaLoadOp(self.stage(stage, box * plan.bm * plan.row), self.maps[0], [k, row], full, None)
+            simt.TmaLoadOp(self.stage(stage, box * plan.bm * plan.row), self.maps[0], origin.a(k, origin.row), full,
+                           None)
             if plan.b_kmajor:
                 b_box = self.stage(stage, plan.a_elems + box * plan.bn * plan.row)
-                simt.TmaLoadOp(b_box, self.maps[1], [k, col], full, None)
+                simt.TmaLoadOp(b_box, self.maps[1], origin.b(k, origin.col), full, None)
         if not plan.b_kmajor:
             for box in range(plan.bn // BK):
                 b_box = self.stage(stage, plan.a_elems + box * BK * BK)
-                simt.TmaLoadOp(b_box, self.maps[1], [_plus(ctx, col, box * BK), k0], full, None)
+                simt.TmaLoadOp(b_box, self.maps[1], origin.b(_plus(ctx, origin.col, box * BK), k0), full, None)
 
 
 def _plus(ctx: TileLowering, value: ir.Value, offset: int) -> ir.Value:
@@ -285,7 +286,7 @@ def _promoting_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir
     return list(tail.results)
 
 
-def producer_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], base: ir.Value, k_tiles: ir.Value) -> None:
+def producer_loop(ring: Ring, origin: TileOrigin, base: ir.Value, k_tiles: ir.Value) -> None:
     """The producer thread's loop: for steps base .. base + k_tiles, wait until the consumers released the
     step's stage (its previous use), then fill it."""
     ctx, plan = ring.ctx, ring.plan
@@ -300,7 +301,7 @@ def producer_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], base: ir.Value,
         scf.YieldOp([])
 
 
-def inline_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+def inline_loop(ring: Ring, origin: TileOrigin, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
     """The unspecialized pipeline (steps 0 .. k_tiles): thread 0 fills the first S stages, and then, between
     its own MMAs, refills each stage once every warp has released it."""
     ctx, plan = ring.ctx, ring.plan
@@ -328,12 +329,16 @@ def inline_loop(ring: Ring, origin: tuple[ir.Value, ir.Value], k_tiles: ir.Value
     return fence_accumulator(list(loop.results))
 
 
-def tile_origin(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> tuple[ir.Value, ir.Value]:
-    """The first A row and B column (i32) of the matched loop's tile."""
-    found = match_gemm_loop(loop, loop.block)
+def tile_origin(ctx: TileLowering, loop: ir.Operation, plan: GemmPlan) -> TileOrigin:
+    """The first A row and B column (i32) of the matched loop's tile, and its loads' batches (batched GEMM)."""
+    found = match_gemm_loop(loop, loop.block, batched=True)
     assert found is not None  # the plan was made from this match
-    a_row, b_col = ctx.scalar(found.lhs.operands[1]), ctx.scalar(found.rhs.operands[2])
-    return arith.muli(ctx.to_i32(a_row), ctx.i32(plan.bm)), arith.muli(ctx.to_i32(b_col), ctx.i32(plan.bn))
+    a_row, b_col = ctx.scalar(found.a_index[0]), ctx.scalar(found.b_index[1])
+    row, col = arith.muli(ctx.to_i32(a_row), ctx.i32(plan.bm)), arith.muli(ctx.to_i32(b_col), ctx.i32(plan.bn))
+    if found.batches is None:
+        return TileOrigin(row, col)
+    a_batch, b_batch = (ctx.to_i32(ctx.scalar(b)) for b in found.batches)
+    return TileOrigin(row, col, a_batch, b_batch)
 
 
 def k_tile_count(ctx: TileLowering, loop: ir.Operation) -> ir.Value:

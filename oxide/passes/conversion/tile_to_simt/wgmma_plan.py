@@ -9,6 +9,7 @@ mma.sync lowering.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from mlir import ir
 from mlir.dialects import arith
@@ -61,16 +62,33 @@ REGISTER_FILE = 65536
 MAX_REGISTERS = 232
 
 
+def map_box(rows: int, width: int, batched: bool) -> tuple[int, ...]:
+    """A tensor map's box of `rows` x `width` elements, outermost first; a batched GEMM's maps are rank 3 (the
+    batch outermost) and copy one batch: [1, rows, width]."""
+    return (1, rows, width) if batched else (rows, width)
+
+
 @dataclass(frozen=True)
 class MapSpec:
-    """A tensor map the lowered kernel takes: the tile parameter it describes and its box (outermost first)."""
+    """A tensor map the lowered kernel takes: the tile parameter it describes and its box (outermost first; a
+    batched GEMM's maps are rank 3, their boxes [1, rows, width])."""
 
     param: int
-    box: tuple[int, int]
+    box: tuple[int, ...]
     elem: str
     # The map describes the tensor's memory with its dimensions reversed: a [K, N] B whose K is innermost
     # (strides (1, K)) read as the [N, K] row-major memory it is, in K-major boxes.
     transposed: bool = False
+
+    @property
+    def rows(self) -> int:
+        """The box's rows (its second-innermost extent)."""
+        return self.box[-2]
+
+    @property
+    def width(self) -> int:
+        """The box's innermost extent."""
+        return self.box[-1]
 
 
 @dataclass(frozen=True)
@@ -98,6 +116,13 @@ class GemmPlan:
     # The thread-block cluster (blocks along M, along N) of a persistent kernel (wgmma_cluster.py): the A map's
     # box is 1 / CN of the A box's rows, the B map's 1 / CM of each B box's, one slice per sharing block.
     cluster: tuple[int, int] = (1, 1)
+    # A batched GEMM (docs/tile-hopper.md "Batched GEMM"): rank-3 operands and output, whose maps take the batch
+    # as their outermost coordinate, and a persistent walk over batch x tile rows x tile columns.
+    batched: bool = False
+
+    def box(self, rows: int, width: int) -> tuple[int, ...]:
+        """A map's box of `rows` x `width` (with the unit batch extent in front when batched)."""
+        return map_box(rows, width, self.batched)
 
     @property
     def cluster_blocks(self) -> int:
@@ -207,6 +232,24 @@ class GemmPlan:
         return Layout((self.bm, self.bn), registers, lanes, warps, "wgmma")
 
 
+class TileOrigin(NamedTuple):
+    """Where a block's operand tiles start (i32): the first A row and B column, and in a batched GEMM the batch
+    of A and of B (the maps' outermost coordinate; None otherwise)."""
+
+    row: ir.Value
+    col: ir.Value
+    a_batch: ir.Value | None = None
+    b_batch: ir.Value | None = None
+
+    def a(self, *inner: ir.Value) -> list[ir.Value]:
+        """A map's coordinates (innermost first) of the box at `inner`, with A's batch."""
+        return [*inner, *([self.a_batch] if self.a_batch is not None else [])]
+
+    def b(self, *inner: ir.Value) -> list[ir.Value]:
+        """B map's coordinates (innermost first) of the box at `inner`, with B's batch."""
+        return [*inner, *([self.b_batch] if self.b_batch is not None else [])]
+
+
 def _power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
@@ -217,24 +260,28 @@ def match_gemm(loop: ir.Operation, entry: ir.Block, target: Target, warps: int,
     N-major (or K-major, `b_kmajor`), else None."""
     if target.tensor_cores != "wgmma" or warps % 4:
         return None
-    found = match_gemm_loop(loop, entry)
+    found = match_gemm_loop(loop, entry, batched=True)
     if found is None:
         return None
-    knobs = _feasible(knobs, loop, entry)
-    plan = _plan(found.lhs, found.rhs, found.mma, knobs.warps or warps, (found.a_param, found.b_param), target,
-                 knobs, b_kmajor)
+    knobs = _feasible(knobs, loop, entry, found.batched)
+    plan = _plan(found.mma, knobs.warps or warps, (found.a_param, found.b_param), target, knobs, b_kmajor,
+                 found.batched)
     if plan is None or knobs.epilogue == "registers" or not plan.specialized:
         return plan
-    return _with_tma_store(plan, _stored_output(loop, entry), target, knobs)
+    return _with_tma_store(plan, _stored_output(loop, entry, found.batched), target, knobs)
 
 
-def _stored_output(loop: ir.Operation, entry: ir.Block) -> tuple[int, str] | None:
+def _stored_output(loop: ir.Operation, entry: ir.Block, batched: bool) -> tuple[int, str] | None:
     """(the output parameter, its element type) when all the kernel does after the loop is store the
-    accumulator, converted or not, into its own output tile: `z.store(acc)` or `z.store(convert(acc))`."""
+    accumulator, converted or not, into its own output tile: `z.store(acc)` or `z.store(convert(acc))`; batched,
+    the accumulator is also reshaped to the output's [1, BM, BN] tile (before or after the conversion)."""
     ops = [o.operation for o in entry.operations]
     after = ops[ops.index(loop) + 1:-1]
     value = loop.results[0]
-    if len(after) == 2 and is_op(after[0], arith.TruncFOp) and after[0].operands[0] == value:
+    allowed = (arith.TruncFOp, T.ReshapeOp) if batched else (arith.TruncFOp,)
+    while len(after) > 1 and is_op(after[0], *allowed) and after[0].operands[0] == value \
+            and len(list(value.uses)) == 1:
+        allowed = tuple(kind for kind in allowed if not is_op(after[0], kind))
         value = after[0].results[0]
         after = after[1:]
     if len(after) != 1 or not is_op(after[0], T.StoreOwnOp) or after[0].operands[1] != value:
@@ -242,7 +289,10 @@ def _stored_output(loop: ir.Operation, entry: ir.Block) -> tuple[int, str] | Non
     view = after[0].operands[0]
     if not isinstance(view, ir.BlockArgument) or view.owner != entry or not T.ViewMutType.isinstance(view.type):
         return None
-    if T.shape_of(view.type) != T.shape_of(loop.results[0].type) or len(list(value.uses)) != 1:
+    stored = T.shape_of(view.type)
+    if (stored[1:] if batched else stored) != T.shape_of(loop.results[0].type) or (batched and stored[0] != 1):
+        return None
+    if len(list(value.uses)) != 1:
         return None
     return view.arg_number, str(T.elem_of(view.type))
 
@@ -254,7 +304,7 @@ def _with_tma_store(plan: GemmPlan, stored: tuple[int, str] | None, target: Targ
     if stored is None or stored[1] not in OUTPUT_BYTES:
         return plan
     param, elem = stored
-    out_map = MapSpec(param, (plan.bm, SWIZZLE_ROW_BYTES // OUTPUT_BYTES[elem]), elem)
+    out_map = MapSpec(param, plan.box(plan.bm, SWIZZLE_ROW_BYTES // OUTPUT_BYTES[elem]), elem)
     stages = knobs.stages or MAX_STAGES
     for boxes in (2, 1):
         staged = replace(plan, out_map=out_map, epilogue_boxes=boxes)
@@ -264,10 +314,11 @@ def _with_tma_store(plan: GemmPlan, stored: tuple[int, str] | None, target: Targ
     return plan
 
 
-def _feasible(knobs: GemmKnobs, loop: ir.Operation, entry: ir.Block) -> GemmKnobs:
+def _feasible(knobs: GemmKnobs, loop: ir.Operation, entry: ir.Block, batched: bool) -> GemmKnobs:
     """The knobs with specialization off where the kernel cannot take it (an op before the loop writes memory
     or has regions: the producer warpgroup would run it too, in a layout made for the consumers), and
-    persistence off where there is no rank-2 output view whose tile grid a persistent kernel could walk."""
+    persistence off where there is no output view whose tile grid a persistent kernel could walk: rank 2, or
+    batched rank 3 with tiles of one batch."""
     before = []
     for op in entry.operations:
         if op.operation == loop:
@@ -276,10 +327,15 @@ def _feasible(knobs: GemmKnobs, loop: ir.Operation, entry: ir.Block) -> GemmKnob
     quiet = all(not len(op.regions) and not is_op(op, T.StoreOp, T.StoreOwnOp, T.AtomicRmwOp)
                 and op.name.split(".")[0] in (T.DIALECT.name, "arith", "math") for op in before)
     outputs = [a for a in entry.arguments if T.ViewMutType.isinstance(a.type)]
-    walkable = bool(outputs) and all(len(T.shape_of(a.type)) == 2 for a in outputs)
+    walkable = bool(outputs) and all(_walkable(T.shape_of(a.type), batched) for a in outputs)
     specialize = knobs.specialize if quiet else "off"
     persistent = knobs.persistent if specialize != "off" and walkable else "off"
     return replace(knobs, specialize=specialize, persistent=persistent)
+
+
+def _walkable(tile: list[int], batched: bool) -> bool:
+    """Whether the persistent walk can hand out tiles of this output tile shape: [BM, BN], or batched [1, BM, BN]."""
+    return len(tile) == 3 and tile[0] == 1 if batched else len(tile) == 2
 
 
 def _consumer_warps(bm: int, bn: int, warps: int, pinned: bool, copies: int = 1) -> int:
@@ -299,12 +355,13 @@ def _tile_fits(elem: str, bm: int, bk: int, bn: int, b_kmajor: bool) -> bool:
     return bk % row == 0 if b_kmajor else elem in TRANSPOSABLE and bk == BK
 
 
-def _plan(lhs: ir.Operation, rhs: ir.Operation, mma: ir.Operation, warps: int, params: tuple[int, int],
-          target: Target, knobs: GemmKnobs, b_kmajor: bool) -> GemmPlan | None:
-    elem = str(T.elem_of(lhs.results[0].type))
-    if elem not in INPUTS or str(T.elem_of(rhs.results[0].type)) != elem or str(T.elem_of(mma.results[0].type)) != "f32":
+def _plan(mma: ir.Operation, warps: int, params: tuple[int, int], target: Target, knobs: GemmKnobs, b_kmajor: bool,
+          batched: bool) -> GemmPlan | None:
+    lhs, rhs = (v.type for v in list(mma.operands)[:2])
+    elem = str(T.elem_of(lhs))
+    if elem not in INPUTS or str(T.elem_of(rhs)) != elem or str(T.elem_of(mma.results[0].type)) != "f32":
         return None
-    (bm, bk), (bk2, bn) = T.shape_of(lhs.results[0].type), T.shape_of(rhs.results[0].type)
+    (bm, bk), (bk2, bn) = T.shape_of(lhs), T.shape_of(rhs)
     if bk != bk2 or not _tile_fits(elem, bm, bk, bn, b_kmajor):
         return None
     warps = _consumer_warps(bm, bn, warps, bool(knobs.warps), 2 if INPUTS[elem][1] in PROMOTED else 1)
@@ -317,10 +374,11 @@ def _plan(lhs: ir.Operation, rhs: ir.Operation, mma: ir.Operation, warps: int, p
     row = SWIZZLE_ROW_BYTES // INPUTS[elem][0]
     # Clusters are the persistent kernel's (its tile walk hands a cluster neighbouring tiles).
     cm, cn = knobs.cluster_shape if persistent else (1, 1)
-    b_map = MapSpec(params[1], (bn // cm, row), elem, transposed=True) if b_kmajor else \
-        MapSpec(params[1], (BK // cm, BK), elem)
-    plan = GemmPlan(bm, bn, elem, warps, stages, MapSpec(params[0], (bm // cn, row), elem), b_map, specialized,
-                    persistent, knobs.group_m, bk, b_kmajor, cluster=(cm, cn))
+    b_map = MapSpec(params[1], map_box(bn // cm, row, batched), elem, transposed=True) if b_kmajor else \
+        MapSpec(params[1], map_box(BK // cm, BK, batched), elem)
+    a_map = MapSpec(params[0], map_box(bm // cn, row, batched), elem)
+    plan = GemmPlan(bm, bn, elem, warps, stages, a_map, b_map, specialized,
+                    persistent, knobs.group_m, bk, b_kmajor, cluster=(cm, cn), batched=batched)
     if stages < 2 or plan.acc_registers > MAX_ACC_REGISTERS or plan.threads > 1024:
         return None
     # Promotion is built into the consumers' loop only (thread 0's inline loop would accumulate unpromoted).
