@@ -18,18 +18,18 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// An FMA product (N below 8) whose f32 staging does not fit in static shared memory: a located error on its kernel.
+// An FMA product (N below 8) whose f32 staging does not fit in a block's shared memory (the 227 KiB of sm_90): a located error on its kernel.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{this tile kernel needs 65536 bytes of shared memory for layout conversions, reductions and mma staging}}
-    gpu.func @too_much_shared_fma(%c: !tile.view_mut<f32, array<i64: 8, 8>>, %a: !tile.view<f32, array<i64: 8, 1024>>, %b: !tile.view<f32, array<i64: 1024, 8>>) kernel attributes {tile.warps = 4 : i32} {
+    // expected-error @below {{this tile kernel needs 262144 bytes of shared memory for layout conversions, reductions and mma staging, more than the 232448 a block of sm_90 has}}
+    gpu.func @too_much_shared_fma(%c: !tile.view_mut<f32, array<i64: 8, 8>>, %a: !tile.view<f32, array<i64: 8, 4096>>, %b: !tile.view<f32, array<i64: 4096, 8>>) kernel attributes {tile.warps = 4 : i32} {
       %c0 = arith.constant 0 : i32
-      %pa = "tile.make_partition"(%a) : (!tile.view<f32, array<i64: 8, 1024>>) -> !tile.partition<f32, array<i64: 8, 1024>>
-      %pb = "tile.make_partition"(%b) : (!tile.view<f32, array<i64: 1024, 8>>) -> !tile.partition<f32, array<i64: 1024, 8>>
-      %ta = "tile.load"(%pa, %c0, %c0) : (!tile.partition<f32, array<i64: 8, 1024>>, i32, i32) -> tensor<8x1024xf32>
-      %tb = "tile.load"(%pb, %c0, %c0) : (!tile.partition<f32, array<i64: 1024, 8>>, i32, i32) -> tensor<1024x8xf32>
+      %pa = "tile.make_partition"(%a) : (!tile.view<f32, array<i64: 8, 4096>>) -> !tile.partition<f32, array<i64: 8, 4096>>
+      %pb = "tile.make_partition"(%b) : (!tile.view<f32, array<i64: 4096, 8>>) -> !tile.partition<f32, array<i64: 4096, 8>>
+      %ta = "tile.load"(%pa, %c0, %c0) : (!tile.partition<f32, array<i64: 8, 4096>>, i32, i32) -> tensor<8x4096xf32>
+      %tb = "tile.load"(%pb, %c0, %c0) : (!tile.partition<f32, array<i64: 4096, 8>>, i32, i32) -> tensor<4096x8xf32>
       %zero = arith.constant dense<0.0> : tensor<8x8xf32>
-      %r = "tile.mma"(%ta, %tb, %zero) : (tensor<8x1024xf32>, tensor<1024x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+      %r = "tile.mma"(%ta, %tb, %zero) : (tensor<8x4096xf32>, tensor<4096x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
       "tile.store_own"(%c, %r) : (!tile.view_mut<f32, array<i64: 8, 8>>, tensor<8x8xf32>) -> ()
       gpu.return
     }
