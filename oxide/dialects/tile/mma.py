@@ -58,7 +58,8 @@ def multiplies_as_tf32(op: Any) -> bool:
 
 @DIALECT.discardable_attribute(TF32_ATTR)
 def verify_tf32(op: ir.Operation, attr: ir.Attribute) -> None:
-    """`tile.tf32` is a unit attribute on a tile.mma of f32 tiles."""
+    """`tile.tf32` is a unit attribute on a tile.mma of f32 tiles: multiply them at tf32 precision (the frontend
+    sets it for `tf32` tiles); without it an f32 mma is f32-accurate."""
     if op.name != MmaOp.OPERATION_NAME or str(elem_of(op.operands[0].type)) != "f32":
         raise VerifyError(f"{TF32_ATTR} belongs on an mma of f32 tiles (it asks for tf32 products)")
     if not isinstance(attr.maybe_downcast(), ir.UnitAttr):
