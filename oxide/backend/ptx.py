@@ -98,7 +98,8 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
             if found:
                 pipelines[name] = pipeline_spec(name, [plan for _, plan in found])
                 continue
-            # On the mma.sync chips a GEMM K loop is a cp.async pipeline whose ring is dynamic shared memory.
+            # On the mma.sync chips (and for an f32-accurate product on sm_90a) a GEMM K loop is a cp.async
+            # pipeline whose ring is dynamic shared memory.
             ring = kernel_pipeline(func.operation, target, warps, knobs.stages or None)
             if ring is not None:
                 pipelines[name] = {"dynamic_shared": ring[1].ring_bytes}

@@ -162,7 +162,8 @@ def emit_scan(em: TileEmitter, op: Any) -> None:
 def emit_mma(em: TileEmitter, op: Any) -> None:
     a, b, acc = em.args(op)
     elem, acc_elem = elem_name(op.operands[0].type), elem_name(op.results[0].type)
-    em.assign(op, f"_t.mma({a}, {b}, {acc}, {elem!r}, {acc_elem!r})")
+    tf32 = ", tf32_products=True" if tile.multiplies_as_tf32(op) else ""
+    em.assign(op, f"_t.mma({a}, {b}, {acc}, {elem!r}, {acc_elem!r}{tf32})")
 
 
 @tile_rule(tile.AtomicRmwOp)

@@ -17,7 +17,7 @@ from oxide.dialects.tile.kernel import BlockIdOp, DimOp, NumBlocksOp, NumTilesOp
 from oxide.dialects.tile.memory import (
     ATOMIC_KINDS, AtomicRmwOp, LoadOp, LoadOwnOp, PartitionMutOp, PartitionOp, StoreOp, StoreOwnOp,
 )
-from oxide.dialects.tile.mma import MmaOp
+from oxide.dialects.tile.mma import TF32_ATTR, MmaOp, multiplies_as_tf32
 from oxide.dialects.tile.pointer import LoadPtrOp, StorePtrOp
 from oxide.dialects.tile.reduce import REDUCE_KINDS, ReduceOp, ScanOp
 from oxide.dialects.tile.shape import (
@@ -27,8 +27,8 @@ from oxide.dialects.tile.types import (
     PartitionMutType, PartitionType, PtrType, ViewMutType, ViewType, elem_of, shape_attr, shape_of, tile_type,
 )
 
-__all__ = ["DIALECT", "ATOMIC_KINDS", "REDUCE_KINDS", "AtomicRmwOp", "BlockIdOp", "BroadcastOp", "CatOp", "DimOp",
-           "ExtractOp", "IotaOp", "LoadOp", "LoadOwnOp", "LoadPtrOp", "MmaOp", "NumBlocksOp", "NumTilesOp",
+__all__ = ["DIALECT", "ATOMIC_KINDS", "REDUCE_KINDS", "TF32_ATTR", "AtomicRmwOp", "BlockIdOp", "BroadcastOp", "CatOp",
+           "DimOp", "ExtractOp", "IotaOp", "LoadOp", "LoadOwnOp", "LoadPtrOp", "MmaOp", "NumBlocksOp", "NumTilesOp",
            "PartitionMutOp", "PartitionOp", "PermuteOp", "PrintOp", "ReduceOp", "ReshapeOp", "ScanOp", "SplatOp",
            "StoreOp", "StoreOwnOp", "StorePtrOp", "ToScalarOp", "PartitionMutType", "PartitionType", "PtrType",
-           "ViewMutType", "ViewType", "elem_of", "shape_attr", "shape_of", "tile_type"]
+           "ViewMutType", "ViewType", "elem_of", "multiplies_as_tf32", "shape_attr", "shape_of", "tile_type"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mlir import ir
 from mlir.dialects import arith, math
 
 from oxide.dialects import tile
@@ -306,12 +307,16 @@ def _mma(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
              ("f8e4m3fn", "f32"), ("f8e5m2", "f32")}
     if a.elem != b.elem or (a.elem.name, c.elem.name) not in pairs:
         raise err(e.loc, f"mma does not take {a.elem.rust()} x {b.elem.rust()} -> {c.elem.rust()}; it takes f16/bf16 "
-                         f"-> f32, f16 -> f16, tf32 or f32 (as tf32) -> f32 and f8e4m3fn or f8e5m2 (both the same) "
+                         f"-> f32, f16 -> f16, tf32 or f32 -> f32 and f8e4m3fn or f8e5m2 (both the same) "
                          f"-> f32")
     if a.elem.is_fp8 and a.shape[1] % 32:
         raise err(e.loc, f"an fp8 mma needs K a multiple of 32 (the Tensor Cores' fp8 step); got K = "
                          f"{a.shape[1]}")
-    return V(c, tile.MmaOp.build(args[0].value, args[1].value, args[2].value))
+    result = tile.MmaOp.build(args[0].value, args[1].value, args[2].value)
+    if a.elem.name == "tf32":
+        # tf32 tiles are f32 in the IR; the attribute asks for tf32 products (f32 ones are f32-accurate).
+        result.owner.attributes[tile.TF32_ATTR] = ir.UnitAttr.get()
+    return V(c, result)
 
 
 # Conversions ---------------------------------------------------------------------------------------------

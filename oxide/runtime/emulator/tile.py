@@ -251,11 +251,12 @@ def scan(x: Any, dim: int, kind: str, reverse: bool, unsigned: bool, elem: str) 
     return bf16(out) if elem == "bf16" else np.array(out)
 
 
-def mma(a: Any, b: Any, acc: Any, elem: str, acc_elem: str) -> Any:
-    """`tile.mma`: acc + a @ b. Products of f16/bf16 (or tf32-rounded f32) inputs are exact in float64, and
-    the sum is rounded once to the accumulator's type (the Tensor Core's f32 accumulation rounds per step;
-    the difference is a few ulp of the accumulator)."""
-    if elem == "f32":
+def mma(a: Any, b: Any, acc: Any, elem: str, acc_elem: str, tf32_products: bool = False) -> Any:
+    """`tile.mma`: acc + a @ b. Products of f16/bf16/f32 inputs are exact in float64, and the sum is rounded
+    once to the accumulator's type (the Tensor Core's f32 accumulation rounds per step; the difference is a few
+    ulp of the accumulator). f32 inputs are rounded to tf32 first only for `tf32_products` (the mma's
+    `tile.tf32`); otherwise they multiply at f32 accuracy, as the lowering's 3xTF32 and FMA paths do."""
+    if elem == "f32" and tf32_products:
         a, b = tf32(a), tf32(b)
     total = np.matmul(np.asarray(a, np.float64), np.asarray(b, np.float64)) + np.asarray(acc, np.float64)
     return total.astype(COMPUTE[acc_elem])

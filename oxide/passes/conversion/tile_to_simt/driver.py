@@ -231,7 +231,8 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         if b_kmajor is None:
             new_func.attributes["tile.variants"] = variants_attribute(name, [plan for _, plan in gemms])
     else:
-        # On the mma.sync chips a GEMM K loop becomes a cp.async pipeline whose ring is dynamic shared memory.
+        # On the mma.sync chips (and for an f32-accurate product on sm_90a) a GEMM K loop becomes a cp.async
+        # pipeline whose ring is dynamic shared memory.
         ctx.pipeline = kernel_pipeline(func, target, warps, knobs.stages or None)
     try:
         with ir.InsertionPoint(entry), func.location:

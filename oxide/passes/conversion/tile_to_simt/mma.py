@@ -2,11 +2,17 @@
 
 Per tile.mma (the plan is mma_layouts.py): every thread writes its elements of a and b into the block's
 shared scratch memory (A row-major with padded rows, B row-major with padded rows; tf32 inputs rounded with
-cvt.rna.tf32.f32 on the way, fp8 inputs converted to f16, exactly, for the f16 mma.sync), a barrier, then each warp runs, per 16-deep (8 for tf32) K step, one
-`ldmatrix.x4` per 16 rows of its A block, one `ldmatrix.x4.trans` per 16 columns of its B block (scalar
-shared loads for tf32 B), and one `mma.sync.m16n8k16` (m16n8k8 for tf32) per 16x8 accumulator fragment.
-The accumulator stays in registers in the mma accumulator layout, so an accumulator carried through a K loop
-is never converted inside the loop.
+cvt.rna.tf32.f32 on the way, fp8 inputs converted to f16, exactly, for the f16 mma.sync), a barrier, then each
+warp runs, per 16-deep (8 for f32) K step, one `ldmatrix.x4` per 16 rows of its A block, one
+`ldmatrix.x4.trans` per 16 columns of its B block (scalar shared loads for f32 B), and one
+`mma.sync.m16n8k16` (m16n8k8 for f32) per 16x8 accumulator fragment. The accumulator stays in registers in
+the mma accumulator layout, so an accumulator carried through a K loop is never converted inside the loop.
+
+f32 inputs without `tile.tf32` are f32-accurate (3xTF32): they are staged unrounded, and after the fragment
+loads each register x is split in registers into hi = tf32(x) and lo = tf32(x - hi); each fragment then takes
+three m16n8k8 tf32 mma.sync, lo_a * hi_b, hi_a * lo_b and hi_a * hi_b (the small terms first). Every product
+is exact in f32 and x - hi - lo is below 2^-22 |x|, so the error is near f32's; lo_a * lo_b (about 2^-22 of the
+product) is left out.
 
 mma.sync is the upstream `nvvm.mma.sync` op (it takes plain registers); ldmatrix is `simt.inline_ptx`
 (upstream `nvvm.ldmatrix` wants an LLVM pointer, and the shared scratch pointer is a simt pointer until
@@ -46,6 +52,11 @@ from oxide.passes.conversion.tile_to_simt.rules import lowering
 # memory (the rest of the 48 KiB is left for layout conversions).
 DOUBLE_BUFFER_BYTES = 40 * 1024
 STAGING_MARK = "tile.mma_staging"
+# How warp_mma feeds the fragments it loads to mma.sync: as loaded (f16/bf16, and tf32 rounded when staged),
+# rounded to tf32 in registers (tf32 staged unrounded by cp.async), or split into hi and lo (f32, 3xTF32).
+AS_LOADED, ROUND, SPLIT = "as loaded", "round", "split"
+# The (a part, b part) products of one fragment: parts are [x] or [hi, lo]; small terms first.
+_PRODUCTS = {1: ((0, 0),), 2: ((1, 0), (0, 1), (0, 0))}
 
 
 class _I32:
@@ -133,11 +144,21 @@ def _plan(ctx: TileLowering, op: Any) -> ml.MmaPlan:
                        str(tile.elem_of(op.acc.type)), ctx.warps, ctx.target.shared_memory_per_block)
 
 
-def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base: ir.Value) -> None:
+def fragment_mode(plan: ml.MmaPlan, op: Any, staged_rounded: bool) -> str:
+    """How warp_mma feeds tile.mma `op`'s fragments: f32 ones split (3xTF32) unless the mma asks for tf32
+    products, which are rounded in registers unless `staged_rounded` (_stage rounds them on the way)."""
+    if plan.instr.inputs != "tf32":
+        return AS_LOADED
+    if not tile.multiplies_as_tf32(op):
+        return SPLIT
+    return AS_LOADED if staged_rounded else ROUND
+
+
+def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base: ir.Value, round_tf32: bool) -> None:
     """Write this thread's elements of a and b where the plan stages them, a vector store per run of registers
     contiguous along the row (at most 16 bytes; padded rows keep such runs aligned). Each register's position
     is the thread's base pointer plus a constant, which folds into the store. Replicated holders write the same
-    value to the same place, which is harmless."""
+    value to the same place, which is harmless. `round_tf32`: f32 values are rounded to tf32 on the way."""
     for operand, place in ((a, lambda r, c: ml.a_element(plan, r, c)),
                            (b, lambda r, c: plan.b_base + ml.b_element(plan, r, c))):
         layout = operand.layout
@@ -145,7 +166,7 @@ def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base
         base_coords, _ = layout.thread_base(ctx, ctx.tid)
         thread = _offset(ctx, base, place(*(_I32(ctx, v) for v in base_coords)))
         values = operand.values
-        if plan.instr.inputs == "tf32":
+        if round_tf32:
             values = [_to_tf32(v) for v in values]
         elif is_fp8(values[0].type):
             values = [to_f16(ctx, v) for v in values]
@@ -344,10 +365,9 @@ def _staging(ctx: TileLowering, op: Any, plan: ml.MmaPlan) -> ir.Value:
 
 
 def warp_mma(ctx: TileLowering, plan: ml.MmaPlan, base: ir.Value, regs: list[ir.Value],
-             round_tf32: bool = False) -> list[ir.Value]:
+             mode: str = AS_LOADED) -> list[ir.Value]:
     """The mma.sync steps of one staged tile pair at `base` (the plan's staging layout) into the accumulator
-    registers `regs`. `round_tf32`: round tf32 fragments to tf32 in registers (operands copied into shared
-    memory unrounded, by cp.async)."""
+    registers `regs`; `mode` (fragment_mode) says how the loaded fragments are fed to mma.sync."""
     tid = _I32(ctx, ctx.tid)
     lane = tid % 32
     warp_row, warp_col = ml.warp_position(plan, tid // 32)
@@ -356,17 +376,30 @@ def warp_mma(ctx: TileLowering, plan: ml.MmaPlan, base: ir.Value, regs: list[ir.
     regs = list(regs)
     fn_count = plan.fragments[1]
     for ks in range(plan.k_steps):
-        a_frags = _a_fragments(plan, a_addresses, ks)
-        if round_tf32:
-            a_frags = [[_round_bits(r) for r in frag] for frag in a_frags]
+        a_frags = [_parts(frag, mode) for frag in _a_fragments(plan, a_addresses, ks)]
         # Each B fragment is loaded just before the mma.sync ops that use it, which keeps fewer registers live.
         for fn, b_frag in _b_fragments(plan, b_addresses, ks):
-            if round_tf32:
-                b_frag = [_round_bits(r) for r in b_frag]
-            for fm, a_frag in enumerate(a_frags):
+            b_parts = _parts(b_frag, mode)
+            for fm, a_parts in enumerate(a_frags):
                 first = 4 * (fn + fn_count * fm)
-                regs[first:first + 4] = _mma(plan, a_frag, b_frag, regs[first:first + 4])
+                for i, j in _PRODUCTS[len(a_parts)]:
+                    regs[first:first + 4] = _mma(plan, a_parts[i], b_parts[j], regs[first:first + 4])
     return regs
+
+
+def _parts(fragment: list[ir.Value], mode: str) -> list[list[ir.Value]]:
+    """A loaded fragment as the operands mma.sync takes: [fragment], [rounded] or [hi, lo] (3xTF32)."""
+    if mode == AS_LOADED:
+        return [fragment]
+    if mode == ROUND:
+        return [[_round_bits(r) for r in fragment]]
+    hi = [_round_bits(r) for r in fragment]
+    f32 = ir.F32Type.get()
+    # x - hi is exact in f32 (hi is x rounded to 11 significant bits); lo keeps its top 11 bits.
+    lo = [_round_bits(arith.bitcast(ir.IntegerType.get_signless(32),
+                                    arith.subf(arith.bitcast(f32, r), arith.bitcast(f32, h))))
+          for r, h in zip(fragment, hi)]
+    return [hi, lo]
 
 
 def _round_bits(bits: ir.Value) -> ir.Value:
@@ -394,6 +427,7 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     if acc.layout != plan.layout:
         acc = convert_layout(ctx, acc, plan.layout)
     base = _staging(ctx, op, plan)
-    _stage(ctx, plan, a, b, base)
+    mode = fragment_mode(plan, op, staged_rounded=True)
+    _stage(ctx, plan, a, b, base, round_tf32=plan.instr.inputs == "tf32" and mode == AS_LOADED)
     ctx.barrier()
-    return TileValue(plan.layout, warp_mma(ctx, plan, base, list(acc.values)))
+    return TileValue(plan.layout, warp_mma(ctx, plan, base, list(acc.values), mode))

@@ -4,12 +4,12 @@ It takes the products that no mma.sync fragment fits (M < 16, N < 8, or K below 
 cutile-rs examples' [16, 8] x [8, 16], [4, 4] x [4, 4] and matrix-vector products with N = 1) and every
 product on a chip without mma.sync (below sm_80); mma_layouts.tensor_core_shape is the rule.
 
-Every thread writes its elements of a and b, widened to f32 (f32 inputs rounded to tf32, as the Tensor Cores
-read them; fp8 through its exact f16 value), into the block's shared scratch memory, row-major; after a
-barrier each thread runs K steps of one f32 fma per accumulator element it holds, loading per step one
-element of A per distinct row and one of B per distinct column among its elements. The result keeps the
-accumulator's layout, so no layout conversion is needed on either side; an f16 accumulator is widened
-before the loop and rounded once after it.
+Every thread writes its elements of a and b, widened to f32 (f32 inputs as they are, or rounded to tf32 when
+the mma asks for tf32 products, as the Tensor Cores read them; fp8 through its exact f16 value), into the
+block's shared scratch memory, row-major; after a barrier each thread runs K steps of one f32 fma per
+accumulator element it holds, loading per step one element of A per distinct row and one of B per distinct
+column among its elements. The result keeps the accumulator's layout, so no layout conversion is needed on
+either side; an f16 accumulator is widened before the loop and rounded once after it.
 """
 
 from __future__ import annotations
@@ -41,20 +41,20 @@ def _tf32(ctx: TileLowering, value: ir.Value) -> ir.Value:
     return arith.bitcast(ir.F32Type.get(), arith.select(finite, rounded, bits))
 
 
-def _widen(ctx: TileLowering, value: ir.Value) -> ir.Value:
-    """An input element as the f32 the product uses."""
+def _widen(ctx: TileLowering, value: ir.Value, tf32: bool) -> ir.Value:
+    """An input element as the f32 the product uses (`tf32`: an f32 rounded to tf32 first)."""
     f32 = ir.F32Type.get()
     if str(value.type) == "f32":
-        return _tf32(ctx, value)
+        return _tf32(ctx, value) if tf32 else value
     if is_fp8(value.type):
         value = to_f16(ctx, value)
     return arith.extf(f32, value)
 
 
-def _stage(ctx: TileLowering, operand: TileValue, base: ir.Value, start: int, row_elems: int) -> None:
+def _stage(ctx: TileLowering, operand: TileValue, base: ir.Value, start: int, row_elems: int, tf32: bool) -> None:
     """Write this thread's elements of `operand` (widened) to scratch[start + row * row_elems + col], from
     their owners only (two holders of a replicated element writing it in one step is a race)."""
-    widened = [_widen(ctx, v) for v in operand.values]
+    widened = [_widen(ctx, v, tf32) for v in operand.values]
     for element, value in zip(operand.layout.coords(ctx, ctx.tid), widened):
         row, col = element.coords
         index = arith.addi(arith.muli(row, ctx.i32(row_elems)), col)
@@ -70,8 +70,9 @@ def lower_mma_fma(ctx: TileLowering, op: Any) -> TileValue:
     a, b, acc = ctx.tile(op.lhs), ctx.tile(op.rhs), ctx.tile(op.acc)
     base = ctx.scratch(f32, m * k + k * n)
     ctx.scratch_begin()
-    _stage(ctx, a, base, 0, k)
-    _stage(ctx, b, base, m * k, n)
+    tf32 = tile.multiplies_as_tf32(op)
+    _stage(ctx, a, base, 0, k, tf32)
+    _stage(ctx, b, base, m * k, n, tf32)
     ctx.barrier()
     layout = acc.layout
     acc_type = acc.values[0].type
@@ -90,8 +91,9 @@ def lower_mma_fma(ctx: TileLowering, op: Any) -> TileValue:
         a_step = {key: ctx.scratch_load(base, arith.addi(row, kk), f32) for key, row in rows.items()}
         b_row = arith.muli(kk, ctx.i32(n))
         b_step = {key: ctx.scratch_load(base, arith.addi(b_row, col), f32) for key, col in cols.items()}
-        # The product of two widened inputs is exact in f32 (at most 11 + 11 significant bits), so a
-        # multiply then an add rounds exactly as an fma does.
+        # The product of two f16, bf16, fp8 or tf32 inputs is exact in f32 (at most 11 + 11 significant bits),
+        # so a multiply then an add rounds exactly as an fma does; of two f32 inputs it is rounded once more,
+        # which is f32 accuracy (ptxas may contract the pair into an fma).
         out = [arith.addf(total, arith.mulf(a_step[r], b_step[c]))
                for total, (r, c) in zip(loop.inner_iter_args, map(layout.register_coords, range(layout.per_thread)))]
         scf.YieldOp(out)

@@ -1,5 +1,5 @@
-"""The GEMM K loop on the mma.sync path (sm_80 up to plain sm_90) as a multi-stage cp.async pipeline
-(docs/tile-mma.md, "Pipelined K loops (cp.async)").
+"""The GEMM K loop on the mma.sync path (sm_80 up to plain sm_90, and f32-accurate f32 products on sm_90a) as
+a multi-stage cp.async pipeline (docs/tile-mma.md, "Pipelined K loops (cp.async)").
 
 A loop of the GEMM pattern (gemm_pattern.py) whose tiles mma.py can run keeps S stages of its a and b tiles
 in the launch's dynamic shared memory, each stage in the staging layout of mma_layouts.py (padded rows: no
@@ -40,7 +40,7 @@ from oxide.passes.conversion.tile_to_simt.context import (
 )
 from oxide.passes.conversion.tile_to_simt.gemm_pattern import GemmLoop, match_gemm_loop
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
-from oxide.passes.conversion.tile_to_simt.mma import warp_mma
+from oxide.passes.conversion.tile_to_simt.mma import fragment_mode, warp_mma
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
 from oxide.target import Target
 
@@ -85,11 +85,14 @@ def choose_stages(stage_bytes: int, target: Target, stages: int | None = None) -
 def match_pipeline(loop: ir.Operation, entry: ir.Block, target: Target, warps: int,
                    stages: int | None = None) -> tuple[GemmLoop, PipelinePlan] | None:
     """The pipeline of `loop` when it is a GEMM K loop the mma.sync path runs and S >= 2 stages fit; else None
-    (the loop keeps the synchronous lowering, which reports what it cannot run)."""
-    if target.tensor_cores != "mma.sync":
+    (the loop keeps the synchronous lowering, which reports what it cannot run). On sm_90a that is an
+    f32-accurate f32 product only: the wgmma path does not take it (wgmma_plan.INPUTS)."""
+    if target.tensor_cores is None:
         return None
     found = match_gemm_loop(loop, entry)
     if found is None:
+        return None
+    if target.tensor_cores == "wgmma" and not _f32_accurate(found.mma):
         return None
     lhs, rhs, acc = found.lhs.results[0].type, found.rhs.results[0].type, found.mma.results[0].type
     try:
@@ -105,6 +108,10 @@ def match_pipeline(loop: ir.Operation, entry: ir.Block, target: Target, warps: i
     if count < MIN_STAGES or count * stage > target.shared_memory_per_block - STATIC_RESERVE:
         return None
     return found, PipelinePlan(plan, count)
+
+
+def _f32_accurate(mma: ir.Operation) -> bool:
+    return str(T.elem_of(mma.operands[0].type)) == "f32" and not T.multiplies_as_tf32(mma)
 
 
 def kernel_pipeline(func: ir.Operation, target: Target, warps: int,
@@ -271,7 +278,9 @@ def lower_pipelined_loop(ctx: TileLowering, found: GemmLoop, plan: PipelinePlan)
             copier.fill(ahead, arith.remui(ahead, ctx.i32(stages)))
         simt.CpAsyncCommitGroupOp()
         base = copier.stage(arith.remui(kt, ctx.i32(stages)))
-        regs = warp_mma(ctx, mma, base, list(loop.inner_iter_args), round_tf32=mma.instr.inputs == "tf32")
+        # cp.async copies f32 tiles unrounded: tf32 products round them in registers, f32 ones split them.
+        mode = fragment_mode(mma, found.mma, staged_rounded=False)
+        regs = warp_mma(ctx, mma, base, list(loop.inner_iter_args), mode)
         scf.YieldOp(regs)
     simt.CpAsyncWaitGroupOp(pending=0)
     return TileValue(mma.layout, list(loop.results))

@@ -42,8 +42,11 @@ MAX_STAGES = 4
 STATIC_RESERVE = 32 * 1024
 # Accumulator registers per thread beyond which the wgmma path is not taken (ptxas would spill).
 MAX_ACC_REGISTERS = 128
-# Tile element types (as the tile IR spells them) the path takes: their bytes and wgmma's name for them. An
-# f32 operand is multiplied at tf32 precision (the tile `tf32` type is f32 in the IR); fp8 rings hold bytes.
+# Tile element types (as the tile IR spells them) the path takes: their bytes and wgmma's name for them. f32
+# operands take it only when the mma asks for tf32 products (`tile.tf32`, from the tile `tf32` type, which is
+# f32 in the IR): wgmma reads B from shared memory, so an f32-accurate product (3xTF32) would need hi and lo
+# copies of both operands there, twice the ring and three wgmma per step; such loops take the mma.sync path,
+# which splits the fragments in registers (mma.py). fp8 rings hold bytes.
 INPUTS = {"bf16": (2, "bf16"), "f16": (2, "f16"), "f32": (4, "tf32"), "f8E4M3FN": (1, "e4m3"), "f8E5M2": (1, "e5m2")}
 # wgmma input types whose tensor-core accumulation is shorter than f32 (fp8): their stages are promoted.
 PROMOTED = ("e4m3", "e5m2")
@@ -360,6 +363,8 @@ def _plan(mma: ir.Operation, warps: int, params: tuple[int, int], target: Target
     lhs, rhs = (v.type for v in list(mma.operands)[:2])
     elem = str(T.elem_of(lhs))
     if elem not in INPUTS or str(T.elem_of(rhs)) != elem or str(T.elem_of(mma.results[0].type)) != "f32":
+        return None
+    if elem == "f32" and not T.multiplies_as_tf32(mma):
         return None
     (bm, bk), (bk2, bn) = T.shape_of(lhs), T.shape_of(rhs)
     if bk != bk2 or not _tile_fits(elem, bm, bk, bn, b_kmajor):

@@ -18,10 +18,10 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// An FMA product (N below 8) whose f32 staging does not fit in the chip's shared memory: a located error on its kernel.
+// An FMA product (N below 8) whose f32 staging does not fit in a block's shared memory (the 227 KiB of sm_90): a located error on its kernel.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{this tile kernel needs 262144 bytes of shared memory for layout conversions, reductions and mma staging}}
+    // expected-error @below {{this tile kernel needs 262144 bytes of shared memory for layout conversions, reductions and mma staging, more than the 232448 a block of sm_90 has}}
     gpu.func @too_much_shared_fma(%c: !tile.view_mut<f32, array<i64: 8, 8>>, %a: !tile.view<f32, array<i64: 8, 4096>>, %b: !tile.view<f32, array<i64: 4096, 8>>) kernel attributes {tile.warps = 4 : i32} {
       %c0 = arith.constant 0 : i32
       %pa = "tile.make_partition"(%a) : (!tile.view<f32, array<i64: 8, 4096>>) -> !tile.partition<f32, array<i64: 8, 4096>>

@@ -1,8 +1,8 @@
 // tile.mma smaller than one Tensor Core fragment (M < 16, N < 8, or K below the instruction's K) verifies and
 // lowers to FMA loops on any chip, here sm_90: the cutile-rs examples' async_gemm (16x8 by 8x16 f16, K = 8
-// below m16n8k16's 16) and async_mlp (4x4 by 4x4 f32, whose inputs are rounded to tf32 as the Tensor Cores
-// would: add 0x1000, clear the 13 low bits) and its matrix-vector product (N = 1). A fragment-sized product in
-// the same module keeps mma.sync.
+// below m16n8k16's 16) and async_mlp (4x4 by 4x4 f32, here as tf32 tiles, whose inputs are rounded to tf32 as
+// the Tensor Cores would: add 0x1000, clear the 13 low bits) and its matrix-vector product (N = 1, f32 tiles:
+// multiplied unrounded, at f32 accuracy). A fragment-sized product in the same module keeps mma.sync.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90})' | FileCheck %s
 
 module attributes {gpu.container_module} {
@@ -42,7 +42,8 @@ module attributes {gpu.container_module} {
       // CHECK: %[[UP:.*]] = arith.addi %[[BITS]], %[[HALF]]
       // CHECK: arith.andi %[[UP]], %[[MASK]]
       // CHECK: scf.for
-      %p = "tile.mma"(%a, %a, %zero) : (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+      %p = "tile.mma"(%a, %a, %zero) {tile.tf32} : (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+      // CHECK-NOT: arith.andi %{{.*}}, %[[MASK]]
       // CHECK: scf.for
       %r = "tile.mma"(%p, %v, %col) : (tensor<4x4xf32>, tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
       "tile.store_own"(%c, %r) : (!tile.view_mut<f32, array<i64: 4, 1>>, tensor<4x1xf32>) -> ()

@@ -208,6 +208,30 @@ func.func @mma_fp8_mixed(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x16xf8E5M2>, %
 
 // -----
 
+func.func @mma_tf32_on_f16(%a: tensor<32x16xf16>, %b: tensor<16x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error@+1 {{tile.tf32 belongs on an mma of f32 tiles (it asks for tf32 products)}}
+  %d = "tile.mma"(%a, %b, %c) {tile.tf32} : (tensor<32x16xf16>, tensor<16x16xf16>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @tf32_off_mma(%a: tensor<32x16xf32>) {
+  // expected-error@+1 {{tile.tf32 belongs on an mma of f32 tiles (it asks for tf32 products)}}
+  %d = arith.negf %a {tile.tf32} : tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_tf32_not_unit(%a: tensor<32x16xf32>, %b: tensor<16x16xf32>, %c: tensor<32x16xf32>) {
+  // expected-error@+1 {{tile.tf32 is a unit attribute, got 1 : i32}}
+  %d = "tile.mma"(%a, %b, %c) {tile.tf32 = 1 : i32} : (tensor<32x16xf32>, tensor<16x16xf32>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
 func.func @atomic_mask(%p: !tile.ptr<i32>, %o: tensor<8xi32>, %v: tensor<8xi32>, %m: tensor<8xi32>) {
   // expected-error@+1 {{the atomic mask must be an i1 tile}}
   %d = "tile.atomic_rmw"(%p, %o, %v, %m) {kind = "add"} : (!tile.ptr<i32>, tensor<8xi32>, tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>

@@ -66,6 +66,10 @@ module attributes {gpu.container_module} {
       %acc0 = arith.constant dense<0.0> : tensor<64x64xf32>
       // CHECK: "tile.mma"({{.*}}) : (tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
       %acc = "tile.mma"(%wa, %wbt, %acc0) : (tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %fa = arith.extf %wa : tensor<64x16xbf16> to tensor<64x16xf32>
+      %fb = arith.extf %wbt : tensor<16x64xbf16> to tensor<16x64xf32>
+      // CHECK: "tile.mma"({{.*}}) {tile.tf32} : (tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %tacc = "tile.mma"(%fa, %fb, %acc0) {tile.tf32} : (tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
       gpu.return
     }
   }

@@ -1,7 +1,8 @@
 """GEMM tile kernels lowered by convert-tile-to-simt (mma.sync fed by ldmatrix) and run on the simt emulator,
 whose ldmatrix / mma.sync follow the PTX ISA (oxide.runtime.emulator.tensor_core), give numpy's product.
 
-The emulator has no bf16, so these cover f16 -> f32, f16 -> f16 and f32 (tf32) -> f32; bf16 differs from f16
+The emulator has no bf16, so these cover f16 -> f32, f16 -> f16, f32 -> f32 (f32-accurate, 3xTF32) and tf32
+-> f32 (f32 tiles rounded to tf32); bf16 differs from f16
 only in the PTX type name of the same instructions. The emulator also checks shared-memory races, so the
 barriers around the staging buffer are checked too. Shapes that are not multiples of the tile check the
 zero-padded loads and the masked store of the accumulator layout.
@@ -16,13 +17,30 @@ from tests.unit.passes.conversion.tile_to_simt.harness import lower, module_text
 from tests.unit.passes.conversion.tile_to_simt.test_mma_lowering import gemm, ops_in_k_loop
 
 RNG = np.random.default_rng(11)
-DTYPES = {"f16": np.float16, "f32": np.float32}
+DTYPES = {"f16": np.float16, "f32": np.float32, "tf32": np.float32}
+# Relative tolerance per input type: f32 products must be f32-accurate, which tf32 rounding misses by ~100x
+# (test_f32_tolerance_catches_tf32_products shows it).
+TOLERANCE = {"f16": 1e-4, "tf32": 1e-4, "f32": 2e-6, "f8E4M3FN": 1e-4, "f8E5M2": 1e-4}
 
 
 def _tf32(x: np.ndarray) -> np.ndarray:
     """f32 rounded to tf32 (10 mantissa bits, to nearest, ties away), as the lowering's cvt.rna does."""
     bits = x.astype(np.float32).view(np.uint32)
     return ((bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
+def expected_product(a: np.ndarray, b: np.ndarray, ein: str) -> np.ndarray:
+    """a @ b in float64, from tf32-rounded inputs for tf32 (exactly what the Tensor Cores multiply)."""
+    if ein == "tf32":
+        a, b = _tf32(a), _tf32(b)
+    return a.astype(np.float64) @ b.astype(np.float64)
+
+
+def check_product(c: np.ndarray, expected: np.ndarray, ein: str, eacc: str, k: int) -> None:
+    """c equals expected within the accumulator's and the inputs' precision (per-step f32 rounding grows with
+    sqrt(K))."""
+    tolerance = 2e-2 if eacc == "f16" else TOLERANCE[ein]
+    np.testing.assert_allclose(c.astype(np.float64), expected, rtol=tolerance, atol=tolerance * np.sqrt(max(k, 1)))
 
 
 @pytest.mark.parametrize("m,n,k,tile,warps,ein,eacc", [
@@ -32,6 +50,7 @@ def _tf32(x: np.ndarray) -> np.ndarray:
     (130, 128, 128, (128, 128, 64), 8, "f16", "f32"),  # too big for two staging buffers: one, two barriers
     (48, 40, 48, (32, 32, 16), 4, "f16", "f16"),
     (70, 64, 40, (64, 64, 16), 4, "f32", "f32"),
+    (70, 64, 40, (64, 64, 16), 4, "tf32", "f32"),
     (32, 16, 32, (16, 8, 16), 4, "f16", "f32"),
 ])
 @pytest.mark.parametrize("prefetch", [False, True])
@@ -45,12 +64,17 @@ def test_emulated_gemm_matches_numpy(m, n, k, tile, warps, ein, eacc, prefetch):
     if prefetch:  # the K loop's loads one iteration ahead (tile-prefetch-loads)
         text = lower(text, "tile-prefetch-loads")
     run_tile(text, "gemm", grid, [*view(c), *view(a), *view(b)], warps)
-    if ein == "f32":
-        expected = _tf32(a).astype(np.float64) @ _tf32(b).astype(np.float64)
-    else:
-        expected = a.astype(np.float64) @ b.astype(np.float64)
-    tolerance = 2e-2 if eacc == "f16" else 1e-4
-    np.testing.assert_allclose(c.astype(np.float64), expected, rtol=tolerance, atol=tolerance * np.sqrt(k))
+    check_product(c, expected_product(a, b, ein), ein, eacc, k)
+
+
+def test_f32_tolerance_catches_tf32_products():
+    # The f32 check above would fail a product of tf32-rounded inputs: the old lowering of f32 mma.
+    a = RNG.standard_normal((70, 40)).astype(np.float32)
+    b = RNG.standard_normal((40, 64)).astype(np.float32)
+    with pytest.raises(AssertionError):
+        check_product(expected_product(a, b, "tf32").astype(np.float32), expected_product(a, b, "f32"), "f32",
+                      "f32", 40)
+    check_product(expected_product(a, b, "f32").astype(np.float32), expected_product(a, b, "f32"), "f32", "f32", 40)
 
 
 def test_mma_result_feeds_the_next_mma():

@@ -2,7 +2,7 @@
 and every product below sm_80 lower to FMA loops (mma_fma.py), chosen by mma_layouts.tensor_core_shape.
 
 The lowered GEMM kernels run on the simt emulator against numpy over a grid of small and odd shapes and the
-dtypes mma accepts (f16 -> f32, f16 -> f16, f32 as tf32, fp8; the emulator has no bf16, which ptxas checks
+dtypes mma accepts (f16 -> f32, f16 -> f16, f32 (unrounded: f32-accurate), tf32, fp8; the emulator has no bf16, which ptxas checks
 instead), with edge tiles; the cutile-rs examples' shapes (async_gemm's 16x16x8 f16, async_mlp's 4x4x4 and
 N = 1) compile to PTX that ptxas accepts on sm_80 and sm_90a; fragment-sized products keep mma.sync.
 """
@@ -22,10 +22,10 @@ from oxide.passes.conversion.tile_to_simt.mma_layouts import tensor_core_shape
 from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime.emulator import fp8, launch
 from tests.unit.passes.conversion.tile_to_simt.harness import context, lower, module_text, view
-from tests.unit.passes.conversion.tile_to_simt.test_mma_lowering import gemm
+from tests.unit.passes.conversion.tile_to_simt.test_mma_lowering import gemm, tile_elem
 
 RNG = np.random.default_rng(1919)
-DTYPES = {"f16": np.float16, "f32": np.float32}
+DTYPES = {"f16": np.float16, "f32": np.float32, "tf32": np.float32}
 
 
 def _tf32(x: np.ndarray) -> np.ndarray:
@@ -48,7 +48,7 @@ def _inputs(shape: tuple[int, int], ein: str) -> tuple[np.ndarray, np.ndarray]:
         data = fp8.encode(values * 4, ein)
         return data, fp8.decode(data, ein).astype(np.float64)
     data = values.astype(DTYPES[ein])
-    return data, (_tf32(data) if ein == "f32" else data).astype(np.float64)
+    return data, (_tf32(data) if ein == "tf32" else data).astype(np.float64)
 
 
 @pytest.mark.parametrize("m,n,k,tile,warps,ein,eacc,chip", [
@@ -63,11 +63,13 @@ def _inputs(shape: tuple[int, int], ein: str) -> tuple[np.ndarray, np.ndarray]:
     (20, 20, 64, (16, 4, 32), 4, "f8E5M2", "f32", "sm_80"),
     (70, 40, 48, (64, 32, 16), 4, "f16", "f32", "sm_75"),    # fragment-sized, but no mma.sync below sm_80
     (40, 40, 24, (32, 32, 8), 4, "f32", "f32", "sm_75"),
+    (16, 16, 16, (4, 4, 4), 4, "tf32", "f32", "sm_90"),      # tf32 tiles: rounded before the loop
+    (40, 40, 24, (32, 32, 8), 4, "tf32", "f32", "sm_75"),
     (33, 17, 32, (16, 16, 16), 4, "f16", "f16", "sm_70"),
 ])
 def test_fma_gemm_matches_numpy(m, n, k, tile, warps, ein, eacc, chip):
     bm, bn, bk = tile
-    assert not tensor_core_shape(int(chip[3:]), bm, bn, bk, ein, eacc)
+    assert not tensor_core_shape(int(chip[3:]), bm, bn, bk, tile_elem(ein), eacc)
     a, a64 = _inputs((m, k), ein)
     b, b64 = _inputs((k, n), ein)
     c = np.full((m, n), np.nan, dtype=DTYPES[eacc])  # every element is written

@@ -1,6 +1,6 @@
 """tile.mma through convert-tile-to-simt for the GEMM shapes the Tile track targets: the K loop holds exactly
-the planned ldmatrix and mma.sync ops and two barriers (stage, then read), the accumulator is carried in
-registers, and the PTX assembles with ptxas."""
+the planned ldmatrix and mma.sync ops (three per fragment for f32-accurate f32, 3xTF32) and two barriers
+(stage, then read), the accumulator is carried in registers, and the PTX assembles with ptxas."""
 
 from __future__ import annotations
 
@@ -25,11 +25,20 @@ GEMMS = [
     (64, 64, 32, 4, "f16", "f16"),
     (64, 64, 32, 4, "f32", "f32"),
     (128, 64, 32, 4, "f32", "f32"),
+    (64, 64, 32, 4, "tf32", "f32"),
 ]
 
 
+def tile_elem(ein: str) -> str:
+    """The tile IR's element type of test input type `ein` ("tf32": f32 tiles whose mma has `tile.tf32`)."""
+    return "f32" if ein == "tf32" else ein
+
+
 def gemm(m: int, n: int, k: int, warps: int, ein: str, eacc: str) -> str:
-    """C = A @ B over a K loop, one MxN tile of C per block (the GEMM example's tile IR)."""
+    """C = A @ B over a K loop, one MxN tile of C per block (the GEMM example's tile IR); `ein` "tf32" is f32
+    tiles whose mma asks for tf32 products."""
+    attr = " {tile.tf32}" if ein == "tf32" else ""
+    ein = tile_elem(ein)
     pa = f"!tile.partition<{ein}, array<i64: {m}, {k}>>"
     pb = f"!tile.partition<{ein}, array<i64: {k}, {n}>>"
     view = f"!tile.view<{ein}, array<i64: -1, -1>>"
@@ -48,7 +57,7 @@ def gemm(m: int, n: int, k: int, warps: int, ein: str, eacc: str) -> str:
       %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%acc0 = %zero) -> ({acc}) : i32 {{
         %ta = "tile.load"(%pa, %bm, %k) : ({pa}, i32, i32) -> tensor<{m}x{k}x{ein}>
         %tb = "tile.load"(%pb, %k, %bn) : ({pb}, i32, i32) -> tensor<{k}x{n}x{ein}>
-        %r = "tile.mma"(%ta, %tb, %acc0) : (tensor<{m}x{k}x{ein}>, tensor<{k}x{n}x{ein}>, {acc}) -> {acc}
+        %r = "tile.mma"(%ta, %tb, %acc0){attr} : (tensor<{m}x{k}x{ein}>, tensor<{k}x{n}x{ein}>, {acc}) -> {acc}
         scf.yield %r : {acc}
       }}
       "tile.store_own"(%c, %acc) : ({out}, {acc}) -> ()
@@ -85,17 +94,18 @@ def ops_in_k_loop(text: str) -> list[str]:
 
 @pytest.mark.parametrize("m,n,k,warps,ein,eacc", GEMMS)
 def test_k_loop_runs_the_planned_tensor_core_ops(m, n, k, warps, ein, eacc):
-    plan = ml.plan_mma([m, k], [k, n], ein, eacc, warps)
+    plan = ml.plan_mma([m, k], [k, n], tile_elem(ein), eacc, warps)
     # The synchronous staging: a loop whose loads tile-prefetch-loads moved one iteration ahead is not the
     # GEMM pattern the cp.async pipeline takes (test_mma_pipeline.py checks that one's K loop).
     text = lower(module_text(gemm(m, n, k, warps, ein, eacc)), "tile-prefetch-loads,convert-tile-to-simt")
     ops = ops_in_k_loop(text)
     fm, fn = plan.fragments
-    assert ops.count("nvvm.mma.sync") == fm * fn * plan.k_steps
+    products = 3 if ein == "f32" else 1  # 3xTF32: lo_a hi_b, hi_a lo_b, hi_a hi_b
+    assert ops.count("nvvm.mma.sync") == products * fm * fn * plan.k_steps
     a_loads = sum(op.startswith("ldmatrix.sync.aligned.m8n8.x4.shared") for op in ops)
     b_loads = sum(".trans." in op for op in ops)
     assert a_loads == fm * plan.k_steps
-    if ein == "f32":
+    if tile_elem(ein) == "f32":
         assert b_loads == 0  # tf32 B fragments come from scalar shared loads
     else:
         assert b_loads == (fn // 2 if plan.b_pairs else fn) * plan.k_steps
@@ -117,8 +127,8 @@ def test_gemm_ptx_assembles(m, n, k, warps, ein, eacc, tmp_path):
     with context(), ir.Location.unknown():
         module = ir.Module.parse(lower(module_text(gemm(m, n, k, warps, ein, eacc))))
         ptx = "\n".join(compile_to_ptx(module, Target("sm_90")).values())
-    inputs = "tf32" if ein == "f32" else ein
-    shape = "m16n8k8" if ein == "f32" else "m16n8k16"
+    inputs = "tf32" if tile_elem(ein) == "f32" else ein
+    shape = "m16n8k8" if inputs == "tf32" else "m16n8k16"
     assert f"mma.sync.aligned.{shape}.row.col.{eacc}.{inputs}.{inputs}.{eacc}" in ptx
     (tmp_path / "gemm.ptx").write_text(ptx)
     result = subprocess.run(["ptxas", "-arch=sm_90", str(tmp_path / "gemm.ptx"), "-o", str(tmp_path / "gemm.cubin")],

@@ -23,11 +23,11 @@ from oxide.runtime.emulator import launch
 from oxide.runtime.emulator.shared_window import SharedMemoryError
 from oxide.target import Target
 from tests.unit.passes.conversion.tile_to_simt.harness import context, module_text, strided_view, view
-from tests.unit.passes.conversion.tile_to_simt.test_mma_emulated import _tf32
+from tests.unit.passes.conversion.tile_to_simt.test_mma_emulated import check_product, expected_product
 from tests.unit.passes.conversion.tile_to_simt.test_mma_lowering import gemm, ops_in_k_loop
 
 RNG = np.random.default_rng(80)
-DTYPES = {"f16": np.float16, "f32": np.float32}
+DTYPES = {"f16": np.float16, "f32": np.float32, "tf32": np.float32}
 EXAMPLES = Path(__file__).parents[5] / "examples" / "tile"
 
 
@@ -52,14 +52,11 @@ def _run(tile, warps, ein, eacc, a_args, b_args, c, chip="sm_80"):
 
 
 def _expected(a, b, ein):
-    if ein == "f32":
-        return _tf32(a).astype(np.float64) @ _tf32(b).astype(np.float64)
-    return a.astype(np.float64) @ b.astype(np.float64)
+    return expected_product(a, b, ein)
 
 
-def _check(c, expected, eacc, k):
-    tolerance = 2e-2 if eacc == "f16" else 1e-4
-    np.testing.assert_allclose(c.astype(np.float64), expected, rtol=tolerance, atol=tolerance * np.sqrt(max(k, 1)))
+def _check(c, expected, eacc, k, ein="f16"):
+    check_product(c, expected, ein, eacc, k)
 
 
 @pytest.mark.parametrize("m,n,k,tile,warps,ein,eacc", [
@@ -68,8 +65,10 @@ def _check(c, expected, eacc, k):
     (130, 37, 328, (64, 64, 32), 4, "f16", "f32"),     # N = 37; 11 K tiles through four stages
     (64, 64, 0, (64, 64, 32), 4, "f16", "f32"),        # no K tile: the accumulator stays zero
     (48, 40, 200, (32, 32, 16), 4, "f16", "f16"),      # f16 accumulate, 13 K tiles
-    (70, 64, 40, (64, 64, 16), 4, "f32", "f32"),       # tf32: rounded in registers after the copy
-    (96, 72, 96, (64, 64, 32), 4, "f32", "f32"),       # tf32, edges, 16-byte-aligned rows
+    (70, 64, 40, (64, 64, 16), 4, "tf32", "f32"),      # tf32: rounded in registers after the copy
+    (96, 72, 96, (64, 64, 32), 4, "tf32", "f32"),      # tf32, edges, 16-byte-aligned rows
+    (70, 64, 40, (64, 64, 16), 4, "f32", "f32"),       # f32: split into hi and lo in registers (3xTF32)
+    (96, 72, 96, (64, 64, 32), 4, "f32", "f32"),       # f32, edges, 16-byte-aligned rows
     (128, 128, 96, (128, 128, 32), 8, "f16", "f32"),   # the example's shape, 8 warps
 ])
 def test_pipelined_gemm_matches_numpy(m, n, k, tile, warps, ein, eacc):
@@ -77,7 +76,7 @@ def test_pipelined_gemm_matches_numpy(m, n, k, tile, warps, ein, eacc):
     b = RNG.standard_normal((k, n)).astype(DTYPES[ein])
     c = np.full((m, n), np.nan, dtype=DTYPES[eacc])  # every element is written
     _run(tile, warps, ein, eacc, view(a), view(b), c)
-    _check(c, _expected(a, b, ein), eacc, k)
+    _check(c, _expected(a, b, ein), eacc, k, ein)
 
 
 @pytest.mark.parametrize("offset,strides", [

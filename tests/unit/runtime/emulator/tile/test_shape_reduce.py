@@ -1,6 +1,6 @@
 """Shape ops, reductions, scans, mma and atomics on the emulator, against numpy: iota, broadcast, reshape,
 permute, cat, extract (and its trap), to_scalar; every reduce/scan kind along each dimension (unsigned and
-reverse forms); mma for each input type (bf16/f16/tf32 rounding); masked atomics in a defined order."""
+reverse forms); mma for each input type (bf16/f16, f32 at f32 accuracy, tf32 rounding under `tile.tf32`); masked atomics in a defined order."""
 
 from __future__ import annotations
 
@@ -112,8 +112,10 @@ def test_scan_inclusive_forward_and_reverse(kind, fn, reverse):
     np.testing.assert_array_equal(_map("i32", (4, 8), ops, "i32", (4, 8), x), expect.astype(np.int32))
 
 
-def _mma(elem: str, acc: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, storage: object) -> np.ndarray:
+def _mma(elem: str, acc: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, storage: object,
+         tf32_products: bool = False) -> np.ndarray:
     ta, tb, tc = tensor(elem, 16, 16), tensor(elem, 16, 8), tensor(acc, 16, 8)
+    attr = " {tile.tf32}" if tf32_products else ""
     body = f"""
       %c0 = arith.constant 0 : i32
       %pa = "tile.make_partition"(%x) : ({view(elem, 16, 16)}) -> {part(elem, 16, 16)}
@@ -121,7 +123,7 @@ def _mma(elem: str, acc: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, stora
       %a = "tile.load"(%pa, %c0, %c0) : ({part(elem, 16, 16)}, i32, i32) -> {ta}
       %b = "tile.load"(%pb, %c0, %c0) : ({part(elem, 16, 8)}, i32, i32) -> {tb}
       %c = "tile.load_own"(%z) : ({out(acc, 16, 8)}) -> {tc}
-      %r = "tile.mma"(%a, %b, %c) : ({ta}, {tb}, {tc}) -> {tc}
+      %r = "tile.mma"(%a, %b, %c){attr} : ({ta}, {tb}, {tc}) -> {tc}
       "tile.store_own"(%z, %r) : ({out(acc, 16, 8)}, {tc}) -> ()"""
     z = c.astype(storage)
     run(f"%z: {out(acc, 16, 8)}, %x: {view(elem, 16, 16)}, %y: {view(elem, 16, 8)}", body, (1, 1), [z, a, b])
@@ -150,8 +152,15 @@ def test_mma_f16_inputs_accumulate_in_f32_or_f16():
     np.testing.assert_array_equal(_mma("f16", "f16", a, b, c16, np.float16), expect16)
 
 
-def test_mma_f32_inputs_multiply_as_tf32():
+def test_mma_f32_inputs_multiply_at_f32_accuracy():
     z = _mma("f32", "f32", A, B, C, np.float32)
+    np.testing.assert_allclose(z, (A.astype(np.float64) @ B + C).astype(np.float32), rtol=1e-6, atol=1e-6)
+    rounded = tf32(A).astype(np.float64) @ tf32(B).astype(np.float64) + C
+    assert not np.allclose(z, rounded.astype(np.float32), rtol=1e-6, atol=1e-6)
+
+
+def test_mma_with_the_tf32_attribute_multiplies_as_tf32():
+    z = _mma("f32", "f32", A, B, C, np.float32, tf32_products=True)
     expect = tf32(A).astype(np.float64) @ tf32(B).astype(np.float64) + C
     np.testing.assert_allclose(z, expect.astype(np.float32), rtol=1e-6, atol=1e-6)
     assert not np.allclose(z, (A.astype(np.float64) @ B + C).astype(np.float32), rtol=1e-7, atol=0)
