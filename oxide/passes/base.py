@@ -48,7 +48,12 @@ class OxidePass:
         def run_pass(op: Any, pass_: Any) -> None:
             try:
                 changed = self.run(op)
-                failures = python_verifier_failures(op) if self.verify_after and changed is not False else []
+                verify = self.verify_after and changed is not False
+                # MLIR's own verifier first (IRDL constraints, upstream ops): the Python verifiers read operands
+                # and attributes that it guarantees. The pass manager does not run it (build_pass_manager).
+                failures = ir_verifier_failures(op) if verify else []
+                if verify and not failures:
+                    failures = python_verifier_failures(op)
             except PassError as exc:
                 failures = exc.failures
             except Exception as exc:  # a bug in oxide: say so, at the module, instead of a traceback
@@ -60,3 +65,21 @@ class OxidePass:
 
         run_pass.__name__ = self.name
         return run_pass
+
+
+def ir_verifier_failures(op: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """(location, message) for each error MLIR's verifier reports under `op`."""
+    try:
+        op.verify()
+    except ir.MLIRError as exc:
+        return [(d.location, d.message) for d in exc.error_diagnostics] or [(op.location, str(exc))]
+    return []
+
+
+def verify_upstream_output(op: Any, pass_: Any) -> None:
+    """The step build_pass_manager puts after each group of upstream passes: MLIR's verifier, once."""
+    failures = ir_verifier_failures(op)
+    for location, message in failures:
+        location.emit_error(message)
+    if failures:
+        pass_.signal_pass_failure()

@@ -300,10 +300,11 @@ def tma_attribute(maps: list[MapSpec]) -> ir.Attribute:
 def static_shared_bytes(func: ir.Operation) -> int:
     """Bytes of the static shared arrays a lowered kernel declares."""
     total = 0
+    shared_array = simt.SharedArrayOp.OPERATION_NAME
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         nonlocal total
-        if is_op(op, simt.SharedArrayOp):
+        if op.name == shared_array:  # the kernel's every op is visited: a name test, not an op view per op
             elem, count = simt.SharedType.parameters_of(op.results[0].type)
             total += python_value(count) * max(bit_width(elem) // 8, 1)
         return ir.WalkResult.ADVANCE
