@@ -36,6 +36,9 @@ class OxidePass:
     name: ClassVar[str]
     # Whether the Python verifiers run after this pass (a pass that is itself the verifier needs no repeat).
     verify_after: ClassVar[bool] = True
+    # Whether MLIR's verifier runs after this pass (the pass manager does not: build_pass_manager). Off for a
+    # pass that only checks, or only sets attributes that what runs next verifies or reads anyway.
+    verify_ir_after: ClassVar[bool] = True
 
     def run(self, module: ir.Operation) -> bool | None:
         """Transform or check `module` (a builtin.module); raise PassError for bad input. Returning False says
@@ -47,12 +50,11 @@ class OxidePass:
 
         def run_pass(op: Any, pass_: Any) -> None:
             try:
-                changed = self.run(op)
-                verify = self.verify_after and changed is not False
+                changed = self.run(op) is not False
                 # MLIR's own verifier first (IRDL constraints, upstream ops): the Python verifiers read operands
-                # and attributes that it guarantees. The pass manager does not run it (build_pass_manager).
-                failures = ir_verifier_failures(op) if verify else []
-                if verify and not failures:
+                # and attributes that it guarantees.
+                failures = ir_verifier_failures(op) if changed and self.verify_ir_after else []
+                if changed and self.verify_after and not failures:
                     failures = python_verifier_failures(op)
             except PassError as exc:
                 failures = exc.failures

@@ -30,6 +30,7 @@ class KeepLoopAnnotations(OxidePass):
 
     name = "keep-loop-annotations"
     verify_after = False  # it renames an attribute of upstream branches: no oxide op changes
+    verify_ir_after = False  # the upstream passes after it are verified at their end
 
     def run(self, module: ir.Operation) -> None:
         branch = cf.BranchOp.OPERATION_NAME

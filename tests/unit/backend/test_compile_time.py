@@ -115,11 +115,18 @@ class _BreaksTheConstant(OxidePass):
         return None
 
 
-def test_mlir_verifies_what_an_oxide_pass_changed() -> None:
+@dataclass(frozen=True)
+class _LowersAndBreaksTheConstant(_BreaksTheConstant):
+    name = "test-lowers-and-breaks-the-constant"
+    verify_after = False  # like convert-simt-to-nvvm: no oxide op left for the Python verifiers
+
+
+@pytest.mark.parametrize("breaking", [_BreaksTheConstant(), _LowersAndBreaksTheConstant()])
+def test_mlir_verifies_what_an_oxide_pass_changed(breaking: OxidePass) -> None:
     with make_context():
         module = ir.Module.parse(CONSTANT_FUNCTION)
         with pytest.raises(ir.MLIRError, match="have same type"):
-            build_pass_manager([_BreaksTheConstant()]).run(module.operation)
+            build_pass_manager([breaking]).run(module.operation)
 
 
 def test_mlir_verifies_the_output_of_upstream_passes_once_per_run_of_them() -> None:
