@@ -9,7 +9,8 @@ run alone in this process: the frontend (tree-sitter parse, then checks and emis
 pipeline the backend runs (oxide.backend.ptx.serialize_pipeline), and gpu-module-to-binary split into the
 LLVM translation, LLVM's optimisation and NVPTX code generation (each the difference of two serialisations
 of copies of the module: bitcode at O0, bitcode at the case's level, PTX). Times are the minimum of
-`--repeat` runs, in milliseconds of CPU time (this process and its children) and of wall time.
+`--repeat` runs, in milliseconds of CPU time (this process and its children) and of wall time; last, the
+number of ops LLVM is given (a size, unlike the times, that the machine's load cannot change).
 docs/compile-time.md has the breakdown before and after the work on it.
 """
 
@@ -58,10 +59,11 @@ def cpu_seconds() -> float:
 
 
 class Stages:
-    """Per-stage (cpu, wall) seconds, the minimum over repeats."""
+    """Per-stage (cpu, wall) seconds, the minimum over repeats, and the size of what LLVM is given."""
 
     def __init__(self) -> None:
         self.best: dict[str, tuple[float, float]] = {}
+        self.ops_to_llvm = 0  # ops of the module lowered to the LLVM dialect: what every LLVM stage pays for
 
     def time(self, stage: str, fn: Callable[[], Any]) -> Any:
         """Run `fn`, keep its time under `stage`, return its result."""
@@ -108,6 +110,7 @@ def by_stage(stages: Stages, source: str, chip: str, instances: Any) -> None:
         for number, step in enumerate(steps[:-1], 1):  # numbered: a pass may run twice
             name = step if isinstance(step, str) else step.name
             stages.time(f"pass {number:>2} {name}", lambda: build_pass_manager([step], context).run(module.operation))
+        stages.ops_to_llvm = count_ops(module.operation)
         ptx = llvm_stages(stages, module, target, context)
     stages.time(f"ptxas check of inline PTX ({len(sites)} sites)", lambda: check_inline_ptx(sites, ptx, chip))
 
@@ -135,12 +138,26 @@ def llvm_stages(stages: Stages, module: Any, target: Target, context: ir.Context
     return "\n".join(o.decode() if isinstance(o, bytes) else o for o in objects)
 
 
+def count_ops(root: Any) -> int:
+    """The number of ops under `root`, itself included."""
+    count = 0
+
+    def visit(op: Any) -> ir.WalkResult:
+        nonlocal count
+        count += 1
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit)
+    return count
+
+
 def report(name: str, stages: Stages) -> None:
     """Print one case's table."""
     print(f"\n{name}")
     print(f"  {'stage':<52} {'cpu ms':>8} {'wall ms':>8}")
     for stage, cpu, wall in stages.rows():
         print(f"  {stage:<52} {cpu:8.1f} {wall:8.1f}")
+    print(f"  ops given to LLVM (the module in the LLVM dialect): {stages.ops_to_llvm}")
 
 
 def profile(source: str, chip: str, instances: Any) -> None:

@@ -41,6 +41,7 @@ class AttachTarget(OxidePass):
 
     name = "oxide-attach-target"
     verify_after = False  # it only sets the gpu.modules' targets: no oxide op to verify again
+    verify_ir_after = False  # targets it parses itself, which gpu-module-to-binary reads next
     target: Target = option_group(Target())
 
     def run(self, module: ir.Operation) -> None:

@@ -39,7 +39,7 @@ _cext.globals.append_dialect_search_prefix(OPVIEW_MODULE_PREFIX)
 # OpView members a field name must not shadow.
 _RESERVED_FIELD_NAMES = frozenset(
     {"operation", "operands", "results", "attributes", "regions", "successors", "location", "context",
-     "name", "parent", "opview", "verify", "build", "mnemonic"}
+     "name", "parent", "opview", "verify", "build", "mnemonic", "operand_groups"}
 )
 
 DIALECTS: dict[str, "Dialect"] = {}
@@ -217,16 +217,21 @@ def _segments(fields: Sequence[_Field]) -> list[int] | None:
     return [{"single": 1, "variadic": -1, "optional": 0}[f.kind] for f in fields]
 
 
-def _group_slices(fields: Sequence[_Field], count: int, sizes: list[int] | None) -> list[slice]:
-    """Where each field's values lie in the flat operand or result list."""
-    if sizes is None:
-        dynamic = count - sum(f.kind == "single" for f in fields)
-        sizes = [1 if f.kind == "single" else dynamic for f in fields]
-    out, start = [], 0
-    for size in sizes:
-        out.append(slice(start, start + size))
-        start += size
-    return out
+def _group_slice(fields: Sequence[_Field], count: int, sizes: Sequence[int] | None, index: int) -> slice:
+    """Where field `index`'s values lie in the flat operand or result list of `count` values (`sizes`: the
+    segment sizes, present when several groups are not single)."""
+    if sizes is not None:
+        start = sum(sizes[:index])
+        return slice(start, start + sizes[index])
+    # At most one group is variadic or optional: it takes what the single groups leave.
+    dynamic = count - (len(fields) - 1)
+    variable = next((i for i, f in enumerate(fields) if f.kind != "single"), len(fields))
+    if index < variable:
+        return slice(index, index + 1)
+    if index == variable:
+        return slice(index, index + dynamic)
+    start = index + dynamic - 1
+    return slice(start, start + 1)
 
 
 def _split_params(text: str) -> list[str]:
@@ -387,22 +392,33 @@ class Op(ir.OpView):
         """Checks IRDL cannot express; raise VerifyError. (Named like xDSL's: OpView.verify is MLIR's.)"""
 
     def _operand_group(self, index: int) -> Any:
-        return self._group(self.operand_fields, list(self.operation.operands), "operandSegmentSizes", index)
+        return self._group(self.operand_fields, self.operation.operands, self._ODS_OPERAND_SEGMENTS is not None,
+                           "operandSegmentSizes", index)
 
     def _result_group(self, index: int) -> Any:
-        return self._group(self.result_fields, list(self.operation.results), "resultSegmentSizes", index)
+        return self._group(self.result_fields, self.operation.results, self._ODS_RESULT_SEGMENTS is not None,
+                           "resultSegmentSizes", index)
 
-    def _group(self, fields: list[Any], values: list[Any], sizes_attr: str, index: int) -> Any:
-        sizes = None
-        if _segments(fields) is not None:
-            sizes = list(ir.DenseI32ArrayAttr(self.operation.attributes[sizes_attr]))
-        group = values[_group_slices(fields, len(values), sizes)[index]]
-        kind = fields[index].kind
-        if kind == "single":
-            return group[0]
-        if kind == "optional":
-            return group[0] if group else None
-        return group
+    def operand_groups(self) -> list[Any]:
+        """Every operand group, in declaration order (one read of the segment sizes for all of them)."""
+        fields, values = self.operand_fields, self.operation.operands
+        sizes = (list(ir.DenseI32ArrayAttr(self.operation.attributes["operandSegmentSizes"]))
+                 if self._ODS_OPERAND_SEGMENTS is not None else None)
+        return [_pick(f.kind, values, _group_slice(fields, len(values), sizes, i)) for i, f in enumerate(fields)]
+
+    def _group(self, fields: list[Any], values: Any, segmented: bool, sizes_attr: str, index: int) -> Any:
+        # Accessors run for every op a pass visits: read only the group's own values, not the whole list.
+        sizes = list(ir.DenseI32ArrayAttr(self.operation.attributes[sizes_attr])) if segmented else None
+        return _pick(fields[index].kind, values, _group_slice(fields, len(values), sizes, index))
+
+
+def _pick(kind: str, values: Any, where: slice) -> Any:
+    """A group's value (single), value or None (optional), or list of values (variadic)."""
+    if kind == "single":
+        return values[where.start]
+    if kind == "optional":
+        return values[where.start] if where.stop > where.start else None
+    return [values[i] for i in range(where.start, where.stop)]
 
 
 def _flatten(groups: Sequence[Any]) -> list[Any]:

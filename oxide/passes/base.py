@@ -36,6 +36,9 @@ class OxidePass:
     name: ClassVar[str]
     # Whether the Python verifiers run after this pass (a pass that is itself the verifier needs no repeat).
     verify_after: ClassVar[bool] = True
+    # Whether MLIR's verifier runs after this pass (the pass manager does not: build_pass_manager). Off for a
+    # pass that only checks, or only sets attributes that what runs next verifies or reads anyway.
+    verify_ir_after: ClassVar[bool] = True
 
     def run(self, module: ir.Operation) -> bool | None:
         """Transform or check `module` (a builtin.module); raise PassError for bad input. Returning False says
@@ -47,8 +50,12 @@ class OxidePass:
 
         def run_pass(op: Any, pass_: Any) -> None:
             try:
-                changed = self.run(op)
-                failures = python_verifier_failures(op) if self.verify_after and changed is not False else []
+                changed = self.run(op) is not False
+                # MLIR's own verifier first (IRDL constraints, upstream ops): the Python verifiers read operands
+                # and attributes that it guarantees.
+                failures = ir_verifier_failures(op) if changed and self.verify_ir_after else []
+                if changed and self.verify_after and not failures:
+                    failures = python_verifier_failures(op)
             except PassError as exc:
                 failures = exc.failures
             except Exception as exc:  # a bug in oxide: say so, at the module, instead of a traceback
@@ -60,3 +67,21 @@ class OxidePass:
 
         run_pass.__name__ = self.name
         return run_pass
+
+
+def ir_verifier_failures(op: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """(location, message) for each error MLIR's verifier reports under `op`."""
+    try:
+        op.verify()
+    except ir.MLIRError as exc:
+        return [(d.location, d.message) for d in exc.error_diagnostics] or [(op.location, str(exc))]
+    return []
+
+
+def verify_upstream_output(op: Any, pass_: Any) -> None:
+    """The step build_pass_manager puts after each group of upstream passes: MLIR's verifier, once."""
+    failures = ir_verifier_failures(op)
+    for location, message in failures:
+        location.emit_error(message)
+    if failures:
+        pass_.signal_pass_failure()

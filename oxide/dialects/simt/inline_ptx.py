@@ -55,7 +55,7 @@ class InlinePtxOp(Op):
     @property
     def args(self) -> list:
         """The input operands, in order."""
-        return [v for v in (self.a0, self.a1, self.a2, self.a3, self.a4, self.a5, self.a6, self.a7) if v is not None]
+        return [v for v in self.operand_groups() if v is not None]
 
     @property
     def results_(self) -> list:
@@ -64,14 +64,15 @@ class InlinePtxOp(Op):
 
     def verify_(self) -> None:
         outputs, inputs, _ = split_constraints(self.constraints)
-        if len(outputs) != len(self.results_):
-            raise VerifyError(f"{len(outputs)} output constraint(s) for {len(self.results_)} result(s)")
-        if len(inputs) != len(self.args):
-            raise VerifyError(f"{len(inputs)} input constraint(s) for {len(self.args)} operand(s)")
-        for value in self.args:
+        args, results = self.args, self.results_
+        if len(outputs) != len(results):
+            raise VerifyError(f"{len(outputs)} output constraint(s) for {len(results)} result(s)")
+        if len(inputs) != len(args):
+            raise VerifyError(f"{len(inputs)} input constraint(s) for {len(args)} operand(s)")
+        for value in args:
             if str(value.type) not in _REGISTER_TYPES and not PtrType.isinstance(value.type):
                 raise VerifyError(f"an inline PTX operand is a scalar register or a simt pointer, not {value.type}")
-        for value in self.results_:
+        for value in results:
             if str(value.type) not in _RESULT_TYPES:
                 raise VerifyError(f"an inline PTX result is i16, i32, i64, f32 or f64, not {value.type}")
         if not self.asm.strip():

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mlir import ir
+
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.types import PtrType
 from oxide.ir.constraints import INTEGER_ATTR, AnyOf, AnyType, Is, Parametric, one_of
@@ -136,10 +138,12 @@ class WgmmaMmaAsyncOp(Op):
     def _verify_accumulator(self, n: int) -> None:
         element, count = ("f32", n // 2) if self.accumulator == "f32" else ("vector<2xf16>", n // 4)
         acc, results = list(self.acc), list(self.result)
-        if len(acc) != count or any(str(v.type) != element for v in acc):
+        # Types compare as values; printing each of up to 128 registers' types costs more than the whole check.
+        wanted = ir.Type.parse(element)
+        if len(acc) != count or any(v.type != wanted for v in acc):
             raise VerifyError(f"an m64n{n} {self.accumulator} accumulator is {count} {element} values per "
                               f"thread, got {len(acc)} operands of types ({_types(acc)})")
-        if [str(v.type) for v in results] != [str(v.type) for v in acc]:
+        if len(results) != count or any(v.type != wanted for v in results):
             raise VerifyError(f"the results are the accumulator after the MMA: {len(acc)} values of type {element}, "
                               f"got {len(results)} of types ({_types(results)})")
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import cf
 
-from oxide.ir.rules import is_op
 from oxide.ir.walk import walk
 from oxide.passes.base import OxidePass
 from oxide.passes.registry import register_pass
@@ -31,10 +30,14 @@ class KeepLoopAnnotations(OxidePass):
 
     name = "keep-loop-annotations"
     verify_after = False  # it renames an attribute of upstream branches: no oxide op changes
+    verify_ir_after = False  # the upstream passes after it are verified at their end
 
     def run(self, module: ir.Operation) -> None:
+        branch = cf.BranchOp.OPERATION_NAME
+
         def visit(op: ir.Operation) -> ir.WalkResult:
-            if is_op(op, cf.BranchOp) and FRONTEND_ATTRIBUTE in op.attributes:
+            # Every op of the lowered kernels is visited: compare the name, the cheapest test there is.
+            if op.name == branch and FRONTEND_ATTRIBUTE in op.attributes:
                 annotation = op.attributes[FRONTEND_ATTRIBUTE]
                 del op.attributes[FRONTEND_ATTRIBUTE]
                 op.attributes[LLVM_BRANCH_ATTRIBUTE] = annotation

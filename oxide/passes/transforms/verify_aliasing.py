@@ -36,6 +36,7 @@ class VerifyAliasingPass(OxidePass):
 
     name = "oxide-verify-aliasing"
     verify_after = False
+    verify_ir_after = False  # it only checks
 
     def run(self, module: ir.Operation) -> None:
         # Witnesses come only from the Rust frontend: a module of lowered tile kernels has none to check.

@@ -147,6 +147,7 @@ class GridConstantParams(OxidePass):
 
     name = "oxide-grid-constant-params"
     verify_after = False  # it only sets LLVM argument attributes: no oxide op to verify again
+    verify_ir_after = False  # nor anything MLIR verifies that the translation to LLVM IR does not read
 
     def run(self, module: ir.Operation) -> None:
         for gpu_module in module.regions[0].blocks[0].operations:

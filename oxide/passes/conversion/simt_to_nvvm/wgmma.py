@@ -46,9 +46,11 @@ def lower_wgmma_mma_async(ctx: LoweringContext, op: ops.WgmmaMmaAsyncOp) -> list
     acc = list(op.acc)
     # nvvm.wgmma.mma_async threads the accumulator as one LLVM struct of its registers, in and out.
     struct = llvm.StructType.get_literal([v.type for v in acc])
-    packed = llvm.mlir_undef(struct)
-    for i, value in enumerate(acc):
-        packed = llvm.insertvalue(packed, value, ir.DenseI64ArrayAttr.get([i]))
+    packed = _unpacked_struct(acc, struct)
+    if packed is None:
+        packed = llvm.mlir_undef(struct)
+        for i, value in enumerate(acc):
+            packed = llvm.insertvalue(packed, value, ir.DenseI64ArrayAttr.get([i]))
     kind = _attr(f"#nvvm.wgmma_type<{op.input}>")
     # A is K-major as "row" and B as "col"; a transposed (MN-major) operand is the other layout.
     layout_a = "col" if op.transpose_a else "row"
@@ -63,6 +65,26 @@ def lower_wgmma_mma_async(ctx: LoweringContext, op: ops.WgmmaMmaAsyncOp) -> list
         _attr(f"#nvvm.mma_layout<{layout_a}>"), _attr(f"#nvvm.mma_layout<{layout_b}>"),
     ).result
     return [llvm.extractvalue(v.type, result, ir.DenseI64ArrayAttr.get([i])) for i, v in enumerate(acc)]
+
+
+def _unpacked_struct(acc: list[ir.Value], struct: ir.Type) -> ir.Value | None:
+    """The struct `acc` was extracted from, field by field in order, if it was (a wgmma whose accumulator is
+    the previous wgmma's result, as in every K step after the first): it is passed on as it is, instead of
+    64-128 insertvalues rebuilding it (which LLVM would then have to fold away again)."""
+    source = None
+    for i, value in enumerate(acc):
+        if not isinstance(value, ir.OpResult):
+            return None  # a block argument (the accumulator carried into the K loop)
+        owner = value.owner.operation
+        if (owner.name != llvm.ExtractValueOp.OPERATION_NAME
+                or list(ir.DenseI64ArrayAttr(owner.attributes["position"])) != [i]):
+            return None
+        container = owner.operands[0]
+        if source is None and container.type == struct:
+            source = container
+        elif container != source:
+            return None
+    return source
 
 
 @lowering(ops.SmemDescOp)

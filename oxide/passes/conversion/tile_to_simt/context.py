@@ -131,7 +131,7 @@ class TileLowering:
     # Constants, hoisted to the kernel entry -----------------------------------------------------------------
     def const(self, type_: ir.Type, value: float) -> ir.Value:
         """An arith.constant at the kernel's entry (cached)."""
-        key = (str(type_), repr(value))  # repr: -0.0 and 0.0 are different constants
+        key = (type_, repr(value))  # repr: -0.0 and 0.0 are different constants; types compare as values
         if key not in self._constants:
             with ir.InsertionPoint.at_block_begin(self.entry):
                 if isinstance(type_, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)):

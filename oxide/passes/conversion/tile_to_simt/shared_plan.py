@@ -69,9 +69,10 @@ class SharedPlan:
 def shared_arrays(func: ir.Operation) -> list[SharedArray]:
     """The static shared arrays a lowered kernel declares, in program order."""
     found: list[SharedArray] = []
+    shared_array = simt.SharedArrayOp.OPERATION_NAME
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if is_op(op, simt.SharedArrayOp):
+        if op.name == shared_array:  # the kernel's every op is visited: a name test, not an op view per op
             elem, count = simt.SharedType.parameters_of(op.results[0].type)
             nbytes = python_value(count) * max(bit_width(elem) // 8, 1)
             movable = all(is_op(use.owner, simt.SharedPtrOp) for use in op.results[0].uses)

@@ -26,6 +26,23 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // A wgmma whose accumulator is the previous one's result, in order, takes that result struct as it is;
+    // any other accumulator (here the same registers in another order) is packed into a new struct.
+    // CHECK-LABEL: gpu.func @chained
+    gpu.func @chained(%a: i64, %b: i64, %x: f32, %out: !llvm.ptr<1>) kernel {
+      // CHECK: [[FIRST:%[0-9]+]] = nvvm.wgmma.mma_async
+      %r:4 = "simt.wgmma_mma_async"(%x, %x, %x, %x, %a, %b) {m = 64, n = 8, k = 16, input = "bf16", accumulator = "f32", scale_d = "accumulate", negate_a = false, negate_b = false, transpose_a = false, transpose_b = false} : (f32, f32, f32, f32, i64, i64) -> (f32, f32, f32, f32)
+      // CHECK-NOT: llvm.insertvalue
+      // CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, [[FIRST]],
+      %s:4 = "simt.wgmma_mma_async"(%r#0, %r#1, %r#2, %r#3, %a, %b) {m = 64, n = 8, k = 16, input = "bf16", accumulator = "f32", scale_d = "accumulate", negate_a = false, negate_b = false, transpose_a = false, transpose_b = false} : (f32, f32, f32, f32, i64, i64) -> (f32, f32, f32, f32)
+      // CHECK-COUNT-4: llvm.insertvalue
+      // CHECK: nvvm.wgmma.mma_async
+      %t:4 = "simt.wgmma_mma_async"(%s#1, %s#0, %s#2, %s#3, %a, %b) {m = 64, n = 8, k = 16, input = "bf16", accumulator = "f32", scale_d = "accumulate", negate_a = false, negate_b = false, transpose_a = false, transpose_b = false} : (f32, f32, f32, f32, i64, i64) -> (f32, f32, f32, f32)
+      "simt.wgmma_wait_group"() {pending = 0} : () -> ()
+      llvm.store %t#3, %out : f32, !llvm.ptr<1>
+      gpu.return
+    }
+
     // CHECK-LABEL: gpu.func @f16_accumulator
     gpu.func @f16_accumulator(%a: i64, %b: i64, %h: vector<2xf16>, %out: !llvm.ptr<1>) kernel {
       // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 8, k = 32>, D[<f16>, <one>], A[<e5m2>, <one>, <row>], B[<e5m2>, <one>, <col>] : !llvm.struct<(vector<2xf16>, vector<2xf16>)>
