@@ -33,7 +33,7 @@ from oxide.backend.emulator import (  # noqa: F401 (rules)
     ops_vector,
     ops_wgmma,
 )
-from oxide.backend.emulator import tile_arith, tile_control, tile_ops  # noqa: F401 (tile rules)
+from oxide.backend.emulator import tile_arith, tile_control, tile_mapped, tile_ops  # noqa: F401 (tile rules)
 from oxide.backend.emulator.emitter import (
     KernelEmitter,
     LocationTable,
@@ -55,7 +55,8 @@ from oxide.runtime.emulator import debug as _d
 {schedule}{tile}from oxide.runtime.emulator import values as _v
 from oxide.runtime.emulator import warp as _w
 '''
-_TILE_IMPORT = "from oxide.runtime.emulator import tile as _t\n"
+_TILE_IMPORT = ("from oxide.runtime.emulator import tile as _t\n"
+                "from oxide.runtime.emulator import tile_mapped as _tm\n")
 _SCHEDULE_IMPORT = ("from oxide.runtime.emulator import addresses as _ad\n"
                     "from oxide.runtime.emulator import clusters as _cl\n"
                     "from oxide.runtime.emulator import hopper as _h\n"
