@@ -1,6 +1,6 @@
 """`oxide.tile`: the host API of tile kernels (partitions of output arrays); runtime-only, no compiler."""
 
 from oxide.runtime.random import rand, randn
-from oxide.runtime.tile import Partition, partition
+from oxide.runtime.tile import MappedPartition, Partition, partition
 
-__all__ = ["Partition", "partition", "rand", "randn"]
+__all__ = ["MappedPartition", "Partition", "partition", "rand", "randn"]

@@ -110,12 +110,8 @@ def _persistent_run(env: Env, s: Sizes, a: Arrays) -> Arrays:
 
 def oxide_partition_map(partition: Any, shape: list[int], blocks: int) -> Any:
     """cutile-rs's `partition([..]).map(MAP, num_tile_blocks)`: a mapped partition launched on `blocks` tile
-    blocks that walk the output tiles themselves."""
-    mapper = getattr(partition, "map", None)
-    if mapper is None:
-        raise NotImplementedError("oxide.tile.Partition has no map(shape, num_tile_blocks): a mapped partition "
-                                  "(MappedPartitionMut) cannot be passed from Python with this runtime")
-    return mapper(tuple(shape), blocks)
+    blocks that walk the output tiles themselves (`oxide.tile.Partition.map`)."""
+    return partition.map(tuple(shape), blocks)
 
 
 def _persistent_reference(s: Sizes, a: Arrays) -> Arrays:

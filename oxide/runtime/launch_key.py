@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from oxide.runtime.memory import DeviceBuffer
-from oxide.runtime.tile import Partition
+from oxide.runtime.tile import MappedPartition, Partition
 
 _SCALARS = (bool, int, float)
 
@@ -23,10 +23,14 @@ def launch_key(args: Sequence[Any]) -> tuple | None:
     """A hashable summary of `args` that fixes every launch check's outcome, or None."""
     key = []
     for value in args:
-        part = _part(value.array) if type(value) is Partition else _part(value)
+        if type(value) is MappedPartition:  # the map and the block count fix the grid and the launch checks
+            part = _part(value.array)
+            key.append(("mapped", value.partition.tile_shape, value.map, value.blocks, part))
+        else:
+            part = _part(value.array) if type(value) is Partition else _part(value)
+            key.append(part if type(value) is not Partition else ("partition", value.tile_shape, part))
         if part is None:
             return None
-        key.append(part if type(value) is not Partition else ("partition", value.tile_shape, part))
     return tuple(key)
 
 

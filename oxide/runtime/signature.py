@@ -26,6 +26,8 @@ order, the last (when there is one) an mma.sync entry needing no maps):
 - `tile_out` `&mut Tensor<E, {[S..]}>` -> u64 pointer, r x i64 shape, r x i64 strides (elements); `shape` is
                                          the tile shape S, one output tile per tile block
 - `tile_in`  `&Tensor<E, {[d..]}>`     -> the same ABI; `shape` holds the static dims, -1 where dynamic
+- `tile_mapped` `MappedPartitionMut<E, {[S..]}, MAP>` -> the same ABI; `shape` is S, `map` is MAP (tiles per
+                                         work item, 0 = the whole axis); launched on (blocks, 1, 1)
 - `ptr` and `scalar` as above
 """
 
@@ -48,6 +50,7 @@ TENSOR_MAP_TYPE = "!simt.tensor_map"
 TENSOR_MAP_ABI = "tensor_map"
 _MLIR_SCALAR = {"f32": "f32", "f64": "f64", "i1": "bool", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64"}
 _TILE_VIEW = re.compile(r"!tile\.(view_mut|view)<\s*(\w+)\s*,\s*array<i64(?::\s*([-\d,\s]*))?>\s*>")
+_TILE_MAPPED = re.compile(r"!tile\.mapped_mut<\s*(\w+)\s*,\s*array<i64:\s*([\d,\s]*)>\s*,\s*array<i64:\s*([\d,\s]*)>\s*>")
 _RUST_TENSOR = re.compile(r"&\s*(?:mut\s+)?Tensor<\s*(\w+)")
 # Tensor element types: the Rust name where the signature has it (sign known), else the MLIR one (signless).
 TENSOR_ELEMENTS = ("f32", "f64", "f16", "bf16", "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "i1",
@@ -78,11 +81,12 @@ class ParamSpec:
     signless_fields: bool = False  # struct fields known only by their MLIR type (sign unknown)
     shape: list[int] = field(default_factory=list)  # tile_out: the tile shape; tile_in: static dims, -1 dynamic
     layout: dict[str, Any] = field(default_factory=dict)  # a buffer's struct/array element: size, align, leaves
+    map: list[int] = field(default_factory=list)  # tile_mapped: tiles per work item per axis (0 = the whole axis)
 
     @property
     def is_tensor(self) -> bool:
-        """Whether the parameter is a tile kernel's tensor (`tile_out` or `tile_in`)."""
-        return self.kind in ("tile_out", "tile_in")
+        """Whether the parameter is a tile kernel's tensor (`tile_out`, `tile_mapped` or `tile_in`)."""
+        return self.kind in ("tile_out", "tile_mapped", "tile_in")
 
     @property
     def is_buffer(self) -> bool:
@@ -128,6 +132,8 @@ class KernelSpec:
             p["abi"] = spec.abi
             if not p["layout"]:
                 del p["layout"]  # scalar elements: artifacts stay as they were before layouts existed
+            if not p["map"]:
+                del p["map"]  # only mapped partitions have one
         for key in ("cluster", "cooperative"):
             if not out[key]:
                 del out[key]  # ordinary launches: artifacts stay as they were before clusters existed
@@ -156,6 +162,11 @@ def _param_spec(name: str, rust_type: str, mlir_types: list[str]) -> ParamSpec:
     rust = rust_type.strip()
     if mlir_types and (t := _TILE_VIEW.fullmatch(mlir_types[0].strip())):
         return _tensor_spec(name, rust, t)
+    if mlir_types and (t := _TILE_MAPPED.fullmatch(mlir_types[0].strip())):
+        elem, dims, per_item = t.groups()
+        spec = _tensor_spec(name, rust, _TILE_VIEW.fullmatch(f"!tile.view_mut<{elem}, array<i64: {dims}>>"))
+        spec.kind, spec.map = "tile_mapped", [int(m) for m in per_item.split(",")]
+        return spec
     if mlir_types == [TENSOR_MAP_TYPE]:
         return ParamSpec(name, rust, "tensor_map")
     if (m := _SLICE.fullmatch(rust)):

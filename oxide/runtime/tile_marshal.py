@@ -40,7 +40,7 @@ from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer, device_view
 from oxide.runtime.scalars import SCALARS, convert, device_address
 from oxide.runtime.signature import ParamSpec
 from oxide.runtime.tensor_map import TensorMap, TensorMapError
-from oxide.runtime.tile import Partition
+from oxide.runtime.tile import MappedPartition, Partition
 
 _FLOATS = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
 # Tensor elements whose numpy stand-in does not tell TMA their type (bf16 arrives as 16-bit patterns).
@@ -121,8 +121,8 @@ class TileBinder(ArgumentChecker):
         bound = TileBound()
         first_output = None
         for index, (p, value) in enumerate(zip(self.params, args)):
-            if p.kind == "tile_out":
-                grid = self._output_grid(p, value)
+            if p.kind in ("tile_out", "tile_mapped"):
+                grid = self._output_grid(p, value) if p.kind == "tile_out" else self._mapped_grid(p, value)
                 if bound.grid is None:
                     bound.grid, first_output = grid, p
                 elif grid != bound.grid:
@@ -210,6 +210,12 @@ class TileBinder(ArgumentChecker):
                 if not isinstance(value, Partition) or value.tile_shape != tuple(p.shape):
                     return f"`{p.name}: {p.rust_type}` takes a partition with tile shape {tuple(p.shape)}"
                 value = value.array
+            if p.kind == "tile_mapped":
+                if not isinstance(value, MappedPartition) or value.partition.tile_shape != tuple(p.shape) \
+                        or value.map != tuple(p.map):
+                    return (f"`{p.name}: {p.rust_type}` takes a mapped partition with tile shape {tuple(p.shape)} "
+                            f"and map {tuple(p.map)}")
+                value = value.array
             if p.kind == "ptr" and isinstance(value, int):
                 continue
             try:
@@ -232,6 +238,21 @@ class TileBinder(ArgumentChecker):
                                 f"shape {value.tile_shape}; pass `{hint}`")
         grid = value.grid
         return tuple(grid) + (1,) * (3 - len(grid))  # type: ignore[return-value]
+
+    def _mapped_grid(self, p: ParamSpec, value: Any) -> tuple[int, int, int]:
+        """(blocks, 1, 1) of a mapped partition whose tile shape and map are the kernel's."""
+        hint = f"oxide.tile.partition({p.name}, {tuple(p.shape)}).map({tuple(p.map)}, blocks)"
+        if not isinstance(value, MappedPartition):
+            raise self._fail(p, f"a `MappedPartitionMut` parameter takes a mapped partition of an array: pass "
+                                f"`{hint}`, got {_describe(value)}")
+        if value.partition.tile_shape != tuple(p.shape) or value.map != tuple(p.map):
+            raise self._fail(p, f"the kernel writes tiles of shape {tuple(p.shape)} in work items of {tuple(p.map)}, "
+                                f"but the partition has tile shape {value.partition.tile_shape} and map {value.map}; "
+                                f"pass `{hint}`")
+        if not 1 <= value.blocks <= value.work_items:
+            raise self._fail(p, f"the mapped partition asks for {value.blocks} tile blocks, but it holds "
+                                f"{value.work_items} work items (the array changed shape?)")
+        return (value.blocks, 1, 1)
 
     def _array(self, p: ParamSpec, value: Any) -> tuple[Any, np.dtype, tuple[int, ...]]:
         """(a numpy array or a device ArrayView, its dtype, its shape) after the kind checks of the target."""

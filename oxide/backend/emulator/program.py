@@ -33,7 +33,7 @@ from oxide.backend.emulator import (  # noqa: F401 (rules)
     ops_vector,
     ops_wgmma,
 )
-from oxide.backend.emulator import tile_arith, tile_control, tile_ops  # noqa: F401 (tile rules)
+from oxide.backend.emulator import tile_arith, tile_control, tile_mapped, tile_ops  # noqa: F401 (tile rules)
 from oxide.backend.emulator.emitter import (
     KernelEmitter,
     LocationTable,
@@ -56,6 +56,8 @@ from oxide.runtime.emulator import debug as _d
 from oxide.runtime.emulator import warp as _w
 '''
 _TILE_IMPORT = "from oxide.runtime.emulator import tile as _t\n"
+# Only programs with mapped partitions import their helpers (the other programs stay as they were).
+_MAPPED_IMPORT = "from oxide.runtime.emulator import tile_mapped as _tm\n"
 _SCHEDULE_IMPORT = ("from oxide.runtime.emulator import addresses as _ad\n"
                     "from oxide.runtime.emulator import clusters as _cl\n"
                     "from oxide.runtime.emulator import hopper as _h\n"
@@ -142,6 +144,8 @@ def emit_program(module: ir.Module, *, strict: bool = True) -> str:
         table.append(f"    {name!r}: {{'function': {function}{fields}}},")
     source = module.operation.location
     tile = _TILE_IMPORT if any(is_tile_kernel(func) for func in kernels) else ""  # SIMT programs stay as they were
+    if any("_tm." in body for body in bodies):
+        tile += _MAPPED_IMPORT
     schedule = _SCHEDULE_IMPORT if not all(is_tile_kernel(func) for func in kernels) else ""
     header = _HEADER.format(source=_source_name(source), tile=tile, schedule=schedule)
     locs_text = "LOCS = (\n" + "".join(f"    {entry!r},\n" for entry in locs.entries) + ")\n"

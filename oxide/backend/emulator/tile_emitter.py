@@ -26,8 +26,8 @@ COMPUTE_TYPES = {"f32": "np.float32", "f64": "np.float64", "f16": "np.float16", 
                  "i1": "np.bool_", "i8": "np.int8", "i16": "np.int16", "i32": "np.int32", "i64": "np.int64",
                  "index": "np.int64", "f8E4M3FN": "np.float32", "f8E5M2": "np.float32"}
 _ROUNDED = {"bf16": "_t.bf16({})", "f8E4M3FN": "_t.fp8({}, 'f8E4M3FN')", "f8E5M2": "_t.fp8({}, 'f8E5M2')"}
-_TILE_PARAM = re.compile(r"!tile\.(view_mut|view|ptr)<")
-_PARAM_KINDS = {"view_mut": "tile_out", "view": "tile_in", "ptr": "ptr"}
+_TILE_PARAM = re.compile(r"!tile\.(view_mut|view|mapped_mut|ptr)<")
+_PARAM_KINDS = {"view_mut": "tile_out", "view": "tile_in", "mapped_mut": "tile_mapped", "ptr": "ptr"}
 
 
 def is_tile_kernel(func: Any) -> bool:

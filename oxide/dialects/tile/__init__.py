@@ -10,10 +10,11 @@ One module per op family; importing this package declares them all. It must stay
 as `oxide.dialects.tile`: the MLIR bindings import it to find the OpView classes of `tile.*` ops.
 """
 
-from oxide.dialects.tile import debug, kernel, memory, mma, pointer, reduce, shape, types  # noqa: F401  (declaration on import)
+from oxide.dialects.tile import debug, kernel, mapped, memory, mma, pointer, reduce, shape, types  # noqa: F401  (declaration on import)
 from oxide.dialects.tile.debug import PrintOp
 from oxide.dialects.tile.dialect import DIALECT
 from oxide.dialects.tile.kernel import BlockIdOp, DimOp, NumBlocksOp, NumTilesOp
+from oxide.dialects.tile.mapped import MappedIndexOp, MappedItemTilesOp, MappedStoreOp, MappedWorkOp
 from oxide.dialects.tile.memory import (
     ATOMIC_KINDS, AtomicRmwOp, LoadOp, LoadOwnOp, PartitionMutOp, PartitionOp, StoreOp, StoreOwnOp,
 )
@@ -24,11 +25,12 @@ from oxide.dialects.tile.shape import (
     BroadcastOp, CatOp, ExtractOp, IotaOp, PermuteOp, ReshapeOp, SplatOp, ToScalarOp,
 )
 from oxide.dialects.tile.types import (
-    PartitionMutType, PartitionType, PtrType, ViewMutType, ViewType, elem_of, shape_attr, shape_of, tile_type,
+    MappedMutType, PartitionMutType, PartitionType, PtrType, ViewMutType, ViewType, elem_of, shape_attr, shape_of, tile_type,
 )
 
 __all__ = ["DIALECT", "ATOMIC_KINDS", "REDUCE_KINDS", "TF32_ATTR", "AtomicRmwOp", "BlockIdOp", "BroadcastOp", "CatOp",
-           "DimOp", "ExtractOp", "IotaOp", "LoadOp", "LoadOwnOp", "LoadPtrOp", "MmaOp", "NumBlocksOp", "NumTilesOp",
+           "DimOp", "ExtractOp", "IotaOp", "LoadOp", "LoadOwnOp", "LoadPtrOp", "MappedIndexOp", "MappedItemTilesOp",
+           "MappedMutType", "MappedStoreOp", "MappedWorkOp", "MmaOp", "NumBlocksOp", "NumTilesOp",
            "PartitionMutOp", "PartitionOp", "PermuteOp", "PrintOp", "ReduceOp", "ReshapeOp", "ScanOp", "SplatOp",
            "StoreOp", "StoreOwnOp", "StorePtrOp", "ToScalarOp", "PartitionMutType", "PartitionType", "PtrType",
            "ViewMutType", "ViewType", "elem_of", "multiplies_as_tf32", "shape_attr", "shape_of", "tile_type"]

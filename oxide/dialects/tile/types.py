@@ -62,6 +62,17 @@ class PartitionMutType(TypeDef):
 
 
 @DIALECT.type
+class MappedMutType(TypeDef):
+    """`MappedPartitionMut<E, S, MAP>`: an output split into S-shaped tiles whose tile grid is cut into work
+    items of MAP tiles (0 = the whole axis); a persistent block visits its own work items (tile.mapped_*)."""
+
+    mnemonic = "mapped_mut"
+    elem = Param(AnyType(), "element type")
+    shape = Param(SHAPE, "the partition's tile shape (static)")
+    map = Param(SHAPE, "tiles per work item along each axis, 0 for the whole axis")
+
+
+@DIALECT.type
 class PtrType(TypeDef):
     """`*mut E` in an `unsafe fn` tile kernel: a raw global pointer for pointer-tile atomics."""
 
@@ -73,7 +84,7 @@ def shape_of(value_type: Any) -> list[int]:
     """The shape of a tile (ranked tensor) type or of a view/partition type's shape parameter."""
     if isinstance(value_type, ir.RankedTensorType):
         return list(value_type.shape)
-    for typedef in (ViewType, ViewMutType, PartitionType, PartitionMutType):
+    for typedef in (ViewType, ViewMutType, PartitionType, PartitionMutType, MappedMutType):
         if typedef.isinstance(value_type):
             return read_int_array(lambda: typedef.parameters_of(value_type)[1], f"the shape of {value_type}")
     raise VerifyError(f"{value_type} has no shape")
@@ -83,7 +94,7 @@ def elem_of(value_type: Any) -> ir.Type:
     """The element type of a tile, view, partition or pointer type."""
     if isinstance(value_type, ir.RankedTensorType):
         return value_type.element_type
-    for typedef in (ViewType, ViewMutType, PartitionType, PartitionMutType, PtrType):
+    for typedef in (ViewType, ViewMutType, PartitionType, PartitionMutType, MappedMutType, PtrType):
         if typedef.isinstance(value_type):
             return typedef.parameters_of(value_type)[0]
     raise VerifyError(f"{value_type} has no element type")

@@ -26,6 +26,7 @@ from oxide.frontends.kernel_module import (
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.syntax.parser import Source, parse
 from oxide.frontends.tile.emit import Emitter
+from oxide.frontends.tile.mapped import MappedT
 from oxide.frontends.tile.module import TileCrate, collect, is_tile_source
 from oxide.frontends.tile.types import SCALARS, PtrT, Scalar, TileT, V, ViewT, rust_name
 from oxide.diagnostics import OxideError
@@ -139,7 +140,7 @@ def _drop_unused_leaves(func: Any) -> None:
 
 def _param_type(em: Emitter, fn: ast.Function, p: ast.Param) -> Any:
     """A kernel parameter's type, checked against what a tile kernel may take."""
-    if isinstance(p.ty, ast.PathTy) and p.ty.name in ("MappedPartitionMut", "Partition", "PartitionMut"):
+    if isinstance(p.ty, ast.PathTy) and p.ty.name in ("Partition", "PartitionMut"):
         raise err(p.ty.loc, f"a `{p.ty.name}` kernel parameter is not supported; take the output as "
                             f"`&mut Tensor<E, S>` (the host passes a partition)")
     if isinstance(p.ty, ast.PathTy) and p.ty.name == "Tensor":
@@ -162,6 +163,8 @@ def _param_type(em: Emitter, fn: ast.Function, p: ast.Param) -> Any:
     elif isinstance(ty, PtrT):
         if not fn.attrs.get("unsafe"):
             raise err(p.ty.loc, "a raw pointer parameter needs an `unsafe fn` kernel: nothing checks what it points at")
+    elif isinstance(ty, MappedT):
+        pass  # checked where the type is resolved (mapped.py)
     elif isinstance(ty, TileT):
         raise err(p.ty.loc, "a kernel takes tensors, not tiles: `&Tensor<E, S>` (input) or `&mut Tensor<E, S>`")
     elif not isinstance(ty, Scalar):

@@ -19,6 +19,7 @@ from mlir.dialects import scf
 from oxide.frontends.structured import Frame, assigned_names, jumps, live_flags, while_loop
 from oxide.frontends.syntax import ast
 from oxide.frontends.syntax.errors import err
+from oxide.frontends.tile import mapped
 from oxide.frontends.tile import values as vals
 from oxide.frontends.tile.types import BOOL, UNIT, UNIT_V, Flex, Scalar, TileT, TupleT, V, rust_name
 from oxide.frontends.tile.values import coerce, concrete, scalar_const
@@ -172,7 +173,7 @@ class ControlFlow:
         frame.continue_flag.v = scalar_const(True, BOOL)
         return UNIT_V
 
-    def _loop_frame(self, label: str | None, body: ast.Block) -> LoopFrame:
+    def loop_frame(self, label: str | None, body: ast.Block) -> LoopFrame:
         kinds = {kind for kind, _, _ in jumps([body])}
         frame = LoopFrame("loop", label)
         if "break" in kinds:
@@ -182,27 +183,37 @@ class ControlFlow:
         return frame
 
     def x_For(self, e: ast.For, expected: Any) -> V:
+        if mapped.is_iter_indices(e.iter):
+            return mapped.mapped_for(self, e)
         start, end, step = self._range(e.iter)
-        frame = self._loop_frame(e.label, e.body)
+        frame = self.loop_frame(e.label, e.body)
         if frame.exit_flag is not None:
             return self._for_as_while(e, frame, start, end, step)
+
+        def body(counter: ir.Value) -> None:
+            self.bind_pattern(e.pattern, V(start.ty, counter))
+            self.block(e.body)
+
+        self.counted_loop(frame, start, end, step, [e.body], body, e.loc)
+        return UNIT_V
+
+    def counted_loop(self, frame: LoopFrame, start: V, end: V, step: V, nodes: list[Any],
+                     body_fn: Callable[[ir.Value], None], loc: Any) -> None:
+        """`scf.for` from `start` to `end` by `step` (a loop without `break`), carrying every outer variable
+        `nodes` assign; `body_fn` emits the body given the counter."""
         self.loops.append(frame)
         try:
-            carried = [b for b in self.carried([e.body]) if b is not frame.continue_flag]
+            carried = [b for b in self.carried(nodes) if b is not frame.continue_flag]
         finally:
             self.loops.pop()
-        _fix_carried(carried, e.loc)
+        _fix_carried(carried, loc)
         types = [b.v.ty for b in carried]
         loop = scf.ForOp(start.value, end.value, step.value, [b.v.value for b in carried])
         with ir.InsertionPoint(loop.body):
-            def body() -> None:
-                self.bind_pattern(e.pattern, V(start.ty, loop.induction_variable))
-                self.block(e.body)
-
-            scf.yield_(self._loop_body(frame, carried, types, list(loop.inner_iter_args), body, e.loc))
+            scf.yield_(self._loop_body(frame, carried, types, list(loop.inner_iter_args),
+                                       lambda: body_fn(loop.induction_variable), loc))
         for b, r in zip(carried, loop.results):
             _rebind(b, r)
-        return UNIT_V
 
     def _range(self, it: Any) -> tuple[V, V, V]:
         step_e = None
@@ -247,12 +258,12 @@ class ControlFlow:
     def x_While(self, e: ast.While, expected: Any) -> V:
         if isinstance(e.cond, ast.LetCond):
             raise err(e.cond.loc, "`while let` is not supported in tile kernels")
-        frame = self._loop_frame(e.label, e.body)
+        frame = self.loop_frame(e.label, e.body)
         return self._while(frame, [], lambda: self.condition(e.cond), lambda: self.block(e.body), [e.cond, e.body],
                            e.loc)
 
     def x_Loop(self, e: ast.Loop, expected: Any) -> V:
-        frame = self._loop_frame(e.label, e.body)
+        frame = self.loop_frame(e.label, e.body)
         if frame.exit_flag is None:
             raise err(e.loc, "this `loop` has no `break`, so it never ends")
         return self._while(frame, [], lambda: scalar_const(True, BOOL), lambda: self.block(e.body), [e.body], e.loc)

@@ -12,7 +12,7 @@ from mlir.dialects import arith
 from oxide.frontends.syntax import ast
 from oxide.frontends.kernel_module import location, param_name
 from oxide.frontends.syntax.errors import err
-from oxide.frontends.tile import annotations, ops, ops_debug, ops_memory
+from oxide.frontends.tile import annotations, mapped, ops, ops_debug, ops_memory
 # The catalogue: each ops module registers its operations when imported (ops_atomic after ops_shape, whose
 # methods it extends; it imports ops_shape itself).
 from oxide.frontends.tile import ops_atomic, ops_compute, ops_pointer, ops_shape  # noqa: F401
@@ -103,6 +103,8 @@ class Emitter(ControlFlow):
             if t.name == "Tile":
                 elem, shape = self._tensor_args(t)
                 return TileT(elem, shape)
+            if t.name == "MappedPartitionMut":
+                return mapped.resolve_mapped(self, t)
             named = annotations.resolve(t, self._tensor_args, self.shape_value)
             return named if named is not None else self.scalar_type(t)
         raise err(t.loc, "this type is not supported in tile kernels")

@@ -45,7 +45,7 @@ def _argument(kind: str, elem: str, shape: tuple[int, ...], value: Any, where: s
         return Pointer(array.reshape(-1), elem)
     if array.ndim != len(shape):
         raise LaunchError(f"{where} is a rank-{len(shape)} tensor, got a {array.ndim}-D array")
-    if kind == "tile_out" and not array.flags.writeable:
+    if kind in ("tile_out", "tile_mapped") and not array.flags.writeable:
         raise LaunchError(f"{where} is written by the kernel, but the array is read-only")
     return array
 

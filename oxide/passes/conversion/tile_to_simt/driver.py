@@ -19,6 +19,7 @@ from oxide.ir.declare import int_value
 from oxide.ir.rules import LoweringError, OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.lowering import FUNCTIONS
+from oxide.passes.conversion.tile_to_simt.mapped import mapped_value
 from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
@@ -75,7 +76,7 @@ def blocked_vector(func: ir.Operation) -> int:
 
 def lowered_param_types(t: ir.Type) -> list[ir.Type]:
     """The contract's ABI for one tile-kernel parameter."""
-    if T.ViewType.isinstance(t) or T.ViewMutType.isinstance(t):
+    if T.ViewType.isinstance(t) or T.ViewMutType.isinstance(t) or T.MappedMutType.isinstance(t):
         rank = len(T.shape_of(t))
         return [ir.Type.parse(f"!simt.ptr<{T.elem_of(t)}, 1>")] + [i_type(64)] * (2 * rank)
     if T.PtrType.isinstance(t):
@@ -104,6 +105,9 @@ def _bind_params(ctx: TileLowering, old_args: list[ir.Value], new_args: list[ir.
                 for axis, extent in zip("xyz", view.tile):
                     view.origin.append(_times(ctx, ctx.to_i64(ctx.block_id(axis)), extent))
             ctx.bind(arg, view)
+        elif T.MappedMutType.isinstance(t):
+            rank = len(T.shape_of(t))
+            ctx.bind(arg, mapped_value(ViewValue(parts[0], parts[1:1 + rank], parts[1 + rank:], T.elem_of(t)), t))
         else:
             ctx.bind(arg, parts[0])
 
@@ -169,7 +173,7 @@ def parameter_facts(old_args: list[ir.Value]) -> list[dict[str, ir.Attribute]]:
         count = len(lowered_param_types(arg.type))
         if T.ViewType.isinstance(arg.type):
             facts += [{"llvm.noalias": unit, "llvm.readonly": unit}] + [{}] * (count - 1)
-        elif T.ViewMutType.isinstance(arg.type):
+        elif T.ViewMutType.isinstance(arg.type) or T.MappedMutType.isinstance(arg.type):
             facts += [{"llvm.noalias": unit}] + [{}] * (count - 1)
         else:
             facts += [{}] * count
