@@ -51,7 +51,7 @@ def swizzled_offset(row: int, col: int, rows: int) -> int:
     return box * rows * SWIZZLE_ELEMS + row * SWIZZLE_ELEMS + (((within // 8) ^ (row % 8)) * 8) + within % 8
 
 
-def _buffer(ctx: TileLowering, role: str, elem: ir.Type, count: int) -> ir.Operation:
+def buffer(ctx: TileLowering, role: str, elem: ir.Type, count: int) -> ir.Operation:
     """The SharedPtrOp of role's staging buffer at the kernel's entry, made on first use."""
     for op in ctx.entry.operations:
         op = op.operation
@@ -163,7 +163,7 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a_base: ir.Value, b_base: ir.V
 
 def _staged_q(ctx: TileLowering, op: Any, plan: AttentionPlan, q: TileValue) -> ir.Value:
     """The q buffer, staged before the loop (once, however often the loop body is lowered)."""
-    owner = _buffer(ctx, "q", q.values[0].type, plan.bm * plan.d)
+    owner = buffer(ctx, "q", q.values[0].type, plan.bm * plan.d)
     if STAGED_MARK not in owner.attributes:
         old_iv = op.operation.parent.regions[0].blocks[0].arguments[0]
         loop = ir.BlockArgument(ctx.scalar(old_iv)).owner.owner
@@ -183,11 +183,11 @@ def lower_attention_mma(ctx: TileLowering, op: Any, plan: AttentionPlan) -> Tile
     elem = a.values[0].type
     if plan.scores:
         a_base = _staged_q(ctx, op, plan, a)
-        b_base = _buffer(ctx, "k", elem, plan.bn * plan.d).result
+        b_base = buffer(ctx, "k", elem, plan.bn * plan.d).result
         stage(ctx, b, b_base, col_dim=0, rows=plan.bn)
     else:
-        a_base = _buffer(ctx, "p", elem, plan.bm * plan.bn).result
-        b_base = _buffer(ctx, "v", elem, plan.bn * plan.d).result
+        a_base = buffer(ctx, "p", elem, plan.bm * plan.bn).result
+        b_base = buffer(ctx, "v", elem, plan.bn * plan.d).result
         stage(ctx, a, a_base, col_dim=1, rows=plan.bm)
         stage(ctx, b, b_base, col_dim=1, rows=plan.bn)
     simt.FenceProxyAsyncOp.build(space="shared_cta")

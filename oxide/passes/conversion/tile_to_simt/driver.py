@@ -27,6 +27,7 @@ from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
+from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import GemmPlan, MapSpec, kernel_gemms
 from oxide.target import Target
 
@@ -120,6 +121,8 @@ def emit_block(ctx: TileLowering, block: ir.Block) -> None:
 
 def emit_op(ctx: TileLowering, op: ir.Operation) -> None:
     """Emit one op's lowered form and record its results' lowered forms."""
+    if ctx.attention is not None and ctx.attention.skips(op):
+        return  # a load TMA replaces (attention_tma.py)
     subject = op.opview if op.name.startswith(_TILE_PREFIX) else op
     with op.location:
         if TILE_TO_SIMT.rule_for(op) is None and not len(op.regions) \
@@ -208,8 +211,10 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     # kernels get more warps when their tiles would not fit in registers (register_budget.py).
     warps = gemm[1].warps if gemm else budget_warps(func, kernel_warps(func))
     threads = gemm[1].threads if gemm else 32 * warps
-    maps = gemm[1].maps if gemm else []
-    # The tensor maps of an sm_90a GEMM loop follow the contract's parameters (docs/tile-hopper.md).
+    # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py).
+    attention = match_attention_tma(func, target, warps) if wgmma and not gemm else None
+    maps = gemm[1].maps if gemm else attention.maps if attention else []
+    # The tensor maps of an sm_90a GEMM (or attention) loop follow the contract's parameters (docs/tile-hopper.md).
     new_types += [ir.Type.parse("!simt.tensor_map")] * len(maps)
     name = ir.StringAttr(func.attributes["sym_name"]).value
     with ir.InsertionPoint(func), func.location:
@@ -226,8 +231,11 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         facts += [{}] * len(maps)
         new_func.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(f) for f in facts])
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
-    if gemm:
+    if maps:
         new_func.attributes["tile.tma"] = tma_attribute(maps)
+    if attention:
+        ctx.attention, ctx.attention_maps = attention, list(entry.arguments)[-len(maps):]
+    if gemm:
         if b_kmajor is None:
             new_func.attributes["tile.variants"] = variants_attribute(name, [plan for _, plan in gemms])
     else:
@@ -284,7 +292,7 @@ def _check_fp8(func: ir.Operation) -> None:
 def tma_attribute(maps: list[MapSpec]) -> ir.Attribute:
     """`tile.tma`: per tensor-map parameter, the tile parameter it describes, its box and swizzle (what the
     runtime encodes it from). (`tile.dynamic_shared` beside it is the bytes the launch must give.)"""
-    entries = [f'{{param = {m.param} : i64, box = array<i64: {m.box[0]}, {m.box[1]}>, swizzle = "128B"'
+    entries = [f'{{param = {m.param} : i64, box = array<i64: {", ".join(map(str, m.box))}>, swizzle = "128B"'
                f'{", transposed" if m.transposed else ""}}}' for m in maps]
     return ir.Attribute.parse("[" + ", ".join(entries) + "]")
 

@@ -66,7 +66,7 @@ class MapSpec:
     """A tensor map the lowered kernel takes: the tile parameter it describes and its box (outermost first)."""
 
     param: int
-    box: tuple[int, int]
+    box: tuple[int, ...]
     elem: str
     # The map describes the tensor's memory with its dimensions reversed: a [K, N] B whose K is innermost
     # (strides (1, K)) read as the [N, K] row-major memory it is, in K-major boxes.
