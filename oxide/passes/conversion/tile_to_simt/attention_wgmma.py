@@ -13,6 +13,9 @@ The offset of element (row, col) in such a buffer is `(col / 64) * rows * 64 + r
 (row % 8)) * 8 + col % 8` elements, a linear map over GF(2) of the coordinate bits: a thread's offset is its
 thread-id part XOR its register part (a constant), and a run of registers along `col` is one vector store.
 
+Where the kernel's loads allow it, q, k and v arrive by TMA instead (attention_tma.py, which reuses the buffers,
+`stage` for p and `issue`); what follows is the staging by the threads, the path of every other such loop.
+
 Synchronisation (one block barrier per product): each thread's stores, `fence.proxy.async` (the generic
 stores before the async proxy's wgmma reads), a barrier; then every warpgroup issues its MMAs, commits and waits
 for them. A buffer is rewritten only after the next product's barrier, which every warpgroup reaches after its
