@@ -62,8 +62,9 @@ def test_attention_gpu_equals_emulator(cuda, chip):
 
 
 @pytest.mark.parametrize("causal", [False, True])
-def test_sm90a_attention_with_one_stage_matches_sdpa(torch, causal):
-    """BN = D = 128: the TMA ring has one stage (docs/tile-attention.md, "K and V by TMA")."""
+def test_sm90a_attention_bn128_d128_matches_sdpa(torch, causal):
+    """BN = D = 128: two stages of the TMA ring, one for the causal kernel (docs/tile-attention.md, "K and V by
+    TMA")."""
     module = load(_folder("sm_90a") / "attention.oxide.json", target="gpu")
     kernel = getattr(module, f"attention{'_causal' if causal else ''}_128_128_128")
     q, k, v = (torch.randn(2, 3, 700, 128, device="cuda", dtype=torch.bfloat16) for _ in range(3))

@@ -15,8 +15,8 @@ a `v` buffer, with mbarriers `full_k[s]` and `full_v[s]` (one arrival: thread 0'
 complete it) and `empty[s]` (one arrival per warp, after the step's values MMAs are complete). Thread 0 fills
 the first S steps before the loop and, at the end of step j, waits for `empty[j % S]` and fills step j + S into
 it, so the copies of the next steps overlap this step's MMAs and softmax. Step j uses stage j % S in phase
-(j / S) & 1. `q` lands once, before the loop, on its own barrier. The only block barrier left per step is the
-one that publishes `p` (written by the threads) to wgmma.
+(j / S) & 1. `q` lands once, before the loop, on its own barrier. The one block barrier this path keeps per step
+publishes `p` (written by the threads) to wgmma (the softmax's layout conversions may add their own).
 """
 
 from __future__ import annotations
@@ -40,9 +40,6 @@ from oxide.passes.conversion.tile_to_simt.wgmma_plan import MapSpec
 from oxide.target import Target
 
 MAX_STAGES = 2
-# Shared memory kept for the softmax's layout conversions and reductions beside q, p and the ring (the causal
-# BN = D = 128 instance's scratch is 81 KiB): the ring takes as many stages as fit beside it.
-SCRATCH_RESERVE = 96 * 1024
 ELEM_BYTES = 2  # bf16 and f16, the only inputs the attention path takes
 MAX_MAP_RANK = 5
 
@@ -143,9 +140,12 @@ def _indices_fit(x: TmaOperand, body: ir.Block, counter: ir.Value | None) -> boo
     return True
 
 
-def match_attention_tma(func: ir.Operation, target: Target, warps: int) -> AttentionTma | None:
+def match_attention_tma(func: ir.Operation, target: Target, warps: int,
+                        max_stages: int | None = None) -> AttentionTma | None:
     """The kernel's attention loop with q, k and v by TMA (module docstring), or None: the loop then stages its
-    operands through registers (attention_wgmma.py). Pure: changes nothing."""
+    operands through registers (attention_wgmma.py). Pure: changes nothing. The ring gets as many stages (up to
+    `max_stages`, else MAX_STAGES) as fit beside q and p; the lowering retries with fewer when the softmax's
+    scratch does not fit beside them (driver.py)."""
     entry = func.regions[0].blocks[0]
     for op in entry.operations:
         loop = op.operation
@@ -166,8 +166,9 @@ def match_attention_tma(func: ir.Operation, target: Target, warps: int) -> Atten
             return None
         if not (_indices_fit(q, body, None) and _indices_fit(k, body, counter) and _indices_fit(v, body, counter)):
             return None
-        fixed = (plan.bm * plan.d + plan.bm * plan.bn) * ELEM_BYTES + SCRATCH_RESERVE
-        stages = min(MAX_STAGES, (target.shared_memory_per_block - fixed) // (2 * plan.bn * plan.d * ELEM_BYTES))
+        fixed = (plan.bm * plan.d + plan.bm * plan.bn) * ELEM_BYTES
+        stages = min(max_stages or MAX_STAGES,
+                     (target.shared_memory_per_block - fixed) // (2 * plan.bn * plan.d * ELEM_BYTES))
         return AttentionTma(loop, q, k, v, plan.elem, stages) if stages >= 1 else None
     return None
 

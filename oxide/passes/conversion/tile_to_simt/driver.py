@@ -194,10 +194,11 @@ def _lower_variants(func: ir.Operation, target: Target, knobs: GemmKnobs, wgmma:
 
 
 def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnobs(), wgmma: bool = True,
-                 b_kmajor: bool | None = None) -> None:
+                 b_kmajor: bool | None = None, attention_stages: int | None = None) -> None:
     """Replace tile kernel `func` by its simt form (same name, the contract's parameters). A kernel on sm_90a's
     GEMM path also gets its other variants' entries (variants.py), unless `wgmma` is False (the mma.sync sibling
-    itself) or `b_kmajor` is set (the entry of that B majorness only)."""
+    itself) or `b_kmajor` is set (the entry of that B majorness only). `attention_stages` bounds the stages of
+    an attention loop's TMA ring (attention_tma.py)."""
     old_entry = func.regions[0].blocks[0]
     old_args = list(old_entry.arguments)
     try:
@@ -212,7 +213,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     warps = gemm[1].warps if gemm else budget_warps(func, kernel_warps(func))
     threads = gemm[1].threads if gemm else 32 * warps
     # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py).
-    attention = match_attention_tma(func, target, warps) if wgmma and not gemm else None
+    attention = match_attention_tma(func, target, warps, attention_stages) if wgmma and not gemm else None
     maps = gemm[1].maps if gemm else attention.maps if attention else []
     # The tensor maps of an sm_90a GEMM (or attention) loop follow the contract's parameters (docs/tile-hopper.md).
     new_types += [ir.Type.parse("!simt.tensor_map")] * len(maps)
@@ -258,6 +259,9 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         try:
             place_shared(new_func, target, ring.ring_bytes if ring else 0, gemm[1].stages if gemm else None)
         except LoweringError as exc:
+            if attention and attention.stages > 1:  # the softmax's scratch is known only now: a stage fewer
+                new_func.erase()
+                return lower_kernel(func, target, knobs, wgmma, b_kmajor, attention.stages - 1)
             raise exc.at(func) from None
     except BaseException:
         new_func.erase()
