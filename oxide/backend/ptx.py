@@ -20,9 +20,10 @@ from oxide.ir.compat import probe
 from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import computed
+from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
 from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
-from oxide.passes.conversion.tile_to_simt.variants import pipeline_spec
+from oxide.passes.conversion.tile_to_simt.variants import map_json, pipeline_spec
 from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemms
 from oxide.passes.pipeline import Step, build_pass_manager
@@ -97,6 +98,11 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
             found = kernel_gemms(func.operation, target, warps, knobs)
             if found:
                 pipelines[name] = pipeline_spec(name, [plan for _, plan in found])
+                continue
+            # sm_90a's attention loop with q, k and v by TMA (tile_to_simt/attention_tma.py): its maps.
+            attention = match_attention_tma(func.operation, target, budget_warps(func.operation, warps))
+            if attention is not None:
+                pipelines[name] = {"tma": [map_json(m) for m in attention.maps]}
                 continue
             # On the mma.sync chips (and for an f32-accurate product on sm_90a) a GEMM K loop is a cp.async
             # pipeline whose ring is dynamic shared memory.

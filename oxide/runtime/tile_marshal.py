@@ -164,10 +164,11 @@ class TileBinder(ArgumentChecker):
                 bound.abi += maps
                 return
         # Only a kernel whose last variant needs TMA gets here: its tiles are beyond the mma.sync path's staging
-        # (128 x 256 x 64), or its artifact was compiled before variants existed.
+        # (128 x 256 x 64), it is sm_90a's attention loop (docs/tile-attention.md), or its artifact was compiled
+        # before variants existed.
         raise self._fail(self.params[entry["param"]], f"this kernel reads the tensor through TMA (compiled for "
-                                                      f"sm_90a's GEMM path), and {encoded}; pad the rows to a multiple "
-                                                      f"of 16 bytes, or compile for sm_90 (mma.sync)")
+                                                      f"sm_90a's GEMM or attention path), and {encoded}; pad the rows "
+                                                      f"to a multiple of 16 bytes, or compile for sm_90 (mma.sync)")
 
     def _tensor_map(self, entry: dict[str, Any], bound: TileBound) -> bytes | TensorMapError:
         """The 128-byte descriptor of a `tile["tma"]` entry (the box of the tensor parameter it names, swizzled),

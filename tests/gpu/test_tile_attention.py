@@ -59,3 +59,43 @@ def test_attention_gpu_equals_emulator(cuda, chip):
         got[target] = (out.astype(np.uint32) << 16).view(np.float32)
     # Sums in another order round differently to bf16 (one ulp: 2^-8 relative).
     np.testing.assert_allclose(got["gpu"], got["cpu"], rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_sm90a_attention_bn128_d128_matches_sdpa(torch, causal):
+    """BN = D = 128: two stages of the TMA ring, one for the causal kernel (docs/tile-attention.md, "K and V by
+    TMA")."""
+    module = load(_folder("sm_90a") / "attention.oxide.json", target="gpu")
+    kernel = getattr(module, f"attention{'_causal' if causal else ''}_128_128_128")
+    q, k, v = (torch.randn(2, 3, 700, 128, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    out = torch.zeros(6, 700, 128, device="cuda", dtype=torch.bfloat16)
+    kernel(oxide.tile.partition(out, (1, 128, 128)), q, k, v, math.log2(math.e) / math.sqrt(128))
+    expected = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(), is_causal=causal)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out.view(2, 3, 700, 128).float(), expected, rtol=TOLERANCE, atol=TOLERANCE)
+
+
+def test_sm90a_attention_reads_strided_heads_through_its_maps(torch):
+    """q, k, v as [B, S, H, D] memory viewed as [B, H, S, D] (strided, innermost contiguous): the 4-D tensor maps
+    take the strides as they are."""
+    module = load(_folder("sm_90a") / "attention.oxide.json", target="gpu")
+    q, k, v = (torch.randn(2, 333, 4, 64, device="cuda", dtype=torch.bfloat16).transpose(1, 2) for _ in range(3))
+    out = torch.zeros(8, 333, 64, device="cuda", dtype=torch.bfloat16)
+    module.attention_128_64_64(oxide.tile.partition(out, (1, 128, 64)), q, k, v, math.log2(math.e) / 8)
+    expected = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float())
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out.view(2, 4, 333, 64).float(), expected, rtol=TOLERANCE, atol=TOLERANCE)
+
+
+def test_sm90a_attention_refuses_a_tensor_tma_cannot_map(torch):
+    """Rows 130 bytes apart (a column slice of a 65-wide tensor) break TMA's 16-byte stride rule: the launch says
+    so, naming the parameter, instead of reading wrong data."""
+    from oxide.runtime import KernelArgumentError
+
+    module = load(_folder("sm_90a") / "attention.oxide.json", target="gpu")
+    wide = torch.randn(1, 2, 256, 65, device="cuda", dtype=torch.bfloat16)
+    q = wide[..., :64]
+    k, v = (torch.randn(1, 2, 256, 64, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    out = torch.zeros(2, 256, 64, device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(KernelArgumentError, match=r"argument `q: .*through TMA.*16"):
+        module.attention_128_64_64(oxide.tile.partition(out, (1, 128, 64)), q, k, v, 0.18)

@@ -13,6 +13,9 @@ The offset of element (row, col) in such a buffer is `(col / 64) * rows * 64 + r
 (row % 8)) * 8 + col % 8` elements, a linear map over GF(2) of the coordinate bits: a thread's offset is its
 thread-id part XOR its register part (a constant), and a run of registers along `col` is one vector store.
 
+Where the kernel's loads allow it, q, k and v arrive by TMA instead (attention_tma.py, which reuses the buffers,
+`stage` for p and `issue`); what follows is the staging by the threads, the path of every other such loop.
+
 Synchronisation (one block barrier per product): each thread's stores, `fence.proxy.async` (the generic
 stores before the async proxy's wgmma reads), a barrier; then every warpgroup issues its MMAs, commits and waits
 for them. A buffer is rewritten only after the next product's barrier, which every warpgroup reaches after its
@@ -51,7 +54,7 @@ def swizzled_offset(row: int, col: int, rows: int) -> int:
     return box * rows * SWIZZLE_ELEMS + row * SWIZZLE_ELEMS + (((within // 8) ^ (row % 8)) * 8) + within % 8
 
 
-def _buffer(ctx: TileLowering, role: str, elem: ir.Type, count: int) -> ir.Operation:
+def buffer(ctx: TileLowering, role: str, elem: ir.Type, count: int) -> ir.Operation:
     """The SharedPtrOp of role's staging buffer at the kernel's entry, made on first use."""
     for op in ctx.entry.operations:
         op = op.operation
@@ -163,7 +166,7 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a_base: ir.Value, b_base: ir.V
 
 def _staged_q(ctx: TileLowering, op: Any, plan: AttentionPlan, q: TileValue) -> ir.Value:
     """The q buffer, staged before the loop (once, however often the loop body is lowered)."""
-    owner = _buffer(ctx, "q", q.values[0].type, plan.bm * plan.d)
+    owner = buffer(ctx, "q", q.values[0].type, plan.bm * plan.d)
     if STAGED_MARK not in owner.attributes:
         old_iv = op.operation.parent.regions[0].blocks[0].arguments[0]
         loop = ir.BlockArgument(ctx.scalar(old_iv)).owner.owner
@@ -183,11 +186,11 @@ def lower_attention_mma(ctx: TileLowering, op: Any, plan: AttentionPlan) -> Tile
     elem = a.values[0].type
     if plan.scores:
         a_base = _staged_q(ctx, op, plan, a)
-        b_base = _buffer(ctx, "k", elem, plan.bn * plan.d).result
+        b_base = buffer(ctx, "k", elem, plan.bn * plan.d).result
         stage(ctx, b, b_base, col_dim=0, rows=plan.bn)
     else:
-        a_base = _buffer(ctx, "p", elem, plan.bm * plan.bn).result
-        b_base = _buffer(ctx, "v", elem, plan.bn * plan.d).result
+        a_base = buffer(ctx, "p", elem, plan.bm * plan.bn).result
+        b_base = buffer(ctx, "v", elem, plan.bn * plan.d).result
         stage(ctx, a, a_base, col_dim=1, rows=plan.bm)
         stage(ctx, b, b_base, col_dim=1, rows=plan.bn)
     simt.FenceProxyAsyncOp.build(space="shared_cta")

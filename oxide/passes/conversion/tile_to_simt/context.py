@@ -101,6 +101,10 @@ class TileLowering:
     barrier_threads: int | None = None
     # The kernel's sm_80 cp.async GEMM loop (mma_pipeline.py): (its GemmLoop, its PipelinePlan).
     pipeline: Any = None
+    # The kernel's flash-attention loop whose q, k and v arrive by TMA (attention_tma.AttentionTma), and the
+    # tensor-map parameters (q, k, v) of the lowered kernel.
+    attention: Any = None
+    attention_maps: list[ir.Value] = field(default_factory=list)
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:

@@ -28,6 +28,7 @@ from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
+from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import GemmPlan, MapSpec, kernel_gemms
 from oxide.target import Target
 
@@ -124,6 +125,8 @@ def emit_block(ctx: TileLowering, block: ir.Block) -> None:
 
 def emit_op(ctx: TileLowering, op: ir.Operation) -> None:
     """Emit one op's lowered form and record its results' lowered forms."""
+    if ctx.attention is not None and ctx.attention.skips(op):
+        return  # a load TMA replaces (attention_tma.py)
     subject = op.opview if op.name.startswith(_TILE_PREFIX) else op
     with op.location:
         if TILE_TO_SIMT.rule_for(op) is None and not len(op.regions) \
@@ -195,10 +198,11 @@ def _lower_variants(func: ir.Operation, target: Target, knobs: GemmKnobs, wgmma:
 
 
 def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnobs(), wgmma: bool = True,
-                 b_kmajor: bool | None = None) -> None:
+                 b_kmajor: bool | None = None, attention_stages: int | None = None) -> None:
     """Replace tile kernel `func` by its simt form (same name, the contract's parameters). A kernel on sm_90a's
     GEMM path also gets its other variants' entries (variants.py), unless `wgmma` is False (the mma.sync sibling
-    itself) or `b_kmajor` is set (the entry of that B majorness only)."""
+    itself) or `b_kmajor` is set (the entry of that B majorness only). `attention_stages` bounds the stages of
+    an attention loop's TMA ring (attention_tma.py)."""
     old_entry = func.regions[0].blocks[0]
     old_args = list(old_entry.arguments)
     try:
@@ -212,8 +216,10 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     # kernels get more warps when their tiles would not fit in registers (register_budget.py).
     warps = gemm[1].warps if gemm else budget_warps(func, kernel_warps(func))
     threads = gemm[1].threads if gemm else 32 * warps
-    maps = gemm[1].maps if gemm else []
-    # The tensor maps of an sm_90a GEMM loop follow the contract's parameters (docs/tile-hopper.md).
+    # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py).
+    attention = match_attention_tma(func, target, warps, attention_stages) if wgmma and not gemm else None
+    maps = gemm[1].maps if gemm else attention.maps if attention else []
+    # The tensor maps of an sm_90a GEMM (or attention) loop follow the contract's parameters (docs/tile-hopper.md).
     new_types += [ir.Type.parse("!simt.tensor_map")] * len(maps)
     name = ir.StringAttr(func.attributes["sym_name"]).value
     with ir.InsertionPoint(func), func.location:
@@ -230,8 +236,11 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         facts += [{}] * len(maps)
         new_func.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(f) for f in facts])
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
-    if gemm:
+    if maps:
         new_func.attributes["tile.tma"] = tma_attribute(maps)
+    if attention:
+        ctx.attention, ctx.attention_maps = attention, list(entry.arguments)[-len(maps):]
+    if gemm:
         if b_kmajor is None:
             new_func.attributes["tile.variants"] = variants_attribute(name, [plan for _, plan in gemms])
     else:
@@ -255,6 +264,9 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         try:
             place_shared(new_func, target, ring.ring_bytes if ring else 0, gemm[1].stages if gemm else None)
         except LoweringError as exc:
+            if attention and attention.stages > 1:  # the softmax's scratch is known only now: a stage fewer
+                new_func.erase()
+                return lower_kernel(func, target, knobs, wgmma, b_kmajor, attention.stages - 1)
             raise exc.at(func) from None
     except BaseException:
         new_func.erase()

@@ -36,6 +36,7 @@ from oxide.ir.rules import OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.attention_pattern import match_attention
+from oxide.passes.conversion.tile_to_simt.attention_tma import lower_tma_attention_mma
 from oxide.passes.conversion.tile_to_simt.attention_wgmma import lower_attention_mma
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset
 from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8, to_f16
@@ -416,7 +417,9 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     two products of a flash-attention loop on sm_90a run on wgmma instead (attention_wgmma.py)."""
     attention = match_attention(op, ctx.target, ctx.warps)
     if attention is not None:
-        return lower_attention_mma(ctx, op, attention)
+        # q, k and v by TMA where the kernel's loads allow it (attention_tma.py), else staged by the threads.
+        lower = lower_tma_attention_mma if ctx.attention is not None else lower_attention_mma
+        return lower(ctx, op, attention)
     (m, k), n = tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type)[1]
     if not ml.tensor_core_shape(ctx.target.sm, m, n, k, str(tile.elem_of(op.lhs.type)),
                                 str(tile.elem_of(op.acc.type))):

@@ -1,6 +1,7 @@
 """The sm_90a path of flash attention (docs/tile-attention.md, "The sm_90a path"): the K/V loop's two products of
 examples/tile/attention.rs run on wgmma from 128-byte-swizzled shared memory, the softmax on the wgmma
-accumulator layout; other chips and tiles the path does not take keep mma.sync.
+accumulator layout, q, k and v arriving by TMA through an mbarrier ring (or, where a load does not qualify,
+staged by the threads); other chips and tiles the path does not take keep mma.sync.
 
 The simt emulator has no bf16 scalars, so the lowered kernels run here with f16 inputs (the example's tile IR
 with bf16 replaced by f16: the same path, the same wgmma shapes) against the float64 reference, with a partial
@@ -20,10 +21,12 @@ from mlir import ir
 
 from oxide.backend import compile_to_ptx
 from oxide.backend.emulator import emit_program
+from oxide.backend.ptx import tile_kernel_pipelines
 from oxide.frontends.tile.compile import compile_tile
 from oxide.ir.declare import int_value
 from oxide.passes.conversion.tile_to_simt.attention_wgmma import swizzled_offset
 from oxide.passes.pipeline import build_pass_manager
+from oxide.runtime import TensorMap
 from oxide.runtime.emulator import launch
 from oxide.target import Target
 from tests.unit.passes.conversion.tile_to_simt.harness import context, view
@@ -34,14 +37,22 @@ sys.path.insert(0, str(EXAMPLES))
 from attention import reference  # noqa: E402
 
 
-def _tile_module(kernel: str, bm: int, bn: int, d: int, elem: str = "bf16") -> ir.Module:
-    result = compile_tile((EXAMPLES / "attention.rs").read_text(), "attention.rs", context(),
-                          {kernel: [[str(bm), str(bn), str(d)]]})
+# The example with the key block's row index computed (`j + 0`): the loads of k no longer qualify for TMA, so
+# the loop stages its operands through the threads' registers.
+STAGED_K = ("pk.load([b, h, j, 0i32])", "pk.load([b, h, j + 0i32, 0i32])")
+
+
+def _tile_module(kernel: str, bm: int, bn: int, d: int, elem: str = "bf16", staged: bool = False) -> ir.Module:
+    source = (EXAMPLES / "attention.rs").read_text()
+    if staged:
+        source = source.replace(*STAGED_K)
+    result = compile_tile(source, "attention.rs", context(), {kernel: [[str(bm), str(bn), str(d)]]})
     return ir.Module.parse(str(result.module).replace("bf16", elem))
 
 
-def _lowered(kernel: str, bm: int, bn: int, d: int, chip: str, elem: str = "bf16") -> ir.Module:
-    module = _tile_module(kernel, bm, bn, d, elem)
+def _lowered(kernel: str, bm: int, bn: int, d: int, chip: str, elem: str = "bf16",
+             staged: bool = False) -> ir.Module:
+    module = _tile_module(kernel, bm, bn, d, elem, staged)
     build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
     return module
 
@@ -53,25 +64,35 @@ def _kernel(module: ir.Module) -> ir.Operation:
     return found[0]
 
 
-@pytest.mark.parametrize("kernel,bm,bn,d,s", [
-    ("attention", 128, 64, 64, 150),          # a partial query block and a partial key block
-    ("attention_causal", 128, 64, 128, 150),  # the causal mask; D = 128 (two swizzle boxes per row)
-    ("attention_causal", 128, 128, 128, 300),  # BN = 128: two boxes of p per row, v boxes of 128 rows
+@pytest.mark.parametrize("kernel,bm,bn,d,s,staged", [
+    ("attention", 128, 64, 64, 150, False),          # a partial query block, a partial key block, 3 steps > 2 stages
+    ("attention", 128, 64, 64, 300, False),          # 5 steps through a ring of 2 stages: every phase flips
+    ("attention_causal", 128, 64, 128, 150, False),  # the causal mask; D = 128 (two swizzle boxes per row)
+    ("attention", 128, 128, 128, 300, False),         # BN = 128: two stages
+    ("attention_causal", 128, 128, 128, 300, False),  # one stage: the mask's conversion takes the second's memory
+    ("attention", 128, 64, 64, 150, True),           # k staged by the threads (its load does not qualify)
+    ("attention_causal", 128, 128, 128, 300, True),
 ])
-def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s):
+def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, staged):
     with context(), ir.Location.unknown():
-        module = _lowered(kernel, bm, bn, d, "sm_90a", "f16")
+        module = _lowered(kernel, bm, bn, d, "sm_90a", "f16", staged)
         text = str(module)
         entry = _kernel(module)
         name = ir.StringAttr(entry.attributes["sym_name"]).value
         shared = int_value(entry.attributes["tile.dynamic_shared"])
         program = emit_program(module)
     assert text.count("simt.wgmma_mma_async") == (d + bn) // 16 and "mma.sync" not in text
+    assert ("simt.tma_load" in text) != staged
+    if not staged:  # q's boxes, the first stages' k and v, the refill's: one box per 64 columns of D
+        stages = 1 if kernel.endswith("causal") and bn == 128 else 2  # the lowering retried with one stage
+        assert text.count("simt.tma_load") == d // 64 * (1 + 2 * stages + 2)
     rng = np.random.default_rng(bn + d)
-    q, k, v = (rng.standard_normal((1, 1, s, d)).astype(np.float16) for _ in range(3))
-    out = np.full((1, s, d), np.nan, np.float16)  # every row is written
-    launch(program, name, (1, -(-s // bm), 1), (256, 1, 1),
-           [*view(out), *view(q), *view(k), *view(v), np.float32(np.log2(np.e) / np.sqrt(d))], shared)
+    heads = 2  # the maps' outer dimensions: a block reads only its own (batch, head), zeros past its keys
+    q, k, v = (rng.standard_normal((1, heads, s, d)).astype(np.float16) for _ in range(3))
+    out = np.full((heads, s, d), np.nan, np.float16)  # every row is written
+    maps = [] if staged else [TensorMap(x, (1, 1, rows, 64), swizzle="128B") for x, rows in ((q, bm), (k, bn), (v, bn))]
+    launch(program, name, (heads, -(-s // bm), 1), (256, 1, 1),
+           [*view(out), *view(q), *view(k), *view(v), np.float32(np.log2(np.e) / np.sqrt(d)), *maps], shared)
     want = reference(*(x.astype(np.float32) for x in (q, k, v)), kernel.endswith("causal"))
     # f16 rounds p and the output with 2^-11 relative error; the f32 softmax and accumulators do the rest.
     np.testing.assert_allclose(out.astype(np.float64).reshape(want.shape), want, rtol=5e-3, atol=5e-3)
@@ -100,14 +121,30 @@ def test_the_swizzled_offsets_are_a_permutation_of_the_buffer():
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
-@pytest.mark.parametrize("kernel,bn,d", [("attention", 64, 64), ("attention", 64, 128),
-                                         ("attention_causal", 128, 128)])
-def test_ptxas_assembles_the_wgmma_attention(kernel, bn, d, tmp_path):
+@pytest.mark.parametrize("kernel,bn,d,spills", [("attention", 64, 64, False), ("attention", 64, 128, False),
+                                                ("attention_causal", 128, 128, True)])
+def test_ptxas_assembles_the_wgmma_attention(kernel, bn, d, spills, tmp_path):
     with context(), ir.Location.unknown():
         ptx = "\n".join(compile_to_ptx(_tile_module(kernel, 128, bn, d), Target("sm_90a")).values())
     path = tmp_path / "attention.ptx"
     path.write_text(ptx)
-    run = subprocess.run(["ptxas", "-arch=sm_90a", "-o", str(tmp_path / "a.cubin"), str(path)],
+    run = subprocess.run(["ptxas", "-v", "-arch=sm_90a", "-o", str(tmp_path / "a.cubin"), str(path)],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "wgmma.mma_async" in ptx and "C7514" not in run.stderr  # no serialized wgmma
+    assert "cp.async.bulk.tensor.4d" in ptx and "mbarrier.try_wait.parity" in ptx
+    if not spills:  # the non-causal BN = 64 instances fit in registers
+        assert " 0 bytes spill stores" in run.stderr, run.stderr
+
+
+def test_the_artifact_records_the_attention_maps():
+    """The runtime encodes one map per q, k, v from the kernel's 4-D tensors: a box of one swizzle row of BM (q)
+    or BN (k, v) rows of one (batch, head)."""
+    with context(), ir.Location.unknown():
+        pipelines = tile_kernel_pipelines(_tile_module("attention", 128, 64, 128), Target("sm_90a"))
+        assert tile_kernel_pipelines(_tile_module("attention", 128, 64, 128), Target("sm_90")) == {}
+        assert tile_kernel_pipelines(_tile_module("attention", 128, 64, 128, staged=True), Target("sm_90a")) == {}
+    assert pipelines == {"attention_128_64_128": {"tma": [
+        {"param": 1, "box": [1, 1, 128, 64], "swizzle": "128B"},
+        {"param": 2, "box": [1, 1, 64, 64], "swizzle": "128B"},
+        {"param": 3, "box": [1, 1, 64, 64], "swizzle": "128B"}]}}
