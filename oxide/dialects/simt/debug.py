@@ -70,15 +70,25 @@ class PrintfOp(Op):
     result = Result(_I32)
 
     def verify_(self) -> None:
-        # The format becomes a C string: an embedded NUL would cut it short.
-        if "\0" in self.format:
-            raise VerifyError("a printf format cannot contain a NUL character")
-        counts = (self.order.count("i"), self.order.count("l"), self.order.count("d"))
-        if counts != (len(self.ints32), len(self.ints64), len(self.floats)) or len(self.order) != sum(counts):
-            raise VerifyError(f"order \"{self.order}\" does not match {len(self.ints32)} i32, "
-                              f"{len(self.ints64)} i64 and {len(self.floats)} f64 arguments")
+        verify_print_operands(self, "printf")
 
     def arguments(self) -> list:
         """The arguments in format order."""
-        groups = {"i": iter(self.ints32), "l": iter(self.ints64), "d": iter(self.floats)}
-        return [next(groups[kind]) for kind in self.order]
+        return print_arguments(self)
+
+
+def verify_print_operands(op: Op, what: str) -> None:
+    """The checks a printf-like op (format, order, ints32, ints64, floats) shares: the format becomes a C
+    string, so an embedded NUL would cut it short; `order` names each argument's group."""
+    if "\0" in op.format:
+        raise VerifyError(f"a {what} format cannot contain a NUL character")
+    counts = (op.order.count("i"), op.order.count("l"), op.order.count("d"))
+    if counts != (len(op.ints32), len(op.ints64), len(op.floats)) or len(op.order) != sum(counts):
+        raise VerifyError(f"order \"{op.order}\" does not match {len(op.ints32)} i32, "
+                          f"{len(op.ints64)} i64 and {len(op.floats)} f64 arguments")
+
+
+def print_arguments(op: Op) -> list:
+    """A printf-like op's arguments in format order."""
+    groups = {"i": iter(op.ints32), "l": iter(op.ints64), "d": iter(op.floats)}
+    return [next(groups[kind]) for kind in op.order]

@@ -7,9 +7,10 @@ the arguments as C varargs (i32, i64, f64); the op keeps them in three typed gro
 
 from __future__ import annotations
 
+from oxide.dialects.simt.debug import print_arguments, verify_print_operands
 from oxide.dialects.tile.dialect import DIALECT
 from oxide.ir.constraints import STRING_ATTR, Is
-from oxide.ir.declare import Attr, Op, VarOperand, VerifyError
+from oxide.ir.declare import Attr, Op, VarOperand
 
 _I32, _I64, _F64 = Is("i32"), Is("i64"), Is("f64")
 
@@ -28,15 +29,8 @@ class PrintOp(Op):
     order = Attr(STRING_ATTR, "per argument, the group it comes from: i, l or d")
 
     def verify_(self) -> None:
-        # The format becomes a C string: an embedded NUL would cut it short.
-        if "\0" in self.format:
-            raise VerifyError("a print format cannot contain a NUL character")
-        counts = (self.order.count("i"), self.order.count("l"), self.order.count("d"))
-        if counts != (len(self.ints32), len(self.ints64), len(self.floats)) or len(self.order) != sum(counts):
-            raise VerifyError(f"order \"{self.order}\" does not match {len(self.ints32)} i32, "
-                              f"{len(self.ints64)} i64 and {len(self.floats)} f64 arguments")
+        verify_print_operands(self, "print")
 
     def arguments(self) -> list:
         """The arguments in format order."""
-        groups = {"i": iter(self.ints32), "l": iter(self.ints64), "d": iter(self.floats)}
-        return [next(groups[kind]) for kind in self.order]
+        return print_arguments(self)
