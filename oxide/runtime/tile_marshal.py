@@ -38,7 +38,7 @@ from oxide.runtime.errors import (
 from oxide.runtime.marshal import ArgumentChecker, BufferArg
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer, device_view
 from oxide.runtime.scalars import SCALARS, convert, device_address
-from oxide.runtime.signature import ParamSpec
+from oxide.runtime.signature import KernelSpec, ParamSpec
 from oxide.runtime.tensor_map import TensorMap, TensorMapError
 from oxide.runtime.tile import MappedPartition, Partition
 
@@ -115,6 +115,11 @@ class TileBound:
 class TileBinder(ArgumentChecker):
     """Checks and converts the arguments of one tile kernel, for the GPU (`gpu=True`) or the emulator."""
 
+    def __init__(self, kernel: KernelSpec, gpu: bool):
+        super().__init__(kernel, gpu)
+        # Encoded tensor maps by (TMA entry, address, shape, strides, dtype), oldest first (_TENSOR_MAP_CACHE).
+        self._tensor_maps: dict[tuple, bytes | TensorMapError] = {}
+
     def bind(self, args: Sequence[Any], allow_host: bool) -> TileBound:
         """Check and convert `args` (in parameter order); the grid comes from the output partitions."""
         self._check_count(args)
@@ -175,7 +180,7 @@ class TileBinder(ArgumentChecker):
         or why TMA cannot describe that tensor."""
         tensor = bound.device_tensors[entry["param"]]
         key = (id(entry), *tensor)
-        cache = self.__dict__.setdefault("_tensor_maps", {})
+        cache = self._tensor_maps
         if key not in cache:
             if len(cache) >= _TENSOR_MAP_CACHE:
                 cache.pop(next(iter(cache)))
