@@ -153,3 +153,10 @@ def rust_format_to_c(fmt: str, arg_types: Sequence[Any]) -> str:
     if used != len(args):
         raise ValueError(f"{fmt!r} has {used} placeholder(s) but {len(args)} argument(s) were given")
     return "".join(out)
+
+
+def vararg_groups(widened: Sequence[Any]) -> tuple[str, list[list[Any]]]:
+    """The `order` string and the (i32, i64, f64) operand groups of a printf-like op (simt.printf, tile.print)
+    for arguments already widened as C varargs are (i32, i64 or f64 values)."""
+    order = "".join({"i32": "i", "i64": "l", "f64": "d"}[str(w.type)] for w in widened)
+    return order, [[w for w, kind in zip(widened, order) if kind == k] for k in "ild"]

@@ -12,7 +12,7 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import tile
-from oxide.dialects.simt.printf import rust_format_to_c
+from oxide.dialects.simt.printf import rust_format_to_c, vararg_groups
 from oxide.frontends.syntax import ast
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile.registry import TileEmitter
@@ -36,9 +36,7 @@ def print_macro(em: TileEmitter, e: ast.MacroCall) -> V:
         fmt = rust_format_to_c(e.args[0].value, [_printf_type(v.ty) for v in values])
     except ValueError as exc:
         raise err(e.args[0].loc, f"invalid format string: {exc}") from None
-    widened = [_widen(v) for v in values]
-    order = "".join({"i32": "i", "i64": "l", "f64": "d"}[str(w.type)] for w in widened)
-    groups = [[w for w, kind in zip(widened, order) if kind == k] for k in "ild"]
+    order, groups = vararg_groups([_widen(v) for v in values])
     tile.PrintOp.build(*groups, format=fmt, order=order)
     return UNIT_V
 

@@ -10,7 +10,7 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
-from oxide.dialects.simt.printf import rust_format_to_c
+from oxide.dialects.simt.printf import rust_format_to_c, vararg_groups
 from oxide.frontends.simt import types as T
 from oxide.frontends.simt.calls.context import Emitter
 from oxide.frontends.simt.calls.ptx_asm import ptx_asm
@@ -59,9 +59,7 @@ def _printf(em: Emitter, e: ast.MacroCall, expected: T.Ty | None) -> Val:
     except ValueError as exc:
         raise err(e.args[0].loc, f"invalid format string: {exc}") from None
     # The value of `gpu_printf!(...)` is vprintf's i32: the argument count, negative on an error.
-    widened = [_widen(v) for v in values]
-    order = "".join({"i32": "i", "i64": "l", "f64": "d"}[str(w.type)] for w in widened)
-    groups = [[w for w, kind in zip(widened, order) if kind == k] for k in "ild"]
+    order, groups = vararg_groups([_widen(v) for v in values])
     count = simt.PrintfOp.build(*groups, format=fmt, order=order, results=[i32()])
     return Val(T.PRIMITIVES["i32"], count)
 
