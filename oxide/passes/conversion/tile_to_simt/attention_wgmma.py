@@ -29,11 +29,10 @@ from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith
-from mlir.dialects import vector as vector_d
 
 from oxide.dialects import simt
 from oxide.passes.conversion.tile_to_simt.attention_pattern import SWIZZLE_ELEMS, WGMMA_M, AttentionPlan
-from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset
+from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset, store_shared
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout, TileValue, vector_width
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.wgmma_gemm import WARPGROUP_THREADS, fence_accumulator
@@ -115,12 +114,7 @@ def stage(ctx: TileLowering, tile_value: TileValue, base: ir.Value, col_dim: int
             ptr = thread_ptr if constant == 0 else ptr_offset(thread_ptr, ctx.const(ir.IndexType.get(), constant))
         else:
             ptr = ptr_offset(base, ctx.index(arith.xori(thread, ctx.i32(constant))))
-        if width == 1:
-            simt.PtrStoreOp(ptr, values[j])
-            continue
-        vector = ir.VectorType.get([width], values[j].type)
-        packed = vector_d.from_elements(vector, values[j:j + width])
-        simt.PtrStoreOp(simt.PtrCastOp.build(ptr, results=[ir.Type.parse(f"!simt.ptr<{vector}, 3>")]), packed)
+        store_shared(ptr, values[j:j + width])
 
 
 def _descriptor(ctx: TileLowering, base: ir.Value, elements: Any, leading_bytes: int) -> ir.Value:

@@ -13,6 +13,7 @@ from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith, builtin
+from mlir.dialects import vector as vector_d
 
 from oxide.dialects import simt
 from oxide.ir.rules import LoweringError
@@ -29,6 +30,17 @@ def ptr_offset(ptr: ir.Value, offset: ir.Value) -> ir.Value:
     """simt.ptr_offset of `ptr` by `offset` (index) elements. The result type is given, not inferred: inferring
     it parses the pointer type, and the tile lowering offsets pointers thousands of times per kernel."""
     return simt.PtrOffsetOp.build(ptr, offset, results=[ptr.type])
+
+
+def store_shared(ptr: ir.Value, values: list[ir.Value]) -> None:
+    """Store `values` (adjacent elements) at the shared-memory `ptr`: one scalar store, or one vector store of
+    them all (the caller keeps `ptr` aligned to the vector's size)."""
+    if len(values) == 1:
+        simt.PtrStoreOp(ptr, values[0])
+        return
+    vector = ir.VectorType.get([len(values)], values[0].type)
+    packed = vector_d.from_elements(vector, values)
+    simt.PtrStoreOp(simt.PtrCastOp.build(ptr, results=[ir.Type.parse(f"!simt.ptr<{vector}, 3>")]), packed)
 
 
 # The named barrier of code that part of the block runs (0 is the block barrier's).

@@ -38,7 +38,7 @@ from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.attention_pattern import match_attention
 from oxide.passes.conversion.tile_to_simt.attention_tma import lower_tma_attention_mma
 from oxide.passes.conversion.tile_to_simt.attention_wgmma import lower_attention_mma
-from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset
+from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset, store_shared
 from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8, to_f16
 from oxide.passes.conversion.tile_to_simt.layouts import (
     VECTOR_BYTES as ROW_VECTOR_BYTES,
@@ -174,12 +174,7 @@ def _stage(ctx: TileLowering, plan: ml.MmaPlan, a: TileValue, b: TileValue, base
         for j in range(0, layout.per_thread, width):
             constant = place(*layout.register_coords(j)) - place(0, 0)
             ptr = thread if constant == 0 else ptr_offset(thread, ctx.const(ir.IndexType.get(), constant))
-            if width == 1:
-                simt.PtrStoreOp(ptr, values[j])
-                continue
-            vector = ir.VectorType.get([width], values[j].type)
-            packed = vector_d.from_elements(vector, values[j:j + width])
-            simt.PtrStoreOp(simt.PtrCastOp.build(ptr, results=[ir.Type.parse(f"!simt.ptr<{vector}, 3>")]), packed)
+            store_shared(ptr, values[j:j + width])
 
 
 def _to_tf32(value: ir.Value) -> ir.Value:
