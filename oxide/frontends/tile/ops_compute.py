@@ -32,6 +32,7 @@ _BINARY_FORMS = {"addf": "+", "addi": "+", "subf": "-", "subi": "-", "mulf": "*"
 @function(*_BINARY_FORMS)
 def _binary_form(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     _no_fp8(e, args, name)
+    approximate = name in ("divf", "true_div") and _approximate(args)
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     a, b = args
@@ -39,7 +40,21 @@ def _binary_form(em: TileEmitter, e: Any, args: list[V], expected: Any, name: st
         a = coerce(a, literal_elem(a, expected), e.loc)
     out = em.binary(_BINARY_FORMS[name], a, b, e.loc)
     _check_family(e, name, out.ty)
+    if approximate:
+        _allow_approximation(out.value)
     return out
+
+
+def _approximate(args: list[V]) -> bool:
+    """Whether the markers ask for `rounding::Approx`. The other rounding markers are dropped: oxide rounds to
+    nearest, which is also within `rounding::Full`'s bound."""
+    return any(isinstance(a.ty, MarkerT) and a.const == "rounding::Approx" for a in args)
+
+
+def _allow_approximation(value: ir.Value) -> None:
+    """Let the division that computes `value` be approximated (`afn`): f32 division becomes PTX `div.approx.f32`
+    (within 2 ulp for divisors of magnitude 2^-126 to 2^126) instead of the IEEE-rounded `div.rn.f32`."""
+    value.owner.attributes["fastmath"] = ir.Attribute.parse("#arith.fastmath<afn>")
 
 
 def _no_fp8(e: Any, args: list[V], name: str) -> None:
