@@ -95,6 +95,8 @@ class TileLowering:
     # Contiguous elements per thread in blocked layouts (one vector access): the same for every tile of the
     # kernel, so that tiles of different element types line up without conversions.
     vector: int = 4
+    # Whether blocked layouts give each warp whole rows (layouts.blocked, register_budget.rows_fill_warps).
+    warps_outer: bool = False
     values: dict[Any, Any] = field(default_factory=dict)
     tid: ir.Value | None = None
     # Shared scratch arrays by storage element type (text), each sized at the end to its largest use.
@@ -189,7 +191,7 @@ class TileLowering:
     # Layouts ----------------------------------------------------------------------------------------------
     def default_layout(self, shape: list[int] | tuple[int, ...]) -> Layout:
         """The blocked layout every tile of this shape gets unless something prefers another."""
-        return blocked(shape, self.warps, self.vector)
+        return blocked(shape, self.warps, self.vector, self.warps_outer)
 
     def splat(self, value: ir.Value, layout: Layout) -> TileValue:
         """A tile whose every element is `value`."""

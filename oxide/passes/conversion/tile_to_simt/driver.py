@@ -26,7 +26,7 @@ from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
 from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
-from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
+from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps, rows_fill_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
 from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import GemmPlan, MapSpec, kernel_gemms
@@ -236,6 +236,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         facts += [{}] * len(maps)
         new_func.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(f) for f in facts])
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
+    ctx.warps_outer = not gemm and rows_fill_warps(func, warps)
     if maps:
         new_func.attributes["tile.tma"] = tma_attribute(maps)
     if attention:

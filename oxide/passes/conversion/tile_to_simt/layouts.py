@@ -19,6 +19,7 @@ register order (element j of this thread is `values[j]`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -177,12 +178,21 @@ def flat_bits(shape: Sequence[int]) -> list[Bit]:
     return bits
 
 
-def blocked(shape: Sequence[int], warps: int, vector: int = 4) -> Layout:
+def blocked(shape: Sequence[int], warps: int, vector: int = 4, warps_outer: bool = False) -> Layout:
     """The blocked layout: thread t holds the flat row-major elements (j // V) * T * V + t * V + j % V, so
     consecutive threads touch consecutive memory (coalesced) and each holds V contiguous elements (one
     vector access). V shrinks to fit the innermost dimension and the tile; a tile of fewer than T elements
-    is replicated over the high thread bits."""
+    is replicated over the high thread bits.
+
+    `warps_outer` (the kernel's row tiles have at least one row per warp: register_budget.rows_fill_warps)
+    gives the warps the outermost coordinate bits instead, after the lanes and the registers: each warp owns
+    whole rows, so a reduction along the rows combines in registers and lane shuffles, with no shared memory
+    and no block barrier. A 1-D tile is then held whole by every warp (its warp bits replicate), the layout a
+    [1, N] view of it broadcast over the rows takes, so masks and per-column vectors need no conversion. A
+    warp's access still covers 32 * V contiguous elements."""
     shape = tuple(int(d) for d in shape)
+    if warps_outer:
+        return _warps_outer(shape, warps, vector)
     total = 1
     for d in shape:
         total *= d
@@ -194,6 +204,23 @@ def blocked(shape: Sequence[int], warps: int, vector: int = 4) -> Layout:
     thread_bits, reg_high = bits[:thread_count], bits[thread_count:]
     thread_bits += [None] * (thread_count - len(thread_bits))
     return Layout(shape, tuple(vec_bits + reg_high), tuple(thread_bits[:LANE_BITS]), tuple(thread_bits[LANE_BITS:]))
+
+
+def _warps_outer(shape: tuple[int, ...], warps: int, vector: int) -> Layout:
+    """blocked's `warps_outer` form: the warps take the outermost coordinate bits of a tile with rows (at least
+    one row per warp, which the caller ensures), and replicate over a row vector ([N] or [1, N]); within a warp
+    the lanes take the bits after the vector's, the registers the rest."""
+    rows = math.prod(shape[:-1]) if len(shape) > 1 else 1
+    warp_count = _log2(warps) if rows > 1 else 0
+    per_warp = math.prod(shape) >> warp_count
+    v = min(vector, shape[-1] if shape else 1, max(per_warp // WARP_SIZE, 1))
+    bits: list[Bit | None] = list(flat_bits(shape))
+    vec_bits, bits = bits[: _log2(v)], bits[_log2(v):]
+    top = len(bits) - warp_count
+    inner = bits[:top]
+    lanes = inner[:LANE_BITS] + [None] * (LANE_BITS - len(inner[:LANE_BITS]))
+    warp_bits = bits[top:] + [None] * (_log2(warps) - warp_count)
+    return Layout(shape, tuple(vec_bits + inner[LANE_BITS:]), tuple(lanes), tuple(warp_bits))
 
 
 def vector_width(layout: Layout) -> int:

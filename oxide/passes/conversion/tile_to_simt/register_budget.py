@@ -35,7 +35,31 @@ MAX_WARPS = 16
 def budget_warps(func: ir.Operation, hint: int) -> int:
     """The warps `func` (a tile kernel) runs with: at least `hint`, more while its largest tile exceeds BUDGET
     values per thread (never past MAX_WARPS, never fewer than the hint)."""
+    largest, has_mma, _ = _walk(func)
+    warps = hint
+    while not has_mma and warps < MAX_WARPS and largest > BUDGET * 32 * warps:
+        warps *= 2
+    return warps
+
+
+def rows_fill_warps(func: ir.Operation, warps: int) -> bool:
+    """Whether the blocked layouts of `func` may give each warp whole rows (layouts.blocked's `warps_outer`): no
+    `mma`, some tile with rows, every such tile with at least one row per warp, and no row vector ([N] or [1, N])
+    longer than the longest row (every warp holds the row vectors whole). Row reductions then stay inside a warp; a
+    [4, 1024] row softmax drops its shared memory and block barriers."""
+    _, has_mma, shapes = _walk(func)
+    rows = [s for s in shapes if len(s) >= 2 and math.prod(s[:-1]) > 1]
+    if has_mma or not rows or any(math.prod(s[:-1]) < warps for s in rows):
+        return False
+    vectors = [s for s in shapes if s not in rows]
+    return all(math.prod(s) <= max(r[-1] for r in rows) for s in vectors)
+
+
+def _walk(func: ir.Operation) -> tuple[int, bool, set[tuple[int, ...]]]:
+    """The 32-bit values of the kernel's largest static tile, whether it has an `mma` (the walk stops there), and
+    the shapes of its static tiles."""
     largest, has_mma = 0, False
+    shapes: set[tuple[int, ...]] = set()
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         nonlocal largest, has_mma
@@ -44,12 +68,10 @@ def budget_warps(func: ir.Operation, hint: int) -> int:
             return ir.WalkResult.INTERRUPT
         for result in op.results:
             if isinstance(result.type, ir.RankedTensorType) and result.type.has_static_shape:
+                shapes.add(tuple(result.type.shape))
                 words = max(1, bit_width(result.type.element_type) // 32)
                 largest = max(largest, math.prod(result.type.shape) * words)
         return ir.WalkResult.ADVANCE
 
     walk(func, visit, ir.WalkOrder.PRE_ORDER)
-    warps = hint
-    while not has_mma and warps < MAX_WARPS and largest > BUDGET * 32 * warps:
-        warps *= 2
-    return warps
+    return largest, has_mma, shapes

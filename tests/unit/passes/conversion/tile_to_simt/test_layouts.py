@@ -76,3 +76,38 @@ def test_local_sources_is_exact():
     # Register order alone differs: a gather in registers.
     reordered = Layout(a.shape, (a.registers[1], a.registers[0], a.registers[2]), a.lanes, a.warps)
     assert local_sources(a, reordered, identity) == [0, 2, 1, 3, 4, 6, 5, 7]
+
+
+# Shapes with at least one row per warp at 4 and 8 warps, and row vectors, for the warps-outer form.
+OUTER_SHAPES = [(8, 1024), (16, 64), (8, 1), (32, 32), (4, 8, 16), (1024,), (1, 512), (16,), (1, 4)]
+
+
+@pytest.mark.parametrize("shape", OUTER_SHAPES)
+@pytest.mark.parametrize("warps", [4, 8])
+def test_warps_outer_layouts_cover_every_element_once_and_give_warps_whole_rows(shape, warps):
+    layout = blocked(shape, warps, warps_outer=True)
+    rows = 1
+    for d in shape[:-1]:
+        rows *= d
+    seen = []
+    for tid in range(WARP_SIZE * warps):
+        for j in range(layout.per_thread):
+            coords, owner = layout.element(tid, j)
+            if owner:
+                seen.append(_flat(coords, shape))
+            if rows > 1:
+                # Every element of a thread's row lives in the thread's warp.
+                assert _flat(coords[:-1], shape[:-1]) * warps // rows == tid // WARP_SIZE
+    total = 1
+    for d in shape:
+        total *= d
+    assert sorted(seen) == list(range(total))
+    if rows == 1:
+        assert all(bit is None for bit in layout.warps)  # a row vector is held whole by every warp
+
+
+def test_a_row_reduction_in_the_warps_outer_layout_needs_no_warp():
+    layout = blocked((4, 1024), 4, warps_outer=True)
+    assert all(bit is not None and bit.dim == 0 for bit in layout.warps)
+    assert all(bit is None or bit.dim == 1 for bit in layout.lanes)
+    assert vector_width(layout) == 4

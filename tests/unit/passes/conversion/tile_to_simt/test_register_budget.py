@@ -41,3 +41,36 @@ def test_the_widened_softmax_matches_numpy_on_the_emulator():
     load(FIXTURES / "tile" / "softmax.oxide.json", target="cpu").softmax(oxide.tile.partition(y, (4, 4096)), x)
     e = np.exp(x - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("stem", ["softmax", "layernorm", "rmsnorm"])
+def test_four_row_tiles_reduce_inside_warps(stem):
+    """At 4 x 1024 every warp owns a row (layouts.blocked's warps_outer): the row reductions are lane shuffles,
+    with no shared memory and no block barrier. One row of 4096 spreads over the warps and reduces across
+    them; 4 x 4096 at 8 warps has fewer rows than warps and keeps the common layout."""
+    ptx = (FIXTURES / "tile" / f"{stem}.sm_90.ptx").read_text()
+    bodies = dict(re.findall(r"\.entry (\S+)\((.*?)\n}\n", ptx, re.S))
+    assert "bar.sync" not in bodies[f"{stem}_4_1024"] and "st.shared" not in bodies[f"{stem}_4_1024"]
+    assert "bar.sync" in bodies[f"{stem}_1_4096"] and "bar.sync" in bodies[f"{stem}_4_4096"]
+
+
+@pytest.mark.parametrize("stem", ["softmax", "layernorm", "rmsnorm"])
+def test_row_kernels_with_a_warp_per_row_match_numpy_on_the_emulator(stem):
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal((7, 1000)) * 3).astype(np.float32)
+    w, b = rng.standard_normal(1000).astype(np.float32), rng.standard_normal(1000).astype(np.float32)
+    y = np.zeros_like(x)
+    mod = load(FIXTURES / "tile" / f"{stem}.oxide.json", target="cpu")
+    part = oxide.tile.partition(y, (4, 1024))
+    if stem == "softmax":
+        mod.softmax(part, x)
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        expected = e / e.sum(axis=1, keepdims=True)
+    elif stem == "layernorm":
+        mod.layernorm(part, x, w, b, 1e-5)
+        d = x - x.mean(axis=1, keepdims=True)
+        expected = d / np.sqrt((d * d).mean(axis=1, keepdims=True) + 1e-5) * w + b
+    else:
+        mod.rmsnorm(part, x, w, 1e-5)
+        expected = x / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-5) * w
+    np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-5)
