@@ -51,6 +51,10 @@ class EmulatedExecutor:
             fn = self.functions[kernel.entry] = EmulatedFunction(kernel)
         return fn
 
+    def active_clusters(self, fn: EmulatedFunction, block: tuple[int, int, int], shared_mem_bytes: int) -> None:
+        """How many clusters of `fn` run at once: no limit of its own on the emulator beyond its SM count (None)."""
+        return None
+
     def launch(self, fn: EmulatedFunction, config: LaunchConfig, abi: list[Any], stream: Any) -> None:
         """Run the kernel to completion (emulated launches are synchronous)."""
         from oxide.runtime.emulator import launch

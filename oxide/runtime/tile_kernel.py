@@ -183,7 +183,7 @@ class TileKernel:
         function = self._variant_function(variant)
         if variant.get("persistent"):
             resident = None
-            if variant.get("cluster") and hasattr(self.executor, "active_clusters"):
+            if variant.get("cluster"):
                 resident = self.executor.active_clusters(function, block, shared)
             grid = persistent_grid(grid, variant, self.executor.limits.multiprocessors, resident)
         self.executor.launch(function, LaunchConfig(grid, block, shared, 3), bound.abi, handle)

@@ -85,6 +85,9 @@ class RecordingExecutor:
     def launch(self, fn: RecordingFunction, config: Any, abi: list[Any], stream: Any) -> None:
         self.launches.append((fn.kernel.entry, config, abi))
 
+    def active_clusters(self, fn: RecordingFunction, block: tuple[int, int, int], shared: int) -> None:
+        return None
+
     def synchronize(self, kernel: str | None) -> None:
         pass
 

@@ -34,6 +34,9 @@ class _Executor:
     def launch(self, fn: Any, config: Any, abi: list[Any], stream: Any) -> None:
         self.launches.append((fn.spec, config))
 
+    def active_clusters(self, fn: Any, block: tuple[int, int, int], shared: int) -> int | None:
+        return None
+
 
 @pytest.fixture
 def kernel() -> tuple[TileKernel, _Executor]:
