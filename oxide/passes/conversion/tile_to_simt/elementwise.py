@@ -10,20 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from mlir import ir
-from mlir.dialects import arith, math
+from mlir.dialects import arith
 
-from oxide.ir.rules import LoweringError, ops_of
+from oxide.ir.rules import LoweringError
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.driver import attributes_of, clone_scalar_op
 from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8, lower_conversion
 from oxide.passes.conversion.tile_to_simt.attention_pattern import WGMMA_KIND
-from oxide.passes.conversion.tile_to_simt.layouts import TileValue
+from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
+from oxide.passes.conversion.tile_to_simt.rematerialise import ELEMENTWISE_OPS, rebuildable, rematerialised
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
-
-# Upstream arith/math ops on tiles are the tile dialect's elementwise part: every one of them has the
-# elementwise rule, except the constant, which has its own.
-ELEMENTWISE_OPS = tuple(cls for cls in ops_of(arith, math) if cls.OPERATION_NAME != arith.ConstantOp.OPERATION_NAME)
 
 
 @lowering(arith.ConstantOp)
@@ -54,11 +51,12 @@ def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
     operands = [ctx.lowered(v) for v in op.operands]
     tiles = [t for t in operands if isinstance(t, TileValue)]
     # A wgmma accumulator's layout leads where one takes part (attention's softmax on the scores): converting
-    # a mask or a broadcast to it is cheaper than moving the accumulator out of it and back.
-    leader = next((t for t in tiles if not t.is_splat and t.layout.kind == WGMMA_KIND),
-                  next((t for t in tiles if not t.is_splat), tiles[0]))
+    # a broadcast to it is cheaper than moving the accumulator out of it and back. Otherwise a tile that cannot
+    # be rebuilt leads: an index or mask chain is rebuilt in its layout instead of converted.
+    leader = next((t for t in tiles if not t.is_splat and t.layout.kind == WGMMA_KIND), None) \
+        or _leader(ctx, op, operands) or tiles[0]
     layout = leader.layout
-    aligned = [convert_layout(ctx, t, layout) if isinstance(t, TileValue) else t for t in operands]
+    aligned = [_aligned(ctx, old, t, layout) for old, t in zip(op.operands, operands)]
     result_types = [r.type.element_type for r in op.results]
     attributes = attributes_of(op)
     columns: list[list[ir.Value]] = [[] for _ in result_types]
@@ -74,3 +72,18 @@ def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
         columns = [column * layout.per_thread for column in columns]
     results = [TileValue(layout, column, splat=splat) for column in columns]
     return results[0] if len(results) == 1 else results
+
+
+def _leader(ctx: TileLowering, op: ir.Operation, operands: list[Any]) -> TileValue | None:
+    """The first non-splat tile operand that cannot be rebuilt in another layout (an index or mask chain can:
+    rematerialise.py, so it follows), else the first non-splat one; None when all are splats."""
+    tiles = [(old, t) for old, t in zip(op.operands, operands) if isinstance(t, TileValue) and not t.is_splat]
+    return next((t for old, t in tiles if not rebuildable(ctx, old)), tiles[0][1] if tiles else None)
+
+
+def _aligned(ctx: TileLowering, old: ir.Value, lowered: Any, layout: Layout) -> Any:
+    """An operand in the op's layout: rebuilt there when it is an index or mask computation that would otherwise
+    go through shared memory (rematerialise.py), else converted."""
+    if not isinstance(lowered, TileValue):
+        return lowered
+    return rematerialised(ctx, old, lowered, layout) or convert_layout(ctx, lowered, layout)

@@ -8,6 +8,9 @@
 // (one arrival per warp), and thread 0 refills it with the step two on. On sm_90 the loop keeps mma.sync and the
 // plain ABI.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
+// The key mask is built in the scores' accumulator layout (tile_to_simt/rematerialise.py), so p's is the only
+// block barrier in the loop:
+// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s --check-prefix=LOOP
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90})' | FileCheck %s --check-prefix=SM90
 
 // CHECK-LABEL: gpu.func @attention_128_64_64
@@ -33,6 +36,11 @@
 // CHECK: "simt.tma_load"(%{{.*}}, %arg37,
 // CHECK: scf.yield
 // CHECK-NOT: "tile.
+
+// LOOP: scf.for
+// LOOP-COUNT-1: "simt.sync_threads"
+// LOOP-NOT: "simt.sync_threads"
+// LOOP: scf.yield
 
 // SM90-LABEL: gpu.func @attention_128_64_64
 // SM90-NOT: !simt.tensor_map
