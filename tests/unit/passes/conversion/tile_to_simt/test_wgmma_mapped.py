@@ -150,7 +150,8 @@ def test_the_inline_pipeline_does_not_walk_a_mapped_output():
 
 
 def test_an_f16_accumulator_keeps_mma_sync():
-    # wgmma would accumulate f16 products in f32 and round once; the emulator's f16 mma rounds as mma.sync does.
+    # `mma` rounds an f16 accumulator after every K tile (the emulator's semantics); an f32 sum kept across the
+    # loop would not: the walk keeps mma.sync.
     text = (EXAMPLES / "persistent_gemm.rs").read_text()
     instance = ["f16", "64", "64", "64", "[2, 1]"]
     compiled = oxide.compile(text, "persistent_gemm.rs", chip="sm_90a", instances={"gemm_persistent": [instance]})
