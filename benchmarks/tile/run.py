@@ -8,7 +8,7 @@ stream; Triton's and torch's launches are on the same stream. Timing: CUDA event
 launches, median of --runs such samples after warm-up; random inputs (never zeros), buffers larger than L2;
 every result is checked against torch first.
 
-    python benchmarks/tile/run.py --out DIR [--runs 30] [--only-gemm | --suites vecadd rows gemm sm90a attention]
+    python benchmarks/tile/run.py --out DIR [--runs 30] [--only-gemm | --suites vecadd rows gemm sm90a pgemm attention]
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from oxide.runtime.module import load  # noqa: E402
 import attention_suite  # noqa: E402
 import bmm_suite  # noqa: E402
 import gemm_suite  # noqa: E402
+import pgemm_suite  # noqa: E402
 import triton_peers as peers  # noqa: E402
 from benchmarks.torch_events import time_ms  # noqa: E402
 
@@ -66,7 +67,7 @@ def warm_up(seconds: float = 2.0) -> None:
 
 # The groups of cases: vecadd, the row kernels, the sm_80-style GEMM, the sm_90a GEMM suite (with batched GEMM and
 # fp8), attention.
-SUITES = ("vecadd", "rows", "gemm", "sm90a", "attention")
+SUITES = ("vecadd", "rows", "gemm", "sm90a", "pgemm", "attention")
 
 
 def main() -> None:
@@ -123,6 +124,9 @@ def main() -> None:
         bmm_suite.run(bmm, stream, results, args.runs)
         fp8 = load(FIXTURES.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
         results[gemm_suite.FP8_CASE[0]] = gemm_suite.run_fp8(fp8, stream, args.runs)
+    if "pgemm" in suites:
+        pgemm = load(FIXTURES.parent / "tile_sm90a" / "persistent_gemm_mixed.oxide.json", target="gpu")
+        pgemm_suite.run(pgemm, stream, results, args.runs)
     if "attention" in suites:
         attention = load(FIXTURES.parent / "tile_sm90a" / "attention.oxide.json", target="gpu")
         attention_suite.run(attention, stream, results, args.runs)
@@ -204,6 +208,7 @@ SIZES = {"vecadd": "2^28 f32", "softmax": "32768 x 1024 f32, 4 rows per block", 
             for kernel in ("softmax", "layernorm", "rmsnorm") for count, cols, bm in ROW_SHAPES[1:]},
          **{name: gemm_suite.describe(name) for name in gemm_suite.CASES},
          **{name: bmm_suite.describe(name) for name in bmm_suite.CASES},
+         **{name: pgemm_suite.describe(name) for name in pgemm_suite.CASES},
          gemm_suite.FP8_CASE[0]: "8192^3 fp8 e4m3 -> bf16, B column-major, sm_90a; ratio to torch._scaled_mm",
          **{name: attention_suite.describe(name) for name in attention_suite.CASES}}
 

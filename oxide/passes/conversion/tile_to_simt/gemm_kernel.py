@@ -18,15 +18,18 @@ wgmma_epilogue.py's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mlir import ir
 from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
 from oxide.dialects import tile as T
+from oxide.ir.rules import is_op
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
+from oxide.passes.conversion.tile_to_simt.mapped import mapped_origin
+from oxide.passes.conversion.tile_to_simt.mapped_gemm import emit_mapped_walk
 from oxide.passes.conversion.tile_to_simt.remap import only_if
 from oxide.passes.conversion.tile_to_simt.wgmma_epilogue import Epilogue
 from oxide.passes.conversion.tile_to_simt.wgmma_gemm import (
@@ -95,9 +98,13 @@ def emit_gemm_kernel(ctx: TileLowering, entry: ir.Block, loop: ir.Operation, pla
 
 
 def _tiles(kernel: _Kernel, role: str) -> None:
-    """One role's work over the block's tiles: its own tile, or a persistent kernel's walk over the tile grid."""
+    """One role's work over the block's tiles: its own tile, a persistent kernel's walk over the tile grid, or the
+    kernel's own walk over a mapped output (mapped_gemm.py)."""
     if kernel.plan.persistent:
         _persistent(kernel, role)
+    elif kernel.loop.block != kernel.entry:
+        emit_mapped_walk(kernel.ctx, kernel.ops, kernel.loop, kernel.emit_op,
+                         lambda ops, base: _tile(replace(kernel, ops=ops), role, base))
     else:
         _tile(kernel, role, kernel.ctx.i32(0))
 
@@ -128,7 +135,9 @@ def _tile(kernel: _Kernel, role: str, base: ir.Value) -> ir.Value:
 
 def _output_origin(ctx: TileLowering, store: ir.Operation) -> tuple[ir.Value, ...]:
     """The first row and column (i32) of the output tile that `store` (the kernel's store_own) writes; a batched
-    GEMM's output tile: its batch, first row and column."""
+    GEMM's output tile: its batch, first row and column; a mapped output's: its index times the tile shape."""
+    if is_op(store, T.MappedStoreOp):
+        return mapped_origin(ctx, store)
     view: ViewValue = ctx.lowered(store.operands[0])
     assert view.origin is not None
     return tuple(ctx.to_i32(o) for o in view.origin)

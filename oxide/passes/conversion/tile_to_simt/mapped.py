@@ -98,9 +98,20 @@ def lower_mapped_index(ctx: TileLowering, op: T.MappedIndexOp) -> ir.Value:
     return arith.trunci(i_type(32), arith.addi(extents[op.axis][0], coords[op.axis]))
 
 
+def _origin(ctx: TileLowering, op: T.MappedStoreOp) -> list[ir.Value]:
+    """Where the stored tile starts (i64 per axis): its index times the tile shape."""
+    m: MappedValue = ctx.lowered(op.mapped)
+    return [arith.muli(ctx.to_i64(ctx.scalar(i)), ctx.i64(t)) for i, t in zip(op.indices, m.tile)]
+
+
+def mapped_origin(ctx: TileLowering, store: ir.Operation) -> tuple[ir.Value, ...]:
+    """The first element (i32 per axis) of the tile a `tile.mapped_store` writes (the sm_90a GEMM's TMA-store
+    epilogue stores there in its place)."""
+    return tuple(ctx.to_i32(o) for o in _origin(ctx, store.opview))
+
+
 @lowering(T.MappedStoreOp)
 def lower_mapped_store(ctx: TileLowering, op: T.MappedStoreOp) -> None:
     """A masked tile store at index * tile shape (the index is inside the grid by construction)."""
     m: MappedValue = ctx.lowered(op.mapped)
-    origin = [arith.muli(ctx.to_i64(ctx.scalar(i)), ctx.i64(t)) for i, t in zip(op.indices, m.tile)]
-    store_tile(ctx, m.view, origin, ctx.tile(op.tile))
+    store_tile(ctx, m.view, _origin(ctx, op), ctx.tile(op.tile))

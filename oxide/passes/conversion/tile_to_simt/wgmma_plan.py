@@ -16,7 +16,12 @@ from mlir.dialects import arith
 
 from oxide.dialects import tile as T
 from oxide.ir.rules import is_op
-from oxide.passes.conversion.tile_to_simt.gemm_pattern import match_gemm_loop
+from oxide.passes.conversion.tile_to_simt.gemm_pattern import (
+    mapped_k_loop,
+    mapped_stored_output,
+    match_gemm_loop,
+    ops_before,
+)
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout
 from oxide.target import Target
@@ -269,9 +274,12 @@ def match_gemm(loop: ir.Operation, entry: ir.Block, target: Target, warps: int,
     knobs = _feasible(knobs, loop, entry, found.batched)
     plan = _plan(found.mma, knobs.warps or warps, (found.a_param, found.b_param), target, knobs, b_kmajor,
                  found.batched)
+    if plan is not None and loop.block != entry and not plan.specialized:
+        return None  # the inline shape numbers its ring's steps per tile, so it cannot follow a mapped walk
     if plan is None or knobs.epilogue == "registers" or not plan.specialized:
         return plan
-    return _with_tma_store(plan, _stored_output(loop, entry, found.batched), target, knobs)
+    stored = _stored_output(loop, entry, found.batched) if loop.block == entry else mapped_stored_output(loop)
+    return _with_tma_store(plan, stored, target, knobs)
 
 
 def _stored_output(loop: ir.Operation, entry: ir.Block, batched: bool) -> tuple[int, str] | None:
@@ -321,16 +329,13 @@ def _feasible(knobs: GemmKnobs, loop: ir.Operation, entry: ir.Block, batched: bo
     """The knobs with specialization off where the kernel cannot take it (an op before the loop writes memory
     or has regions: the producer warpgroup would run it too, in a layout made for the consumers), and
     persistence off where there is no output view whose tile grid a persistent kernel could walk: rank 2, or
-    batched rank 3 with tiles of one batch."""
-    before = []
-    for op in entry.operations:
-        if op.operation == loop:
-            break
-        before.append(op.operation)
+    batched rank 3 with tiles of one batch. A mapped walk's K loop is never made persistent: the walk is the
+    kernel's own, and gemm_kernel.py follows it."""
+    before = ops_before(loop, entry)
     quiet = all(not len(op.regions) and not is_op(op, T.StoreOp, T.StoreOwnOp, T.AtomicRmwOp)
                 and op.name.split(".")[0] in (T.DIALECT.name, "arith", "math") for op in before)
     outputs = [a for a in entry.arguments if T.ViewMutType.isinstance(a.type)]
-    walkable = bool(outputs) and all(_walkable(T.shape_of(a.type), batched) for a in outputs)
+    walkable = bool(outputs) and loop.block == entry and all(_walkable(T.shape_of(a.type), batched) for a in outputs)
     specialize = knobs.specialize if quiet else "off"
     persistent = knobs.persistent if specialize != "off" and walkable else "off"
     return replace(knobs, specialize=specialize, persistent=persistent)
@@ -398,8 +403,9 @@ def kernel_gemms(func: ir.Operation, target: Target, warps: int,
     have to share."""
     entry = func.regions[0].blocks[0]
     for op in entry.operations:
-        plans = [match_gemm(op.operation, entry, target, warps, knobs, b_kmajor) for b_kmajor in (False, True)]
-        found = [(op.operation, plan) for plan in plans if plan is not None]
+        loop = mapped_k_loop(op.operation) or op.operation  # a mapped walk's K loop (gemm_pattern.mapped_walk)
+        plans = [match_gemm(loop, entry, target, warps, knobs, b_kmajor) for b_kmajor in (False, True)]
+        found = [(loop, plan) for plan in plans if plan is not None]
         if found:
             return found
     return []
