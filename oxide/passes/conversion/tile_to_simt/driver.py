@@ -26,6 +26,7 @@ from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
 from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+from oxide.passes.conversion.tile_to_simt.block_order import head_major
 from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps, rows_fill_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
 from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
@@ -251,6 +252,8 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     try:
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
+            if attention:  # the query blocks of one head run together and share its K and V in L2
+                ctx.block_ids = head_major(ctx)
             try:
                 _bind_params(ctx, old_args, list(entry.arguments))
             except LoweringError as exc:

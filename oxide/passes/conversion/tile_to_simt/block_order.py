@@ -1,0 +1,32 @@
+"""The order in which a flash-attention kernel's tile blocks take their tiles.
+
+The hardware starts a grid's blocks in the order of their linear index `bx + gx * (by + gy * bz)`, x fastest.
+An attention kernel's grid is (batch x heads, query blocks) (docs/tile-attention.md), so the blocks that run at
+the same time are the same query block of about as many different heads as the chip holds blocks, and every
+one of them reads its own head's keys and values: at B=4 H=32 S=4096 D=128 each query block re-reads 2 MiB of
+K and V per head from DRAM, 8.6 GB per run. Reading the same linear index with y fastest instead gives the
+blocks that run together the query blocks of one head, whose K and V then come from L2.
+
+The remap is a bijection of the grid onto itself, so every tile is still taken by exactly one block and a block
+stores only its own tile; only the order changes.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith
+
+from oxide.dialects import simt
+from oxide.passes.conversion.tile_to_simt.context import TileLowering
+
+
+def head_major(ctx: TileLowering) -> list[ir.Value]:
+    """The tile ids (x, y, z) of this block with the grid's y fastest: linear index l = bx + gx * (by + gy * bz),
+    y = l % gy, x = (l / gy) % gx, z = l / (gx * gy)."""
+    bx, by, bz, gx, gy = (op.build(dim=simt.DimAttr.get(axis)) for op, axis in
+                          ((simt.BlockIdOp, "x"), (simt.BlockIdOp, "y"), (simt.BlockIdOp, "z"),
+                           (simt.GridDimOp, "x"), (simt.GridDimOp, "y")))
+    plane = arith.muli(gx, gy)
+    linear = arith.addi(bx, arith.muli(gx, by))
+    within = arith.remui(linear, plane)
+    return [arith.remui(arith.divui(within, gy), gx), arith.remui(within, gy), bz]
