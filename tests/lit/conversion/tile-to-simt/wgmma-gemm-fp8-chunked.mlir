@@ -6,7 +6,9 @@
 // the previous step, whose stage is then released. The loop carries 128 + 2 x 32 = 192 registers.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
 
+// The consumers take 232 registers by setmaxnreg, which ptxas honours only with one block per SM declared.
 // CHECK-LABEL: gpu.func @gemm
+// CHECK-SAME: simt.launch_bounds = array<i32: 384, 1>
 // CHECK-SAME: tile.warps = 8
 // CHECK: scf.for {{.*}} -> (f32
 // CHECK-SAME: f32, f32) : i32 {
