@@ -8,7 +8,7 @@ of 8194 bytes) that instance refuses the launch, and the 128 x 128 instance runs
 entry takes such tensors (docs/tile-hopper.md, "Variants chosen at launch"). The case records which one ran.
 
 `run_fp8` is the fp8 case apart (it has no Triton peer here): e4m3 at 8192^3 with B column-major (the transpose
-of an [N, K] tensor), bf16 out, oxide's 128 x 256 x 128 wgmma instance (examples/tile/gemm_fp8.rs) against
+of an [N, K] tensor), bf16 out, oxide's 128 x 128 x 128 wgmma instance (examples/tile/gemm_fp8.rs) against
 `torch._scaled_mm` with unit scales. Run it alone: `python benchmarks/tile/gemm_suite.py` on the GPU machine.
 """
 

@@ -9,7 +9,8 @@ Two steps, because the GPU machine has only the runtime:
     python benchmarks/tile/sweep.py --run DIR [--runs 30] [--sizes 4096 8192]   # on the GPU: DIR/sweep.json
 
 Every result is checked against cuBLAS before it is timed; timing is torch's CUDA events (median of --runs
-samples of 10 back-to-back launches) on torch's stream, bf16 inputs from randn, f32 output.
+samples of 10 back-to-back launches) on torch's stream, bf16 inputs from randn, f32 output; the fp8
+configurations take the same values as e4m3 (B column-major) and are checked against torch._scaled_mm.
 """
 
 from __future__ import annotations
@@ -46,7 +47,12 @@ CONFIGS: dict[str, tuple[tuple[int, int], dict[str, str]]] = {
     "persistent_128x256_c1x2": ((128, 256), {"cluster": "1x2"}),
     "persistent_128x128_c2x1": ((128, 128), {"cluster": "2x1"}),
     "bf16out_128x256_c2x1": ((128, 256), {"cluster": "2x1"}),
+    # fp8 e4m3 -> bf16 with a column-major B (examples/tile/gemm_fp8.rs, BK 128), against torch._scaled_mm: the
+    # 128 x 128 default (full-width partial sums) and 128 x 256 (partial sums of 64-column chunks).
+    "fp8_128x128": ((128, 128), {}),
+    "fp8_128x256": ((128, 256), {}),
 }
+FP8 = ROOT / "examples" / "tile" / "gemm_fp8.rs"
 
 
 def build(out: Path) -> None:
@@ -54,8 +60,9 @@ def build(out: Path) -> None:
     import oxide
 
     for name, ((bm, bn), knobs) in CONFIGS.items():
-        source, types = (PRECISIONS, ["bf16", "bf16"]) if name.startswith("bf16out") else (GEMM, [])
-        path = oxide.build(source, chips=["sm_90a"], instances={"gemm": [[*types, str(bm), str(bn), "64"]]},
+        source, types, bk = (PRECISIONS, ["bf16", "bf16"], "64") if name.startswith("bf16out") else \
+            (FP8, ["f8e4m3fn", "bf16"], "128") if name.startswith("fp8") else (GEMM, [], "64")
+        path = oxide.build(source, chips=["sm_90a"], instances={"gemm": [[*types, str(bm), str(bn), bk]]},
                            knobs=knobs or None, out_dir=out / name)
         print(f"built {name}: {path.name}")
 
@@ -81,8 +88,17 @@ def run(out: Path, runs: int, sizes: list[int], only: list[str] | None = None) -
         cublas = flops / time_ms(lambda: torch.mm(a, b, out_dtype=torch.float32), runs) / 1e9
         results.setdefault("cublas_f32", {})[str(size)] = cublas
         results.setdefault("cublas_bf16", {})[str(size)] = flops / time_ms(lambda: torch.mm(a, b), runs) / 1e9
+        a8 = a.float().to(torch.float8_e4m3fn)
+        b8 = b.float().t().contiguous().to(torch.float8_e4m3fn).t()  # [K, N] column-major, as _scaled_mm takes it
+        one = torch.ones((), device="cuda")
+        scaled_mm = lambda: torch._scaled_mm(a8, b8, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)  # noqa: E731
+        results.setdefault("scaled_mm", {})[str(size)] = flops / time_ms(scaled_mm, runs) / 1e9
         for name, ((bm, bn), _) in CONFIGS.items():
             if only and name not in only:
+                continue
+            if name.startswith("fp8"):
+                results.setdefault(name, {})[str(size)] = _time_fp8(out / name, (bm, bn), a8, b8, scaled_mm, runs,
+                                                                    stream)
                 continue
             module = load(next((out / name).glob("*.oxide.json")), target="gpu")
             bf16 = name.startswith("bf16out")
@@ -98,9 +114,34 @@ def run(out: Path, runs: int, sizes: list[int], only: list[str] | None = None) -
     (out / "sweep.json").write_text(json.dumps(results, indent=2))
     print(f"{'configuration':28}" + "".join(f"{s:>16}" for s in sizes))
     for name, by_size in results.items():
-        peer = results["cublas_bf16" if name.startswith("bf16out") else "cublas_f32"]
+        peer = results["scaled_mm" if name.startswith("fp8") else "cublas_bf16" if name.startswith("bf16out")
+                       else "cublas_f32"]
         cells = "".join(f"{by_size[str(s)]:9.1f} ({by_size[str(s)] / peer[str(s)]:4.2f}x)" for s in sizes)
         print(f"{name:28}{cells}")
+
+
+def _time_fp8(folder: Path, tile: tuple[int, int], a8: "object", b8: "object", scaled_mm: "object", runs: int,
+              stream: "object") -> float:
+    """TFLOP/s of an fp8 configuration (e4m3 -> bf16), its result checked against torch._scaled_mm first."""
+    import torch
+
+    import oxide.tile
+    from benchmarks.torch_events import time_ms
+    from oxide.runtime.module import load
+
+    module = load(next(folder.glob("*.oxide.json")), target="gpu")
+    m, n = a8.shape[0], b8.shape[1]
+    c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    part = oxide.tile.partition(c, tile)
+    kernel = getattr(module, f"gemm_f8e4m3fn_bf16_{tile[0]}_{tile[1]}_128")
+    launch = lambda: kernel[part.grid, stream](part, a8, b8)  # noqa: E731
+    launch()
+    expected = scaled_mm().float()
+    torch.cuda.synchronize()
+    error = (c.float() - expected).abs().max().item() / expected.abs().max().item()
+    if error > 1e-2:
+        raise SystemExit(f"{folder.name} at {m}^3: wrong result (max relative error {error:.2e})")
+    return 2.0 * m * n * a8.shape[1] / time_ms(launch, runs) / 1e9
 
 
 def main() -> None:

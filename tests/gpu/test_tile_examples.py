@@ -269,7 +269,7 @@ def test_example_program_passes_on_the_gpu(cuda, stem):
 
 # gemm_fp8.rs (tests/fixtures/sources.py): sm_90 runs mma.sync (each loaded fp8 tile converted to f16), sm_90a
 # wgmma with a transposed B (K-major) and the mma.sync sibling (64 x 64 x 128 only) for a row-major B.
-FP8_INSTANCES = {"sm_90": ["128_128_32"], "sm_90a": ["128_128_128", "64_64_128"]}
+FP8_INSTANCES = {"sm_90": ["128_128_32"], "sm_90a": ["128_128_128", "128_256_128", "64_64_128"]}
 
 
 @pytest.mark.parametrize("chip, tile", [(c, t) for c, tiles in FP8_INSTANCES.items() for t in tiles])
@@ -279,8 +279,10 @@ FP8_INSTANCES = {"sm_90": ["128_128_32"], "sm_90a": ["128_128_128", "64_64_128"]
 def test_gemm_fp8_matches_torch(torch, chip, tile, elem, tdtype, m, n, k, b_layout):
     if chip == "sm_90a" and torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("the sm_90a artifact runs on sm_90 GPUs (H100, H200) only")
-    if chip == "sm_90a" and tile == "128_128_128" and b_layout == "row":
-        pytest.skip("no mma.sync sibling for 128 x 128 x 128 fp8 tiles: a row-major B is refused (tested below)")
+    if chip == "sm_90a" and tile in ("128_128_128", "128_256_128") and b_layout == "row":
+        pytest.skip(f"no mma.sync sibling for {tile} fp8 tiles: a row-major B is refused (tested below)")
+    if tile == "128_256_128" and elem != "f8e4m3fn":
+        pytest.skip("the 128 x 256 fp8 instance is built for e4m3 only")
     folder = FIXTURES if chip == "sm_90" else FIXTURES.parent / "tile_sm90a"
     module = load(folder / "gemm_fp8.oxide.json", target="gpu")
     a = torch.randn(m, k, device="cuda").to(getattr(torch, tdtype))
@@ -301,8 +303,9 @@ def test_gemm_fp8_matches_torch(torch, chip, tile, elem, tdtype, m, n, k, b_layo
         torch.testing.assert_close(c.double(), expected, rtol=1e-4, atol=1e-4 * k ** 0.5)
 
 
-def test_sm90a_gemm_fp8_matches_scaled_mm(torch):
-    # bf16 out from the 128 x 128 x 128 wgmma instance against torch._scaled_mm with unit scales, B column-major.
+@pytest.mark.parametrize("bm, bn", [(128, 128), (128, 256)])
+def test_sm90a_gemm_fp8_matches_scaled_mm(torch, bm, bn):
+    # bf16 out from the BM x BN x 128 wgmma instances against torch._scaled_mm with unit scales, B column-major.
     if torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("the sm_90a artifact runs on sm_90 GPUs (H100, H200) only")
     module = load(FIXTURES.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
@@ -311,7 +314,7 @@ def test_sm90a_gemm_fp8_matches_scaled_mm(torch):
     b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn).t()
     one = torch.ones((), device="cuda")
     c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-    module.gemm_f8e4m3fn_bf16_128_128_128(oxide.tile.partition(c, (128, 128)), a, b)
+    getattr(module, f"gemm_f8e4m3fn_bf16_{bm}_{bn}_128")(oxide.tile.partition(c, (bm, bn)), a, b)
     expected = torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
     torch.cuda.synchronize()
     torch.testing.assert_close(c.float(), expected.float(), rtol=2 ** -7, atol=2 ** -7 * k ** 0.5)

@@ -232,6 +232,10 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     domain = max([1, *outputs])
     new_func.attributes["simt.contract"] = ir.Attribute.parse(
         f"{{domain = {domain} : i32, block = array<i32: {threads}, 1, 1>}}")
+    if gemm and gemm[1].consumer_registers:
+        # One block per SM (.minnctapersm 1): without it ptxas does not know the registers at entry, ignores
+        # setmaxnreg (C7508) and holds the consumers to the even split, spilling a promoted 128 x 256 loop.
+        new_func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get([threads, 1])
     facts = parameter_facts(old_args)
     if any(facts):
         facts += [{}] * len(maps)

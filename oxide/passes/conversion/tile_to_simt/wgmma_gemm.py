@@ -121,11 +121,11 @@ def _plus(ctx: TileLowering, value: ir.Value, offset: int) -> ir.Value:
     return value if offset == 0 else arith.addi(value, ctx.i32(offset))
 
 
-def _descriptors(ring: Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tuple[ir.Value, ir.Value]:
+def _descriptors(ring: Ring, stage: ir.Value, a_rows: ir.Value, kk: int, col: int = 0) -> tuple[ir.Value, ir.Value]:
     """The wgmma descriptors of K step `kk` of a stage. A from row `a_rows` (K-major: 8-row atoms 1024 bytes
     apart, in the box of the step's swizzle row, a K step 32 bytes along it); B K-major the same way (its rows
-    are N), or MN-major (the next 64 columns one box (8 KiB) on, the next 8 K rows 1024 bytes on, a K step 16
-    rows)."""
+    are N, from column `col`), or MN-major (the next 64 columns one box (8 KiB) on, the next 8 K rows 1024 bytes
+    on, a K step 16 rows; the whole width only)."""
     plan = ring.plan
     box, within = divmod(kk * plan.wgmma_k, plan.row)
     a_box = ring.stage(stage, box * plan.bm * plan.row + within)
@@ -133,7 +133,7 @@ def _descriptors(ring: Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tupl
     a = simt.SmemDescOp.build(a_start, leading_byte_offset=16, stride_byte_offset=SWIZZLE_ATOM_BYTES,
                               swizzle="128B", base_offset=0)
     if plan.b_kmajor:
-        b_start = ring.stage(stage, plan.a_elems + box * plan.bn * plan.row + within)
+        b_start = ring.stage(stage, plan.a_elems + (box * plan.bn + col) * plan.row + within)
         b = simt.SmemDescOp.build(b_start, leading_byte_offset=16, stride_byte_offset=SWIZZLE_ATOM_BYTES,
                                   swizzle="128B", base_offset=0)
         return a, b
@@ -144,20 +144,21 @@ def _descriptors(ring: Ring, stage: ir.Value, a_rows: ir.Value, kk: int) -> tupl
 
 
 def _mma_step(ring: Ring, stage: ir.Value, group_rows: ir.Value, regs: list[ir.Value],
-              overwrite: bool = False) -> list[ir.Value]:
-    """This warpgroup's MMAs on one stage: per 64-row block, BK / k steps of m64nBNk (k = 32 bytes of the
-    element type), B transposed when it is N-major. With `overwrite` the first MMA of each block ignores the
-    registers' values (the step's sum starts from zero)."""
+              overwrite: bool = False, col: int = 0) -> list[ir.Value]:
+    """This warpgroup's MMAs on one stage: per 64-row block, BK / k steps of m64nNk (k = 32 bytes of the
+    element type), B transposed when it is N-major. `regs` hold N / 2 registers per block: the columns `col` ..
+    `col` + N (N is BN unless a promoted loop issues one column chunk at a time). With `overwrite` the first MMA
+    of each block ignores the registers' values (the step's sum starts from zero)."""
     plan = ring.plan
-    per_block = plan.bn // 2
+    per_block = len(regs) // plan.blocks_per_group
     out = list(regs)
     for block in range(plan.blocks_per_group):
         rows = arith.addi(group_rows, ring.ctx.i32(block * WGMMA_M))
         acc = out[block * per_block:(block + 1) * per_block]
         for kk in range(plan.bk // plan.wgmma_k):
-            desc_a, desc_b = _descriptors(ring, stage, rows, kk)
+            desc_a, desc_b = _descriptors(ring, stage, rows, kk, col)
             op = simt.WgmmaMmaAsyncOp(
-                acc, desc_a, desc_b, results=[v.type for v in acc], m=WGMMA_M, n=plan.bn, k=plan.wgmma_k,
+                acc, desc_a, desc_b, results=[v.type for v in acc], m=WGMMA_M, n=2 * per_block, k=plan.wgmma_k,
                 input=plan.wgmma_input, accumulator="f32",
                 scale_d="overwrite" if overwrite and kk == 0 else "accumulate", negate_a=False, negate_b=False,
                 transpose_a=False, transpose_b=not plan.b_kmajor)
@@ -178,15 +179,18 @@ def _arrive_empty(ring: Ring, stage: ir.Value) -> None:
             simt.MbarrierArriveOp.build(ring.empty(stage), None)
 
 
-def _consume(ring: Ring, step: ir.Value, regs: list[ir.Value], overwrite: bool = False) -> list[ir.Value]:
-    """Wait for step `step`'s stage to land and issue this warpgroup's MMAs on it (left in flight)."""
+def _consume(ring: Ring, step: ir.Value, regs: list[ir.Value], overwrite: bool = False, col: int = 0,
+             landed: bool = False) -> list[ir.Value]:
+    """Wait for step `step`'s stage to land (unless `landed`: an earlier column chunk waited) and issue this
+    warpgroup's MMAs on it into `regs` (columns `col` ..), left in flight."""
     ctx, plan = ring.ctx, ring.plan
     stage, phase = ring.slot(step)
-    simt.MbarrierWaitParityOp.build(ring.full(stage), phase)
+    if not landed:
+        simt.MbarrierWaitParityOp.build(ring.full(stage), phase)
     simt.WgmmaFenceOp()
     group = arith.divui(ctx.tid, ctx.i32(WARPGROUP_THREADS))
     group_rows = arith.muli(group, ctx.i32(plan.blocks_per_group * WGMMA_M))
-    out = _mma_step(ring, stage, group_rows, regs, overwrite)
+    out = _mma_step(ring, stage, group_rows, regs, overwrite, col)
     simt.WgmmaCommitGroupOp()
     return out
 
@@ -208,6 +212,8 @@ def consumer_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.V
     MMAs stay in flight while the previous step's stage is released; the last stage is released after the
     final wait, so the producer may reuse every stage (a persistent kernel's next tile does)."""
     if ring.plan.promote:
+        if ring.plan.partial_n < ring.plan.bn:
+            return _chunked_promoting_loop(ring, base, k_tiles, regs)
         return _promoting_loop(ring, base, k_tiles, regs)
     ctx = ring.ctx
     zero, one = ctx.i32(0), ctx.i32(1)
@@ -284,6 +290,58 @@ def _promoting_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir
             scf.YieldOp(acc)
         scf.YieldOp(list(out.results))
     return list(tail.results)
+
+
+def _chunks(plan: GemmPlan, regs: list[ir.Value]) -> list[list[int]]:
+    """For each column chunk of a promoted loop (partial_n columns), the indices of its registers in the
+    totals: chunk c of each 64-row block is that block's registers c * partial_n / 2 onwards (the D fragment
+    holds 8-column groups in order)."""
+    per_block, width = len(regs) // plan.blocks_per_group, plan.partial_n // 2
+    return [[block * per_block + c * width + r for block in range(plan.blocks_per_group) for r in range(width)]
+            for c in range(plan.bn // plan.partial_n)]
+
+
+def _chunked_promoting_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
+    """The promoted K loop where the totals and two full-width partial sums do not fit the registers (GemmPlan.
+    partial_n < BN; e.g. 128 x 256 tiles): each step's MMAs are issued one column chunk at a time, the chunks
+    alternating between two partial sums of partial_n columns, so chunk c's MMAs are in flight while chunk c - 1's
+    sum is added to its columns of the totals. The number of chunks is even, so each step starts in the same
+    partial sum and one loop iteration is one step; the step before it (its last chunk) completes at the first
+    wait, which releases its stage. Before the first step the second partial sum holds zeros, which the first
+    iteration adds harmlessly."""
+    ctx, plan = ring.ctx, ring.plan
+    zero, one = ctx.i32(0), ctx.i32(1)
+    chunks = _chunks(plan, regs)
+    width = len(chunks[0])
+    zeros = [ctx.zero(regs[0].type) for _ in range(width)]
+    loop = scf.ForOp(zero, k_tiles, one, [*regs, *zeros, *zeros])
+    with ir.InsertionPoint(loop.body):
+        carried = list(loop.inner_iter_args)
+        acc, partials = carried[:len(regs)], [carried[len(regs):len(regs) + width], carried[len(regs) + width:]]
+        kt = loop.induction_variable
+        step = arith.addi(base, kt)
+        for c in range(len(chunks)):
+            partials[c % 2] = _consume(ring, step, partials[c % 2], overwrite=True, col=c * plan.partial_n,
+                                       landed=c > 0)
+            simt.WgmmaWaitGroupOp(pending=1)
+            _add_chunk(acc, chunks[c - 1], partials[(c - 1) % 2])
+            if c == 0:  # the previous step's last chunk is complete: its stage is free
+                with only_if(arith.cmpi(arith.CmpIPredicate.ugt, kt, zero)):
+                    _arrive_empty(ring, ring.slot(arith.subi(step, one))[0])
+        scf.YieldOp([*acc, *partials[0], *partials[1]])
+    results = list(loop.results)
+    acc = results[:len(regs)]
+    simt.WgmmaWaitGroupOp(pending=0)
+    _add_chunk(acc, chunks[-1], results[len(regs) + width:])
+    with only_if(arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, zero)):
+        _arrive_empty(ring, ring.slot(arith.subi(arith.addi(base, k_tiles), one))[0])
+    return acc
+
+
+def _add_chunk(acc: list[ir.Value], chunk: list[int], partial: list[ir.Value]) -> None:
+    """Add a completed partial sum into its chunk's registers of the totals (in place)."""
+    for index, value in zip(chunk, fence_accumulator(partial)):
+        acc[index] = arith.addf(acc[index], value)
 
 
 def producer_loop(ring: Ring, origin: TileOrigin, base: ir.Value, k_tiles: ir.Value) -> None:

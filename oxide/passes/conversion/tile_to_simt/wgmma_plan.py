@@ -47,6 +47,9 @@ MAX_STAGES = 4
 STATIC_RESERVE = 32 * 1024
 # Accumulator registers per thread beyond which the wgmma path is not taken (ptxas would spill).
 MAX_ACC_REGISTERS = 128
+# With promotion (fp8), the f32 totals and the two partial sums together: the consumers of a specialized
+# kernel get 232 registers (setmaxnreg), and about 40 go to addresses, descriptors and loop state.
+MAX_PROMOTED_REGISTERS = 192
 # Tile element types (as the tile IR spells them) the path takes: their bytes and wgmma's name for them. f32
 # operands take it only when the mma asks for tf32 products (`tile.tf32`, from the tile `tf32` type, which is
 # f32 in the IR): wgmma reads B from shared memory, so an f32-accurate product (3xTF32) would need hi and lo
@@ -216,8 +219,22 @@ class GemmPlan:
 
     @property
     def acc_registers(self) -> int:
-        """f32 accumulator registers per thread: BN / 2 per 64-row block, twice that when promoting."""
-        return self.blocks_per_group * self.bn // 2 * (2 if self.promote else 1)
+        """f32 accumulator registers per thread: BN / 2 per 64-row block (the totals), and when promoting the
+        two partial sums beside them (partial_n / 2 per block each)."""
+        totals = self.blocks_per_group * self.bn // 2
+        return totals + (2 * self.blocks_per_group * self.partial_n // 2 if self.promote else 0)
+
+    @property
+    def partial_n(self) -> int:
+        """The columns one partial sum of a promoted loop covers: all BN where the totals and two such sums fit
+        in MAX_PROMOTED_REGISTERS, else the widest power-of-two share that fits (at least 64: narrower wgmmas
+        read more shared memory per product than the tensor cores can use). A stage's MMAs are then issued one
+        column chunk at a time, each into the partial sum the chunk before it is not using."""
+        totals = self.blocks_per_group * self.bn // 2
+        n = self.bn
+        while n > 64 and totals + self.blocks_per_group * n > MAX_PROMOTED_REGISTERS:
+            n //= 2
+        return n
 
     @property
     def promote(self) -> bool:
@@ -389,7 +406,8 @@ def _plan(mma: ir.Operation, warps: int, params: tuple[int, int], target: Target
     a_map = MapSpec(params[0], map_box(bm // cn, row, batched), elem)
     plan = GemmPlan(bm, bn, elem, warps, stages, a_map, b_map, specialized,
                     persistent, knobs.group_m, bk, b_kmajor, cluster=(cm, cn), batched=batched)
-    if stages < 2 or plan.acc_registers > MAX_ACC_REGISTERS or plan.threads > 1024:
+    limit = MAX_PROMOTED_REGISTERS if plan.promote else MAX_ACC_REGISTERS
+    if stages < 2 or plan.acc_registers > limit or plan.threads > 1024:
         return None
     # Promotion is built into the consumers' loop only (thread 0's inline loop would accumulate unpromoted).
     return None if plan.promote and not plan.specialized else plan

@@ -21,8 +21,8 @@ LIT = Path(__file__).parents[4] / "lit" / "conversion" / "tile-to-simt" / "wgmma
 RNG = np.random.default_rng(1821)
 
 
-def _program(elem: str) -> str:
-    text = "\n".join(line for line in LIT.read_text().splitlines() if not line.startswith("//"))
+def _program(elem: str, source: Path = LIT) -> str:
+    text = "\n".join(line for line in source.read_text().splitlines() if not line.startswith("//"))
     with context(), ir.Location.unknown():
         module = ir.Module.parse(text.replace("f8E4M3FN", elem))
         build_pass_manager("builtin.module(convert-tile-to-simt{chip=sm_90a})").run(module.operation)
@@ -49,4 +49,24 @@ def test_fp8_wgmma_entry_matches_numpy(elem, kind, m, n, k):
     # Warp-specialized (a producer warpgroup: 256 threads) and persistent (two blocks walk the tiles).
     launch(program, "gemm", (2, 1, 1), (256, 1, 1), args, 4 * 128 * 128)
     expected = to_float32(a[..., None], kind).astype(np.float64) @ to_float32(bt[..., None], kind).T.astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-5 * np.abs(expected).max())
+
+
+CHUNKED = LIT.with_name("wgmma-gemm-fp8-chunked.mlir")
+
+
+@pytest.mark.parametrize("m,n,k", [(130, 264, 304), (128, 256, 128), (64, 72, 640)])
+def test_fp8_chunked_promotion_matches_numpy(m, n, k):
+    # 128 x 256 x 128 tiles: each stage's MMAs in four 64-column chunks alternating between two partial sums
+    # (GemmPlan.partial_n). Edge tiles on M and N, a K tail, one K step, and K loops longer than the ring (five
+    # steps; with two tiles per block the step count continues across tiles).
+    program = _program("f8E4M3FN", CHUNKED)
+    a, bt = _finite_bytes((m, k), "e4m3"), _finite_bytes((n, k), "e4m3")
+    c = np.full((m, n), np.nan, dtype=np.float32)
+    maps = [TensorMap(a, (128, 128), swizzle="128B"), TensorMap(bt, (256, 128), swizzle="128B"),
+            TensorMap(c, (128, 32), swizzle="128B")]
+    args = [*view(c), *view(a), *strided_view(bt.reshape(-1), (k, n), (1, k)), *maps]
+    # Two consumer warpgroups and the producer (384 threads), persistent: two blocks walk the tiles.
+    launch(program, "gemm", (2, 1, 1), (384, 1, 1), args, 4 * (128 + 256) * 128)
+    expected = to_float32(a[..., None], "e4m3").astype(np.float64) @ to_float32(bt[..., None], "e4m3").T.astype(np.float64)
     np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-5 * np.abs(expected).max())
