@@ -46,6 +46,7 @@ GEMM = {"gemm": [["128", "128", "64"]]}  # the instance tests/fixtures and bench
 # name: (source, chip, instances)
 CASES: dict[str, tuple[str, str, dict[str, list[list[str]]] | None]] = {
     "gemm_sm80": ("examples/tile/gemm.rs", "sm_80", GEMM),
+    "gemm_sm90": ("examples/tile/gemm.rs", "sm_90", GEMM),  # the default target: no wgmma, one mma.sync entry
     "gemm_sm90a": ("examples/tile/gemm.rs", "sm_90a", GEMM),
     "stencil_sm90a": ("examples/rust/stencil.rs", "sm_90a", None),
     "hopper_gemm_sm90a": ("examples/rust/hopper_gemm.rs", "sm_90a", None),
