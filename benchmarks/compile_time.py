@@ -2,6 +2,7 @@
 
     python benchmarks/compile_time.py                 # the tile GEMM (sm_80, sm_90a) and two SIMT examples
     python benchmarks/compile_time.py --only gemm_sm90a --repeat 5 --profile
+    python benchmarks/compile_time.py --only gemm_sm90 --opt-level 1   # LLVM -O1 instead of -O3
 
 For each case it prints the whole compile as users run it (`oxide.compile_file`, isolation included; CPU
 counts the forked child's), a cached rebuild (`oxide.build` hitting the artifact cache), and then every stage
@@ -46,6 +47,7 @@ GEMM = {"gemm": [["128", "128", "64"]]}  # the instance tests/fixtures and bench
 # name: (source, chip, instances)
 CASES: dict[str, tuple[str, str, dict[str, list[list[str]]] | None]] = {
     "gemm_sm80": ("examples/tile/gemm.rs", "sm_80", GEMM),
+    "gemm_sm90": ("examples/tile/gemm.rs", "sm_90", GEMM),  # the default target: no wgmma, one mma.sync entry
     "gemm_sm90a": ("examples/tile/gemm.rs", "sm_90a", GEMM),
     "stencil_sm90a": ("examples/rust/stencil.rs", "sm_90a", None),
     "hopper_gemm_sm90a": ("examples/rust/hopper_gemm.rs", "sm_90a", None),
@@ -83,23 +85,24 @@ class Stages:
             yield stage, cpu * 1e3, wall * 1e3
 
 
-def whole(stages: Stages, source: str, chip: str, instances: Any) -> None:
+def whole(stages: Stages, source: str, target: Target, instances: Any) -> None:
     """The compile as users run it, and a rebuild that hits the artifact cache."""
-    path = ROOT / source
-    compiled = stages.time("whole compile (oxide.compile_file)", lambda: oxide.compile_file(path, chip, instances))
+    path, chip, level = ROOT / source, target.chip, target.opt_level
+    compiled = stages.time("whole compile (oxide.compile_file)",
+                           lambda: oxide.compile_file(path, chip, instances, opt_level=level))
     for phase in ("context", "parse", "check+emit", "emulator"):
         if phase in compiled.timings:
             stages.add(f"  of which {phase}", 0.0, compiled.timings[phase])
     with tempfile.TemporaryDirectory() as cache:
         os.environ["OXIDE_CACHE_DIR"] = cache
-        oxide.build(path, chips=[chip], instances=instances)
-        stages.time("cached rebuild (oxide.build, cache hit)", lambda: oxide.build(path, chips=[chip], instances=instances))
+        oxide.build(path, chips=[chip], instances=instances, opt_level=level)
+        stages.time("cached rebuild (oxide.build, cache hit)",
+                    lambda: oxide.build(path, chips=[chip], instances=instances, opt_level=level))
         del os.environ["OXIDE_CACHE_DIR"]
 
 
-def by_stage(stages: Stages, source: str, chip: str, instances: Any) -> None:
+def by_stage(stages: Stages, source: str, target: Target, instances: Any) -> None:
     """Each stage alone, in this process."""
-    target = Target(chip)
     context = stages.time("context (dialects loaded)", make_context)
     text = (ROOT / source).read_text()
     result = stages.time("frontend (parse + checks + emission)", lambda: compile_source(text, source, context, instances))
@@ -112,7 +115,7 @@ def by_stage(stages: Stages, source: str, chip: str, instances: Any) -> None:
             stages.time(f"pass {number:>2} {name}", lambda: build_pass_manager([step], context).run(module.operation))
         stages.ops_to_llvm = count_ops(module.operation)
         ptx = llvm_stages(stages, module, target, context)
-    stages.time(f"ptxas check of inline PTX ({len(sites)} sites)", lambda: check_inline_ptx(sites, ptx, chip))
+    stages.time(f"ptxas check of inline PTX ({len(sites)} sites)", lambda: check_inline_ptx(sites, ptx, target.chip))
 
 
 def llvm_stages(stages: Stages, module: Any, target: Target, context: ir.Context) -> str:
@@ -160,11 +163,11 @@ def report(name: str, stages: Stages) -> None:
     print(f"  ops given to LLVM (the module in the LLVM dialect): {stages.ops_to_llvm}")
 
 
-def profile(source: str, chip: str, instances: Any) -> None:
+def profile(source: str, target: Target, instances: Any) -> None:
     """cProfile of one whole compile with isolation off (so that the Python work is in this process)."""
     os.environ["OXIDE_NO_ISOLATION"] = "1"
     profiler = cProfile.Profile()
-    profiler.runcall(oxide.compile_file, ROOT / source, chip, instances)
+    profiler.runcall(oxide.compile_file, ROOT / source, target.chip, instances, opt_level=target.opt_level)
     del os.environ["OXIDE_NO_ISOLATION"]
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
 
@@ -175,17 +178,20 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(CASES), action="append", help="a case to run (repeatable)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per case; the minimum is kept")
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of each case's compile")
+    parser.add_argument("--opt-level", type=int, choices=range(4), default=3, help="LLVM's level (oxide's -O)")
     args = parser.parse_args()
     for name in args.only or list(CASES):
         source, chip, instances = CASES[name]
-        oxide.compile_file(ROOT / source, chip, instances)  # warm up: imports, first-use caches
+        target = Target(chip, opt_level=args.opt_level)
+        oxide.compile_file(ROOT / source, chip, instances, opt_level=args.opt_level)  # warm up: imports, caches
         stages = Stages()
         for _ in range(args.repeat):
-            whole(stages, source, chip, instances)
-            by_stage(stages, source, chip, instances)
-        report(f"{name}: {source} --chip {chip}" + (f" instances {instances}" if instances else ""), stages)
+            whole(stages, source, target, instances)
+            by_stage(stages, source, target, instances)
+        report(f"{name}: {source} --chip {chip} -O{args.opt_level}" + (f" instances {instances}" if instances else ""),
+               stages)
         if args.profile:
-            profile(source, chip, instances)
+            profile(source, target, instances)
 
 
 if __name__ == "__main__":

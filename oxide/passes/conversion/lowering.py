@@ -55,6 +55,9 @@ class LoweringContext:
         # Facts rules derive from types (parsed from their text, so slow) and ask again for every op: kept per
         # conversion run, so no type outlives its context here.
         self.type_facts: dict[tuple[str, ir.Type], Any] = {}
+        # The parts casts made so far, in creation order: what `finish` removes when nothing uses them, without
+        # walking the lowered kernel for them (the dialect's ops are leaves, so no cast is erased with a region).
+        self.casts: list[ir.Operation] = []
 
     # Values ---------------------------------------------------------------------------------------
     def parts(self, value: ir.Value) -> list[ir.Value]:
@@ -75,15 +78,16 @@ class LoweringContext:
 
     def i64(self, value: ir.Value) -> ir.Value:
         """An index or narrower integer as i64 (zero-extended: indices here are never negative)."""
-        if str(value.type) == "index":
+        t = value.type  # tested by class, not by its printed text: every address computation asks
+        if isinstance(t, ir.IndexType):
             return arith.index_cast(ir.IntegerType.get_signless(64), value)
-        if str(value.type) == "i64":
+        if isinstance(t, ir.IntegerType) and t.is_signless and t.width == 64:
             return value
         return arith.extui(ir.IntegerType.get_signless(64), value)
 
     def index(self, value: ir.Value) -> ir.Value:
         """An integer as index."""
-        return value if str(value.type) == "index" else arith.index_cast(ir.IndexType.get(), value)
+        return value if isinstance(value.type, ir.IndexType) else arith.index_cast(ir.IndexType.get(), value)
 
     def sreg(self, name: str, type_: str = "i32") -> ir.Value:
         """Read the PTX special register %name (`tid.x`, `laneid`, `clock64`, ...).
@@ -182,6 +186,7 @@ def _tie(ctx: LoweringContext, old: ir.Value, parts: Sequence[ir.Value]) -> None
     cast = ir.Operation.create(builtin.UnrealizedConversionCastOp.OPERATION_NAME, results=[old.type],
                                operands=list(parts),
                                attributes={PARTS_MARKER: ir.UnitAttr.get()})
+    ctx.casts.append(cast)
     old.replace_all_uses_with(cast.result)
 
 
@@ -220,17 +225,21 @@ def convert_signature(ctx: LoweringContext, func: ir.Operation) -> None:
 def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Location, str]]:
     """Apply the rules to every op of the rule set's dialect under `root`, in program order, and split the
     converted-type results of an scf.if once its branches are lowered (post-order: the dialect's ops are leaves,
-    so they keep program order, and an scf.if comes after its branches and before any use of its results)."""
+    so they keep program order, and an scf.if comes after its branches and before any use of its results).
+    The failures of the rules, else the ops outside the dialect that take or yield converted types."""
     prefix = ctx.conversion.dialect + "."
     todo: list[ir.Operation] = []
-
+    strays = _StrayValues(ctx.conversion)
     if_name = scf.IfOp.OPERATION_NAME
+
+    cast_name = builtin.UnrealizedConversionCastOp.OPERATION_NAME
 
     def collect(op: ir.Operation) -> ir.WalkResult:
         name = op.name
-        if name.startswith(prefix) or (name == if_name and any(_is_converted(ctx.conversion, r.type)
-                                                                 for r in op.results)):
+        if name.startswith(prefix) or (name == if_name and any(strays.converted(r.type) for r in op.results)):
             todo.append(op)
+        elif name != cast_name or PARTS_MARKER not in op.attributes:  # not a signature's parts cast
+            strays.check(op)
         return ir.WalkResult.ADVANCE
 
     walk(root, collect, ir.WalkOrder.POST_ORDER)
@@ -255,7 +264,42 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
                 _replace(ctx, op, new)
         except LoweringError as exc:
             fail(op, exc.at(op))
-    return failures
+    return failures or strays.problems
+
+
+class _StrayValues:
+    """The ops outside the dialect that take or yield values of converted types: nothing can lower them.
+
+    Checked before the lowering, in the walk that finds the dialect's ops (each op's types cost a Python call
+    per value, a fifth of the conversion when it was a second walk after it): the lowering changes no such
+    op's types (a lowered result is replaced by a parts cast of the same type), except the scf.if results it
+    splits, whose yields are exempt here."""
+
+    def __init__(self, conversion: Conversion):
+        self.conversion = conversion
+        self.problems: list[tuple[ir.Location, str]] = []
+        self._converted: dict[ir.Type, bool] = {}  # a kernel has thousands of values and a few types
+
+    def converted(self, t: ir.Type) -> bool:
+        """Whether the conversion splits `t`."""
+        known = self._converted.get(t)
+        if known is None:
+            known = self._converted[t] = _is_converted(self.conversion, t)
+        return known
+
+    def check(self, op: ir.Operation) -> None:
+        """Record `op` if one of its operands or results has a converted type (once per op)."""
+        for values in (op.operands, op.results):
+            for value in values:
+                if self.converted(value.type) and not self._split_yield(op):
+                    self.problems.append((op.location, f"'{op.name}' cannot take or produce a value of type "
+                                                       f"{value.type}; only simt ops may use it"))
+                    return
+
+    def _split_yield(self, op: ir.Operation) -> bool:
+        parent = op.parent
+        return (op.name == scf.YieldOp.OPERATION_NAME and parent is not None and parent.name == scf.IfOp.OPERATION_NAME
+                and any(self.converted(r.type) for r in parent.results))
 
 
 def _split_if_results(ctx: LoweringContext, op: ir.Operation) -> None:
@@ -312,36 +356,11 @@ def _replace(ctx: LoweringContext, op: ir.Operation, new: Any) -> None:
     op.erase()
 
 
-def finish(conversion: Conversion, root: ir.Operation) -> list[tuple[ir.Location, str]]:
-    """Remove the parts casts nothing uses any more, and report the ops outside the dialect that still take or
-    yield converted types (nothing can lower them). One walk does both: each costs a Python call per op."""
-    problems: list[tuple[ir.Location, str]] = []
-    casts: list[ir.Operation] = []
-    converted: dict[ir.Type, bool] = {}  # a kernel has thousands of values and a few types
-    cast_name = builtin.UnrealizedConversionCastOp.OPERATION_NAME
-
-    def is_converted(t: ir.Type) -> bool:
-        if t not in converted:
-            converted[t] = _is_converted(conversion, t)
-        return converted[t]
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == cast_name and PARTS_MARKER in op.attributes:
-            casts.append(op)
-            return ir.WalkResult.ADVANCE
-        for values in (op.operands, op.results):
-            for value in values:
-                if is_converted(value.type):
-                    problems.append((op.location, f"'{op.name}' cannot take or produce a value of type "
-                                                  f"{value.type}; only simt ops may use it"))
-                    return ir.WalkResult.ADVANCE
-        return ir.WalkResult.ADVANCE
-
-    walk(root, visit, ir.WalkOrder.POST_ORDER)
-    for cast in reversed(casts):  # users before the casts they use: a chain of dead casts goes at once
+def finish(ctx: LoweringContext) -> None:
+    """Remove the parts casts nothing uses any more (their users were the dialect's ops, now lowered)."""
+    for cast in reversed(ctx.casts):  # users before the casts they use: a chain of dead casts goes at once
         if not list(cast.result.uses):
             cast.erase()
-    return problems
 
 
 def run_conversion(conversion: Conversion, container: ir.Operation, options: Any) -> None:
@@ -351,7 +370,6 @@ def run_conversion(conversion: Conversion, container: ir.Operation, options: Any
         if op in FUNCTIONS:
             convert_signature(ctx, op.operation)
     failures = lower_ops(ctx, container)
-    if not failures:
-        failures = finish(conversion, container)
     if failures:
         raise PassError(failures)
+    finish(ctx)
