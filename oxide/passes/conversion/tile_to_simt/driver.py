@@ -198,6 +198,26 @@ def _lower_variants(func: ir.Operation, target: Target, knobs: GemmKnobs, wgmma:
     return gemms
 
 
+def _entry_attributes(new_func: ir.Operation, old_args: list[ir.Value], warps: int, threads: int,
+                      plan: GemmPlan | None, maps: list[MapSpec]) -> None:
+    """The lowered entry's warps, contract (domain, block), launch bounds, parameter facts and tensor maps."""
+    new_func.attributes["tile.warps"] = ir.IntegerAttr.get(i_type(32), warps)
+    outputs = [len(T.shape_of(a.type)) for a in old_args if T.ViewMutType.isinstance(a.type)]
+    domain = max([1, *outputs])
+    new_func.attributes["simt.contract"] = ir.Attribute.parse(
+        f"{{domain = {domain} : i32, block = array<i32: {threads}, 1, 1>}}")
+    if plan is not None and plan.consumer_registers:
+        # One block per SM (.minnctapersm 1): without it ptxas does not know the registers at entry, ignores
+        # setmaxnreg (C7508) and holds the consumers to the even split, spilling a promoted 128 x 256 loop.
+        new_func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get([threads, 1])
+    facts = parameter_facts(old_args)
+    if any(facts):
+        facts += [{}] * len(maps)
+        new_func.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(f) for f in facts])
+    if maps:
+        new_func.attributes["tile.tma"] = tma_attribute(maps)
+
+
 def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnobs(), wgmma: bool = True,
                  b_kmajor: bool | None = None, attention_stages: int | None = None) -> None:
     """Replace tile kernel `func` by its simt form (same name, the contract's parameters). A kernel on sm_90a's
@@ -227,23 +247,9 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         new = gpu.GPUFuncOp(ir.FunctionType.get(new_types, []), name, kernel=True)
         entry = new.body.blocks.append(*new_types, arg_locs=[func.location] * len(new_types))
     new_func = new.operation
-    new_func.attributes["tile.warps"] = ir.IntegerAttr.get(i_type(32), warps)
-    outputs = [len(T.shape_of(a.type)) for a in old_args if T.ViewMutType.isinstance(a.type)]
-    domain = max([1, *outputs])
-    new_func.attributes["simt.contract"] = ir.Attribute.parse(
-        f"{{domain = {domain} : i32, block = array<i32: {threads}, 1, 1>}}")
-    if gemm and gemm[1].consumer_registers:
-        # One block per SM (.minnctapersm 1): without it ptxas does not know the registers at entry, ignores
-        # setmaxnreg (C7508) and holds the consumers to the even split, spilling a promoted 128 x 256 loop.
-        new_func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get([threads, 1])
-    facts = parameter_facts(old_args)
-    if any(facts):
-        facts += [{}] * len(maps)
-        new_func.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(f) for f in facts])
+    _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else None, maps)
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
     ctx.warps_outer = not gemm and rows_fill_warps(func, warps)
-    if maps:
-        new_func.attributes["tile.tma"] = tma_attribute(maps)
     if attention:
         ctx.attention, ctx.attention_maps = attention, list(entry.arguments)[-len(maps):]
     if gemm:
