@@ -52,8 +52,9 @@ def _approximate(args: list[V]) -> bool:
 
 
 def _allow_approximation(value: ir.Value) -> None:
-    """Let the division that computes `value` be approximated (`afn`): f32 division becomes PTX `div.approx.f32`
-    (within 2 ulp for divisors of magnitude 2^-126 to 2^126) instead of the IEEE-rounded `div.rn.f32`."""
+    """Let the division or square root that computes `value` be approximated (`afn`): f32 division becomes PTX
+    `div.approx.f32` (within 2 ulp for divisors of magnitude 2^-126 to 2^126) instead of the IEEE-rounded
+    `div.rn.f32`, and square root `sqrt.approx.f32` instead of `sqrt.rn.f32` (tile_to_simt/scalar_ops.py)."""
     value.owner.attributes["fastmath"] = ir.Attribute.parse("#arith.fastmath<afn>")
 
 
@@ -121,6 +122,7 @@ _UNARY_MATH = {"exp": math.exp, "exp2": math.exp2, "log": math.log, "log2": math
 @function(*_UNARY_MATH, "absi", "abs", "negf", "negi", "noti")
 def _unary(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     _no_fp8(e, args, name)
+    approximate = name == "sqrt" and _approximate(args)
     args = without_markers(args)
     check_arity(e, args, 1, name, f"{name}(x)")
     ty, (x,) = _same(e, args, name)
@@ -137,7 +139,10 @@ def _unary(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> 
         return V(ty, math.absi(x.value))
     if not elem.is_float:
         raise err(e.loc, f"`{name}` is for float tiles; found `{rust_name(ty)}` (convert it with `convert_tile`)")
-    return V(ty, _UNARY_MATH[name](x.value))
+    out = V(ty, _UNARY_MATH[name](x.value))
+    if approximate:
+        _allow_approximation(out.value)
+    return out
 
 
 def _unary_operands(x: V, elem: Scalar, op: str) -> tuple[V, V]:

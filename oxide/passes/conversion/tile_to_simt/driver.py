@@ -23,6 +23,7 @@ from oxide.passes.conversion.tile_to_simt.mapped import mapped_value
 from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
+from oxide.passes.conversion.tile_to_simt.scalar_ops import scalar_op
 from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
 from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
@@ -158,10 +159,8 @@ def attributes_of(op: ir.Operation) -> dict[str, ir.Attribute]:
 
 def clone_scalar_op(ctx: TileLowering, op: ir.Operation) -> ir.Value | list[ir.Value] | None:
     """Re-create a region-free op on scalars with its operands' lowered values."""
-    new = ir.Operation.create(op.name, results=[r.type for r in op.results],
-                              operands=[ctx.scalar(v) for v in op.operands],
-                              attributes=attributes_of(op))
-    results = list(new.results)
+    results = scalar_op(op.name, [r.type for r in op.results], [ctx.scalar(v) for v in op.operands],
+                        attributes_of(op))
     return None if not results else results[0] if len(results) == 1 else results
 
 

@@ -20,6 +20,7 @@ from oxide.passes.conversion.tile_to_simt.attention_pattern import WGMMA_KIND
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
 from oxide.passes.conversion.tile_to_simt.rematerialise import ELEMENTWISE_OPS, rebuildable, rematerialised
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
+from oxide.passes.conversion.tile_to_simt.scalar_ops import scalar_op
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 
@@ -65,8 +66,7 @@ def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
     count = 1 if splat else layout.per_thread
     for j in range(count):
         scalars = [t.values[j] if isinstance(t, TileValue) else t for t in aligned]
-        new = ir.Operation.create(op.name, results=result_types, operands=scalars, attributes=attributes)
-        for column, value in zip(columns, new.results):
+        for column, value in zip(columns, scalar_op(op.name, result_types, scalars, attributes)):
             column.append(value)
     if splat:
         columns = [column * layout.per_thread for column in columns]

@@ -25,6 +25,7 @@ from mlir.dialects import arith, math
 
 from oxide.dialects import tile as T
 from oxide.ir.rules import is_op, ops_of
+from oxide.passes.conversion.tile_to_simt.scalar_ops import scalar_op
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, bit_width
 from oxide.passes.conversion.tile_to_simt.driver import attributes_of
 from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8
@@ -129,8 +130,7 @@ class _Rebuilder:
         values = []
         for j in range(1 if uniform else len(coords)):
             scalars = [v if isinstance(v, ir.Value) else v[j] for v in operands]
-            values.append(ir.Operation.create(op.name, results=[elem], operands=scalars,
-                                              attributes=attributes).results[0])
+            values.append(scalar_op(op.name, [elem], scalars, attributes)[0])
         return values[0] if uniform else values
 
     def _broadcast_source(self, op: ir.Operation, coords: Sequence[ir.Value]) -> list[ir.Value]:
