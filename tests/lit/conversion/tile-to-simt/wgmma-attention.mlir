@@ -4,7 +4,8 @@
 // head)). Before the loop thread 0 initialises full_k, full_v (one arrival) and empty (one per warp) for each of
 // the two stages and q's barrier, then, after a block barrier, copies q and fills the first two steps (each
 // under a check that the step exists); every thread waits for q. Each iteration waits for its k, runs the four
-// scores MMAs, publishes p with a block barrier, waits for its v, runs the four values MMAs, releases the stage
+// scores MMAs, waits for its v, runs the four values MMAs with p in registers (no p buffer, no fence, no
+// block barrier before them), releases the stage
 // (one arrival per warp), and thread 0 refills it with the step two on. On sm_90 the loop keeps mma.sync and the
 // plain ABI.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
@@ -23,10 +24,12 @@
 // CHECK: scf.for
 // CHECK-NOT: "simt.sync_threads"
 // CHECK: "simt.mbarrier_wait_parity"
-// CHECK-COUNT-4: "simt.wgmma_mma_async"
-// CHECK: "simt.sync_threads"
+// CHECK-COUNT-4: "simt.wgmma_mma_async"(
+// CHECK: "simt.wgmma_wait_group"
 // CHECK: "simt.mbarrier_wait_parity"
-// CHECK-COUNT-4: "simt.wgmma_mma_async"
+// CHECK-NOT: "simt.sync_threads"
+// CHECK-NOT: "simt.fence_proxy_async"
+// CHECK-COUNT-4: "simt.wgmma_mma_async_reg_a"
 // CHECK: "simt.mbarrier_arrive"
 // CHECK: "simt.mbarrier_wait_parity"
 // CHECK: "simt.tma_load"(%{{.*}}, %arg36,
