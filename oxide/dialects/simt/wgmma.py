@@ -150,20 +150,21 @@ def _verify_accumulator(op: Op, n: int) -> None:
                           f"got {len(results)} of types ({_types(results)})")
 
 
-# Register A (`wgmma_mma_async_reg_a`): 16-bit inputs only here, 8 values per thread per k16 step.
+# Register A (`wgmma_mma_async_reg_a`): 16-bit inputs only here, 4 registers of 2 values per thread per k16 step.
 REGISTER_A_INPUTS = ("bf16", "f16")
-REGISTER_A_VALUES = 8
+REGISTER_A_REGISTERS = 4
 
 
 @DIALECT.op
 class WgmmaMmaAsyncRegAOp(Op):
     """`wgmma_mma_m64n{N}k16_f32_{type}_reg_a(&mut acc, a, desc_b)`: D = A x B + D (or A x B when `scale_d`
     is "overwrite") for a 64xN tile, A (64x16) from registers and B (16xN) from shared memory through a matrix
-    descriptor. `a` is this thread's part of A: 8 values of the input type in the A fragment order (warp w of
-    the warpgroup holds rows 16w..16w+15; lane l holds, for i = 0..7, A[16w + l/4 + 8 (i/2 % 2)][8 (i/4) +
+    descriptor. `a` is this thread's part of A: 4 i32 registers, each two values of the input type (value
+    2r in the low half of register r, 2r + 1 in the high half), in the A fragment order (warp w of the
+    warpgroup holds rows 16w..16w+15; lane l holds, for i = 0..7, A[16w + l/4 + 8 (i/2 % 2)][8 (i/4) +
     2 (l%4) + i%2]), which is the order of an f32 accumulator's registers 8j..8j+7 for columns 16j..16j+15:
-    a product's accumulator, rounded, is the next product's A with no data movement. The lowering packs the
-    pairs into the instruction's four 32-bit registers.
+    a product's accumulator, rounded and packed, is the next product's A with no data movement. The
+    registers must be written before the `wgmma_fence` that precedes the MMA.
 
     Attributes as `wgmma_mma_async`, with bf16 or f16 inputs, k 16 and no `transpose_a` (registers have no
     majorness). PTX `wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}` with a register A (sm_90a).
@@ -171,7 +172,7 @@ class WgmmaMmaAsyncRegAOp(Op):
 
     mnemonic = "wgmma_mma_async_reg_a"
     acc = VarOperand(_ACC, "the accumulator before the MMA, in register order")
-    a = VarOperand(AnyOf(Is("bf16"), Is("f16")), "this thread's 8 values of A, in the A fragment order")
+    a = VarOperand(Is("i32"), "this thread's 4 registers of A (2 values each), in the A fragment order")
     desc_b = Operand(_I64, "the shared-memory matrix descriptor of B")
     m = Attr(INTEGER_ATTR, "rows of A and D: 64")
     n = Attr(INTEGER_ATTR, "columns of B and D: 8 to 256, a multiple of 8")
@@ -192,11 +193,9 @@ class WgmmaMmaAsyncRegAOp(Op):
             raise VerifyError(f"wgmma n must be a multiple of 8 from 8 to 256, got {n}")
         if k != WGMMA_K[kind]:
             raise VerifyError(f"wgmma k must be {WGMMA_K[kind]} for {kind} inputs, got {k}")
-        a = list(self.a)
-        wanted = ir.Type.parse(kind)
-        if len(a) != REGISTER_A_VALUES or any(v.type != wanted for v in a):
-            raise VerifyError(f"a register A is {REGISTER_A_VALUES} {kind} values per thread, got {len(a)} of "
-                              f"types ({_types(a)})")
+        if len(self.a) != REGISTER_A_REGISTERS:
+            raise VerifyError(f"a register A is {REGISTER_A_REGISTERS} i32 registers (pairs of {kind} values) per "
+                              f"thread, got {len(self.a)}")
         _verify_accumulator(self, n)
 
 

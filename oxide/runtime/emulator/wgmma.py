@@ -33,7 +33,7 @@ from oxide.runtime.emulator.memory import Ptr
 from oxide.runtime.emulator.schedule import Until
 from oxide.runtime.emulator.shared_window import SharedMemoryError
 from oxide.runtime.emulator.threads import Threads
-from oxide.runtime.emulator.wgmma_operands import encode, read_operand
+from oxide.runtime.emulator.wgmma_operands import encode, read_operand, to_float32
 
 WARPGROUP = 4  # warps
 ROWS_PER_WARP = 16
@@ -228,12 +228,14 @@ def mma_async(c: Threads, mask: Any, mma: Mma, acc: Sequence[Any], desc_a: Any, 
 
 def mma_async_reg_a(c: Threads, mask: Any, mma: Mma, acc: Sequence[Any], a_regs: Sequence[Any], desc_b: Any,
                     loc: int) -> Iterator[Until]:
-    """wgmma.mma_async with A from registers: lane l of warp w holds A[16w + row][col] of its 8 values at the
-    places of an m64n16 accumulator's registers (`_fragment(16)`, the PTX ISA's A fragment)."""
+    """wgmma.mma_async with A from registers: 4 i32 registers of two input-type values each (the low half
+    first); lane l of warp w holds A[16w + row][col] of its 8 values at the places of an m64n16 accumulator's
+    registers (`_fragment(16)`, the PTX ISA's A fragment)."""
     warps, _, db = yield from _issue(c, mask, None, desc_b, loc)
     b = _operand(c, mask, db, mma.n, mma, mma.transpose_b, loc)
-    held = np.stack([c.broadcast(np.asarray(v, np.float32)) for v in a_regs], axis=1).astype(np.float32)
-    rows, cols = _fragment(2 * len(a_regs))
+    bits = np.stack([c.broadcast(np.asarray(v).astype(np.int64)) for v in a_regs], axis=1).astype(np.uint32)
+    held = to_float32(bits.view(np.uint8).reshape(c.lanes, 2 * len(a_regs), 2), mma.input)
+    rows, cols = _fragment(4 * len(a_regs))
 
     def a_rows(w: int) -> np.ndarray:
         a = np.zeros((ROWS_PER_WARP, mma.k), np.float32)

@@ -71,19 +71,12 @@ def lower_wgmma_mma_async(ctx: LoweringContext, op: ops.WgmmaMmaAsyncOp) -> list
 @lowering(ops.WgmmaMmaAsyncRegAOp)
 def lower_wgmma_mma_async_reg_a(ctx: LoweringContext, op: ops.WgmmaMmaAsyncRegAOp) -> list[ir.Value]:
     """Inline PTX: the NVVM dialect's wgmma op takes A only through a descriptor. The accumulator is tied in
-    and out register by register (outputs $0.., the same registers as inputs), then the four packed A
-    registers and B's descriptor; scale-d is a predicate set from a constant."""
+    and out register by register (outputs $0.., the same registers as inputs), then the four A registers and
+    B's descriptor; scale-d is a predicate set from a constant."""
     ctx.require_arch_specific(90, "wgmma")
     acc = list(op.acc)
     count = len(acc)
-    i32 = ir.IntegerType.get_signless(32)
-    half = ir.Type.parse(op.input)
-    pairs = []
-    for i in range(0, len(op.a), 2):
-        vector = llvm.mlir_undef(ir.VectorType.get([2], half))
-        for j in range(2):
-            vector = llvm.insertelement(vector, op.a[i + j], ctx.const(i32, j))
-        pairs.append(llvm.bitcast(i32, vector))
+    pairs = list(op.a)
     d = ", ".join(f"${i}" for i in range(count))
     a = ", ".join(f"${2 * count + i}" for i in range(len(pairs)))
     asm = ("{\n.reg .pred p;\n"

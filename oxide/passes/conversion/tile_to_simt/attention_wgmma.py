@@ -35,7 +35,8 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
-from oxide.dialects.simt.wgmma import REGISTER_A_VALUES
+from oxide.dialects.simt.inline_ptx import build_inline_ptx
+from oxide.dialects.simt.wgmma import REGISTER_A_REGISTERS
 from oxide.passes.conversion.tile_to_simt.attention_pattern import (
     SWIZZLE_ELEMS,
     WGMMA_M,
@@ -146,6 +147,7 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue, b_bas
     group_rows = arith.muli(group, ctx.i32(plan.blocks_per_group * WGMMA_M))
     per_block = plan.n // 2
     out = list(acc)
+    packed = _packed_a(ctx, a) if isinstance(a, TileValue) else None
     simt.WgmmaFenceOp()
     for block in range(plan.blocks_per_group):
         rows = arith.addi(group_rows, ctx.i32(block * WGMMA_M))
@@ -157,10 +159,10 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue, b_bas
                 desc_b = _descriptor(ctx, b_base, box * plan.bn * SWIZZLE_ELEMS + within, 16)
             else:
                 desc_b = _descriptor(ctx, b_base, kk * WGMMA_K * SWIZZLE_ELEMS, plan.bn * SWIZZLE_ELEMS * 2)
-            if isinstance(a, TileValue):
-                first = block * plan.bn // 2 + kk * REGISTER_A_VALUES
+            if packed is not None:
+                first = block * plan.bn // 4 + kk * REGISTER_A_REGISTERS
                 op = simt.WgmmaMmaAsyncRegAOp(
-                    regs, a.values[first:first + REGISTER_A_VALUES], desc_b, results=[v.type for v in regs],
+                    regs, packed[first:first + REGISTER_A_REGISTERS], desc_b, results=[v.type for v in regs],
                     m=WGMMA_M, n=plan.n, k=WGMMA_K, input=plan.elem, accumulator="f32", scale_d="accumulate",
                     negate_a=False, negate_b=False, transpose_b=not plan.scores)
             else:
@@ -175,6 +177,24 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue, b_bas
     simt.WgmmaCommitGroupOp()
     simt.WgmmaWaitGroupOp(pending=0)
     return fence_accumulator(out)
+
+
+# A PTX template that is only a comment, its output tied to its input: pins a packed A register before the
+# wgmma fence that follows (the asm and the fence both have side effects). A register of A written between the
+# fence and its MMA makes ptxas insert its own warpgroup arrive and serialize every wgmma of the kernel (C7520).
+PIN_A = ("// wgmma A register", "=r,0")
+
+
+def _packed_a(ctx: TileLowering, p: TileValue) -> list[ir.Value]:
+    """`p`'s values as the 32-bit registers of wgmma's register A: registers 2i (low half) and 2i + 1 (high
+    half) in one, pinned before the fence."""
+    i16, i32 = ir.IntegerType.get_signless(16), ir.IntegerType.get_signless(32)
+    out = []
+    for lo, hi in zip(p.values[0::2], p.values[1::2]):
+        low = arith.extui(i32, arith.bitcast(i16, lo))
+        high = arith.shli(arith.extui(i32, arith.bitcast(i16, hi)), ctx.i32(16))
+        out.append(build_inline_ptx([arith.ori(low, high)], *PIN_A, [i32])[0])
+    return out
 
 
 def register_a(ctx: TileLowering, plan: AttentionPlan, p: TileValue) -> TileValue:

@@ -1,5 +1,6 @@
-"""The emulator's wgmma with A from registers against numpy: each lane's 8 values of A sit at the places of
-the A fragment (the m64n16 accumulator's register order), B comes from a 128-byte-swizzled TMA tile, and the
+"""The emulator's wgmma with A from registers against numpy: each lane's 8 values of A, packed in pairs into
+4 i32 registers (low half first), sit at the places of the A fragment (the m64n16 accumulator's register
+order), B comes from a 128-byte-swizzled TMA tile, and the
 product accumulates (or overwrites, negated) into the f32 accumulator."""
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ def _f16(shape: tuple[int, int], seed: int) -> np.ndarray:
 
 
 def _a_registers(a: np.ndarray) -> list[np.ndarray]:
-    """The 8 per-lane registers (128 lanes each) holding the 64 x 16 matrix `a` in the A fragment order."""
+    """The 4 per-lane i32 registers (128 lanes each) holding the 64 x 16 f16 matrix `a` in the A fragment
+    order, values 2r and 2r + 1 in the low and high half of register r."""
     rows, cols = _fragment(16)
-    regs = np.zeros((128, 8), np.float16)
+    halves = np.zeros((128, 8), np.float16)
     for w in range(4):
-        regs[32 * w:32 * w + 32] = a[16 * w + rows, cols]
-    return [np.ascontiguousarray(regs[:, i]) for i in range(8)]
+        halves[32 * w:32 * w + 32] = a[16 * w + rows, cols]
+    bits = halves.view(np.uint16).astype(np.uint32)
+    packed = (bits[:, 0::2] | bits[:, 1::2] << 16).view(np.int32)
+    return [np.ascontiguousarray(packed[:, i]) for i in range(4)]
 
 
 def _run(c: Threads, mma: Mma, acc: list, a_regs: list, db: int) -> list:
