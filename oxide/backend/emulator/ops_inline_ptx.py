@@ -26,6 +26,8 @@ _CVT_TF32 = "cvt.rna.tf32.f32 $0, $1;"
 _CVTA_SHARED = "cvta.to.shared.u64 $0, $1;"
 # The tile lowering's accumulator fence after a wgmma wait (tile_to_simt/wgmma_gemm.py): a copy.
 _FENCE = "// wgmma accumulator fence"
+# Its counterpart before a wgmma fence (tile_to_simt/attention_wgmma.py): a packed register of wgmma's A pinned.
+_A_FENCE = "// wgmma A register"
 # convert::cvt_*x2_f32 (calls/ptx_fns.py): `cvt.<rounding>[.relu].<kind>.f32 $0, $2, $1;`, the first argument low.
 _CVT_PACK = re.compile(r"cvt\.(rn|rz)(\.relu)?\.(f16x2|bf16x2)\.f32 \$0, \$2, \$1;")
 # The tile lowering's fp8 conversions (tile_to_simt/fp8.py): two f32 into one 16-bit register, the first low.
@@ -48,8 +50,9 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
         em.line(_IMPORT)
         em.line(f"{em.result(op)} = _tc.cvt_rna_tf32(c.broadcast({args[0]}))")
         return
-    if asm == _FENCE and ir.StringAttr(op.attributes["constraints"]).value == "=f,0":
-        em.line(f"{em.result(op)} = {args[0]}")  # an operand fence (the tile lowering's, after a wgmma wait)
+    constraints = ir.StringAttr(op.attributes["constraints"]).value
+    if (asm, constraints) in ((_FENCE, "=f,0"), (_A_FENCE, "=r,0")):
+        em.line(f"{em.result(op)} = {args[0]}")  # an operand fence (the tile lowering's, around wgmma)
         return
     if asm == "nanosleep.u32 $0;":
         return  # a hint to the scheduler: threads that spin on a flag progress anyway on the emulator
@@ -71,5 +74,5 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
         return
     raise LoweringError("the emulator runs inline PTX only for ldmatrix, cvt.rna.tf32.f32 (the tile lowering's mma "
                         "code), the packed half and fp8 conversions cvt.*x2.f32, cvta.to.shared, nanosleep and the "
-                        "accumulator fence, not "
+                        "wgmma operand fences, not "
                         f"`{asm}`; run this kernel on a GPU", op)

@@ -38,6 +38,22 @@ def emit_wgmma_mma_async(em: KernelEmitter, op: Any) -> None:
         em.line(f"{targets}= {tuple(None for _ in op.results)!r}")
 
 
+@rule(blocking(simt.WgmmaMmaAsyncRegAOp))
+def emit_wgmma_mma_async_reg_a(em: KernelEmitter, op: Any) -> None:
+    args = em.args(op)
+    acc, a, desc_b = args[:len(op.results)], args[len(op.results):-1], args[-1]
+    fields = ", ".join(f"{name}={_attr(op, name)!r}" for name in _MMA_FIELDS if name != "transpose_a")
+    mma = f"_wg.Mma({fields}, transpose_a=False, accumulate={_attr(op, 'scale_d') == 'accumulate'})"
+    targets = "".join(f"{em.result(op, i)}, " for i in range(len(op.results)))
+    em.line(_IMPORT)
+    if em.scheduled:
+        em.line(f"{targets}= yield from _wg.mma_async_reg_a(c, {em.mask}, {mma}, [{', '.join(acc)}], "
+                f"[{', '.join(a)}], {desc_b}, {em.loc(op)})")
+    else:
+        em.line(f"_h.not_in_lockstep(c, {em.loc(op)})")
+        em.line(f"{targets}= {tuple(None for _ in op.results)!r}")
+
+
 @rule(blocking(simt.SmemDescOp))
 def emit_smem_desc(em: KernelEmitter, op: Any) -> None:
     em.line(_IMPORT)

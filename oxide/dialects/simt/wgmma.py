@@ -133,19 +133,70 @@ class WgmmaMmaAsyncOp(Op):
         if kind not in TRANSPOSABLE and (self.transpose_a or self.transpose_b):
             raise VerifyError(f"only bf16 and f16 operands may be transposed (MN-major); {kind} operands are "
                               "K-major")
-        self._verify_accumulator(n)
+        _verify_accumulator(self, n)
 
-    def _verify_accumulator(self, n: int) -> None:
-        element, count = ("f32", n // 2) if self.accumulator == "f32" else ("vector<2xf16>", n // 4)
-        acc, results = list(self.acc), list(self.result)
-        # Types compare as values; printing each of up to 128 registers' types costs more than the whole check.
-        wanted = ir.Type.parse(element)
-        if len(acc) != count or any(v.type != wanted for v in acc):
-            raise VerifyError(f"an m64n{n} {self.accumulator} accumulator is {count} {element} values per "
-                              f"thread, got {len(acc)} operands of types ({_types(acc)})")
-        if len(results) != count or any(v.type != wanted for v in results):
-            raise VerifyError(f"the results are the accumulator after the MMA: {len(acc)} values of type {element}, "
-                              f"got {len(results)} of types ({_types(results)})")
+
+def _verify_accumulator(op: Op, n: int) -> None:
+    """The accumulator operands and results of an m64nN wgmma: N/2 f32 or N/4 vector<2xf16> values each."""
+    element, count = ("f32", n // 2) if op.accumulator == "f32" else ("vector<2xf16>", n // 4)
+    acc, results = list(op.acc), list(op.result)
+    # Types compare as values; printing each of up to 128 registers' types costs more than the whole check.
+    wanted = ir.Type.parse(element)
+    if len(acc) != count or any(v.type != wanted for v in acc):
+        raise VerifyError(f"an m64n{n} {op.accumulator} accumulator is {count} {element} values per "
+                          f"thread, got {len(acc)} operands of types ({_types(acc)})")
+    if len(results) != count or any(v.type != wanted for v in results):
+        raise VerifyError(f"the results are the accumulator after the MMA: {len(acc)} values of type {element}, "
+                          f"got {len(results)} of types ({_types(results)})")
+
+
+# Register A (`wgmma_mma_async_reg_a`): 16-bit inputs only here, 4 registers of 2 values per thread per k16 step.
+REGISTER_A_INPUTS = ("bf16", "f16")
+REGISTER_A_REGISTERS = 4
+
+
+@DIALECT.op
+class WgmmaMmaAsyncRegAOp(Op):
+    """`wgmma_mma_m64n{N}k16_f32_{type}_reg_a(&mut acc, a, desc_b)`: D = A x B + D (or A x B when `scale_d`
+    is "overwrite") for a 64xN tile, A (64x16) from registers and B (16xN) from shared memory through a matrix
+    descriptor. `a` is this thread's part of A: 4 i32 registers, each two values of the input type (value
+    2r in the low half of register r, 2r + 1 in the high half), in the A fragment order (warp w of the
+    warpgroup holds rows 16w..16w+15; lane l holds, for i = 0..7, A[16w + l/4 + 8 (i/2 % 2)][8 (i/4) +
+    2 (l%4) + i%2]), which is the order of an f32 accumulator's registers 8j..8j+7 for columns 16j..16j+15:
+    a product's accumulator, rounded and packed, is the next product's A with no data movement. The
+    registers must be written before the `wgmma_fence` that precedes the MMA.
+
+    Attributes as `wgmma_mma_async`, with bf16 or f16 inputs, k 16 and no `transpose_a` (registers have no
+    majorness). PTX `wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}` with a register A (sm_90a).
+    """
+
+    mnemonic = "wgmma_mma_async_reg_a"
+    acc = VarOperand(_ACC, "the accumulator before the MMA, in register order")
+    a = VarOperand(Is("i32"), "this thread's 4 registers of A (2 values each), in the A fragment order")
+    desc_b = Operand(_I64, "the shared-memory matrix descriptor of B")
+    m = Attr(INTEGER_ATTR, "rows of A and D: 64")
+    n = Attr(INTEGER_ATTR, "columns of B and D: 8 to 256, a multiple of 8")
+    k = Attr(INTEGER_ATTR, "the reduction depth: 16")
+    input = Attr(one_of(*REGISTER_A_INPUTS), "the element type of A and B")
+    accumulator = Attr(one_of("f32"), "the element type of D")
+    scale_d = Attr(one_of(*SCALE_D), "accumulate into D, or overwrite it with A x B")
+    negate_a = Attr(BOOL, "use -A")
+    negate_b = Attr(BOOL, "use -B")
+    transpose_b = Attr(BOOL, "B is MN-major in shared memory")
+    result = VarResult(_ACC, "the accumulator after the MMA")
+
+    def verify_(self) -> None:
+        m, n, k, kind = _int(self, "m"), _int(self, "n"), _int(self, "k"), self.input
+        if m != 64:
+            raise VerifyError(f"wgmma m must be 64, got {m}")
+        if not (8 <= n <= 256 and n % 8 == 0):
+            raise VerifyError(f"wgmma n must be a multiple of 8 from 8 to 256, got {n}")
+        if k != WGMMA_K[kind]:
+            raise VerifyError(f"wgmma k must be {WGMMA_K[kind]} for {kind} inputs, got {k}")
+        if len(self.a) != REGISTER_A_REGISTERS:
+            raise VerifyError(f"a register A is {REGISTER_A_REGISTERS} i32 registers (pairs of {kind} values) per "
+                              f"thread, got {len(self.a)}")
+        _verify_accumulator(self, n)
 
 
 def _types(values: list[Any]) -> str:

@@ -33,7 +33,7 @@ from oxide.runtime.emulator.memory import Ptr
 from oxide.runtime.emulator.schedule import Until
 from oxide.runtime.emulator.shared_window import SharedMemoryError
 from oxide.runtime.emulator.threads import Threads
-from oxide.runtime.emulator.wgmma_operands import encode, read_operand
+from oxide.runtime.emulator.wgmma_operands import encode, read_operand, to_float32
 
 WARPGROUP = 4  # warps
 ROWS_PER_WARP = 16
@@ -178,35 +178,68 @@ def _uniform(c: Threads, mask: Any, value: Any, which: str, loc: int) -> int:
     return int(values[0]) & ((1 << 64) - 1)
 
 
-def mma_async(c: Threads, mask: Any, mma: Mma, acc: Sequence[Any], desc_a: Any, desc_b: Any,
-              loc: int) -> Iterator[Until]:
-    """One warp's part of wgmma.mma_async: waits until its warpgroup has issued the MMA, then returns the
-    warp's new accumulator registers (registers of other lanes are returned unchanged)."""
+def _issue(c: Threads, mask: Any, desc_a: Any, desc_b: Any, loc: int) -> Iterator[Until]:
+    """Wait until every warp of the issuing warps' warpgroups has issued this MMA (A's descriptor None: A is
+    in registers); the warps that run it and the descriptors' bits."""
     if c.window is None:
         c.fail(LaunchError, "wgmma reads shared memory through byte addresses: it runs only in the scheduled "
                "mode (schedule=\"warps\")", mask, loc)
     warps = _warps(c, mask, "wgmma.mma_async", loc)
-    da = _uniform(c, mask, desc_a, "A", loc)
+    da = 0 if desc_a is None else _uniform(c, mask, desc_a, "A", loc)
     db = _uniform(c, mask, desc_b, "B", loc)
     for w in warps:
         wait = _rendezvous(c, w, da, db, loc)
         if wait is not None:
             yield wait
-    values = _scalars(c, acc, mma.accumulator)
+    return warps, da, db
+
+
+def _operand(c: Threads, mask: Any, desc: int, rows: int, mma: Mma, transpose: bool, loc: int) -> np.ndarray:
     try:
-        a = read_operand(c.window, da, 64, mma.k, mma.input, mma.transpose_a)
-        b = read_operand(c.window, db, mma.n, mma.k, mma.input, mma.transpose_b)
+        return read_operand(c.window, desc, rows, mma.k, mma.input, transpose)
     except SharedMemoryError as exc:
         c.fail(type(exc), str(exc), mask, loc)
-    if mma.negate_a:
-        a = -a
+
+
+def _accumulate(c: Threads, warps: list[int], mma: Mma, acc: Sequence[Any], a_rows: Any, b: np.ndarray) -> tuple:
+    """The new accumulator registers: `a_rows(w)` is warp w's 16 rows of A (16 x K, float32)."""
+    values = _scalars(c, acc, mma.accumulator)
     if mma.negate_b:
         b = -b
     rows, cols = _fragment(mma.n)
     for w in warps:
-        first = 16 * (w % WARPGROUP)
-        d = a[first:first + ROWS_PER_WARP] @ b.T  # (16, n) in float32
+        a = a_rows(w)
+        d = (-a if mma.negate_a else a) @ b.T  # (16, n) in float32
         lanes = np.flatnonzero(c.linear // 32 == w)
         product = d[rows, cols]
         values[lanes] = product + values[lanes] if mma.accumulate else product
     return _registers(values, mma.accumulator)
+
+
+def mma_async(c: Threads, mask: Any, mma: Mma, acc: Sequence[Any], desc_a: Any, desc_b: Any,
+              loc: int) -> Iterator[Until]:
+    """One warp's part of wgmma.mma_async: waits until its warpgroup has issued the MMA, then returns the
+    warp's new accumulator registers (registers of other lanes are returned unchanged)."""
+    warps, da, db = yield from _issue(c, mask, desc_a, desc_b, loc)
+    a = _operand(c, mask, da, 64, mma, mma.transpose_a, loc)
+    b = _operand(c, mask, db, mma.n, mma, mma.transpose_b, loc)
+    return _accumulate(c, warps, mma, acc, lambda w: a[16 * (w % WARPGROUP):16 * (w % WARPGROUP) + ROWS_PER_WARP], b)
+
+
+def mma_async_reg_a(c: Threads, mask: Any, mma: Mma, acc: Sequence[Any], a_regs: Sequence[Any], desc_b: Any,
+                    loc: int) -> Iterator[Until]:
+    """wgmma.mma_async with A from registers: 4 i32 registers of two input-type values each (the low half
+    first); lane l of warp w holds A[16w + row][col] of its 8 values at the places of an m64n16 accumulator's
+    registers (`_fragment(16)`, the PTX ISA's A fragment)."""
+    warps, _, db = yield from _issue(c, mask, None, desc_b, loc)
+    b = _operand(c, mask, db, mma.n, mma, mma.transpose_b, loc)
+    bits = np.stack([c.broadcast(np.asarray(v).astype(np.int64)) for v in a_regs], axis=1).astype(np.uint32)
+    held = to_float32(bits.view(np.uint8).reshape(c.lanes, 2 * len(a_regs), 2), mma.input)
+    rows, cols = _fragment(4 * len(a_regs))
+
+    def a_rows(w: int) -> np.ndarray:
+        a = np.zeros((ROWS_PER_WARP, mma.k), np.float32)
+        a[rows, cols] = held[np.flatnonzero(c.linear // 32 == w)]
+        return a
+
+    return _accumulate(c, warps, mma, acc, a_rows, b)

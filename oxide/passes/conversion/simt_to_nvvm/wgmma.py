@@ -1,6 +1,7 @@
 """Lowering of the simt warpgroup ops to the NVVM dialect's own ops: `nvvm.wgmma.fence.aligned`,
 `nvvm.wgmma.commit.group.sync.aligned`, `nvvm.wgmma.wait.group.sync.aligned`, `nvvm.wgmma.mma_async` and
-`nvvm.setmaxregister`; a matrix descriptor is integer arithmetic on the shared address.
+`nvvm.setmaxregister`; a matrix descriptor is integer arithmetic on the shared address. The register-A form
+of wgmma, which the NVVM op does not have, is inline PTX.
 
 wgmma and setmaxnreg exist only on sm_90a (arch-specific PTX), so each rule requires that target and
 reports any other as a located error. A descriptor is plain arithmetic and needs no particular chip.
@@ -65,6 +66,28 @@ def lower_wgmma_mma_async(ctx: LoweringContext, op: ops.WgmmaMmaAsyncOp) -> list
         _attr(f"#nvvm.mma_layout<{layout_a}>"), _attr(f"#nvvm.mma_layout<{layout_b}>"),
     ).result
     return [llvm.extractvalue(v.type, result, ir.DenseI64ArrayAttr.get([i])) for i, v in enumerate(acc)]
+
+
+@lowering(ops.WgmmaMmaAsyncRegAOp)
+def lower_wgmma_mma_async_reg_a(ctx: LoweringContext, op: ops.WgmmaMmaAsyncRegAOp) -> list[ir.Value]:
+    """Inline PTX: the NVVM dialect's wgmma op takes A only through a descriptor. The accumulator is tied in
+    and out register by register (outputs $0.., the same registers as inputs), then the four A registers and
+    B's descriptor; scale-d is a predicate set from a constant."""
+    ctx.require_arch_specific(90, "wgmma")
+    acc = list(op.acc)
+    count = len(acc)
+    pairs = list(op.a)
+    d = ", ".join(f"${i}" for i in range(count))
+    a = ", ".join(f"${2 * count + i}" for i in range(len(pairs)))
+    asm = ("{\n.reg .pred p;\n"
+           f"setp.ne.b32 p, {1 if op.scale_d == 'accumulate' else 0}, 0;\n"
+           f"wgmma.mma_async.sync.aligned.m{op.m}n{op.n}k{op.k}.f32.{op.input}.{op.input} {{{d}}}, {{{a}}}, "
+           f"${2 * count + len(pairs)}, p, {-1 if op.negate_a else 1}, {-1 if op.negate_b else 1}, "
+           f"{1 if op.transpose_b else 0};\n}}")
+    constraints = ",".join(["=f"] * count + [str(i) for i in range(count)] + ["r"] * len(pairs) + ["l"])
+    struct = llvm.StructType.get_literal([v.type for v in acc])
+    whole = llvm.inline_asm(struct, [*acc, *pairs, op.desc_b], asm, constraints, has_side_effects=True)
+    return [llvm.extractvalue(v.type, whole, ir.DenseI64ArrayAttr.get([i])) for i, v in enumerate(acc)]
 
 
 def _unpacked_struct(acc: list[ir.Value], struct: ir.Type) -> ir.Value | None:

@@ -10,13 +10,16 @@ tensor map of its own rank whose box is one 64-column swizzle row of `rows` rows
 tensor's edge (a partial last key block, a partial query block) with zeros per (batch, head): the scores' -inf
 mask handles the keys, the output's masked store the queries.
 
-The ring: S stages (up to `MAX_STAGES`, as many as fit beside q, p and the softmax's scratch), each a `k` and
+The ring: S stages (up to `MAX_STAGES`, as many as fit beside q and the softmax's scratch), each a `k` and
 a `v` buffer, with mbarriers `full_k[s]` and `full_v[s]` (one arrival: thread 0's expect_tx, the copies
 complete it) and `empty[s]` (one arrival per warp, after the step's values MMAs are complete). Thread 0 fills
-the first S steps before the loop and, at the end of step j, waits for `empty[j % S]` and fills step j + S into
-it, so the copies of the next steps overlap this step's MMAs and softmax. Step j uses stage j % S in phase
-(j / S) & 1. `q` lands once, before the loop, on its own barrier. The one block barrier this path keeps per step
-publishes `p` (written by the threads) to wgmma (the softmax's layout conversions may add their own).
+the first S steps before the loop and, in step j after the scores MMAs, waits for `empty[(j - 1) % S]` and fills
+step j - 1 + S into it: the other warpgroup has most likely released step j - 1 by then, so warpgroup 0 does not
+wait for it at the end of every step. The copies of the next steps overlap this step's MMAs and softmax. With
+one stage (S = 1) the refill stays at the end of step j (the next step's copies need this step's stage). Step j
+uses stage j % S in phase (j / S) & 1. `q` lands once, before the loop, on its own barrier. `p` is the values
+MMAs' A in registers (attention_wgmma.py), so a step has no block barrier of its own: only the mbarrier waits
+and the warpgroup's wgmma fence and waits (the softmax's layout conversions may add their own).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.ir.rules import is_op
 from oxide.passes.conversion.tile_to_simt.attention_pattern import SWIZZLE_ELEMS, AttentionPlan, match_attention
-from oxide.passes.conversion.tile_to_simt.attention_wgmma import STAGED_MARK, buffer, issue, stage
+from oxide.passes.conversion.tile_to_simt.attention_wgmma import STAGED_MARK, buffer, issue, register_a
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
@@ -144,7 +147,7 @@ def match_attention_tma(func: ir.Operation, target: Target, warps: int,
                         max_stages: int | None = None) -> AttentionTma | None:
     """The kernel's attention loop with q, k and v by TMA (module docstring), or None: the loop then stages its
     operands through registers (attention_wgmma.py). Pure: changes nothing. The ring gets as many stages (up to
-    `max_stages`, else MAX_STAGES) as fit beside q and p; the lowering retries with fewer when the softmax's
+    `max_stages`, else MAX_STAGES) as fit beside q; the lowering retries with fewer when the softmax's
     scratch does not fit beside them (driver.py)."""
     entry = func.regions[0].blocks[0]
     for op in entry.operations:
@@ -166,7 +169,7 @@ def match_attention_tma(func: ir.Operation, target: Target, warps: int,
             return None
         if not (_indices_fit(q, body, None) and _indices_fit(k, body, counter) and _indices_fit(v, body, counter)):
             return None
-        fixed = (plan.bm * plan.d + plan.bm * plan.bn) * ELEM_BYTES
+        fixed = plan.bm * plan.d * ELEM_BYTES
         stages = min(max_stages or MAX_STAGES,
                      (target.shared_memory_per_block - fixed) // (2 * plan.bn * plan.d * ELEM_BYTES))
         return AttentionTma(loop, q, k, v, plan.elem, stages) if stages >= 1 else None
@@ -269,15 +272,22 @@ def _prologue(ring: _Ring) -> None:
     simt.MbarrierWaitParityOp.build(ring.q_barrier, ctx.i32(0))
 
 
-def _refill(ring: _Ring, stage: ir.Value, phase: ir.Value) -> None:
-    """After this step's values MMAs: every warp releases the stage; thread 0 waits for all of them and fills
-    the step S on into it, if there is one."""
+def _release(ring: _Ring, stage: ir.Value) -> None:
+    """After this step's values MMAs: every warp releases the step's stage."""
     ctx = ring.ctx
     with only_if(arith.cmpi(arith.CmpIPredicate.eq, arith.remui(ctx.tid, ctx.i32(WARP_THREADS)), ctx.i32(0))):
         simt.MbarrierArriveOp.build(ring.empty(stage), None)
-    later = arith.addi(ring.step, ctx.i32(ring.spec.stages))
-    first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0))
-    with only_if(arith.andi(first, arith.cmpi(arith.CmpIPredicate.slt, later, ring.steps))):
+
+
+def _refill(ring: _Ring, step: ir.Value, valid: ir.Value | None = None) -> None:
+    """Thread 0 waits until every warp has released step `step`'s stage and fills the step S on into it, if
+    there is one (and `valid`)."""
+    ctx = ring.ctx
+    stage, phase = ring.slot(step)
+    later = arith.addi(step, ctx.i32(ring.spec.stages))
+    when = arith.andi(arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0)),
+                      arith.cmpi(arith.CmpIPredicate.slt, later, ring.steps))
+    with only_if(when if valid is None else arith.andi(when, valid)):
         simt.MbarrierWaitParityOp.build(ring.empty(stage), phase)
         ring.fill(later, stage)
 
@@ -290,14 +300,18 @@ def lower_tma_attention_mma(ctx: TileLowering, op: Any, plan: AttentionPlan) -> 
     elem = ir.Type.parse(plan.elem)
     ring = _ring(ctx, plan, elem)
     slot, phase = ring.slot(ring.step)
+    deferred = ring.spec.stages > 1
     if plan.scores:
         simt.MbarrierWaitParityOp.build(ring.full(0, slot), phase)
-        return TileValue(plan.layout, issue(ctx, plan, ring.q.result, ring.in_stage(ring.k, slot), list(acc.values)))
-    p_base = buffer(ctx, "p", elem, plan.bm * plan.bn).result
-    stage(ctx, ctx.tile(op.lhs), p_base, col_dim=1, rows=plan.bm)
-    simt.FenceProxyAsyncOp.build(space="shared_cta")
-    ctx.barrier()
+        out = issue(ctx, plan, ring.q.result, ring.in_stage(ring.k, slot), list(acc.values))
+        if deferred:  # the previous step's stage, which the other warpgroups have most likely released by now
+            previous = arith.subi(ring.step, ctx.i32(1))
+            _refill(ring, previous, arith.cmpi(arith.CmpIPredicate.sgt, ring.step, ctx.i32(0)))
+        return TileValue(plan.layout, out)
+    p = register_a(ctx, plan, ctx.tile(op.lhs))
     simt.MbarrierWaitParityOp.build(ring.full(1, slot), phase)
-    out = issue(ctx, plan, p_base, ring.in_stage(ring.v, slot), list(acc.values))
-    _refill(ring, slot, phase)
+    out = issue(ctx, plan, p, ring.in_stage(ring.v, slot), list(acc.values))
+    _release(ring, slot)
+    if not deferred:  # one stage: the next step's copies can only start once this step is done with it
+        _refill(ring, ring.step)
     return TileValue(plan.layout, out)

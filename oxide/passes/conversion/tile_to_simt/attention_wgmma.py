@@ -1,25 +1,29 @@
-"""The two products of a flash-attention loop on sm_90a (attention_pattern.py) as wgmma from shared memory.
+"""The two products of a flash-attention loop on sm_90a (attention_pattern.py) as wgmma: B from shared memory,
+A from shared memory (the scores' `q`) or from registers (the values' `p`).
 
-Each operand is staged by the threads that hold it into its own 128-byte-swizzled shared buffer (1024-byte
+Each shared operand is staged by the threads that hold it into its own 128-byte-swizzled shared buffer (1024-byte
 aligned: the swizzle repeats every 8 rows of 128 bytes), laid out as TMA would have written it, so that wgmma's
 matrix descriptors read it as they read the GEMM's ring (docs/tile-hopper.md):
 
 - `q` [BM, D], K-major (rows of D in boxes of 64 columns): staged once, before the loop (it is invariant);
 - `k` (the scores' B, `kt` [D, BN]): K-major, BN rows of D, the wgmma reads it without the transpose bit;
-- `p` [BM, BN]: K-major like `q`;
 - `v` [BN, D]: MN-major (rows of D along K), read with the transpose bit.
 
 The offset of element (row, col) in such a buffer is `(col / 64) * rows * 64 + row * 64 + (((col / 8) % 8) ^
 (row % 8)) * 8 + col % 8` elements, a linear map over GF(2) of the coordinate bits: a thread's offset is its
 thread-id part XOR its register part (a constant), and a run of registers along `col` is one vector store.
 
+`p` [BM, BN] is the values MMAs' A in registers (`wgmma_mma_async_reg_a`): in the scores' accumulator layout a
+thread's registers 8kk..8kk+7 of a 64-row block hold exactly the A fragment of K step kk (rows 16w + lane/4
+(+8), columns 16kk + 2 (lane % 4) + {0, 1} (+8)), so rounding the scores is all the staging `p` needs.
+
 Where the kernel's loads allow it, q, k and v arrive by TMA instead (attention_tma.py, which reuses the buffers,
-`stage` for p and `issue`); what follows is the staging by the threads, the path of every other such loop.
+`register_a` and `issue`); what follows is the staging by the threads, the path of every other such loop.
 
 Synchronisation (one block barrier per product): each thread's stores, `fence.proxy.async` (the generic
 stores before the async proxy's wgmma reads), a barrier; then every warpgroup issues its MMAs, commits and waits
 for them. A buffer is rewritten only after the next product's barrier, which every warpgroup reaches after its
-own wait on the MMAs that read the buffer: the scores' `k` after the values' barrier, `p` and `v` after the next
+own wait on the MMAs that read the buffer: the scores' `k` after the values' barrier, `v` after the next
 scores' barrier.
 """
 
@@ -31,7 +35,14 @@ from mlir import ir
 from mlir.dialects import arith
 
 from oxide.dialects import simt
-from oxide.passes.conversion.tile_to_simt.attention_pattern import SWIZZLE_ELEMS, WGMMA_M, AttentionPlan
+from oxide.dialects.simt.inline_ptx import build_inline_ptx
+from oxide.dialects.simt.wgmma import REGISTER_A_REGISTERS
+from oxide.passes.conversion.tile_to_simt.attention_pattern import (
+    SWIZZLE_ELEMS,
+    WGMMA_M,
+    AttentionPlan,
+    accumulator_layout,
+)
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset, store_shared
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout, TileValue, vector_width
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
@@ -125,15 +136,18 @@ def _descriptor(ctx: TileLowering, base: ir.Value, elements: Any, leading_bytes:
                                  swizzle="128B", base_offset=0)
 
 
-def issue(ctx: TileLowering, plan: AttentionPlan, a_base: ir.Value, b_base: ir.Value,
+def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue, b_base: ir.Value,
           acc: list[ir.Value]) -> list[ir.Value]:
     """This warpgroup's MMAs of the product, committed and waited for: per 64-row block, K / 16 steps of
-    m64nNk16. A is K-major (BM rows); B is K-major (the scores: BN rows of D) or MN-major (the values: boxes
-    of 64 columns of D, BN rows each, the transpose bit)."""
+    m64nNk16. A is K-major in shared memory (the scores' q, BM rows) or, for the values, `p` in registers (a
+    TileValue in the scores' accumulator layout, whose registers 8kk..8kk+7 of a block are the A fragment of
+    K step kk); B is K-major (the scores: BN rows of D) or MN-major (the values: boxes of 64 columns of D, BN
+    rows each, the transpose bit)."""
     group = arith.divui(ctx.tid, ctx.i32(WARPGROUP_THREADS))
     group_rows = arith.muli(group, ctx.i32(plan.blocks_per_group * WGMMA_M))
     per_block = plan.n // 2
     out = list(acc)
+    packed = _packed_a(ctx, a) if isinstance(a, TileValue) else None
     simt.WgmmaFenceOp()
     for block in range(plan.blocks_per_group):
         rows = arith.addi(group_rows, ctx.i32(block * WGMMA_M))
@@ -141,21 +155,53 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a_base: ir.Value, b_base: ir.V
         regs = out[block * per_block:(block + 1) * per_block]
         for kk in range(plan.k // WGMMA_K):
             box, within = divmod(kk * WGMMA_K, SWIZZLE_ELEMS)
-            desc_a = _descriptor(ctx, a_base, arith.addi(row_start, ctx.i32(box * plan.bm * SWIZZLE_ELEMS + within)),
-                                 16)
             if plan.scores:
                 desc_b = _descriptor(ctx, b_base, box * plan.bn * SWIZZLE_ELEMS + within, 16)
             else:
                 desc_b = _descriptor(ctx, b_base, kk * WGMMA_K * SWIZZLE_ELEMS, plan.bn * SWIZZLE_ELEMS * 2)
-            op = simt.WgmmaMmaAsyncOp(
-                regs, desc_a, desc_b, results=[v.type for v in regs], m=WGMMA_M, n=plan.n, k=WGMMA_K,
-                input=plan.elem, accumulator="f32", scale_d="accumulate", negate_a=False, negate_b=False,
-                transpose_a=False, transpose_b=not plan.scores)
+            if packed is not None:
+                first = block * plan.bn // 4 + kk * REGISTER_A_REGISTERS
+                op = simt.WgmmaMmaAsyncRegAOp(
+                    regs, packed[first:first + REGISTER_A_REGISTERS], desc_b, results=[v.type for v in regs],
+                    m=WGMMA_M, n=plan.n, k=WGMMA_K, input=plan.elem, accumulator="f32", scale_d="accumulate",
+                    negate_a=False, negate_b=False, transpose_b=not plan.scores)
+            else:
+                desc_a = _descriptor(ctx, a, arith.addi(row_start, ctx.i32(box * plan.bm * SWIZZLE_ELEMS + within)),
+                                     16)
+                op = simt.WgmmaMmaAsyncOp(
+                    regs, desc_a, desc_b, results=[v.type for v in regs], m=WGMMA_M, n=plan.n, k=WGMMA_K,
+                    input=plan.elem, accumulator="f32", scale_d="accumulate", negate_a=False, negate_b=False,
+                    transpose_a=False, transpose_b=not plan.scores)
             regs = list(op.result)
         out[block * per_block:(block + 1) * per_block] = regs
     simt.WgmmaCommitGroupOp()
     simt.WgmmaWaitGroupOp(pending=0)
     return fence_accumulator(out)
+
+
+# A PTX template that is only a comment, its output tied to its input: pins a packed A register before the
+# wgmma fence that follows (the asm and the fence both have side effects). A register of A written between the
+# fence and its MMA makes ptxas insert its own warpgroup arrive and serialize every wgmma of the kernel (C7520).
+PIN_A = ("// wgmma A register", "=r,0")
+
+
+def _packed_a(ctx: TileLowering, p: TileValue) -> list[ir.Value]:
+    """`p`'s values as the 32-bit registers of wgmma's register A: registers 2i (low half) and 2i + 1 (high
+    half) in one, pinned before the fence."""
+    i16, i32 = ir.IntegerType.get_signless(16), ir.IntegerType.get_signless(32)
+    out = []
+    for lo, hi in zip(p.values[0::2], p.values[1::2]):
+        low = arith.extui(i32, arith.bitcast(i16, lo))
+        high = arith.shli(arith.extui(i32, arith.bitcast(i16, hi)), ctx.i32(16))
+        out.append(build_inline_ptx([arith.ori(low, high)], *PIN_A, [i32])[0])
+    return out
+
+
+def register_a(ctx: TileLowering, plan: AttentionPlan, p: TileValue) -> TileValue:
+    """`p` [BM, BN] in the scores' accumulator layout, where its registers are the values MMAs' A fragments
+    (it is already there unless the softmax moved it)."""
+    layout = accumulator_layout(plan.bm, plan.bn, plan.blocks_per_group, plan.warpgroups)
+    return p if p.layout == layout else convert_layout(ctx, p, layout)
 
 
 def _staged_q(ctx: TileLowering, op: Any, plan: AttentionPlan, q: TileValue) -> ir.Value:
@@ -183,9 +229,8 @@ def lower_attention_mma(ctx: TileLowering, op: Any, plan: AttentionPlan) -> Tile
         b_base = buffer(ctx, "k", elem, plan.bn * plan.d).result
         stage(ctx, b, b_base, col_dim=0, rows=plan.bn)
     else:
-        a_base = buffer(ctx, "p", elem, plan.bm * plan.bn).result
+        a_base = register_a(ctx, plan, a)
         b_base = buffer(ctx, "v", elem, plan.bn * plan.d).result
-        stage(ctx, a, a_base, col_dim=1, rows=plan.bm)
         stage(ctx, b, b_base, col_dim=1, rows=plan.bn)
     simt.FenceProxyAsyncOp.build(space="shared_cta")
     ctx.barrier()

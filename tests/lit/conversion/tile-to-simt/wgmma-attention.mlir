@@ -4,9 +4,10 @@
 // head)). Before the loop thread 0 initialises full_k, full_v (one arrival) and empty (one per warp) for each of
 // the two stages and q's barrier, then, after a block barrier, copies q and fills the first two steps (each
 // under a check that the step exists); every thread waits for q. Each iteration waits for its k, runs the four
-// scores MMAs, publishes p with a block barrier, waits for its v, runs the four values MMAs, releases the stage
-// (one arrival per warp), and thread 0 refills it with the step two on. On sm_90 the loop keeps mma.sync and the
-// plain ABI.
+// scores MMAs; thread 0 then waits until every warp has released the previous step's stage and refills it with
+// the step two on; the iteration waits for its v, runs the four values MMAs with p in registers (no p buffer,
+// no fence, no block barrier before them) and releases its stage (one arrival per warp). On sm_90 the loop
+// keeps mma.sync and the plain ABI.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
 // The key mask is built in the scores' accumulator layout (tile_to_simt/rematerialise.py), so p's is the only
 // block barrier in the loop:
@@ -26,14 +27,17 @@
 // CHECK: scf.for
 // CHECK-NOT: "simt.sync_threads"
 // CHECK: "simt.mbarrier_wait_parity"
-// CHECK-COUNT-4: "simt.wgmma_mma_async"
-// CHECK: "simt.sync_threads"
-// CHECK: "simt.mbarrier_wait_parity"
-// CHECK-COUNT-4: "simt.wgmma_mma_async"
-// CHECK: "simt.mbarrier_arrive"
+// CHECK-COUNT-4: "simt.wgmma_mma_async"(
+// CHECK: "simt.wgmma_wait_group"
 // CHECK: "simt.mbarrier_wait_parity"
 // CHECK: "simt.tma_load"(%{{.*}}, %arg36,
 // CHECK: "simt.tma_load"(%{{.*}}, %arg37,
+// CHECK: "simt.mbarrier_wait_parity"
+// CHECK-NOT: "simt.sync_threads"
+// CHECK-NOT: "simt.fence_proxy_async"
+// CHECK-COUNT-4: "simt.wgmma_mma_async_reg_a"
+// CHECK: "simt.mbarrier_arrive"
+// CHECK-NOT: "simt.mbarrier_wait_parity"
 // CHECK: scf.yield
 // CHECK-NOT: "tile.
 

@@ -277,3 +277,35 @@ func.func @setmaxnreg_action() {
   "simt.setmaxnreg"() {regs = 64, action = "set"} : () -> ()
   return
 }
+
+// -----
+
+func.func @reg_a_is_four_registers(%b: i64, %x: f32, %w: i32, %h: f16) {
+  // expected-error@+1 {{a register A is 4 i32 registers (pairs of f16 values) per thread, got 2}}
+  %0:4 = "simt.wgmma_mma_async_reg_a"(%x, %x, %x, %x, %w, %w, %b) {operandSegmentSizes = array<i32: 4, 2, 1>, m = 64, n = 8, k = 16, input = "f16", accumulator = "f32", scale_d = "accumulate", negate_a = false, negate_b = false, transpose_b = false} : (f32, f32, f32, f32, i32, i32, i64) -> (f32, f32, f32, f32)
+  return
+}
+
+// -----
+
+func.func @reg_a_registers_are_i32(%b: i64, %x: f32, %w: i32, %h: f16) {
+  // expected-error@+1 {{expected 'i32' but got 'f16'}}
+  %0:4 = "simt.wgmma_mma_async_reg_a"(%x, %x, %x, %x, %h, %h, %h, %h, %b) {operandSegmentSizes = array<i32: 4, 4, 1>, m = 64, n = 8, k = 16, input = "bf16", accumulator = "f32", scale_d = "accumulate", negate_a = false, negate_b = false, transpose_b = false} : (f32, f32, f32, f32, f16, f16, f16, f16, i64) -> (f32, f32, f32, f32)
+  return
+}
+
+// -----
+
+func.func @reg_a_16_bit_inputs_only(%b: i64, %x: f32, %w: i32, %h: f16) {
+  // expected-error@+1 {{'"tf32"' does not satisfy the constraint}}
+  %0:4 = "simt.wgmma_mma_async_reg_a"(%x, %x, %x, %x, %w, %w, %w, %w, %b) {operandSegmentSizes = array<i32: 4, 4, 1>, m = 64, n = 8, k = 8, input = "tf32", accumulator = "f32", scale_d = "accumulate", negate_a = false, negate_b = false, transpose_b = false} : (f32, f32, f32, f32, i32, i32, i32, i32, i64) -> (f32, f32, f32, f32)
+  return
+}
+
+// -----
+
+func.func @reg_a_accumulator_count(%b: i64, %x: f32, %w: i32, %h: f16) {
+  // expected-error@+1 {{an m64n16 f32 accumulator is 8 f32 values per thread, got 4 operands of types (f32)}}
+  %0:4 = "simt.wgmma_mma_async_reg_a"(%x, %x, %x, %x, %w, %w, %w, %w, %b) {operandSegmentSizes = array<i32: 4, 4, 1>, m = 64, n = 16, k = 16, input = "f16", accumulator = "f32", scale_d = "accumulate", negate_a = false, negate_b = false, transpose_b = false} : (f32, f32, f32, f32, i32, i32, i32, i32, i64) -> (f32, f32, f32, f32)
+  return
+}

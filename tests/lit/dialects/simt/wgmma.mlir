@@ -51,3 +51,11 @@ func.func @registers() {
   "simt.setmaxnreg"() {regs = 256, action = "inc"} : () -> ()
   return
 }
+
+// A from registers: 4 i32 registers (pairs of input-type values) per thread, then B's descriptor.
+// CHECK-LABEL: func.func @mma_reg_a
+func.func @mma_reg_a(%b: i64, %x: f32, %w: i32) {
+  // CHECK: "simt.wgmma_mma_async_reg_a"({{.*}}) {accumulator = "f32", input = "bf16", k = 16 : i64, m = 64 : i64, n = 8 : i64, negate_a = false, negate_b = false, operandSegmentSizes = array<i32: 4, 4, 1>, scale_d = "accumulate", transpose_b = true} : (f32, f32, f32, f32, i32, i32, i32, i32, i64) -> (f32, f32, f32, f32)
+  %0:4 = "simt.wgmma_mma_async_reg_a"(%x, %x, %x, %x, %w, %w, %w, %w, %b) {operandSegmentSizes = array<i32: 4, 4, 1>, m = 64, n = 8, k = 16, input = "bf16", accumulator = "f32", scale_d = "accumulate", negate_a = false, negate_b = false, transpose_b = true} : (f32, f32, f32, f32, i32, i32, i32, i32, i64) -> (f32, f32, f32, f32)
+  return
+}

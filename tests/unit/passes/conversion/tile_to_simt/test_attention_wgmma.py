@@ -81,11 +81,13 @@ def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, st
         text = str(module)
         entry = _kernel(module)
         name = ir.StringAttr(entry.attributes["sym_name"]).value
-        # The staged D = 64 instance's arrays fit in 48 KiB: static, no dynamic shared memory.
+        # The thread-staged D = 64 instance's arrays fit the static 48 KiB: no dynamic shared memory.
         dynamic = "tile.dynamic_shared" in entry.attributes
         shared = int_value(entry.attributes["tile.dynamic_shared"]) if dynamic else 0
         program = emit_program(module)
     assert text.count("simt.wgmma_mma_async") == (d + bn) // 16 and "mma.sync" not in text
+    # p is the values MMAs' A in registers: no buffer, no stores of it, no block barrier before its MMAs.
+    assert text.count("simt.wgmma_mma_async_reg_a") == bn // 16
     assert ("simt.tma_load" in text) != staged
     if not staged:  # q's boxes, the first two stages' k and v, the refill's: one box per 64 columns of D
         assert text.count("simt.tma_load") == d // 64 * (1 + 2 * 2 + 2)
@@ -134,7 +136,9 @@ def test_ptxas_assembles_the_wgmma_attention(kernel, bn, d, tmp_path):
     run = subprocess.run(["ptxas", "-v", "-arch=sm_90a", "-o", str(tmp_path / "a.cubin"), str(path)],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert "wgmma.mma_async" in ptx and "C7514" not in run.stderr  # no serialized wgmma
+    # No serialized wgmma: no use of an accumulator before its wait (C7514), no register of A written after the
+    # fence before its MMA (C7520).
+    assert "wgmma.mma_async" in ptx and "C7514" not in run.stderr and "C7520" not in run.stderr, run.stderr
     assert "cp.async.bulk.tensor.4d" in ptx and "mbarrier.try_wait.parity" in ptx
     # Every instance fits in registers: the masks are built in the scores' layout (no conversion through shared
     # memory), which is what made the causal and BN = 128 instances spill.
