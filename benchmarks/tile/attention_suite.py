@@ -26,6 +26,11 @@ CASES = {
     "attention_causal_b4_h32_s4096_d128": (4, 32, 4096, 128, True, 128, 64),
     "attention_b16_h16_s1024_d64": (16, 16, 1024, 64, False, 128, 64),
     "attention_causal_b16_h16_s1024_d64": (16, 16, 1024, 64, True, 128, 64),
+    # The same cases with 128-key blocks (both fit without spills since the masks and P left shared memory).
+    "attention_b4_h32_s4096_d128_bn128": (4, 32, 4096, 128, False, 128, 128),
+    "attention_causal_b4_h32_s4096_d128_bn128": (4, 32, 4096, 128, True, 128, 128),
+    "attention_b16_h16_s1024_d64_bn128": (16, 16, 1024, 64, False, 128, 128),
+    "attention_causal_b16_h16_s1024_d64_bn128": (16, 16, 1024, 64, True, 128, 128),
 }
 # bf16 output of an f32 softmax-weighted sum: see docs/tile-attention.md, "Accuracy".
 TOLERANCE = 2e-2

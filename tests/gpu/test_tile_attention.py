@@ -61,18 +61,19 @@ def test_attention_gpu_equals_emulator(cuda, chip):
     np.testing.assert_allclose(got["gpu"], got["cpu"], rtol=1e-2, atol=1e-2)
 
 
+@pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
-def test_sm90a_attention_bn128_d128_matches_sdpa(torch, causal):
-    """BN = D = 128: two stages of the TMA ring, one for the causal kernel (docs/tile-attention.md, "K and V by
-    TMA")."""
+def test_sm90a_attention_bn128_matches_sdpa(torch, causal, d):
+    """BN = 128: 128-key blocks through two stages of the TMA ring (docs/tile-attention.md, "K and V by TMA"),
+    with partial query and key blocks."""
     module = load(_folder("sm_90a") / "attention.oxide.json", target="gpu")
-    kernel = getattr(module, f"attention{'_causal' if causal else ''}_128_128_128")
-    q, k, v = (torch.randn(2, 3, 700, 128, device="cuda", dtype=torch.bfloat16) for _ in range(3))
-    out = torch.zeros(6, 700, 128, device="cuda", dtype=torch.bfloat16)
-    kernel(oxide.tile.partition(out, (1, 128, 128)), q, k, v, math.log2(math.e) / math.sqrt(128))
+    kernel = getattr(module, f"attention{'_causal' if causal else ''}_128_128_{d}")
+    q, k, v = (torch.randn(2, 3, 700, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    out = torch.zeros(6, 700, d, device="cuda", dtype=torch.bfloat16)
+    kernel(oxide.tile.partition(out, (1, 128, d)), q, k, v, math.log2(math.e) / math.sqrt(d))
     expected = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(), is_causal=causal)
     torch.cuda.synchronize()
-    torch.testing.assert_close(out.view(2, 3, 700, 128).float(), expected, rtol=TOLERANCE, atol=TOLERANCE)
+    torch.testing.assert_close(out.view(2, 3, 700, d).float(), expected, rtol=TOLERANCE, atol=TOLERANCE)
 
 
 def test_sm90a_attention_reads_strided_heads_through_its_maps(torch):
