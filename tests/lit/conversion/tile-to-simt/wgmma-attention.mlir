@@ -42,7 +42,6 @@
 // CHECK-NOT: "tile.
 
 // LOOP: scf.for
-// LOOP-COUNT-1: "simt.sync_threads"
 // LOOP-NOT: "simt.sync_threads"
 // LOOP: scf.yield
 
