@@ -305,43 +305,74 @@ def _chunked_promoting_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs:
     """The promoted K loop where the totals and two full-width partial sums do not fit the registers (GemmPlan.
     partial_n < BN; e.g. 128 x 256 tiles): each step's MMAs are issued one column chunk at a time, the chunks
     alternating between two partial sums of partial_n columns, so chunk c's MMAs are in flight while chunk c - 1's
-    sum is added to its columns of the totals. The number of chunks is even, so each step starts in the same
-    partial sum and one loop iteration is one step; the step before it (its last chunk) completes at the first
-    wait, which releases its stage. Before the first step the second partial sum holds zeros, which the first
-    iteration adds harmlessly."""
+    sum is added to its columns of the totals. The number of chunks is even, so every step's first chunk goes to
+    the first partial sum.
+
+    The loop is rotated by one chunk: step 0's first chunk is issued before it, each iteration issues the rest
+    of its step and then the next step's first chunk (whose wait completes the step, so its stage is released
+    there), and the last step's other chunks follow the loop. With one whole step per iteration (the previous
+    step's last chunk in flight across the back edge, completed by the next step's first wait), ptxas
+    serialized every wgmma of the kernel (C7514), whether step 0 was peeled or not; rotated it does not."""
     ctx, plan = ring.ctx, ring.plan
     zero, one = ctx.i32(0), ctx.i32(1)
     chunks = _chunks(plan, regs)
     width = len(chunks[0])
     zeros = [ctx.zero(regs[0].type) for _ in range(width)]
-    loop = scf.ForOp(zero, k_tiles, one, [*regs, *zeros, *zeros])
+    has_steps = arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, zero)
+    first = scf.IfOp(has_steps, [z.type for z in zeros], has_else=True)
+    with ir.InsertionPoint(first.then_block):
+        scf.YieldOp(_consume(ring, base, zeros, overwrite=True))
+    with ir.InsertionPoint(first.else_block):
+        scf.YieldOp(zeros)
+    # Steps 0 .. k_tiles - 2: each iteration finishes step kt and starts step kt + 1.
+    loop = scf.ForOp(zero, arith.maxsi(arith.subi(k_tiles, one), zero), one, [*regs, *first.results, *zeros])
     with ir.InsertionPoint(loop.body):
-        carried = list(loop.inner_iter_args)
-        acc, partials = carried[:len(regs)], [carried[len(regs):len(regs) + width], carried[len(regs) + width:]]
-        kt = loop.induction_variable
-        step = arith.addi(base, kt)
-        for c in range(len(chunks)):
-            partials[c % 2] = _consume(ring, step, partials[c % 2], overwrite=True, col=c * plan.partial_n,
-                                       landed=c > 0)
-            simt.WgmmaWaitGroupOp(pending=1)
-            _add_chunk(acc, chunks[c - 1], partials[(c - 1) % 2])
-            if c == 0:  # the previous step's last chunk is complete: its stage is free
-                with only_if(arith.cmpi(arith.CmpIPredicate.ugt, kt, zero)):
-                    _arrive_empty(ring, ring.slot(arith.subi(step, one))[0])
+        step = arith.addi(base, loop.induction_variable)
+        acc, partials = _rest_of_step(ring, step, chunks, list(loop.inner_iter_args))
+        partials[0] = _consume(ring, arith.addi(step, one), partials[0], overwrite=True)
+        simt.WgmmaWaitGroupOp(pending=1)
+        _add_chunk(acc, chunks[-1], partials[1])
+        _arrive_empty(ring, ring.slot(step)[0])
         scf.YieldOp([*acc, *partials[0], *partials[1]])
-    results = list(loop.results)
-    acc = results[:len(regs)]
-    simt.WgmmaWaitGroupOp(pending=0)
-    _add_chunk(acc, chunks[-1], results[len(regs) + width:])
-    with only_if(arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, zero)):
-        _arrive_empty(ring, ring.slot(arith.subi(arith.addi(base, k_tiles), one))[0])
-    return acc
+    last = scf.IfOp(has_steps, [r.type for r in regs], has_else=True)
+    with ir.InsertionPoint(last.then_block):
+        step = arith.subi(arith.addi(base, k_tiles), one)
+        acc, partials = _rest_of_step(ring, step, chunks, list(loop.results))
+        simt.WgmmaWaitGroupOp(pending=0)
+        _add_chunk(acc, chunks[-1], partials[1])
+        _arrive_empty(ring, ring.slot(step)[0])
+        scf.YieldOp(acc)
+    with ir.InsertionPoint(last.else_block):
+        # Nothing is in flight without steps, but ptxas cannot tell (the first chunk was issued under the same
+        # condition); without this wait it inserts one and serializes the kernel's wgmmas.
+        simt.WgmmaWaitGroupOp(pending=0)
+        scf.YieldOp(list(loop.results)[:len(regs)])
+    return list(last.results)
+
+
+def _rest_of_step(ring: Ring, step: ir.Value, chunks: list[list[int]],
+                  carried: list[ir.Value]) -> tuple[list[ir.Value], list[list[ir.Value]]]:
+    """Chunks 1 .. of step `step`, whose first chunk is in flight in the first partial sum (`carried`: the
+    totals and the two partial sums): each chunk's MMAs are issued, and the chunk before it, then complete, is
+    added into the totals. Returns the totals and the partial sums; the last chunk is left in flight."""
+    plan = ring.plan
+    width = len(chunks[0])
+    acc = carried[:-2 * width]
+    partials = [carried[-2 * width:-width], carried[-width:]]
+    for c in range(1, len(chunks)):
+        partials[c % 2] = _consume(ring, step, partials[c % 2], overwrite=True, col=c * plan.partial_n, landed=True)
+        simt.WgmmaWaitGroupOp(pending=1)
+        _add_chunk(acc, chunks[c - 1], partials[(c - 1) % 2])
+    return acc, partials
 
 
 def _add_chunk(acc: list[ir.Value], chunk: list[int], partial: list[ir.Value]) -> None:
-    """Add a completed partial sum into its chunk's registers of the totals (in place)."""
-    for index, value in zip(chunk, fence_accumulator(partial)):
-        acc[index] = arith.addf(acc[index], value)
+    """Add a completed partial sum into its chunk's registers of the totals (in place). The sums are pinned as
+    the partial sum is: otherwise LLVM sinks the additions below the next chunk's MMAs, whose partial sum then
+    lives beside the pinned copy of this one, and the 128 x 256 kernel spilled."""
+    sums = [arith.addf(acc[index], value) for index, value in zip(chunk, fence_accumulator(partial))]
+    for index, value in zip(chunk, fence_accumulator(sums)):
+        acc[index] = value
 
 
 def producer_loop(ring: Ring, origin: TileOrigin, base: ir.Value, k_tiles: ir.Value) -> None:

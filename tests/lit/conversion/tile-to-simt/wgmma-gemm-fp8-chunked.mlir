@@ -2,35 +2,61 @@
 // two consumer warpgroups each hold 128 f32 totals, so a full-width partial sum (128 more, twice for the double
 // buffer) does not fit: each stage's MMAs are issued in four chunks of 64 columns (m64n64k32, four K steps
 // each), alternating between two 32-register partial sums; after each chunk's commit the previous chunk
-// completes (wait 1) and is added into its columns of the totals, and the first chunk's wait also completes
-// the previous step, whose stage is then released. The loop carries 128 + 2 x 32 = 192 registers.
+// completes (wait 1) and is added into its columns of the totals; the next step's first chunk's wait completes
+// a step, whose stage is then released. The loop carries 128 + 2 x 32 = 192 registers.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
 
 // The consumers take 232 registers by setmaxnreg, which ptxas honours only with one block per SM declared.
 // CHECK-LABEL: gpu.func @gemm
 // CHECK-SAME: simt.launch_bounds = array<i32: 384, 1>
 // CHECK-SAME: tile.warps = 8
-// CHECK: scf.for {{.*}} -> (f32
-// CHECK-SAME: f32, f32) : i32 {
+// The loop is rotated by one chunk: step 0's first chunk before it (when there are steps)...
+// CHECK: scf.if {{.*}} -> (f32
 // CHECK: "simt.mbarrier_wait_parity"
 // CHECK: "simt.wgmma_mma_async"({{.*}}) {accumulator = "f32", input = "e4m3", k = 32 : i64, m = 64 : i64, n = 64 : i64, negate_a = false, negate_b = false, scale_d = "overwrite", transpose_a = false, transpose_b = false}
 // CHECK-COUNT-3: scale_d = "accumulate"
 // CHECK-NEXT: "simt.wgmma_commit_group"
+// CHECK-NOT: "simt.wgmma_wait_group"
+// CHECK: } else {
+// ... each iteration the rest of its step (its stage has landed: no wait), each chunk adding the one before ...
+// CHECK: scf.for {{.*}} -> (f32
+// CHECK-SAME: f32, f32) : i32 {
+// CHECK-NOT: "simt.mbarrier_wait_parity"
+// CHECK: scale_d = "overwrite"
+// CHECK-COUNT-3: scale_d = "accumulate"
+// CHECK-NEXT: "simt.wgmma_commit_group"
 // CHECK-NEXT: "simt.wgmma_wait_group"() {pending = 1 : i64}
 // CHECK: arith.addf
-// CHECK: "simt.mbarrier_arrive"
 // CHECK-NOT: "simt.mbarrier_wait_parity"
 // CHECK: scale_d = "overwrite"
 // CHECK-COUNT-3: scale_d = "accumulate"
 // CHECK: "simt.wgmma_wait_group"() {pending = 1 : i64}
 // CHECK: arith.addf
-// CHECK: scale_d = "overwrite"
+// CHECK-NOT: "simt.mbarrier_wait_parity"
 // CHECK: scale_d = "overwrite"
 // CHECK-COUNT-3: scale_d = "accumulate"
+// CHECK: "simt.wgmma_wait_group"() {pending = 1 : i64}
+// CHECK: arith.addf
+// ... then the next step's first chunk, whose wait completes this step: its last chunk is added, its stage released.
+// CHECK: "simt.mbarrier_wait_parity"
+// CHECK: scale_d = "overwrite"
+// CHECK-COUNT-3: scale_d = "accumulate"
+// CHECK: "simt.wgmma_wait_group"() {pending = 1 : i64}
+// CHECK: arith.addf
+// CHECK: "simt.mbarrier_arrive"
 // CHECK-NOT: "simt.wgmma_mma_async"
 // CHECK: scf.yield
+// The last step's other three chunks follow the loop; a wait in both branches (ptxas cannot tell that nothing
+// is in flight without steps).
+// CHECK: scf.if {{.*}} -> (f32
+// CHECK-COUNT-3: scale_d = "overwrite"
+// CHECK-COUNT-3: scale_d = "accumulate"
+// CHECK-NOT: "simt.wgmma_mma_async"
 // CHECK: "simt.wgmma_wait_group"() {pending = 0 : i64}
 // CHECK: arith.addf
+// CHECK: "simt.mbarrier_arrive"
+// CHECK: } else {
+// CHECK-NEXT: "simt.wgmma_wait_group"() {pending = 0 : i64}
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -55,11 +55,12 @@ def test_fp8_wgmma_entry_matches_numpy(elem, kind, m, n, k):
 CHUNKED = LIT.with_name("wgmma-gemm-fp8-chunked.mlir")
 
 
-@pytest.mark.parametrize("m,n,k", [(130, 264, 304), (128, 256, 128), (64, 72, 640)])
+@pytest.mark.parametrize("m,n,k", [(130, 264, 304), (128, 256, 128), (128, 256, 256), (64, 72, 640)])
 def test_fp8_chunked_promotion_matches_numpy(m, n, k):
     # 128 x 256 x 128 tiles: each stage's MMAs in four 64-column chunks alternating between two partial sums
-    # (GemmPlan.partial_n). Edge tiles on M and N, a K tail, one K step, and K loops longer than the ring (five
-    # steps; with two tiles per block the step count continues across tiles).
+    # (GemmPlan.partial_n). Edge tiles on M and N, a K tail, one K step (the rotated loop's first chunk and its
+    # tail only), two steps (one iteration), and K loops longer than the ring (five steps; with two tiles per
+    # block the step count continues across tiles).
     program = _program("f8E4M3FN", CHUNKED)
     a, bt = _finite_bytes((m, k), "e4m3"), _finite_bytes((n, k), "e4m3")
     c = np.full((m, n), np.nan, dtype=np.float32)
