@@ -81,12 +81,6 @@ def pipeline_carry(spec: AttentionTma, warps: int) -> PipelineCarry:
     return carry
 
 
-def _zeros(ctx: TileLowering, count: int) -> list[ir.Value]:
-    """A scores accumulator's zeros, each its own register defined here, before the MMAs' `wgmma.fence`: a
-    constant copied into the accumulator registers after the fence makes ptxas serialize every wgmma (C7515)."""
-    return fence_accumulator([ctx.const(ir.F32Type.get(), 0.0)] * count)
-
-
 def _acc_arg(carry: PipelineCarry) -> ir.Value:
     """The loop body's argument for the carried output accumulator."""
     return carry.loop.regions[0].blocks[0].arguments[carry.spec.acc_index + 1]
@@ -101,22 +95,28 @@ def _issue_values(ctx: TileLowering, carry: PipelineCarry, p: list[ir.Value], st
     return issue(ctx, carry.plan, p, ring.in_stage(ring.v, slot), acc, wait=False)
 
 
-def pipelined_scores(ctx: TileLowering, plan: AttentionPlan) -> TileValue:
+def _pinned(ctx: TileLowering, value: TileValue, plan: AttentionPlan) -> list[ir.Value]:
+    """An accumulator's registers in the product's layout, each defined here, before the MMAs' `wgmma.fence`: a
+    value (a constant) copied into the accumulator registers after the fence makes ptxas serialize every wgmma
+    (C7515)."""
+    if value.layout != plan.layout:
+        value = convert_layout(ctx, value, plan.layout)
+    return fence_accumulator(list(value.values))
+
+
+def pipelined_scores(ctx: TileLowering, op: Any, plan: AttentionPlan) -> TileValue:
     """The top of step j: S_j and PV_{j-1} issued, S_j waited for; thread 0 refills the stage of step j - 2."""
     carry: PipelineCarry = ctx.loop_carry
     carry.ctx, carry.plan = ctx, replace(plan, scores=False)
     ring = carry.ring = open_ring(ctx, plan, ir.Type.parse(plan.elem))
     slot, phase = ring.slot(ring.step)
     simt.MbarrierWaitParityOp.build(ring.full(0, slot), phase)
-    scores = issue(ctx, plan, ring.q.result, ring.in_stage(ring.k, slot), _zeros(ctx, plan.layout.per_thread),
+    scores = issue(ctx, plan, ring.q.result, ring.in_stage(ring.k, slot), _pinned(ctx, ctx.tile(op.acc), plan),
                    wait=False)
     # Step -1's P is zeros: step 0 adds 0 x (its own v) to the zero output.
     previous = arith.maxsi(arith.subi(ring.step, ctx.i32(1)), ctx.i32(0))
     arg = _acc_arg(carry)
-    acc = ctx.tile(arg)
-    if acc.layout != carry.plan.layout:
-        acc = convert_layout(ctx, acc, carry.plan.layout)
-    out = _issue_values(ctx, carry, list(carry.inner), previous, fence_accumulator(list(acc.values)))
+    out = _issue_values(ctx, carry, list(carry.inner), previous, _pinned(ctx, ctx.tile(arg), carry.plan))
     ctx.bind(arg, TileValue(carry.plan.layout, out))
     lag = ctx.i32(REFILL_LAG)
     refill(ring, arith.subi(ring.step, lag), arith.cmpi(arith.CmpIPredicate.sge, ring.step, lag))
@@ -150,23 +150,19 @@ def pipelined_values(ctx: TileLowering, op: Any, plan: AttentionPlan) -> TileVal
 
 def lower_pipelined_mma(ctx: TileLowering, op: Any, plan: AttentionPlan) -> TileValue:
     """One of the pipelined loop's products (module docstring)."""
-    return pipelined_scores(ctx, plan) if plan.scores else pipelined_values(ctx, op, plan)
+    return pipelined_scores(ctx, op, plan) if plan.scores else pipelined_values(ctx, op, plan)
 
 
 def _close(carry: PipelineCarry, results: list[Any], extra: list[ir.Value]) -> list[Any]:
-    """After the loop: PV_{n-1}, waited for, completes the output (nothing when the loop ran no step: P is
-    zeros, and the output divides by a zero sum either way)."""
+    """After the loop: PV_{n-1}, waited for, completes the output. When the loop ran no step, P is zeros and the
+    MMAs read a stage no copy filled: the output divides by a zero row sum either way."""
     ctx, ring = carry.ctx, carry.ring
-    if ring is None:  # the body was never lowered with the pipeline (no carried output)
-        return results
-    acc = results[carry.spec.acc_index]
-    if acc.layout != carry.plan.layout:
-        acc = convert_layout(ctx, acc, carry.plan.layout)
+    acc = _pinned(ctx, results[carry.spec.acc_index], carry.plan)
     last = arith.maxsi(arith.subi(ring.steps, ctx.i32(1)), ctx.i32(0))
     ran = arith.cmpi(arith.CmpIPredicate.sgt, ring.steps, ctx.i32(0))
     slot, phase = ring.slot(last)
     with only_if(ran):
         simt.MbarrierWaitParityOp.build(ring.full(1, slot), phase)
-    out = issue(ctx, carry.plan, list(extra), ring.in_stage(ring.v, slot), fence_accumulator(list(acc.values)))
+    out = issue(ctx, carry.plan, list(extra), ring.in_stage(ring.v, slot), acc)
     results[carry.spec.acc_index] = TileValue(carry.plan.layout, out)
     return results

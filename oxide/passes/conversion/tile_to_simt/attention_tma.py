@@ -206,29 +206,26 @@ def pipeline_fits(plan: AttentionPlan) -> bool:
     return plan.blocks_per_group * (plan.bn // 2 + plan.bn // 4 + plan.d // 2) <= PIPELINE_REGISTERS
 
 
-def _zero(value: ir.Value) -> bool:
-    if isinstance(value, ir.BlockArgument) or not is_op(value.owner.operation, arith.ConstantOp):
-        return False
-    attr = value.owner.operation.attributes["value"]
-    return isinstance(attr, ir.DenseFPElementsAttr) and attr.is_splat and float(attr.get_splat_value().value) == 0.0
-
-
 def _rescale(loop: ir.Operation, mmas: list[ir.Operation]) -> tuple[ir.Operation, int] | None:
     """The first op of the body that reads the carried output accumulator, and the accumulator's position, when
-    the loop can be software-pipelined: the scores start from zeros (the next step's are issued a step early,
-    outside the step that defines the zeros) and the values product's result is only yielded (it stays in flight
-    into the next step)."""
+    the loop can be software-pipelined: the values product's result is only yielded (its MMAs run in the next
+    step)."""
     body = loop.regions[0].blocks[0]
     yielded = list(body.operations[len(body.operations) - 1].operands)
     result = mmas[1].results[0]
-    if not _zero(mmas[0].operands[2]) or not _single_use(result) or result not in yielded:
+    if not _single_use(result) or result not in yielded:
         return None
     index = yielded.index(result)
     carried = body.arguments[index + 1]
-    for op in body.operations:
-        if any(operand == carried for operand in op.operation.operands):
-            return op.operation, index
-    return None
+    # The output is read only by ops of the body itself, the first after the scores product (which issues the
+    # previous step's values MMAs into it): the wait before that read then covers every read.
+    if any(use.owner.operation.block != body for use in carried.uses):
+        return None
+    ops = [op.operation for op in body.operations]
+    first = next((op for op in ops if any(operand == carried for operand in op.operands)), None)
+    if first is None or ops.index(first) < ops.index(mmas[0]):
+        return None
+    return first, index
 
 
 def _index(ctx: TileLowering, old: ir.Value) -> ir.Value:

@@ -41,20 +41,28 @@ from attention import reference  # noqa: E402
 # The example with the key block's row index computed (`j + 0`): the loads of k no longer qualify for TMA, so
 # the loop stages its operands through the threads' registers.
 STAGED_K = ("pk.load([b, h, j, 0i32])", "pk.load([b, h, j + 0i32, 0i32])")
+# The example with the output read at the top of the loop, before the scores product: the pipelined loop would
+# run the previous step's values MMAs into it only after that read, so the loop stays unpipelined.
+LOOP_TOP = "        for j in 0i32..ceil_div(n, BN) {\n"
+EARLY_READ = (LOOP_TOP, LOOP_TOP + "            acc = acc + constant(0.0f32, const_shape![BM, D]);\n")
 
 
-def _tile_module(kernel: str, bm: int, bn: int, d: int, elem: str = "bf16", staged: bool = False) -> ir.Module:
+def _tile_module(kernel: str, bm: int, bn: int, d: int, elem: str = "bf16", staged: bool = False,
+                 early: bool = False) -> ir.Module:
     source = (EXAMPLES / "attention.rs").read_text()
     if staged:
         source = source.replace(*STAGED_K)
+    if early:
+        assert EARLY_READ[0] in source
+        source = source.replace(*EARLY_READ)
     result = compile_tile(source, "attention.rs", context(), {kernel: [[str(bm), str(bn), str(d)]]})
     return ir.Module.parse(str(result.module).replace("bf16", elem))
 
 
 def _lowered(kernel: str, bm: int, bn: int, d: int, chip: str, elem: str = "bf16",
-             staged: bool = False, stages: int | None = None) -> ir.Module:
+             staged: bool = False, stages: int | None = None, early: bool = False) -> ir.Module:
     """The kernel lowered to simt; `stages` bounds its TMA ring (two keep the loop unpipelined)."""
-    module = _tile_module(kernel, bm, bn, d, elem, staged)
+    module = _tile_module(kernel, bm, bn, d, elem, staged, early)
     if stages is None:
         build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
     else:
@@ -76,8 +84,9 @@ def _kernel(module: ir.Module) -> ir.Operation:
 
 
 # How the loop's operands arrive: by TMA into a ring of 3 or 4 stages, the loop software-pipelined (the default
-# for every bf16 instance), by TMA through two stages (the unpipelined loop), or staged by the threads.
-PIPELINED, RING, STAGED = "pipelined", "ring", "staged"
+# for every bf16 instance), by TMA through two stages (the unpipelined loop: a bound on the stages, or the
+# output read before the scores), or staged by the threads.
+PIPELINED, RING, EARLY, STAGED = "pipelined", "ring", "early", "staged"
 
 
 @pytest.mark.parametrize("kernel,bm,bn,d,s,mode", [
@@ -93,13 +102,14 @@ PIPELINED, RING, STAGED = "pipelined", "ring", "staged"
     ("attention_causal", 128, 128, 64, 190, PIPELINED),  # causal BN = 128: the last query block's keys partial
     ("attention", 128, 64, 64, 300, RING),               # the unpipelined loop: 5 steps through 2 stages
     ("attention_causal", 128, 128, 128, 300, RING),
+    ("attention", 128, 64, 64, 300, EARLY),
     ("attention", 128, 64, 64, 150, STAGED),             # k staged by the threads (its load does not qualify)
     ("attention_causal", 128, 128, 128, 300, STAGED),
 ])
 def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, mode):
     staged, pipelined = mode == STAGED, mode == PIPELINED
     with context(), ir.Location.unknown():
-        module = _lowered(kernel, bm, bn, d, "sm_90a", "f16", staged, 2 if mode == RING else None)
+        module = _lowered(kernel, bm, bn, d, "sm_90a", "f16", staged, 2 if mode == RING else None, mode == EARLY)
         text = str(module)
         entry = _kernel(module)
         name = ir.StringAttr(entry.attributes["sym_name"]).value
