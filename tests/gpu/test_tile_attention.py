@@ -64,8 +64,8 @@ def test_attention_gpu_equals_emulator(cuda, chip):
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 def test_sm90a_attention_bn128_matches_sdpa(torch, causal, d):
-    """BN = 128: 128-key blocks through two stages of the TMA ring (docs/tile-attention.md, "K and V by TMA"),
-    with partial query and key blocks."""
+    """BN = 128: 128-key blocks through the TMA ring (docs/tile-attention.md, "K and V by TMA"; three stages at
+    D = 128, four at D = 64), with partial query and key blocks."""
     module = load(_folder("sm_90a") / "attention.oxide.json", target="gpu")
     kernel = getattr(module, f"attention{'_causal' if causal else ''}_128_128_{d}")
     q, k, v = (torch.randn(2, 3, 700, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
@@ -74,6 +74,23 @@ def test_sm90a_attention_bn128_matches_sdpa(torch, causal, d):
     expected = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(), is_causal=causal)
     torch.cuda.synchronize()
     torch.testing.assert_close(out.view(2, 3, 700, d).float(), expected, rtol=TOLERANCE, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize("s", [64, 128, 192, 130, 600])
+@pytest.mark.parametrize("bn", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+def test_sm90a_pipelined_attention_over_few_key_blocks(torch, causal, bn, s):
+    """The software-pipelined loop (docs/tile-attention.md, "The pipelined step") over one, two, three and more
+    key blocks: step 0's values MMAs add nothing, the last step's run after the loop, and the ring's refills (two
+    steps late) start only at the third step."""
+    module = load(_folder("sm_90a") / "attention.oxide.json", target="gpu")
+    kernel = getattr(module, f"attention{'_causal' if causal else ''}_128_{bn}_128")
+    q, k, v = (torch.randn(2, 3, s, 128, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    out = torch.zeros(6, s, 128, device="cuda", dtype=torch.bfloat16)
+    kernel(oxide.tile.partition(out, (1, 128, 128)), q, k, v, math.log2(math.e) / math.sqrt(128))
+    expected = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(), is_causal=causal)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out.view(2, 3, s, 128).float(), expected, rtol=TOLERANCE, atol=TOLERANCE)
 
 
 def test_sm90a_attention_reads_strided_heads_through_its_maps(torch):

@@ -10,9 +10,11 @@ tensor map of its own rank whose box is one 64-column swizzle row of `rows` rows
 tensor's edge (a partial last key block, a partial query block) with zeros per (batch, head): the scores' -inf
 mask handles the keys, the output's masked store the queries.
 
-The ring: S stages (up to `MAX_STAGES`, as many as fit beside q and the softmax's scratch), each a `k` and
-a `v` buffer, with mbarriers `full_k[s]` and `full_v[s]` (one arrival: thread 0's expect_tx, the copies
-complete it) and `empty[s]` (one arrival per warp, after the step's values MMAs are complete). Thread 0 fills
+The ring: S stages (up to `MAX_STAGES`, or `PIPELINED_STAGES` for the software-pipelined loop of
+attention_pipeline.py, which the plan picks where its registers fit and at least three stages do; as many as
+fit beside q and the softmax's scratch), each a `k` and a `v` buffer, with mbarriers `full_k[s]` and
+`full_v[s]` (one arrival: thread 0's expect_tx, the copies complete it) and `empty[s]` (one arrival per warp,
+after the step's values MMAs are complete). In the plain loop (the pipelined one: attention_pipeline.py) thread 0 fills
 the first S steps before the loop and, in step j after the scores MMAs, waits for `empty[(j - 1) % S]` and fills
 step j - 1 + S into it: the other warpgroup has most likely released step j - 1 by then, so warpgroup 0 does not
 wait for it at the end of every step. The copies of the next steps overlap this step's MMAs and softmax. With
@@ -43,6 +45,14 @@ from oxide.passes.conversion.tile_to_simt.wgmma_plan import MapSpec
 from oxide.target import Target
 
 MAX_STAGES = 2
+# A software-pipelined loop (attention_pipeline.py) releases a stage a step after its last use and refills it a
+# step later, so it needs three stages at least (with two, every refill would be waited for at once).
+PIPELINED_STAGES = 4
+MIN_PIPELINED_STAGES = 3
+# The registers per thread a pipelined loop's MMAs hold: the scores (BN / 2 f32 per 64-row block), the previous
+# step's P (BN / 4, packed) and the output (D / 2). Every instance up to this fits without spills (BN = D = 128:
+# 160, 239 registers in all; docs/tile-attention.md, the register table); past it the loop stays unpipelined.
+PIPELINE_REGISTERS = 160
 ELEM_BYTES = 2  # bf16 and f16, the only inputs the attention path takes
 MAX_MAP_RANK = 5
 
@@ -75,6 +85,18 @@ class AttentionTma:
     v: TmaOperand
     elem: str
     stages: int
+    # Software-pipelined (attention_pipeline.py): the op that first reads the carried output accumulator in the
+    # loop's body (its rescale) and the accumulator's position among the loop's carried values; else None.
+    rescale: Any = None
+    acc_index: int = -1
+
+    @property
+    def pipelined(self) -> bool:
+        return self.rescale is not None
+
+    def rescales(self, op: ir.Operation) -> bool:
+        """Whether `op` is the pipelined loop's first read of the output accumulator."""
+        return self.rescale is not None and op == self.rescale
 
     @property
     def maps(self) -> list[MapSpec]:
@@ -169,11 +191,41 @@ def match_attention_tma(func: ir.Operation, target: Target, warps: int,
             return None
         if not (_indices_fit(q, body, None) and _indices_fit(k, body, counter) and _indices_fit(v, body, counter)):
             return None
+        rescale = _rescale(loop, mmas) if pipeline_fits(plan) else None
         fixed = plan.bm * plan.d * ELEM_BYTES
-        stages = min(max_stages or MAX_STAGES,
+        stages = min(max_stages or (PIPELINED_STAGES if rescale else MAX_STAGES),
                      (target.shared_memory_per_block - fixed) // (2 * plan.bn * plan.d * ELEM_BYTES))
-        return AttentionTma(loop, q, k, v, plan.elem, stages) if stages >= 1 else None
+        if rescale is None or stages < MIN_PIPELINED_STAGES:
+            return AttentionTma(loop, q, k, v, plan.elem, stages) if stages >= 1 else None
+        return AttentionTma(loop, q, k, v, plan.elem, stages, *rescale)
     return None
+
+
+def pipeline_fits(plan: AttentionPlan) -> bool:
+    """Whether the scores, the carried P and the output of a warpgroup's rows fit the register budget."""
+    return plan.blocks_per_group * (plan.bn // 2 + plan.bn // 4 + plan.d // 2) <= PIPELINE_REGISTERS
+
+
+def _rescale(loop: ir.Operation, mmas: list[ir.Operation]) -> tuple[ir.Operation, int] | None:
+    """The first op of the body that reads the carried output accumulator, and the accumulator's position, when
+    the loop can be software-pipelined: the values product's result is only yielded (its MMAs run in the next
+    step)."""
+    body = loop.regions[0].blocks[0]
+    yielded = list(body.operations[len(body.operations) - 1].operands)
+    result = mmas[1].results[0]
+    if not _single_use(result) or result not in yielded:
+        return None
+    index = yielded.index(result)
+    carried = body.arguments[index + 1]
+    # The output is read only by ops of the body itself, the first after the scores product (which issues the
+    # previous step's values MMAs into it): the wait before that read then covers every read.
+    if any(use.owner.operation.block != body for use in carried.uses):
+        return None
+    ops = [op.operation for op in body.operations]
+    first = next((op for op in ops if any(operand == carried for operand in op.operands)), None)
+    if first is None or ops.index(first) < ops.index(mmas[0]):
+        return None
+    return first, index
 
 
 def _index(ctx: TileLowering, old: ir.Value) -> ir.Value:
@@ -182,7 +234,7 @@ def _index(ctx: TileLowering, old: ir.Value) -> ir.Value:
     return ctx.scalar(old) if constant is None else ctx.i32(constant)
 
 
-class _Ring:
+class AttentionRing:
     """The lowered ring of one kernel (module docstring): buffers and barriers at the kernel's entry."""
 
     def __init__(self, ctx: TileLowering, plan: AttentionPlan, spec: AttentionTma, elem: ir.Type,
@@ -242,8 +294,8 @@ class _Ring:
         self.copy(self.spec.v, self.v_map, self.in_stage(self.v, stage), self.full(1, stage), step)
 
 
-def _ring(ctx: TileLowering, plan: AttentionPlan, elem: ir.Type) -> _Ring:
-    ring = _Ring(ctx, plan, ctx.attention, elem, ctx.attention_maps)
+def open_ring(ctx: TileLowering, plan: AttentionPlan, elem: ir.Type) -> AttentionRing:
+    ring = AttentionRing(ctx, plan, ctx.attention, elem, ctx.attention_maps)
     if STAGED_MARK not in ring.q.attributes:
         with ir.InsertionPoint(ir.BlockArgument(ring.step).owner.owner):
             _prologue(ring)
@@ -251,7 +303,7 @@ def _ring(ctx: TileLowering, plan: AttentionPlan, elem: ir.Type) -> _Ring:
     return ring
 
 
-def _prologue(ring: _Ring) -> None:
+def _prologue(ring: AttentionRing) -> None:
     """Before the loop: thread 0 initialises the barriers (every thread waits for it), copies q and fills the
     first stages; every thread waits for q."""
     ctx, spec = ring.ctx, ring.spec
@@ -272,14 +324,14 @@ def _prologue(ring: _Ring) -> None:
     simt.MbarrierWaitParityOp.build(ring.q_barrier, ctx.i32(0))
 
 
-def _release(ring: _Ring, stage: ir.Value) -> None:
+def release(ring: AttentionRing, stage: ir.Value) -> None:
     """After this step's values MMAs: every warp releases the step's stage."""
     ctx = ring.ctx
     with only_if(arith.cmpi(arith.CmpIPredicate.eq, arith.remui(ctx.tid, ctx.i32(WARP_THREADS)), ctx.i32(0))):
         simt.MbarrierArriveOp.build(ring.empty(stage), None)
 
 
-def _refill(ring: _Ring, step: ir.Value, valid: ir.Value | None = None) -> None:
+def refill(ring: AttentionRing, step: ir.Value, valid: ir.Value | None = None) -> None:
     """Thread 0 waits until every warp has released step `step`'s stage and fills the step S on into it, if
     there is one (and `valid`)."""
     ctx = ring.ctx
@@ -298,7 +350,7 @@ def lower_tma_attention_mma(ctx: TileLowering, op: Any, plan: AttentionPlan) -> 
     if acc.layout != plan.layout:
         acc = convert_layout(ctx, acc, plan.layout)
     elem = ir.Type.parse(plan.elem)
-    ring = _ring(ctx, plan, elem)
+    ring = open_ring(ctx, plan, elem)
     slot, phase = ring.slot(ring.step)
     deferred = ring.spec.stages > 1
     if plan.scores:
@@ -306,12 +358,12 @@ def lower_tma_attention_mma(ctx: TileLowering, op: Any, plan: AttentionPlan) -> 
         out = issue(ctx, plan, ring.q.result, ring.in_stage(ring.k, slot), list(acc.values))
         if deferred:  # the previous step's stage, which the other warpgroups have most likely released by now
             previous = arith.subi(ring.step, ctx.i32(1))
-            _refill(ring, previous, arith.cmpi(arith.CmpIPredicate.sgt, ring.step, ctx.i32(0)))
+            refill(ring, previous, arith.cmpi(arith.CmpIPredicate.sgt, ring.step, ctx.i32(0)))
         return TileValue(plan.layout, out)
     p = register_a(ctx, plan, ctx.tile(op.lhs))
     simt.MbarrierWaitParityOp.build(ring.full(1, slot), phase)
     out = issue(ctx, plan, p, ring.in_stage(ring.v, slot), list(acc.values))
-    _release(ring, slot)
+    release(ring, slot)
     if not deferred:  # one stage: the next step's copies can only start once this step is done with it
-        _refill(ring, ring.step)
+        refill(ring, ring.step)
     return TileValue(plan.layout, out)

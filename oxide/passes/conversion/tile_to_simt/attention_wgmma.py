@@ -136,18 +136,19 @@ def _descriptor(ctx: TileLowering, base: ir.Value, elements: Any, leading_bytes:
                                  swizzle="128B", base_offset=0)
 
 
-def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue, b_base: ir.Value,
-          acc: list[ir.Value]) -> list[ir.Value]:
-    """This warpgroup's MMAs of the product, committed and waited for: per 64-row block, K / 16 steps of
+def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue | list[ir.Value], b_base: ir.Value,
+          acc: list[ir.Value], wait: bool = True) -> list[ir.Value]:
+    """This warpgroup's MMAs of the product, committed and (with `wait`) waited for; without it the results are
+    still in flight (a software-pipelined loop waits for them later): per 64-row block, K / 16 steps of
     m64nNk16. A is K-major in shared memory (the scores' q, BM rows) or, for the values, `p` in registers (a
     TileValue in the scores' accumulator layout, whose registers 8kk..8kk+7 of a block are the A fragment of
-    K step kk); B is K-major (the scores: BN rows of D) or MN-major (the values: boxes of 64 columns of D, BN
-    rows each, the transpose bit)."""
+    K step kk, or those registers already packed by `packed_a`); B is K-major (the scores: BN rows of D) or
+    MN-major (the values: boxes of 64 columns of D, BN rows each, the transpose bit)."""
     group = arith.divui(ctx.tid, ctx.i32(WARPGROUP_THREADS))
     group_rows = arith.muli(group, ctx.i32(plan.blocks_per_group * WGMMA_M))
     per_block = plan.n // 2
     out = list(acc)
-    packed = _packed_a(ctx, a) if isinstance(a, TileValue) else None
+    packed = a if isinstance(a, list) else packed_a(ctx, a) if isinstance(a, TileValue) else None
     simt.WgmmaFenceOp()
     for block in range(plan.blocks_per_group):
         rows = arith.addi(group_rows, ctx.i32(block * WGMMA_M))
@@ -175,6 +176,8 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue, b_bas
             regs = list(op.result)
         out[block * per_block:(block + 1) * per_block] = regs
     simt.WgmmaCommitGroupOp()
+    if not wait:
+        return out
     simt.WgmmaWaitGroupOp(pending=0)
     return fence_accumulator(out)
 
@@ -185,7 +188,7 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue, b_bas
 PIN_A = ("// wgmma A register", "=r,0")
 
 
-def _packed_a(ctx: TileLowering, p: TileValue) -> list[ir.Value]:
+def packed_a(ctx: TileLowering, p: TileValue) -> list[ir.Value]:
     """`p`'s values as the 32-bit registers of wgmma's register A: registers 2i (low half) and 2i + 1 (high
     half) in one, pinned before the fence."""
     i16, i32 = ir.IntegerType.get_signless(16), ir.IntegerType.get_signless(32)

@@ -119,6 +119,8 @@ class TileLowering:
     # tensor-map parameters (q, k, v) of the lowered kernel.
     attention: Any = None
     attention_maps: list[ir.Value] = field(default_factory=list)
+    # Values carried through one loop beside its own (loop_carry.LoopCarry), or None.
+    loop_carry: Any = None
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:

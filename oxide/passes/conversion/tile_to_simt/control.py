@@ -20,6 +20,7 @@ from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.driver import emit_block
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
+from oxide.passes.conversion.tile_to_simt.loop_carry import LoopCarry
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 from oxide.passes.conversion.tile_to_simt.mma_pipeline import lower_pipelined_loop
@@ -36,6 +37,8 @@ class YieldFrame:
 
     targets: list[Layout | None]
     observed: list[Layout | None] = field(default_factory=list)
+    # Values the lowering carries beside the loop's own (loop_carry.py), yielded after them.
+    carry: LoopCarry | None = None
 
 
 def _layout_of(value: Any) -> Layout | None:
@@ -101,7 +104,7 @@ def lower_yield(ctx: TileLowering, op: ir.Operation) -> None:
     condition = ctx.scalar(operands.pop(0)) if is_op(op, scf.ConditionOp) else None
     values = [ctx.lowered(v) for v in operands]
     frame.observed = [v.layout if isinstance(v, TileValue) and not v.is_splat else None for v in values]
-    flat = _flatten(ctx, values, frame.targets)
+    flat = _flatten(ctx, values, frame.targets) + (frame.carry.yielded if frame.carry else [])
     if condition is not None:
         scf.ConditionOp(condition, flat)
     else:
@@ -118,17 +121,21 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
     inits = [ctx.lowered(v) for v in list(op.operands)[3:]]
     layouts = [_layout_of(v) for v in inits]
     old_body = op.regions[0].blocks[0]
+    carry = ctx.loop_carry if ctx.loop_carry is not None and ctx.loop_carry.loop == op else None
+    extra = carry.types if carry else []
     for round_ in range(MAX_LAYOUT_ROUNDS):
         before = ctx.scratch_state()
-        types = [t for v, layout in zip(inits, layouts) for t in _types(v, layout)]
+        types = [t for v, layout in zip(inits, layouts) for t in _types(v, layout)] + extra
         # Stand-ins for the initial values: the real ones are converted once the layouts are settled.
         stand_ins = ir.Operation.create(_STAND_IN, results=types) if types else None
         loop = scf.ForOp(lower, upper, step, list(stand_ins.results) if stand_ins else [])
+        inner = list(loop.inner_iter_args)
+        if carry:
+            carry.inner = inner[len(inner) - len(extra):]
         ctx.loop_depth += 1
         try:
-            frame = _emit_region(ctx, old_body, loop.body, [loop.induction_variable,
-                                                            *_regroup(list(loop.inner_iter_args), layouts)],
-                                 YieldFrame(list(layouts)))
+            frame = _emit_region(ctx, old_body, loop.body, [loop.induction_variable, *_regroup(inner, layouts)],
+                                 YieldFrame(list(layouts), carry=carry))
         finally:
             ctx.loop_depth -= 1
         better = _settled(layouts, frame.observed)
@@ -136,7 +143,7 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
             break
         layouts = better
         _discard(ctx, loop, stand_ins, before)
-    return _finish(ctx, loop, stand_ins, inits, layouts, layouts)
+    return _finish(ctx, loop, stand_ins, inits, layouts, layouts, carry)
 
 
 @lowering(scf.IfOp)
@@ -220,16 +227,22 @@ def _discard(ctx: TileLowering, loop: Any, stand_ins: Any, state: Any) -> None:
 
 
 def _finish(ctx: TileLowering, loop: Any, stand_ins: Any, inits: list[Any], init_layouts: list[Layout | None],
-            result_layouts: list[Layout | None]) -> list[Any] | Any:
+            result_layouts: list[Layout | None], carry: LoopCarry | None = None) -> list[Any] | Any:
     """The settled loop: its initial values converted to their layouts in place of the stand-ins, and its
-    results regrouped into tiles."""
+    results regrouped into tiles (then given, with the extra carried values' results, to `carry.close`)."""
     if stand_ins is not None:
         with ir.InsertionPoint(loop.operation):
             real = _flatten(ctx, inits, init_layouts)
+            if carry:
+                real = carry.enter(real, init_layouts)
         for placeholder, value in zip(stand_ins.results, real):
             placeholder.replace_all_uses_with(value)
         stand_ins.erase()
-    grouped = _regroup(list(loop.results), result_layouts)
+    results = list(loop.results)
+    own = len(results) - len(carry.types) if carry else len(results)
+    grouped = _regroup(results[:own], result_layouts)
+    if carry:
+        grouped = carry.close(grouped, results[own:])
     return grouped if len(grouped) != 1 else grouped[0]
 
 

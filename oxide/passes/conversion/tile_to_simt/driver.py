@@ -30,6 +30,7 @@ from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.block_order import head_major
 from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps, rows_fill_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
+from oxide.passes.conversion.tile_to_simt.attention_pipeline import before_rescale, pipeline_carry
 from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import GemmPlan, MapSpec, kernel_gemms
 from oxide.target import Target
@@ -131,6 +132,8 @@ def emit_op(ctx: TileLowering, op: ir.Operation) -> None:
         return  # a load TMA replaces (attention_tma.py)
     subject = op.opview if op.name.startswith(_TILE_PREFIX) else op
     with op.location:
+        if ctx.attention is not None and ctx.attention.rescales(op):
+            before_rescale(ctx)  # a pipelined attention loop: the previous step's values MMAs complete first
         if TILE_TO_SIMT.rule_for(op) is None and not len(op.regions) \
                 and not any(_tile_typed(v.type) for v in [*op.operands, *op.results]):
             # A scalar op the tile dialect leaves as it is (a simt or gpu op the kernel uses directly).
@@ -251,6 +254,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     ctx.warps_outer = not gemm and rows_fill_warps(func, warps)
     if attention:
         ctx.attention, ctx.attention_maps = attention, list(entry.arguments)[-len(maps):]
+        ctx.loop_carry = pipeline_carry(attention, warps) if attention.pipelined else None
     if gemm:
         if b_kmajor is None:
             new_func.attributes["tile.variants"] = variants_attribute(name, [plan for _, plan in gemms])

@@ -36,6 +36,7 @@ from oxide.ir.rules import OpSet, is_op
 from oxide.ir.walk import walk
 from oxide.passes.conversion.tile_to_simt import mma_layouts as ml
 from oxide.passes.conversion.tile_to_simt.attention_pattern import match_attention
+from oxide.passes.conversion.tile_to_simt.attention_pipeline import lower_pipelined_mma
 from oxide.passes.conversion.tile_to_simt.attention_tma import lower_tma_attention_mma
 from oxide.passes.conversion.tile_to_simt.attention_wgmma import lower_attention_mma
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset, store_shared
@@ -414,6 +415,8 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     if attention is not None:
         # q, k and v by TMA where the kernel's loads allow it (attention_tma.py), else staged by the threads.
         lower = lower_tma_attention_mma if ctx.attention is not None else lower_attention_mma
+        if ctx.attention is not None and ctx.attention.pipelined:  # the softmax beside the MMAs
+            lower = lower_pipelined_mma
         return lower(ctx, op, attention)
     (m, k), n = tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type)[1]
     if not ml.tensor_core_shape(ctx.target.sm, m, n, k, str(tile.elem_of(op.lhs.type)),

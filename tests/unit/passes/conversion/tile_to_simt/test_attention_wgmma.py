@@ -25,6 +25,7 @@ from oxide.backend.ptx import tile_kernel_pipelines
 from oxide.frontends.tile.compile import compile_tile
 from oxide.ir.declare import int_value
 from oxide.passes.conversion.tile_to_simt.attention_wgmma import swizzled_offset
+from oxide.passes.conversion.tile_to_simt.driver import lower_kernel
 from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime import TensorMap
 from oxide.runtime.emulator import launch
@@ -40,21 +41,39 @@ from attention import reference  # noqa: E402
 # The example with the key block's row index computed (`j + 0`): the loads of k no longer qualify for TMA, so
 # the loop stages its operands through the threads' registers.
 STAGED_K = ("pk.load([b, h, j, 0i32])", "pk.load([b, h, j + 0i32, 0i32])")
+# The example with the output read at the top of the loop, before the scores product: the pipelined loop would
+# run the previous step's values MMAs into it only after that read, so the loop stays unpipelined.
+LOOP_TOP = "        for j in 0i32..ceil_div(n, BN) {\n"
+EARLY_READ = (LOOP_TOP, LOOP_TOP + "            acc = acc + constant(0.0f32, const_shape![BM, D]);\n")
 
 
-def _tile_module(kernel: str, bm: int, bn: int, d: int, elem: str = "bf16", staged: bool = False) -> ir.Module:
+def _tile_module(kernel: str, bm: int, bn: int, d: int, elem: str = "bf16", staged: bool = False,
+                 early: bool = False) -> ir.Module:
     source = (EXAMPLES / "attention.rs").read_text()
     if staged:
         source = source.replace(*STAGED_K)
+    if early:
+        assert EARLY_READ[0] in source
+        source = source.replace(*EARLY_READ)
     result = compile_tile(source, "attention.rs", context(), {kernel: [[str(bm), str(bn), str(d)]]})
     return ir.Module.parse(str(result.module).replace("bf16", elem))
 
 
 def _lowered(kernel: str, bm: int, bn: int, d: int, chip: str, elem: str = "bf16",
-             staged: bool = False) -> ir.Module:
-    module = _tile_module(kernel, bm, bn, d, elem, staged)
-    build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
+             staged: bool = False, stages: int | None = None, early: bool = False) -> ir.Module:
+    """The kernel lowered to simt; `stages` bounds its TMA ring (two keep the loop unpipelined)."""
+    module = _tile_module(kernel, bm, bn, d, elem, staged, early)
+    if stages is None:
+        build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
+    else:
+        lower_kernel(_kernel(module), Target(chip), attention_stages=stages)
     return module
+
+
+def _stages(bn: int, d: int) -> int:
+    """The TMA ring's stages of a pipelined instance: four where they fit beside q in sm_90's 227 KiB, else
+    three."""
+    return min(4, (227 * 1024 - 128 * d * 2) // (2 * bn * d * 2))
 
 
 def _kernel(module: ir.Module) -> ir.Operation:
@@ -64,20 +83,33 @@ def _kernel(module: ir.Module) -> ir.Operation:
     return found[0]
 
 
-@pytest.mark.parametrize("kernel,bm,bn,d,s,staged", [
-    ("attention", 128, 64, 64, 150, False),          # a partial query block, a partial key block, 3 steps > 2 stages
-    ("attention", 128, 64, 64, 300, False),          # 5 steps through a ring of 2 stages: every phase flips
-    ("attention_causal", 128, 64, 128, 150, False),  # the causal mask; D = 128 (two swizzle boxes per row)
-    ("attention", 128, 128, 128, 300, False),         # BN = 128: two stages
-    ("attention_causal", 128, 128, 128, 300, False),  # two stages: the mask is built in the scores' layout
-    ("attention_causal", 128, 64, 64, 200, False),   # causal, S not a multiple of BN: the diagonal block partial
-    ("attention_causal", 128, 128, 64, 190, False),  # causal BN = 128: the last query block's keys partial
-    ("attention", 128, 64, 64, 150, True),           # k staged by the threads (its load does not qualify)
-    ("attention_causal", 128, 128, 128, 300, True),
+# How the loop's operands arrive: by TMA into a ring of 3 or 4 stages, the loop software-pipelined (the default
+# for every bf16 instance), by TMA through two stages (the unpipelined loop: a bound on the stages, or the
+# output read before the scores), or staged by the threads.
+PIPELINED, RING, EARLY, STAGED = "pipelined", "ring", "early", "staged"
+
+
+@pytest.mark.parametrize("kernel,bm,bn,d,s,mode", [
+    ("attention", 128, 64, 64, 150, PIPELINED),          # a partial query block, a partial key block, 3 steps
+    ("attention", 128, 64, 64, 300, PIPELINED),          # 5 steps through a ring of 4 stages: refills, phases flip
+    ("attention", 128, 64, 64, 64, PIPELINED),           # one key block: the first step's values are the last's
+    ("attention", 128, 64, 128, 128, PIPELINED),         # two key blocks, D = 128 (two swizzle boxes per row)
+    ("attention_causal", 128, 64, 128, 150, PIPELINED),  # the causal mask
+    ("attention", 128, 128, 128, 300, PIPELINED),        # BN = 128, three stages
+    ("attention", 128, 128, 64, 100, PIPELINED),         # BN = 128: one partial key block
+    ("attention_causal", 128, 128, 128, 300, PIPELINED),  # the mask built in the scores' layout
+    ("attention_causal", 128, 64, 64, 200, PIPELINED),   # causal, S not a multiple of BN: the diagonal block partial
+    ("attention_causal", 128, 128, 64, 190, PIPELINED),  # causal BN = 128: the last query block's keys partial
+    ("attention", 128, 64, 64, 300, RING),               # the unpipelined loop: 5 steps through 2 stages
+    ("attention_causal", 128, 128, 128, 300, RING),
+    ("attention", 128, 64, 64, 300, EARLY),
+    ("attention", 128, 64, 64, 150, STAGED),             # k staged by the threads (its load does not qualify)
+    ("attention_causal", 128, 128, 128, 300, STAGED),
 ])
-def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, staged):
+def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, mode):
+    staged, pipelined = mode == STAGED, mode == PIPELINED
     with context(), ir.Location.unknown():
-        module = _lowered(kernel, bm, bn, d, "sm_90a", "f16", staged)
+        module = _lowered(kernel, bm, bn, d, "sm_90a", "f16", staged, 2 if mode == RING else None, mode == EARLY)
         text = str(module)
         entry = _kernel(module)
         name = ir.StringAttr(entry.attributes["sym_name"]).value
@@ -85,12 +117,15 @@ def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, st
         dynamic = "tile.dynamic_shared" in entry.attributes
         shared = int_value(entry.attributes["tile.dynamic_shared"]) if dynamic else 0
         program = emit_program(module)
-    assert text.count("simt.wgmma_mma_async") == (d + bn) // 16 and "mma.sync" not in text
-    # p is the values MMAs' A in registers: no buffer, no stores of it, no block barrier before its MMAs.
-    assert text.count("simt.wgmma_mma_async_reg_a") == bn // 16
+    # p is the values MMAs' A in registers: no buffer, no stores of it, no block barrier before its MMAs. The
+    # pipelined loop issues the last step's values MMAs after the loop: BN / 16 more in the text.
+    assert text.count("simt.wgmma_mma_async_reg_a") == (1 + pipelined) * bn // 16
+    assert text.count("simt.wgmma_mma_async") == (d + (1 + pipelined) * bn) // 16 and "mma.sync" not in text
     assert ("simt.tma_load" in text) != staged
-    if not staged:  # q's boxes, the first two stages' k and v, the refill's: one box per 64 columns of D
-        assert text.count("simt.tma_load") == d // 64 * (1 + 2 * 2 + 2)
+    if not staged:  # q's boxes, the first stages' k and v, the refill's: one box per 64 columns of D
+        assert text.count("simt.tma_load") == d // 64 * (1 + 2 * (_stages(bn, d) if pipelined else 2) + 2)
+    # Pipelined: the scores are waited for with the previous step's values MMAs still in flight.
+    assert ("pending = 1" in text) == pipelined
     rng = np.random.default_rng(bn + d)
     heads = 2  # the maps' outer dimensions: a block reads only its own (batch, head), zeros past its keys
     q, k, v = (rng.standard_normal((1, heads, s, d)).astype(np.float16) for _ in range(3))
@@ -136,9 +171,11 @@ def test_ptxas_assembles_the_wgmma_attention(kernel, bn, d, tmp_path):
     run = subprocess.run(["ptxas", "-v", "-arch=sm_90a", "-o", str(tmp_path / "a.cubin"), str(path)],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    # No serialized wgmma: no use of an accumulator before its wait (C7514), no register of A written after the
-    # fence before its MMA (C7520).
-    assert "wgmma.mma_async" in ptx and "C7514" not in run.stderr and "C7520" not in run.stderr, run.stderr
+    # No serialized wgmma: no use of an accumulator before its wait (C7514), no accumulator defined by another
+    # instruction inside a pipeline stage (C7515), no register of A written after the fence before its MMA (C7520).
+    assert "wgmma.mma_async" in ptx and not any(w in run.stderr for w in ("C7514", "C7515", "C7520")), run.stderr
+    # Every instance is software-pipelined: the scores are waited for with the values MMAs in flight.
+    assert "wgmma.wait_group.sync.aligned \t1;" in ptx
     assert "cp.async.bulk.tensor.4d" in ptx and "mbarrier.try_wait.parity" in ptx
     # Every instance fits in registers: the masks are built in the scores' layout (no conversion through shared
     # memory), which is what made the causal and BN = 128 instances spill.
