@@ -26,16 +26,7 @@ def _attr(op: Any, name: str) -> Any:
 def emit_wgmma_mma_async(em: KernelEmitter, op: Any) -> None:
     *acc, desc_a, desc_b = em.args(op)
     fields = ", ".join(f"{name}={_attr(op, name)!r}" for name in _MMA_FIELDS)
-    mma = f"_wg.Mma({fields}, accumulate={_attr(op, 'scale_d') == 'accumulate'})"
-    targets = "".join(f"{em.result(op, i)}, " for i in range(len(op.results)))
-    em.line(_IMPORT)
-    if em.scheduled:
-        em.line(f"{targets}= yield from _wg.mma_async(c, {em.mask}, {mma}, [{', '.join(acc)}], {desc_a}, {desc_b}, "
-                f"{em.loc(op)})")
-    else:
-        # The lock-step function of a scheduled kernel: launch never runs it.
-        em.line(f"_h.not_in_lockstep(c, {em.loc(op)})")
-        em.line(f"{targets}= {tuple(None for _ in op.results)!r}")
+    _emit_mma(em, op, "mma_async", fields, acc, f"{desc_a}, {desc_b}")
 
 
 @rule(blocking(simt.WgmmaMmaAsyncRegAOp))
@@ -43,13 +34,19 @@ def emit_wgmma_mma_async_reg_a(em: KernelEmitter, op: Any) -> None:
     args = em.args(op)
     acc, a, desc_b = args[:len(op.results)], args[len(op.results):-1], args[-1]
     fields = ", ".join(f"{name}={_attr(op, name)!r}" for name in _MMA_FIELDS if name != "transpose_a")
-    mma = f"_wg.Mma({fields}, transpose_a=False, accumulate={_attr(op, 'scale_d') == 'accumulate'})"
+    _emit_mma(em, op, "mma_async_reg_a", f"{fields}, transpose_a=False", acc, f"[{', '.join(a)}], {desc_b}")
+
+
+def _emit_mma(em: KernelEmitter, op: Any, function: str, fields: str, acc: list[str], operands: str) -> None:
+    """One wgmma issue: `_wg.<function>` on the accumulator and the A/B operands, in a scheduled kernel."""
+    mma = f"_wg.Mma({fields}, accumulate={_attr(op, 'scale_d') == 'accumulate'})"
     targets = "".join(f"{em.result(op, i)}, " for i in range(len(op.results)))
     em.line(_IMPORT)
     if em.scheduled:
-        em.line(f"{targets}= yield from _wg.mma_async_reg_a(c, {em.mask}, {mma}, [{', '.join(acc)}], "
-                f"[{', '.join(a)}], {desc_b}, {em.loc(op)})")
+        em.line(f"{targets}= yield from _wg.{function}(c, {em.mask}, {mma}, [{', '.join(acc)}], {operands}, "
+                f"{em.loc(op)})")
     else:
+        # The lock-step function of a scheduled kernel: launch never runs it.
         em.line(f"_h.not_in_lockstep(c, {em.loc(op)})")
         em.line(f"{targets}= {tuple(None for _ in op.results)!r}")
 

@@ -121,19 +121,25 @@ class WgmmaMmaAsyncOp(Op):
     result = VarResult(_ACC, "the accumulator after the MMA")
 
     def verify_(self) -> None:
-        m, n, k, kind = _int(self, "m"), _int(self, "n"), _int(self, "k"), self.input
-        if m != 64:
-            raise VerifyError(f"wgmma m must be 64, got {m}")
-        if not (8 <= n <= 256 and n % 8 == 0):
-            raise VerifyError(f"wgmma n must be a multiple of 8 from 8 to 256, got {n}")
-        if k != WGMMA_K[kind]:
-            raise VerifyError(f"wgmma k must be {WGMMA_K[kind]} for {kind} inputs, got {k}")
+        kind, n = self.input, _verify_shape(self)
         if self.accumulator not in WGMMA_ACCUMULATORS[kind]:
             raise VerifyError(f"{kind} inputs accumulate in f32 only, not {self.accumulator}")
         if kind not in TRANSPOSABLE and (self.transpose_a or self.transpose_b):
             raise VerifyError(f"only bf16 and f16 operands may be transposed (MN-major); {kind} operands are "
                               "K-major")
         _verify_accumulator(self, n)
+
+
+def _verify_shape(op: Op) -> int:
+    """An MMA's m (64), n (a multiple of 8 from 8 to 256) and k (its input type's); returns n."""
+    m, n, k, kind = _int(op, "m"), _int(op, "n"), _int(op, "k"), op.input
+    if m != 64:
+        raise VerifyError(f"wgmma m must be 64, got {m}")
+    if not (8 <= n <= 256 and n % 8 == 0):
+        raise VerifyError(f"wgmma n must be a multiple of 8 from 8 to 256, got {n}")
+    if k != WGMMA_K[kind]:
+        raise VerifyError(f"wgmma k must be {WGMMA_K[kind]} for {kind} inputs, got {k}")
+    return n
 
 
 def _verify_accumulator(op: Op, n: int) -> None:
@@ -186,13 +192,7 @@ class WgmmaMmaAsyncRegAOp(Op):
     result = VarResult(_ACC, "the accumulator after the MMA")
 
     def verify_(self) -> None:
-        m, n, k, kind = _int(self, "m"), _int(self, "n"), _int(self, "k"), self.input
-        if m != 64:
-            raise VerifyError(f"wgmma m must be 64, got {m}")
-        if not (8 <= n <= 256 and n % 8 == 0):
-            raise VerifyError(f"wgmma n must be a multiple of 8 from 8 to 256, got {n}")
-        if k != WGMMA_K[kind]:
-            raise VerifyError(f"wgmma k must be {WGMMA_K[kind]} for {kind} inputs, got {k}")
+        kind, n = self.input, _verify_shape(self)
         if len(self.a) != REGISTER_A_REGISTERS:
             raise VerifyError(f"a register A is {REGISTER_A_REGISTERS} i32 registers (pairs of {kind} values) per "
                               f"thread, got {len(self.a)}")
