@@ -30,6 +30,7 @@ from mlir import ir
 from mlir._mlir_libs import _mlir as _cext
 
 from oxide.ir.constraints import Constraint, TypeVar
+from oxide.ir.spelling import remembered, spelling
 from oxide.diagnostics import OxideError
 
 # The bindings find an OpView class for `ns.op` only after importing the module `<prefix>.ns`.
@@ -285,13 +286,19 @@ class _Parametric:
     @classmethod
     def isinstance(cls, value: Any) -> bool:
         """Whether an ir.Type / ir.Attribute is an instance of this definition."""
-        spelled = str(value)
+        spelled = spelling(value)
         return spelled == cls.mnemonic_ref() or spelled.startswith(cls.mnemonic_ref() + "<")
 
     @classmethod
     def parameters_of(cls, value: Any) -> list[Any]:
         """The parameters of an instance, as ir.Type or ir.Attribute values."""
-        spelled, ref = str(value), cls.mnemonic_ref()  # printed once: lowerings ask this for every value
+        # Parsed once per context (oxide/ir/spelling.py): lowerings and verifiers ask this for every value.
+        return list(remembered(cls.mnemonic_ref(), value, lambda: cls._parse_parameters(value)))
+
+    @classmethod
+    def _parse_parameters(cls, value: Any) -> list[Any]:
+        spelled, ref = spelling(value), cls.mnemonic_ref()
+        context = getattr(value, "context", None)  # None for a spelling: the current context
         if spelled == ref:
             return []
         if not spelled.startswith(ref + "<"):
@@ -300,14 +307,14 @@ class _Parametric:
         for index, part in enumerate(_split_params(spelled[len(ref) + 1 : -1])):
             if part[0] not in "\"#0123456789-":  # a string, attribute or number is never a type
                 try:
-                    out.append(ir.Type.parse(part))
+                    out.append(ir.Type.parse(part, context))
                     continue
                 except Exception:  # not a type: a parameter may be any attribute
                     pass
             name = cls.parameters[index].name if index < len(cls.parameters) else str(index)
             # A dense array of an element type the bindings have no class for (`array<ui32: 4>`) cannot be
             # read back in Python: that is a wrong parameter, reported where a verifier reads it.
-            out.append(read_attribute(lambda: ir.Attribute.parse(part), f"parameter '{name}' of {spelled}",
+            out.append(read_attribute(lambda: ir.Attribute.parse(part, context), f"parameter '{name}' of {spelled}",
                                       "an attribute of a type oxide reads"))
         return out
 

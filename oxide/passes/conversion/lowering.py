@@ -289,12 +289,12 @@ class _StrayValues:
 
     def check(self, op: ir.Operation) -> None:
         """Record `op` if one of its operands or results has a converted type (once per op)."""
-        for values in (op.operands, op.results):
-            for value in values:
-                if self.converted(value.type) and not self._split_yield(op):
-                    self.problems.append((op.location, f"'{op.name}' cannot take or produce a value of type "
-                                                       f"{value.type}; only simt ops may use it"))
-                    return
+        # The results' types in one call (`types`); operand lists have no such accessor.
+        for t in [value.type for value in op.operands] + op.results.types:
+            if self.converted(t) and not self._split_yield(op):
+                self.problems.append((op.location, f"'{op.name}' cannot take or produce a value of type "
+                                                   f"{t}; only simt ops may use it"))
+                return
 
     def _split_yield(self, op: ir.Operation) -> bool:
         parent = op.parent
