@@ -30,7 +30,7 @@ from mlir import ir
 from mlir._mlir_libs import _mlir as _cext
 
 from oxide.ir.constraints import Constraint, TypeVar
-from oxide.ir.spelling import remembered, spelling
+from oxide.ir.spelling import parsed, remembered, spelling
 from oxide.diagnostics import OxideError
 
 # The bindings find an OpView class for `ns.op` only after importing the module `<prefix>.ns`.
@@ -280,7 +280,7 @@ class _Parametric:
             raise TypeError(f"{cls.mnemonic_ref()} takes {len(cls.parameters)} parameter(s), got {len(params)}")
         if not params:
             return cls.mnemonic_ref()
-        spelled = [f'"{p}"' if isinstance(p, str) else str(p) for p in params]
+        spelled = [f'"{p}"' if isinstance(p, str) else spelling(p) for p in params]
         return f"{cls.mnemonic_ref()}<{', '.join(spelled)}>"
 
     @classmethod
@@ -327,7 +327,7 @@ class TypeDef(_Parametric):
     @classmethod
     def get(cls, *params: Any) -> ir.Type:
         """The type with these parameters (ir.Type, ir.Attribute or str for string parameters)."""
-        return ir.Type.parse(cls.text(*params))
+        return parsed("type", cls.text(*params), ir.Type.parse)  # uniqued: the same type each time, parsed once
 
 
 class AttrDef(_Parametric):
@@ -338,7 +338,7 @@ class AttrDef(_Parametric):
     @classmethod
     def get(cls, *params: Any) -> ir.Attribute:
         """The attribute with these parameters."""
-        return ir.Attribute.parse(cls.text(*params))
+        return parsed("attribute", cls.text(*params), ir.Attribute.parse)
 
 
 class Op(ir.OpView):
@@ -349,6 +349,7 @@ class Op(ir.OpView):
     operand_fields: ClassVar[list[Operand]] = []
     result_fields: ClassVar[list[Result]] = []
     attribute_fields: ClassVar[list[Attr]] = []
+    _attribute_names: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, *operands: Any, results: Sequence[ir.Type] | None = None, loc: Any = None, ip: Any = None,
                  **attributes: Any):
@@ -357,9 +358,9 @@ class Op(ir.OpView):
         if len(operands) != len(cls.operand_fields):
             raise TypeError(f"{name} takes {len(cls.operand_fields)} operand group(s) "
                             f"({', '.join(f.name for f in cls.operand_fields)}), got {len(operands)}")
-        missing = [a.name for a in cls.attribute_fields if a.name not in attributes]
-        unknown = sorted(set(attributes) - {a.name for a in cls.attribute_fields})
-        if missing or unknown:
+        if attributes.keys() != cls._attribute_names:  # one comparison for the ops built right (all of them)
+            missing = [a.name for a in cls.attribute_fields if a.name not in attributes]
+            unknown = sorted(set(attributes) - cls._attribute_names)
             raise TypeError(f"{name}: missing attribute(s) {missing}, unknown attribute(s) {unknown}")
         attrs = {a.name: attribute_from(attributes[a.name]) for a in cls.attribute_fields}
         if results is None:
@@ -494,6 +495,7 @@ class Dialect:
                 f.index = i
         cls.dialect = self
         cls.operand_fields, cls.result_fields, cls.attribute_fields = operands, results, attrs
+        cls._attribute_names = frozenset(a.name for a in attrs)
         cls.OPERATION_NAME = f"{self.name}.{cls.mnemonic}"
         cls._ODS_REGIONS = (0, True)
         cls._ODS_OPERAND_SEGMENTS = _segments(operands)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import weakref
 from typing import Any, Callable
 
+from mlir import ir
+
 _TABLES: "weakref.WeakKeyDictionary[Any, dict[Any, Any]]" = weakref.WeakKeyDictionary()
 
 
@@ -47,3 +49,20 @@ def remembered(kind: str, value: Any, compute: Callable[[], Any]) -> Any:
     if key not in table:
         table[key] = compute()
     return table[key]
+
+
+def parsed(kind: str, text: str, parse: Callable[[str], Any]) -> Any:
+    """`parse(text)` in the current context (ir.Type.parse for kind "type", ir.Attribute.parse for "attribute"),
+    parsed once per context."""
+    try:
+        context = ir.Context.current
+    except ValueError:  # no context: let the parser say so
+        return parse(text)
+    table = _TABLES.get(context)
+    if table is None:
+        table = _TABLES[context] = {}
+    key = (kind, text)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = parse(text)
+    return found

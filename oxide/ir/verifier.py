@@ -33,16 +33,12 @@ def python_verifier_failures(root: ir.Operation) -> list[tuple[ir.Location, str]
                 view.verify_()
             except VerifyError as exc:
                 failures.append((op.location, f"'{op.name}' op {exc.diagnostics[0].message}"))
+        symbol_problem = ptx_symbol_problem(op)
+        if symbol_problem:
+            failures.append((op.location, f"'{op.name}' op {symbol_problem}"))
         attributes = op.attributes
-        # The names once, instead of a lookup per verified attribute: each lookup is a call into the bindings,
-        # and most ops carry none of these attributes (a kernel has thousands of ops).
-        names = list(attributes) if len(attributes) else ()
-        if "sym_name" in names:
-            symbol_problem = ptx_symbol_problem(op)
-            if symbol_problem:
-                failures.append((op.location, f"'{op.name}' op {symbol_problem}"))
-        for name, check in attribute_verifiers.items() if names else ():
-            if name in names:
+        for name, check in attribute_verifiers.items():
+            if name in attributes:
                 try:
                     check(op, read_attribute(lambda: attributes[name], name, "an attribute of a type oxide reads"))
                 except VerifyError as exc:
