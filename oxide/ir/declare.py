@@ -30,7 +30,6 @@ from mlir import ir
 from mlir._mlir_libs import _mlir as _cext
 
 from oxide.ir.constraints import Constraint, TypeVar
-from oxide.ir.spelling import parsed, remembered, spelling
 from oxide.diagnostics import OxideError
 
 # The bindings find an OpView class for `ns.op` only after importing the module `<prefix>.ns`.
@@ -280,25 +279,19 @@ class _Parametric:
             raise TypeError(f"{cls.mnemonic_ref()} takes {len(cls.parameters)} parameter(s), got {len(params)}")
         if not params:
             return cls.mnemonic_ref()
-        spelled = [f'"{p}"' if isinstance(p, str) else spelling(p) for p in params]
+        spelled = [f'"{p}"' if isinstance(p, str) else str(p) for p in params]
         return f"{cls.mnemonic_ref()}<{', '.join(spelled)}>"
 
     @classmethod
     def isinstance(cls, value: Any) -> bool:
         """Whether an ir.Type / ir.Attribute is an instance of this definition."""
-        spelled = spelling(value)
+        spelled = str(value)
         return spelled == cls.mnemonic_ref() or spelled.startswith(cls.mnemonic_ref() + "<")
 
     @classmethod
     def parameters_of(cls, value: Any) -> list[Any]:
         """The parameters of an instance, as ir.Type or ir.Attribute values."""
-        # Parsed once per context (oxide/ir/spelling.py): lowerings and verifiers ask this for every value.
-        return list(remembered(cls.mnemonic_ref(), value, lambda: cls._parse_parameters(value)))
-
-    @classmethod
-    def _parse_parameters(cls, value: Any) -> list[Any]:
-        spelled, ref = spelling(value), cls.mnemonic_ref()
-        context = getattr(value, "context", None)  # None for a spelling: the current context
+        spelled, ref = str(value), cls.mnemonic_ref()  # printed once: lowerings ask this for every value
         if spelled == ref:
             return []
         if not spelled.startswith(ref + "<"):
@@ -307,14 +300,14 @@ class _Parametric:
         for index, part in enumerate(_split_params(spelled[len(ref) + 1 : -1])):
             if part[0] not in "\"#0123456789-":  # a string, attribute or number is never a type
                 try:
-                    out.append(ir.Type.parse(part, context))
+                    out.append(ir.Type.parse(part))
                     continue
                 except Exception:  # not a type: a parameter may be any attribute
                     pass
             name = cls.parameters[index].name if index < len(cls.parameters) else str(index)
             # A dense array of an element type the bindings have no class for (`array<ui32: 4>`) cannot be
             # read back in Python: that is a wrong parameter, reported where a verifier reads it.
-            out.append(read_attribute(lambda: ir.Attribute.parse(part, context), f"parameter '{name}' of {spelled}",
+            out.append(read_attribute(lambda: ir.Attribute.parse(part), f"parameter '{name}' of {spelled}",
                                       "an attribute of a type oxide reads"))
         return out
 
@@ -327,7 +320,7 @@ class TypeDef(_Parametric):
     @classmethod
     def get(cls, *params: Any) -> ir.Type:
         """The type with these parameters (ir.Type, ir.Attribute or str for string parameters)."""
-        return parsed("type", cls.text(*params), ir.Type.parse)  # uniqued: the same type each time, parsed once
+        return ir.Type.parse(cls.text(*params))
 
 
 class AttrDef(_Parametric):
@@ -338,7 +331,7 @@ class AttrDef(_Parametric):
     @classmethod
     def get(cls, *params: Any) -> ir.Attribute:
         """The attribute with these parameters."""
-        return parsed("attribute", cls.text(*params), ir.Attribute.parse)
+        return ir.Attribute.parse(cls.text(*params))
 
 
 class Op(ir.OpView):
