@@ -30,6 +30,7 @@ from mlir import ir
 from mlir._mlir_libs import _mlir as _cext
 
 from oxide.ir.constraints import Constraint, TypeVar
+from oxide.ir.spelling import parsed, remembered, spelling
 from oxide.diagnostics import OxideError
 
 # The bindings find an OpView class for `ns.op` only after importing the module `<prefix>.ns`.
@@ -279,19 +280,24 @@ class _Parametric:
             raise TypeError(f"{cls.mnemonic_ref()} takes {len(cls.parameters)} parameter(s), got {len(params)}")
         if not params:
             return cls.mnemonic_ref()
-        spelled = [f'"{p}"' if isinstance(p, str) else str(p) for p in params]
+        spelled = [f'"{p}"' if isinstance(p, str) else spelling(p) for p in params]
         return f"{cls.mnemonic_ref()}<{', '.join(spelled)}>"
 
     @classmethod
     def isinstance(cls, value: Any) -> bool:
         """Whether an ir.Type / ir.Attribute is an instance of this definition."""
-        spelled = str(value)
+        spelled = spelling(value)
         return spelled == cls.mnemonic_ref() or spelled.startswith(cls.mnemonic_ref() + "<")
 
     @classmethod
     def parameters_of(cls, value: Any) -> list[Any]:
         """The parameters of an instance, as ir.Type or ir.Attribute values."""
-        spelled, ref = str(value), cls.mnemonic_ref()  # printed once: lowerings ask this for every value
+        # Parsed once per compile (oxide/ir/spelling.py): lowerings and verifiers ask this for every value.
+        return list(remembered(cls.mnemonic_ref(), value, lambda: cls._parse_parameters(value)))
+
+    @classmethod
+    def _parse_parameters(cls, value: Any) -> list[Any]:
+        spelled, ref = spelling(value), cls.mnemonic_ref()
         if spelled == ref:
             return []
         if not spelled.startswith(ref + "<"):
@@ -320,7 +326,7 @@ class TypeDef(_Parametric):
     @classmethod
     def get(cls, *params: Any) -> ir.Type:
         """The type with these parameters (ir.Type, ir.Attribute or str for string parameters)."""
-        return ir.Type.parse(cls.text(*params))
+        return parsed("type", cls.text(*params), ir.Type.parse)
 
 
 class AttrDef(_Parametric):
@@ -331,7 +337,7 @@ class AttrDef(_Parametric):
     @classmethod
     def get(cls, *params: Any) -> ir.Attribute:
         """The attribute with these parameters."""
-        return ir.Attribute.parse(cls.text(*params))
+        return parsed("attribute", cls.text(*params), ir.Attribute.parse)
 
 
 class Op(ir.OpView):
