@@ -20,6 +20,7 @@ from oxide.ir.compat import probe
 from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import computed
+from oxide.ir.spelling import types_remembered
 from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
 from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
@@ -49,7 +50,8 @@ def _serialize(module: Any, target: Target, fmt: str, rename: Mapping[str, str] 
     pipeline = with_recorder(serialize_pipeline(module, target, fmt, knobs), recorder)
 
     def run() -> tuple[dict[str, bytes | str], dict[str, int]]:
-        build_pass_manager(pipeline, module.context).run(module.operation)
+        with types_remembered():  # the passes read the same types' parameters thousands of times
+            build_pass_manager(pipeline, module.context).run(module.operation)
         return {ir.StringAttr(op.operation.attributes["sym_name"]).value:
                 gpu.ObjectAttr(op.operation.attributes["objects"][0]).object
                 for op in module.body.operations if is_op(op, gpu.BinaryOp)}, dict(recorder.found)

@@ -30,6 +30,7 @@ from mlir import ir
 from mlir._mlir_libs import _mlir as _cext
 
 from oxide.ir.constraints import Constraint, TypeVar
+from oxide.ir.spelling import parsed, remembered, spelling
 from oxide.diagnostics import OxideError
 
 # The bindings find an OpView class for `ns.op` only after importing the module `<prefix>.ns`.
@@ -279,19 +280,24 @@ class _Parametric:
             raise TypeError(f"{cls.mnemonic_ref()} takes {len(cls.parameters)} parameter(s), got {len(params)}")
         if not params:
             return cls.mnemonic_ref()
-        spelled = [f'"{p}"' if isinstance(p, str) else str(p) for p in params]
+        spelled = [f'"{p}"' if isinstance(p, str) else spelling(p) for p in params]
         return f"{cls.mnemonic_ref()}<{', '.join(spelled)}>"
 
     @classmethod
     def isinstance(cls, value: Any) -> bool:
         """Whether an ir.Type / ir.Attribute is an instance of this definition."""
-        spelled = str(value)
+        spelled = spelling(value)
         return spelled == cls.mnemonic_ref() or spelled.startswith(cls.mnemonic_ref() + "<")
 
     @classmethod
     def parameters_of(cls, value: Any) -> list[Any]:
         """The parameters of an instance, as ir.Type or ir.Attribute values."""
-        spelled, ref = str(value), cls.mnemonic_ref()  # printed once: lowerings ask this for every value
+        # Parsed once per compile (oxide/ir/spelling.py): lowerings and verifiers ask this for every value.
+        return list(remembered(cls.mnemonic_ref(), value, lambda: cls._parse_parameters(value)))
+
+    @classmethod
+    def _parse_parameters(cls, value: Any) -> list[Any]:
+        spelled, ref = spelling(value), cls.mnemonic_ref()
         if spelled == ref:
             return []
         if not spelled.startswith(ref + "<"):
@@ -320,7 +326,7 @@ class TypeDef(_Parametric):
     @classmethod
     def get(cls, *params: Any) -> ir.Type:
         """The type with these parameters (ir.Type, ir.Attribute or str for string parameters)."""
-        return ir.Type.parse(cls.text(*params))
+        return parsed("type", cls.text(*params), ir.Type.parse)
 
 
 class AttrDef(_Parametric):
@@ -331,7 +337,7 @@ class AttrDef(_Parametric):
     @classmethod
     def get(cls, *params: Any) -> ir.Attribute:
         """The attribute with these parameters."""
-        return ir.Attribute.parse(cls.text(*params))
+        return parsed("attribute", cls.text(*params), ir.Attribute.parse)
 
 
 class Op(ir.OpView):
@@ -342,6 +348,7 @@ class Op(ir.OpView):
     operand_fields: ClassVar[list[Operand]] = []
     result_fields: ClassVar[list[Result]] = []
     attribute_fields: ClassVar[list[Attr]] = []
+    _attribute_names: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, *operands: Any, results: Sequence[ir.Type] | None = None, loc: Any = None, ip: Any = None,
                  **attributes: Any):
@@ -350,9 +357,9 @@ class Op(ir.OpView):
         if len(operands) != len(cls.operand_fields):
             raise TypeError(f"{name} takes {len(cls.operand_fields)} operand group(s) "
                             f"({', '.join(f.name for f in cls.operand_fields)}), got {len(operands)}")
-        missing = [a.name for a in cls.attribute_fields if a.name not in attributes]
-        unknown = sorted(set(attributes) - {a.name for a in cls.attribute_fields})
-        if missing or unknown:
+        if attributes.keys() != cls._attribute_names:  # one comparison for the ops built right (all of them)
+            missing = [a.name for a in cls.attribute_fields if a.name not in attributes]
+            unknown = sorted(set(attributes) - cls._attribute_names)
             raise TypeError(f"{name}: missing attribute(s) {missing}, unknown attribute(s) {unknown}")
         attrs = {a.name: attribute_from(attributes[a.name]) for a in cls.attribute_fields}
         if results is None:
@@ -487,6 +494,7 @@ class Dialect:
                 f.index = i
         cls.dialect = self
         cls.operand_fields, cls.result_fields, cls.attribute_fields = operands, results, attrs
+        cls._attribute_names = frozenset(a.name for a in attrs)
         cls.OPERATION_NAME = f"{self.name}.{cls.mnemonic}"
         cls._ODS_REGIONS = (0, True)
         cls._ODS_OPERAND_SEGMENTS = _segments(operands)

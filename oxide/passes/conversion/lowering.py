@@ -234,15 +234,30 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
 
     cast_name = builtin.UnrealizedConversionCastOp.OPERATION_NAME
 
+    def lowered(op: ir.Operation, name: str) -> bool:
+        """Whether the lowering rewrites `op`: the dialect's ops, and the scf.if ops whose results it splits."""
+        return name.startswith(prefix) or (name == if_name and any(map(strays.converted, op.results.types)))
+
     def collect(op: ir.Operation) -> ir.WalkResult:
         name = op.name
-        if name.startswith(prefix) or (name == if_name and any(strays.converted(r.type) for r in op.results)):
+        if lowered(op, name):
             todo.append(op)
+            strays.screen_uses(op, prefix)
         elif name != cast_name or PARTS_MARKER not in op.attributes:  # not a signature's parts cast
+            strays.screen(op)
+        else:
+            strays.screen_uses(op, prefix)
+        return ir.WalkResult.ADVANCE
+
+    def check(op: ir.Operation) -> ir.WalkResult:
+        name = op.name
+        if not lowered(op, name) and (name != cast_name or PARTS_MARKER not in op.attributes):
             strays.check(op)
         return ir.WalkResult.ADVANCE
 
     walk(root, collect, ir.WalkOrder.POST_ORDER)
+    if strays.suspect:  # some op outside the dialect may touch a converted type: find which, in program order
+        walk(root, check, ir.WalkOrder.POST_ORDER)
     failures: list[tuple[ir.Location, str]] = []
 
     def fail(op: ir.Operation, exc: LoweringError) -> None:
@@ -270,15 +285,38 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
 class _StrayValues:
     """The ops outside the dialect that take or yield values of converted types: nothing can lower them.
 
-    Checked before the lowering, in the walk that finds the dialect's ops (each op's types cost a Python call
-    per value, a fifth of the conversion when it was a second walk after it): the lowering changes no such
-    op's types (a lowered result is replaced by a parts cast of the same type), except the scf.if results it
-    splits, whose yields are exempt here."""
+    Checked before the lowering: the lowering changes no such op's types (a lowered result is replaced by a
+    parts cast of the same type), except the scf.if results it splits, whose yields are exempt here. Reading
+    every operand's type costs two calls into the bindings per value, so the walk that finds the dialect's ops
+    screens from the other side: a converted value is a result of an op the lowering rewrites or of a
+    signature's parts cast (whose users it reads), or else a result or block argument of another op (which it
+    reads the types of, one call per op). Only where that finds some op outside the dialect touching a
+    converted type (`suspect`) does `check` read every op's operands, to report each such op in program
+    order."""
 
     def __init__(self, conversion: Conversion):
         self.conversion = conversion
         self.problems: list[tuple[ir.Location, str]] = []
+        self.suspect = False
         self._converted: dict[ir.Type, bool] = {}  # a kernel has thousands of values and a few types
+
+    def screen_uses(self, op: ir.Operation, prefix: str) -> None:
+        """Suspect a stray if a converted result of `op` is used outside the dialect (split yields aside)."""
+        for result, t in zip(op.results, op.results.types):
+            if not self.converted(t):
+                continue
+            for use in result.uses:
+                user = use.owner
+                if not user.name.startswith(prefix) and not self._split_yield(user):
+                    self.suspect = True
+                    return
+
+    def screen(self, op: ir.Operation) -> None:
+        """Suspect a stray if `op`, outside the dialect, yields a converted type or has a block argument of one."""
+        if any(map(self.converted, op.results.types)) or (len(op.regions) and any(
+                self.converted(arg.type) for region in op.regions for block in region.blocks
+                for arg in block.arguments)):
+            self.suspect = True
 
     def converted(self, t: ir.Type) -> bool:
         """Whether the conversion splits `t`."""
@@ -289,12 +327,12 @@ class _StrayValues:
 
     def check(self, op: ir.Operation) -> None:
         """Record `op` if one of its operands or results has a converted type (once per op)."""
-        for values in (op.operands, op.results):
-            for value in values:
-                if self.converted(value.type) and not self._split_yield(op):
-                    self.problems.append((op.location, f"'{op.name}' cannot take or produce a value of type "
-                                                       f"{value.type}; only simt ops may use it"))
-                    return
+        # The results' types in one call (`types`); operand lists have no such accessor.
+        for t in [value.type for value in op.operands] + op.results.types:
+            if self.converted(t) and not self._split_yield(op):
+                self.problems.append((op.location, f"'{op.name}' cannot take or produce a value of type "
+                                                   f"{t}; only simt ops may use it"))
+                return
 
     def _split_yield(self, op: ir.Operation) -> bool:
         parent = op.parent
