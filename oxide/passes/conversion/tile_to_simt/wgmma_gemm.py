@@ -232,6 +232,18 @@ def consumer_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.V
     return fence_accumulator(list(loop.results))
 
 
+def _first_step(ring: Ring, base: ir.Value, k_tiles: ir.Value, zeros: list[ir.Value]) -> tuple[ir.Value, scf.IfOp]:
+    """Whether the loop has a K step, and step 0's MMAs into fresh partial sums under that condition (the zeros
+    when there is none)."""
+    has_steps = arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, ring.ctx.i32(0))
+    first = scf.IfOp(has_steps, [z.type for z in zeros], has_else=True)
+    with ir.InsertionPoint(first.then_block):
+        scf.YieldOp(_consume(ring, base, zeros, overwrite=True))
+    with ir.InsertionPoint(first.else_block):
+        scf.YieldOp(zeros)
+    return has_steps, first
+
+
 def _promoting_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir.Value]) -> list[ir.Value]:
     """The consumers' K loop with promotion (GemmPlan.promote): each step's MMAs sum into their own registers
     (overwriting them), and that partial sum is added to the f32 accumulator once the MMAs are complete. Two
@@ -249,12 +261,7 @@ def _promoting_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs: list[ir
         return [arith.addf(a, p) for a, p in zip(acc, done)]
 
     zeros = [ctx.zero(r.type) for r in regs]
-    has_steps = arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, zero)
-    first = scf.IfOp(has_steps, [r.type for r in regs], has_else=True)
-    with ir.InsertionPoint(first.then_block):
-        scf.YieldOp(_consume(ring, base, zeros, overwrite=True))
-    with ir.InsertionPoint(first.else_block):
-        scf.YieldOp(zeros)
+    has_steps, first = _first_step(ring, base, k_tiles, zeros)
     # Pairs (2i + 1, 2i + 2) while both exist; step 2i's sum (even) is in flight at the top of each pair.
     pairs = arith.divsi(arith.maxsi(arith.subi(k_tiles, one), zero), two)
     loop = scf.ForOp(zero, pairs, one, [*regs, *first.results, *zeros])
@@ -318,12 +325,7 @@ def _chunked_promoting_loop(ring: Ring, base: ir.Value, k_tiles: ir.Value, regs:
     chunks = _chunks(plan, regs)
     width = len(chunks[0])
     zeros = [ctx.zero(regs[0].type) for _ in range(width)]
-    has_steps = arith.cmpi(arith.CmpIPredicate.ugt, k_tiles, zero)
-    first = scf.IfOp(has_steps, [z.type for z in zeros], has_else=True)
-    with ir.InsertionPoint(first.then_block):
-        scf.YieldOp(_consume(ring, base, zeros, overwrite=True))
-    with ir.InsertionPoint(first.else_block):
-        scf.YieldOp(zeros)
+    has_steps, first = _first_step(ring, base, k_tiles, zeros)
     # Steps 0 .. k_tiles - 2: each iteration finishes step kt and starts step kt + 1.
     loop = scf.ForOp(zero, arith.maxsi(arith.subi(k_tiles, one), zero), one, [*regs, *first.results, *zeros])
     with ir.InsertionPoint(loop.body):
