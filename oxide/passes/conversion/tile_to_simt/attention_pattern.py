@@ -27,9 +27,9 @@ from mlir.dialects import arith, gpu, scf
 from oxide.dialects import tile as T
 from oxide.ir.rules import is_op
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout
+from oxide.passes.conversion.tile_to_simt.warpgroups import WGMMA_M, WarpgroupRows
 from oxide.target import Target
 
-WGMMA_M = 64
 # One 128-byte swizzle row of a 16-bit element type: the K (or N) width of one staged box.
 SWIZZLE_ELEMS = 64
 MAX_N = 256
@@ -39,7 +39,7 @@ WGMMA_KIND = "wgmma"
 
 
 @dataclass(frozen=True)
-class AttentionPlan:
+class AttentionPlan(WarpgroupRows):
     """A matched attention loop on sm_90a: BM query rows, BN keys per step, head dim D, the kernel's warps (whole
     warpgroups, each owning BM / 64 / warpgroups 64-row blocks), and whether `op` is the scores product (the
     first) or the values product (the second)."""
@@ -50,15 +50,6 @@ class AttentionPlan:
     warps: int
     elem: str
     scores: bool
-
-    @property
-    def warpgroups(self) -> int:
-        return self.warps // 4
-
-    @property
-    def blocks_per_group(self) -> int:
-        """64-row blocks of the BM rows each warpgroup computes."""
-        return self.bm // WGMMA_M // self.warpgroups
 
     @property
     def n(self) -> int:

@@ -24,6 +24,7 @@ from oxide.passes.conversion.tile_to_simt.gemm_pattern import (
 )
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout
+from oxide.passes.conversion.tile_to_simt.warpgroups import WGMMA_M, WarpgroupRows
 from oxide.target import Target
 
 # One 128-byte swizzle row of 16-bit elements: the K depth of an N-major stage and the N width of one
@@ -32,7 +33,6 @@ BK = 64
 SWIZZLE_ROW_BYTES = 128
 # The swizzle pattern repeats every 8 rows of 128 bytes; stages start on that boundary.
 SWIZZLE_ATOM_BYTES = 8 * SWIZZLE_ROW_BYTES
-WGMMA_M = 64
 WGMMA_K = 16
 # Every wgmma K step reads 32 bytes of each operand row: k16 of 16-bit, k8 of tf32, k32 of fp8.
 WGMMA_K_BYTES = 32
@@ -103,7 +103,7 @@ class MapSpec:
 
 
 @dataclass(frozen=True)
-class GemmPlan:
+class GemmPlan(WarpgroupRows):
     """A matched GEMM loop: `acc[BM, BN] += A[BM, BK] @ B[BK, BN]` per K tile, on sm_90a. B is read N-major
     (`[BK, 64]` boxes of the row-major [K, N] tensor, wgmma's transpose bit) or, with `b_kmajor`, K-major
     (`[BN, row]` boxes of the [N, K] memory of a transposed view)."""
@@ -188,15 +188,6 @@ class GemmPlan:
         even = min(255, REGISTER_FILE // self.threads) // 8 * 8
         raised = min(MAX_REGISTERS, (REGISTER_FILE - PRODUCER_THREADS * PRODUCER_REGISTERS) // (32 * self.warps) // 8 * 8)
         return raised if raised > even else None
-
-    @property
-    def warpgroups(self) -> int:
-        return self.warps // 4
-
-    @property
-    def blocks_per_group(self) -> int:
-        """64-row blocks of the tile each warpgroup computes."""
-        return self.bm // WGMMA_M // self.warpgroups
 
     @property
     def a_elems(self) -> int:
