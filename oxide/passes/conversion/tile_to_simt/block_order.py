@@ -21,12 +21,10 @@ from oxide.passes.conversion.tile_to_simt.context import TileLowering
 
 
 def head_major(ctx: TileLowering) -> list[ir.Value]:
-    """The tile ids (x, y, z) of this block with the grid's y fastest: linear index l = bx + gx * (by + gy * bz),
-    y = l % gy, x = (l / gy) % gx, z = l / (gx * gy)."""
+    """The tile ids (x, y, z) of this block with the grid's y fastest within each z plane: with l = bx + gx * by
+    (below gx * gy), y = l % gy and x = l / gy; z stays bz."""
     bx, by, bz, gx, gy = (op.build(dim=simt.DimAttr.get(axis)) for op, axis in
                           ((simt.BlockIdOp, "x"), (simt.BlockIdOp, "y"), (simt.BlockIdOp, "z"),
                            (simt.GridDimOp, "x"), (simt.GridDimOp, "y")))
-    plane = arith.muli(gx, gy)
     linear = arith.addi(bx, arith.muli(gx, by))
-    within = arith.remui(linear, plane)
-    return [arith.remui(arith.divui(within, gy), gx), arith.remui(within, gy), bz]
+    return [arith.divui(linear, gy), arith.remui(linear, gy), bz]

@@ -95,7 +95,7 @@ class TileLowering:
     # Contiguous elements per thread in blocked layouts (one vector access): the same for every tile of the
     # kernel, so that tiles of different element types line up without conversions.
     vector: int = 4
-    # Whether blocked layouts give each warp whole rows (layouts.blocked, register_budget.rows_fill_warps).
+    # Whether blocked layouts give each warp whole rows (layouts.blocked, register_budget.plan_warps).
     warps_outer: bool = False
     values: dict[Any, Any] = field(default_factory=dict)
     tid: ir.Value | None = None

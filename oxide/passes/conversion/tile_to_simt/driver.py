@@ -28,7 +28,7 @@ from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
 from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.block_order import head_major
-from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps, rows_fill_warps
+from oxide.passes.conversion.tile_to_simt.register_budget import plan_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
 from oxide.passes.conversion.tile_to_simt.attention_pipeline import before_rescale, pipeline_carry
 from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
@@ -237,7 +237,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     _check_fp8(func)
     # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup; other
     # kernels get more warps when their tiles would not fit in registers (register_budget.py).
-    warps = gemm[1].warps if gemm else budget_warps(func, kernel_warps(func))
+    warps, warps_outer = (gemm[1].warps, False) if gemm else plan_warps(func, kernel_warps(func))
     threads = gemm[1].threads if gemm else 32 * warps
     # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py).
     attention = match_attention_tma(func, target, warps, attention_stages) if wgmma and not gemm else None
@@ -251,7 +251,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     new_func = new.operation
     _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else None, maps)
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
-    ctx.warps_outer = not gemm and rows_fill_warps(func, warps)
+    ctx.warps_outer = warps_outer
     if attention:
         ctx.attention, ctx.attention_maps = attention, list(entry.arguments)[-len(maps):]
         ctx.loop_carry = pipeline_carry(attention, warps) if attention.pipelined else None

@@ -184,7 +184,7 @@ def blocked(shape: Sequence[int], warps: int, vector: int = 4, warps_outer: bool
     vector access). V shrinks to fit the innermost dimension and the tile; a tile of fewer than T elements
     is replicated over the high thread bits.
 
-    `warps_outer` (the kernel's row tiles have at least one row per warp: register_budget.rows_fill_warps)
+    `warps_outer` (the kernel's row tiles have at least one row per warp: register_budget.plan_warps)
     gives the warps the outermost coordinate bits instead, after the lanes and the registers: each warp owns
     whole rows, so a reduction along the rows combines in registers and lane shuffles, with no shared memory
     and no block barrier. A 1-D tile is then held whole by every warp (its warp bits replicate), the layout a

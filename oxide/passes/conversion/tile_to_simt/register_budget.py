@@ -42,7 +42,19 @@ MAX_WARPS = 16
 def budget_warps(func: ir.Operation, hint: int) -> int:
     """The warps `func` (a tile kernel) runs with: at least `hint`, more while its largest tile exceeds BUDGET
     values per thread, or its largest row vector ROW_BUDGET (never past MAX_WARPS, never fewer than the hint)."""
-    largest, has_mma, shapes = _walk(func)
+    return _budget(_walk(func), hint)
+
+
+def plan_warps(func: ir.Operation, hint: int) -> tuple[int, bool]:
+    """`budget_warps`, and whether the blocked layouts may then give each warp whole rows (layouts.blocked's
+    `warps_outer`), from one walk of the kernel."""
+    facts = _walk(func)
+    warps = _budget(facts, hint)
+    return warps, _rows_fill_warps(facts, warps)
+
+
+def _budget(facts: tuple[int, bool, set[tuple[int, ...]]], hint: int) -> int:
+    largest, has_mma, shapes = facts
     vector = max([math.prod(s) for s in shapes if math.prod(s[:-1]) == 1], default=0)
     warps = hint
     while not has_mma and warps < MAX_WARPS and (largest > BUDGET * 32 * warps or vector > ROW_BUDGET * 32 * warps):
@@ -50,12 +62,11 @@ def budget_warps(func: ir.Operation, hint: int) -> int:
     return warps
 
 
-def rows_fill_warps(func: ir.Operation, warps: int) -> bool:
-    """Whether the blocked layouts of `func` may give each warp whole rows (layouts.blocked's `warps_outer`): no
-    `mma`, some tile with rows, every such tile with at least one row per warp, and no row vector ([N] or [1, N])
-    longer than the longest row (every warp holds the row vectors whole). Row reductions then stay inside a warp; a
-    [4, 1024] row softmax drops its shared memory and block barriers."""
-    _, has_mma, shapes = _walk(func)
+def _rows_fill_warps(facts: tuple[int, bool, set[tuple[int, ...]]], warps: int) -> bool:
+    """No `mma`, some tile with rows, every such tile with at least one row per warp, and no row vector ([N] or
+    [1, N]) longer than the longest row (every warp holds the row vectors whole). Row reductions then stay
+    inside a warp; a [4, 1024] row softmax drops its shared memory and block barriers."""
+    _, has_mma, shapes = facts
     rows = [s for s in shapes if len(s) >= 2 and math.prod(s[:-1]) > 1]
     if has_mma or not rows or any(math.prod(s[:-1]) < warps for s in rows):
         return False

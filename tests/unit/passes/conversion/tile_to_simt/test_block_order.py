@@ -14,8 +14,8 @@ from tests.unit.passes.conversion.tile_to_simt.test_attention_wgmma import _lowe
 
 def _model(bx: int, by: int, bz: int, gx: int, gy: int) -> tuple[int, int, int]:
     """block_order.head_major in Python."""
-    within = (bx + gx * by) % (gx * gy)
-    return (within // gy % gx, within % gy, bz)
+    linear = bx + gx * by
+    return (linear // gy, linear % gy, bz)
 
 
 def test_the_remap_is_a_bijection_with_the_query_blocks_of_one_head_adjacent():
