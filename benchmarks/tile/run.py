@@ -9,6 +9,7 @@ launches, median of --runs such samples after warm-up; random inputs (never zero
 every result is checked against torch first.
 
     python benchmarks/tile/run.py --out DIR [--runs 30] [--only-gemm | --suites vecadd rows gemm sm90a pgemm attention]
+                                  [--fixtures DIR]   # artifacts built elsewhere (e.g. another -O level)
 """
 
 from __future__ import annotations
@@ -78,15 +79,18 @@ def main() -> None:
                     help="only the sm_90a GEMM cases (gemm_suite.py, bmm_suite.py)")
     ap.add_argument("--suites", nargs="+", choices=SUITES, default=list(SUITES),
                     help="which groups of cases to run (default: all)")
+    ap.add_argument("--fixtures", type=Path, default=FIXTURES.parent,
+                    help="folder holding tile/ and tile_sm90a/ artifacts (default: tests/fixtures)")
     args = ap.parse_args()
+    fixtures = args.fixtures / "tile"
     suites = {"sm90a"} if args.only_gemm else set(args.suites)
     args.out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(0)
     stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
-    mods = {stem: load(FIXTURES / f"{stem}.oxide.json", target="gpu")
+    mods = {stem: load(fixtures / f"{stem}.oxide.json", target="gpu")
             for stem in ("vecadd", "softmax", "layernorm", "rmsnorm", "gemm")}
     # GEMMs compiled for sm_90a: TMA, an mbarrier ring and wgmma (docs/tile-hopper.md).
-    mods["gemm_sm90a"] = load(FIXTURES.parent / "tile_sm90a" / "gemm_precisions.oxide.json", target="gpu")
+    mods["gemm_sm90a"] = load(fixtures.parent / "tile_sm90a" / "gemm_precisions.oxide.json", target="gpu")
     results: dict[str, Any] = {}
     warm_up()
 
@@ -120,15 +124,15 @@ def main() -> None:
     tiles = {}
     if "sm90a" in suites:
         tiles = gemm_suite.run(mods["gemm_sm90a"], stream, results, args.runs)
-        bmm = load(FIXTURES.parent / "tile_sm90a" / "batch_matmul.oxide.json", target="gpu")
+        bmm = load(fixtures.parent / "tile_sm90a" / "batch_matmul.oxide.json", target="gpu")
         bmm_suite.run(bmm, stream, results, args.runs)
-        fp8 = load(FIXTURES.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
+        fp8 = load(fixtures.parent / "tile_sm90a" / "gemm_fp8.oxide.json", target="gpu")
         results[gemm_suite.FP8_CASE[0]] = gemm_suite.run_fp8(fp8, stream, args.runs)
     if "pgemm" in suites:
-        pgemm = load(FIXTURES.parent / "tile_sm90a" / "persistent_gemm_mixed.oxide.json", target="gpu")
+        pgemm = load(fixtures.parent / "tile_sm90a" / "persistent_gemm_mixed.oxide.json", target="gpu")
         pgemm_suite.run(pgemm, stream, results, args.runs)
     if "attention" in suites:
-        attention = load(FIXTURES.parent / "tile_sm90a" / "attention.oxide.json", target="gpu")
+        attention = load(fixtures.parent / "tile_sm90a" / "attention.oxide.json", target="gpu")
         attention_suite.run(attention, stream, results, args.runs)
 
     facts = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
