@@ -2,7 +2,7 @@
 
     python benchmarks/compile_time.py                 # the tile GEMM (sm_80, sm_90a) and two SIMT examples
     python benchmarks/compile_time.py --only gemm_sm90a --repeat 5 --profile
-    python benchmarks/compile_time.py --only gemm_sm90 --opt-level 1   # LLVM -O1 instead of -O3
+    python benchmarks/compile_time.py --only gemm_sm90 --opt-level 3   # another LLVM level than the default
 
 For each case it prints the whole compile as users run it (`oxide.compile_file`, isolation included; CPU
 counts the forked child's), a cached rebuild (`oxide.build` hitting the artifact cache), and then every stage
@@ -35,6 +35,7 @@ from mlir import ir  # noqa: E402
 from mlir.dialects import gpu  # noqa: E402
 
 import oxide  # noqa: E402
+from oxide.api import default_opt_level  # noqa: E402
 from oxide.backend.passes import AttachTarget  # noqa: E402
 from oxide.backend.inline_ptx_check import check_inline_ptx, inline_ptx_sites  # noqa: E402
 from oxide.backend.ptx import serialize_pipeline  # noqa: E402
@@ -178,17 +179,21 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(CASES), action="append", help="a case to run (repeatable)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per case; the minimum is kept")
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of each case's compile")
-    parser.add_argument("--opt-level", type=int, choices=range(4), default=3, help="LLVM's level (oxide's -O)")
+    parser.add_argument("--opt-level", type=int, choices=range(4), default=None,
+                        help="LLVM's level (oxide's -O; default: the compiler's, 1 for tile and 3 for SIMT kernels)")
     args = parser.parse_args()
     for name in args.only or list(CASES):
         source, chip, instances = CASES[name]
-        target = Target(chip, opt_level=args.opt_level)
+        level = args.opt_level
+        if level is None:
+            level = default_opt_level(source.startswith("examples/tile/"))
+        target = Target(chip, opt_level=level)
         oxide.compile_file(ROOT / source, chip, instances, opt_level=args.opt_level)  # warm up: imports, caches
         stages = Stages()
         for _ in range(args.repeat):
             whole(stages, source, target, instances)
             by_stage(stages, source, target, instances)
-        report(f"{name}: {source} --chip {chip} -O{args.opt_level}" + (f" instances {instances}" if instances else ""),
+        report(f"{name}: {source} --chip {chip} -O{level}" + (f" instances {instances}" if instances else ""),
                stages)
         if args.profile:
             profile(source, target, instances)

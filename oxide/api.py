@@ -12,7 +12,7 @@ import hashlib
 import os
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -67,13 +67,14 @@ class CompiledModule:
 
 
 def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
-            instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3,
+            instances: dict[str, list[list[str]]] | None = None, opt_level: int | None = None,
             knobs: Mapping[str, Any] | None = None) -> CompiledModule:
     """Compile Rust kernel source to PTX for `chip`; raise OxideError (located diagnostics) on bad input.
 
     A source with a `#[cutile::module]` is tile kernels (the Tile track, frontends/tile); any other source is
     SIMT kernels (frontends/simt). `simt_ir` holds the frontend's IR: simt, or tile for tile kernels. `knobs`
-    are the tile GEMM lowering's compile options (docs/tile-hopper.md, "Knobs"): {"stages": 3, ...}."""
+    are the tile GEMM lowering's compile options (docs/tile-hopper.md, "Knobs"): {"stages": 3, ...}.
+    `opt_level` is LLVM's (0-3); None takes the track's default (`default_opt_level`)."""
     from oxide.backend import compile_to_ptx
     from oxide.backend.ptx import tile_kernel_pipelines, tile_kernel_warps
     from oxide.frontends import compile_source
@@ -81,7 +82,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
 
     from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 
-    target = Target(chip, opt_level=opt_level)
+    target = Target(chip, opt_level=3 if opt_level is None else opt_level)  # the chip checked before any work
     gemm_knobs = GemmKnobs.of(knobs)
     start = time.perf_counter()
     context = make_context()
@@ -91,6 +92,8 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     _check_passable(result, name, source)
     frontend_ir = str(result.module)
     tile = {entry: {"warps": warps} for entry, warps in tile_kernel_warps(result.module).items()}  # before lowering
+    if opt_level is None:
+        target = replace(target, opt_level=default_opt_level(bool(tile)))
     with context:
         for entry, pipeline in tile_kernel_pipelines(result.module, target, gemm_knobs).items():
             tile[entry].update(pipeline)  # the runtime builds these tensor maps and sizes the dynamic shared memory
@@ -107,6 +110,18 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
         warnings.warn(OxideWarning(diagnostic.render({name: source})), stacklevel=2)
     return CompiledModule(name, {chip: "\n".join(ptx.values())}, result.kernels, frontend_ir, result.skipped_generic,
                           timings, emulator, list(found), tile)
+
+
+# LLVM's level when the caller names none. The tile lowering hands LLVM straight-line, already merged code that
+# ptxas schedules; -O3 adds nothing to it over -O1 but compile time: the row kernels' PTX is byte-identical at
+# both levels, and the GEMMs' and flash attention's run at the same speed on an H200 (docs/compile-time.md,
+# round 5). SIMT kernels (loops, calls, generic code written by hand) keep -O3.
+TILE_OPT_LEVEL, SIMT_OPT_LEVEL = 1, 3
+
+
+def default_opt_level(tile: bool) -> int:
+    """LLVM's optimisation level for a module of tile kernels (`tile`) or of SIMT kernels, when none is asked."""
+    return TILE_OPT_LEVEL if tile else SIMT_OPT_LEVEL
 
 
 def _record_dynamic_shared(tile: dict[str, dict[str, Any]], needs: dict[str, int]) -> None:
@@ -171,7 +186,7 @@ def _emulator_program(module: Any, timings: dict[str, float]) -> str | None:
 
 
 def compile_file(path: str | Path, chip: str = DEFAULT_CHIP,
-                 instances: dict[str, list[list[str]]] | None = None, opt_level: int = 3,
+                 instances: dict[str, list[list[str]]] | None = None, opt_level: int | None = None,
                  knobs: Mapping[str, Any] | None = None) -> CompiledModule:
     """Compile a .rs file (see `compile`)."""
     path = Path(path)
@@ -211,14 +226,14 @@ def default_chip() -> str:
 
 
 def build(source: str | Path, *, chips: list[str] | None = None, instances: dict[str, list[list[str]]] | None = None,
-          opt_level: int = 3, out_dir: str | Path | None = None, cache: bool = True,
+          opt_level: int | None = None, out_dir: str | Path | None = None, cache: bool = True,
           knobs: Mapping[str, Any] | None = None) -> Path:
     """Compile a .rs file into an artifact; return the path of its .oxide.json.
 
     The artifact is built through the cache (`OXIDE_CACHE_DIR`, default ~/.cache/oxide), keyed by source,
     options, compiler version and targets, so an unchanged source is not compiled again (`cache=False`
     always compiles); with `out_dir` it is also written there. `chips` defaults to `[default_chip()]`; `knobs`
-    are the tile GEMM lowering's (see `compile`).
+    and `opt_level` are as in `compile`.
     """
     from oxide.runtime.cache import cache_key, cached
 

@@ -65,7 +65,7 @@ class Autotuner:
     """The configurations of one tile kernel to build, time and choose from (see the module docstring)."""
 
     def __init__(self, source: str | Path, kernel: str, *, fixed: Mapping[str, Any] | None = None,
-                 chips: list[str] | None = None, opt_level: int = 3):
+                 chips: list[str] | None = None, opt_level: int | None = None):
         self.source, self.kernel = Path(source), kernel
         self.fixed = dict(fixed or {})
         self.chips, self.opt_level = chips, opt_level

@@ -98,16 +98,18 @@ def doctor() -> None:
 @click.option("-o", "output", type=click.Path(), default=None,
               help="Artifact directory (default: PATH's build/); for .mlir input, the PTX file.")
 @_arch
-@click.option("-O", "opt_level", type=click.IntRange(0, 3), default=3, show_default=True, help="LLVM optimisation level.")
+@click.option("-O", "opt_level", type=click.IntRange(0, 3), default=None,
+              help="LLVM optimisation level (default: 1 for tile kernels, 3 for SIMT kernels and .mlir input).")
 @_instantiate
 @click.option("--knob", "knob", multiple=True, metavar="NAME=VALUE",
               help="A tile GEMM lowering knob (warps, stages, specialize, persistent, group_m, epilogue, cluster); "
                    "repeatable.")
-def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level: int,
+def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level: int | None,
           instantiate: tuple[str, ...], knob: tuple[str, ...]) -> None:
     """Compile kernels: .rs sources to artifacts, or a .mlir file (gpu.module kernels) to PTX."""
     if path and path.endswith(".mlir"):
-        sys.exit(build_ptx(Path(path), Path(output) if output else None, arch[0] if arch else DEFAULT_CHIP, opt_level))
+        sys.exit(build_ptx(Path(path), Path(output) if output else None, arch[0] if arch else DEFAULT_CHIP,
+                           3 if opt_level is None else opt_level))
     project = find_project(path)
     knobs = _knobs(knob)
     paths = _build(project, arch, _instances(project, instantiate), opt_level, Path(output) if output else None, knobs)
@@ -137,7 +139,7 @@ def _knobs(pairs: tuple[str, ...]) -> dict[str, str] | None:
     return knobs or None
 
 
-def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[list[str]]], opt_level: int = 3,
+def _build(project: Project, arch: tuple[str, ...], instances: dict[str, list[list[str]]], opt_level: int | None = None,
            out: Path | None = None, knobs: dict[str, str] | None = None) -> list[Path]:
     """Build or exit 1 with the located diagnostics; print the compiler's warnings rustc-style."""
     import warnings

@@ -51,7 +51,7 @@ def _kernel_sources(root: Path) -> list[Path]:
 
 
 def build_sources(project: Project, chips: list[str] | None, instances: dict[str, list[list[str]]],
-                  opt_level: int, out: Path | None = None, knobs: dict[str, str] | None = None) -> list[Path]:
+                  opt_level: int | None, out: Path | None = None, knobs: dict[str, str] | None = None) -> list[Path]:
     """Build every kernel source into `out` (default: the project's build/); return the artifact paths.
     Raises OxideError (located diagnostics) for bad kernel source; `knobs` are the tile GEMM lowering's."""
     from oxide.api import build

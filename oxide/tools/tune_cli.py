@@ -60,10 +60,10 @@ def tune() -> None:
               help="A parameter every candidate shares (a generic parameter or a knob); repeatable.")
 @click.option("--arch", "--chip", "arch", multiple=True, metavar="SM",
               help="GPU architecture; repeat for several. Default: $OXIDE_TARGET, else GPU 0's, else sm_90.")
-@click.option("-O", "opt_level", type=click.IntRange(0, 3), default=3, show_default=True,
-              help="LLVM optimisation level.")
+@click.option("-O", "opt_level", type=click.IntRange(0, 3), default=None,
+              help="LLVM optimisation level (default: 1 for tile kernels, 3 for SIMT kernels).")
 def build_space(path: str, kernel: str, space: tuple[str, ...], fixed: tuple[str, ...], arch: tuple[str, ...],
-                opt_level: int) -> None:
+                opt_level: int | None) -> None:
     """Build every candidate of a tuning space into the cache and write its manifest."""
     from oxide.autotune import Autotuner, Config
 
