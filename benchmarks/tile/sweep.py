@@ -51,6 +51,12 @@ CONFIGS: dict[str, tuple[tuple[int, int], dict[str, str]]] = {
     # 128 x 128 default (full-width partial sums) and 128 x 256 (partial sums of 64-column chunks).
     "fp8_128x128": ((128, 128), {}),
     "fp8_128x256": ((128, 256), {}),
+    # fp8's ring depth, clusters and L2 grouping: cuBLAS's fp8 kernel on the H200 keeps 6 stages of 128 K.
+    "fp8_128x128_s6": ((128, 128), {"stages": "6"}),
+    "fp8_128x128_c2x1": ((128, 128), {"cluster": "2x1"}),
+    "fp8_128x128_c1x2": ((128, 128), {"cluster": "1x2"}),
+    "fp8_128x256_c2x1": ((128, 256), {"cluster": "2x1"}),
+    "fp8_128x256_g16": ((128, 256), {"group_m": "16"}),
 }
 FP8 = ROOT / "examples" / "tile" / "gemm_fp8.rs"
 

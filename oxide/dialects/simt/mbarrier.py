@@ -212,15 +212,19 @@ class MbarrierInvalOp(_BarrierOp):
 
 @DIALECT.op
 class MbarrierArriveClusterOp(Op):
-    """`mbarrier_arrive_cluster(addr)`: arrive once, with release semantics at cluster scope, on a barrier
-    of any block of the cluster, named by its 64-bit shared::cluster address (as `map_shared_rank` gives
-    it). No token: a thread cannot wait on another block's barrier.
+    """`mbarrier_arrive_cluster(addr)`: arrive once, with release semantics at `scope`, on a barrier of any
+    block of the cluster, named by its 64-bit shared::cluster address (as `map_shared_rank` gives it). No
+    token: a thread cannot wait on another block's barrier. Scope `cluster` orders every earlier memory access
+    of the thread before the arrival for the whole cluster (a fence that costs the warp hundreds of cycles);
+    `cta` orders them for the arriving block only, which suffices when the waiter's side reads nothing the
+    arriving thread wrote (a consumer releasing a stage it only read through wgmma, completed by its wait).
 
-    PTX `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr]` (sm_90).
+    PTX `mbarrier.arrive.release.{cluster,cta}.shared::cluster.b64 _, [addr]` (sm_90).
     """
 
     mnemonic = "mbarrier_arrive_cluster"
     addr = Operand(_I64, "the barrier's shared::cluster address")
+    scope = Attr(one_of("cta", "cluster"), "the release's scope: cta or cluster")
 
 
 @DIALECT.op

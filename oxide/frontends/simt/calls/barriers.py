@@ -153,7 +153,7 @@ def _arrive_cluster(em: Emitter, segs: list[str], generics: list[Any], args: lis
     if len(args) != 1:
         raise err(loc, f"`mbarrier_arrive_cluster` takes 1 argument but {len(args)} were supplied")
     em.require_unsafe(loc, "`mbarrier_arrive_cluster`")
-    simt.MbarrierArriveClusterOp.build(scalar(em, args[0], _U64))
+    simt.MbarrierArriveClusterOp.build(scalar(em, args[0], _U64), scope="cluster")
     return Val(T.UNIT, None)
 
 

@@ -133,7 +133,8 @@ def lower_mbarrier_arrive_cluster(ctx: LoweringContext, op: ops.MbarrierArriveCl
     ctx.require_sm(90, "a cluster-scope mbarrier arrive", _SM90)
     # Address space 7 is shared::cluster; an arrive there returns no token (nvvm's verifier insists).
     remote = llvm.inttoptr(ir.Type.parse("!llvm.ptr<7>"), op.addr)
-    nvvm.mbarrier_arrive(None, remote, scope=nvvm.MemScopeKind.CLUSTER)
+    scope = nvvm.MemScopeKind.CLUSTER if op.scope == "cluster" else nvvm.MemScopeKind.CTA
+    nvvm.mbarrier_arrive(None, remote, scope=scope)
 
 
 @lowering(ops.FenceProxyAsyncOp)

@@ -19,7 +19,7 @@ module attributes {gpu.container_module} {
       // ERR: mbarrier-chip.mlir:[[# @LINE + 1]]:7: error: mbarrier parity wait needs sm_90
       "simt.mbarrier_wait_parity"(%bar, %par) : (!simt.ptr<i64, 3>, i32) -> ()
       // ERR: mbarrier-chip.mlir:[[# @LINE + 1]]:7: error: a cluster-scope mbarrier arrive needs sm_90
-      "simt.mbarrier_arrive_cluster"(%remote) : (i64) -> ()
+      "simt.mbarrier_arrive_cluster"(%remote) {scope = "cluster"} : (i64) -> ()
       // ERR: mbarrier-chip.mlir:[[# @LINE + 1]]:7: error: fence.proxy.async needs sm_90
       "simt.fence_proxy_async"() {space = "shared_cta"} : () -> ()
       // ERR: mbarrier-chip.mlir:[[# @LINE + 1]]:7: error: fence.mbarrier_init needs sm_90

@@ -69,7 +69,10 @@ module attributes {gpu.container_module} {
       // NVVM: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<7>
       // NVVM: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
       // PTX: mbarrier.arrive.release.cluster.shared::cluster.b64 _,
-      "simt.mbarrier_arrive_cluster"(%remote) : (i64) -> ()
+      "simt.mbarrier_arrive_cluster"(%remote) {scope = "cluster"} : (i64) -> ()
+      // NVVM: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
+      // PTX: mbarrier.arrive.shared::cluster.b64 _,
+      "simt.mbarrier_arrive_cluster"(%remote) {scope = "cta"} : (i64) -> ()
       // NVVM: nvvm.mbarrier.inval %{{.*}} : !llvm.ptr<3>
       // PTX: mbarrier.inval.shared.b64
       "simt.mbarrier_inval"(%bar) : (!simt.ptr<i64, 3>) -> ()

@@ -18,7 +18,7 @@
 // CHECK-NEXT: "simt.cluster_wait"() {aligned = false}
 // CHECK: "simt.map_shared_rank"(%{{.*}}, %{{.*}}) : (!simt.ptr<i64, 3 : i64>, i32) -> !simt.ptr<i64, 7 : i64>
 // CHECK: "simt.inline_ptx"(%{{.*}}) {asm = "cvta.to.shared.u64 $0, $1;"
-// CHECK-NEXT: "simt.mbarrier_arrive_cluster"
+// CHECK-NEXT: "simt.mbarrier_arrive_cluster"(%{{.*}}) {scope = "cta"}
 // CHECK: "simt.map_shared_rank"
 // CHECK: "simt.mbarrier_arrive_cluster"
 // CHECK: "simt.tma_load"(%{{.*}}, %arg15, %{{.*}}, %{{.*}}, %{{.*}}, %[[MASK]])
@@ -32,7 +32,7 @@
 // PTX: barrier.cluster.arrive;
 // PTX: barrier.cluster.wait;
 // PTX-DAG: mapa.shared::cluster.u64
-// PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64 _,
+// PTX-DAG: mbarrier.arrive.shared::cluster.b64 _,
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{{.*}}], [{{.*}}], [{{.*}}], %rs{{[0-9]+}};
 // PTX: barrier.cluster.wait;
 // PTX-LABEL: .entry gemm$kmajor_b(

@@ -82,7 +82,7 @@ func.func @no_complete_needs_a_count(%bar: !simt.ptr<i64, 3>) {
 
 func.func @cluster_arrive_takes_an_address(%bar: !simt.ptr<i64, 3>) {
   // expected-error@+1 {{expected 'i64'}}
-  "simt.mbarrier_arrive_cluster"(%bar) : (!simt.ptr<i64, 3>) -> ()
+  "simt.mbarrier_arrive_cluster"(%bar) {scope = "cluster"} : (!simt.ptr<i64, 3>) -> ()
   return
 }
 
