@@ -26,6 +26,7 @@ from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
 from oxide.passes.conversion.tile_to_simt.attention_pattern import AttentionPlan
+from oxide.passes.conversion.tile_to_simt.attention_pingpong import first_turn
 from oxide.passes.conversion.tile_to_simt.attention_tma import PRODUCER_THREADS, AttentionRing, init_barriers
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.remap import only_if
@@ -67,6 +68,8 @@ def emit_specialized_attention(ctx: TileLowering, entry: ir.Block, emit_op: Emit
     with ir.InsertionPoint(branch.then_block):
         simt.SetMaxNRegOp(regs=consumer_registers(ctx.warps), action="inc")
         simt.MbarrierWaitParityOp.build(ring.q_barrier, ctx.i32(0))
+        if spec.pingpong:  # warpgroup 0 issues its MMAs first (attention_pingpong.py)
+            first_turn(ctx, ring.steps)
         ctx.barrier_threads, outer = consumers, ctx.barrier_threads
         try:
             for op in ops[at:-1]:

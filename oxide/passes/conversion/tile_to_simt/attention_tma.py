@@ -59,6 +59,8 @@ MAX_MAP_RANK = 5
 # setmaxnreg acts per warpgroup, so all four warps join the block and give their registers up.
 PRODUCER_THREADS = 128
 MAX_BLOCK_THREADS = 1024
+# Ping-pong alternates two consumer warpgroups (attention_pingpong.py).
+PINGPONG_GROUPS = 2
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,9 @@ class AttentionTma:
     # copy; the consumers only wait on `full` and release `empty`. Else thread 0 refills the ring in the loop.
     specialized: bool = False
     plan: AttentionPlan | None = None
+    # The two consumer warpgroups of a specialized, pipelined loop take turns issuing their MMAs
+    # (attention_pingpong.py).
+    pingpong: bool = False
 
     @property
     def pipelined(self) -> bool:
@@ -174,12 +179,13 @@ def _indices_fit(x: TmaOperand, body: ir.Block, counter: ir.Value | None) -> boo
 
 
 def match_attention_tma(func: ir.Operation, target: Target, warps: int, max_stages: int | None = None,
-                        specialize: bool = True) -> AttentionTma | None:
+                        specialize: bool = True, pingpong: bool = True) -> AttentionTma | None:
     """The kernel's attention loop with q, k and v by TMA (module docstring), or None: the loop then stages its
     operands through registers (attention_wgmma.py). Pure: changes nothing. The ring gets as many stages (up to
     `max_stages`, else MAX_STAGES) as fit beside q; the lowering retries with fewer when the softmax's
     scratch does not fit beside them (driver.py). With `specialize` a producer warpgroup fills the ring where
-    the kernel allows it (`specializable`)."""
+    the kernel allows it (`specializable`); with `pingpong` too, a pipelined loop's two consumer warpgroups
+    take turns issuing their MMAs."""
     entry = func.regions[0].blocks[0]
     for op in entry.operations:
         loop = op.operation
@@ -208,7 +214,9 @@ def match_attention_tma(func: ir.Operation, target: Target, warps: int, max_stag
             return None
         pipelined = rescale is not None and stages >= MIN_PIPELINED_STAGES
         split = specialize and specializable(loop, entry, warps)
-        return AttentionTma(loop, q, k, v, plan.elem, stages, *(rescale if pipelined else (None, -1)), split, plan)
+        turns = pingpong and split and pipelined and plan.warpgroups == PINGPONG_GROUPS
+        return AttentionTma(loop, q, k, v, plan.elem, stages, *(rescale if pipelined else (None, -1)), split, plan,
+                            turns)
     return None
 
 

@@ -240,9 +240,10 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     # kernels get more warps when their tiles would not fit in registers (register_budget.py).
     warps, warps_outer = (gemm[1].warps, False) if gemm else plan_warps(func, kernel_warps(func))
     # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py), the
-    # copies issued by a producer warpgroup unless the `specialize` knob is off (attention_producer.py).
-    attention = match_attention_tma(func, target, warps, attention_stages, knobs.specialize != "off") \
-        if wgmma and not gemm else None
+    # copies issued by a producer warpgroup unless the `specialize` knob is off (attention_producer.py), and its
+    # consumer warpgroups take turns unless `pingpong` is (attention_pingpong.py).
+    attention = match_attention_tma(func, target, warps, attention_stages, knobs.specialize != "off",
+                                    knobs.pingpong != "off") if wgmma and not gemm else None
     threads = gemm[1].threads if gemm else block_threads(warps) if attention and attention.specialized \
         else 32 * warps
     maps = gemm[1].maps if gemm else attention.maps if attention else []

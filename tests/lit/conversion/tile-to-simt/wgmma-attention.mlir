@@ -9,7 +9,10 @@
 // MMAs of the previous step (p from registers, carried by the loop: no p buffer, no fence, no block barrier
 // before them), commits each, and issues no copy; the scores are waited for with one group (the values) in
 // flight; after the softmax the values are waited for and every warp releases the previous step's stage. After
-// the loop the last step's values MMAs run and are waited for. The producer warpgroup keeps 24 registers; its
+// the loop the last step's values MMAs run and are waited for. The two consumer warpgroups take turns issuing
+// their MMAs (ping-pong): warpgroup 1 arrives on warpgroup 0's named barrier (2) before the loop; in each step
+// a warpgroup waits at its own (2 or 3) before its MMAs and arrives on the other's after committing them
+// (warpgroup 1 not in the last step). The producer warpgroup keeps 24 registers; its
 // first thread copies q, then per step waits (from the fifth step on) for the stage's `empty` and copies the
 // step's k and v. On sm_90 the loop keeps mma.sync and the plain ABI.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
@@ -29,8 +32,11 @@
 // CHECK: "simt.setmaxnreg"() {action = "inc", regs = 240 : i64}
 // CHECK-NOT: "simt.tma_load"
 // CHECK: "simt.mbarrier_wait_parity"
+// CHECK: "simt.named_barrier_arrive"() {id = 2 : i64, threads = 256 : i64}
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, {{.*}}, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
 // CHECK: "simt.mbarrier_wait_parity"
+// CHECK: "simt.named_barrier"() {id = 2 : i64, threads = 256 : i64}
+// CHECK: "simt.named_barrier"() {id = 3 : i64, threads = 256 : i64}
 // CHECK: "simt.wgmma_fence"
 // CHECK-COUNT-4: "simt.wgmma_mma_async"(
 // CHECK: "simt.wgmma_commit_group"
@@ -40,6 +46,8 @@
 // CHECK-COUNT-4: "simt.wgmma_mma_async_reg_a"
 // CHECK: "simt.wgmma_commit_group"
 // CHECK-NOT: "simt.mbarrier_wait_parity"
+// CHECK: "simt.named_barrier_arrive"() {id = 3 : i64, threads = 256 : i64}
+// CHECK: "simt.named_barrier_arrive"() {id = 2 : i64, threads = 256 : i64}
 // CHECK: "simt.wgmma_wait_group"() {pending = 1 : i64}
 // CHECK-NOT: "simt.mbarrier_wait_parity"
 // CHECK: "simt.wgmma_wait_group"() {pending = 0 : i64}

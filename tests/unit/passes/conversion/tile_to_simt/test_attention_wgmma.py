@@ -62,12 +62,13 @@ def _tile_module(kernel: str, bm: int, bn: int, d: int, elem: str = "bf16", stag
 
 def _lowered(kernel: str, bm: int, bn: int, d: int, chip: str, elem: str = "bf16",
              staged: bool = False, stages: int | None = None, early: bool = False,
-             specialize: bool = True) -> ir.Module:
+             specialize: bool = True, pingpong: bool = True) -> ir.Module:
     """The kernel lowered to simt; `stages` bounds its TMA ring (two keep the loop unpipelined); without
-    `specialize`, consumer thread 0 fills the ring (no producer warpgroup)."""
+    `specialize`, consumer thread 0 fills the ring (no producer warpgroup); without `pingpong` the consumer
+    warpgroups issue their MMAs independently."""
     module = _tile_module(kernel, bm, bn, d, elem, staged, early)
-    knobs = GemmKnobs(specialize="on" if specialize else "off")
-    if stages is None and specialize:
+    knobs = GemmKnobs(specialize="on" if specialize else "off", pingpong="on" if pingpong else "off")
+    if stages is None and specialize and pingpong:
         build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
     else:
         lower_kernel(_kernel(module), Target(chip), knobs, attention_stages=stages)
@@ -96,8 +97,10 @@ def _block(entry: ir.Operation) -> int:
 # How the loop's operands arrive: by TMA into a ring of 3 or 4 stages, the loop software-pipelined (the default
 # for every bf16 instance), by TMA through two stages (the unpipelined loop: a bound on the stages, or the
 # output read before the scores), or staged by the threads. The TMA copies are a producer warpgroup's, or with
-# the `specialize` knob off consumer thread 0's (THREAD0 pipelined, THREAD0_RING through two stages).
+# the `specialize` knob off consumer thread 0's (THREAD0 pipelined, THREAD0_RING through two stages). The
+# pipelined loop's consumer warpgroups take turns issuing their MMAs, or with the `pingpong` knob off not (SOLO).
 PIPELINED, RING, EARLY, STAGED, THREAD0, THREAD0_RING = "pipelined", "ring", "early", "staged", "thread0", "thread0-ring"
+SOLO = "solo"
 
 
 @pytest.mark.parametrize("kernel,bm,bn,d,s,mode", [
@@ -120,12 +123,13 @@ PIPELINED, RING, EARLY, STAGED, THREAD0, THREAD0_RING = "pipelined", "ring", "ea
     ("attention", 128, 64, 64, 300, THREAD0),            # no producer warpgroup: thread 0 refills the ring
     ("attention_causal", 128, 128, 64, 190, THREAD0),
     ("attention", 128, 64, 64, 300, THREAD0_RING),
+    ("attention_causal", 128, 64, 64, 200, SOLO),
 ])
 def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, mode):
-    staged, pipelined, producer = mode == STAGED, mode in (PIPELINED, THREAD0), not mode.startswith(THREAD0)
+    staged, pipelined, producer = mode == STAGED, mode in (PIPELINED, THREAD0, SOLO), not mode.startswith(THREAD0)
     with context(), ir.Location.unknown():
         module = _lowered(kernel, bm, bn, d, "sm_90a", "f16", staged, 2 if mode.endswith(RING) else None,
-                          mode == EARLY, producer)
+                          mode == EARLY, producer, mode != SOLO)
         text = str(module)
         entry = _kernel(module)
         name = ir.StringAttr(entry.attributes["sym_name"]).value
@@ -144,6 +148,9 @@ def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, mo
     # The producer warpgroup: 128 more threads, which give their registers to the consumers.
     assert _block(entry) == 256 + 128 * (producer and not staged)
     assert ("simt.setmaxnreg" in text) == (producer and not staged)
+    # Ping-pong: warpgroup 1's first arrival, then per step each warpgroup's wait and arrival.
+    turns = mode == PIPELINED
+    assert text.count("simt.named_barrier_arrive") == 3 * turns and text.count("simt.named_barrier\"") == 2 * turns
     # Pipelined: the scores are waited for with the previous step's values MMAs still in flight.
     assert ("pending = 1" in text) == pipelined
     rng = np.random.default_rng(bn + d)
