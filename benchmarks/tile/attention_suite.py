@@ -3,7 +3,8 @@ tests/fixtures/tile_sm90a/) against torch's scaled_dot_product_attention on its 
 backends, bf16, non-causal and causal, at B=4 H=32 S=4096 D=128 and B=16 H=16 S=1024 D=64. FLOPs are
 4 * B * H * S^2 * D (two products), halved for causal. Each case records oxide_tflops, cudnn_tflops,
 flash_tflops, whether oxide's output matches SDPA (bf16 tolerance, docs/tile-attention.md) and ratio (oxide
-over cuDNN). Run it alone: `python benchmarks/tile/attention_suite.py` on the GPU machine."""
+over cuDNN). Run it alone: `python benchmarks/tile/attention_suite.py` on the GPU machine; with
+`--knob pingpong=off` (or `specialize=off`, repeatable) it times the example built with those knobs instead."""
 
 from __future__ import annotations
 
@@ -92,11 +93,32 @@ def run(module: Any, stream: Any, results: dict[str, Any], runs: int) -> None:
               flush=True)
 
 
+def _compiled(knobs: list[str], out: Path) -> Path:
+    """examples/tile/attention.rs built for sm_90a with the fixture's instances and `knobs` (`name=value`), its
+    artifact written under `out`."""
+    import oxide
+    from tests.fixtures.sources import TILE_SM90A_INSTANCES
+
+    source = HERE.parents[1] / "examples" / "tile" / "attention.rs"
+    text = source.read_text()
+    options = dict(k.split("=", 1) for k in knobs)
+    return oxide.compile(text, "attention.rs", "sm_90a", TILE_SM90A_INSTANCES["attention"],
+                         knobs=options).artifact(text).write(out)
+
+
 if __name__ == "__main__":
+    import argparse
+    import tempfile
+
     from cuda.bindings import driver
 
     from oxide.runtime.module import load
 
-    fixture = HERE.parents[1] / "tests" / "fixtures" / "tile_sm90a" / "attention.oxide.json"
-    found: dict[str, Any] = {}
-    run(load(fixture, target="gpu"), driver.CUstream(torch.cuda.current_stream().cuda_stream), found, 20)
+    ap = argparse.ArgumentParser(description="Time the attention cases (the fixture, or built with --knob).")
+    ap.add_argument("--knob", action="append", default=[], help="name=value, e.g. pingpong=off or specialize=off")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        fixture = _compiled(args.knob, Path(tmp)) if args.knob else \
+            HERE.parents[1] / "tests" / "fixtures" / "tile_sm90a" / "attention.oxide.json"
+        found: dict[str, Any] = {}
+        run(load(fixture, target="gpu"), driver.CUstream(torch.cuda.current_stream().cuda_stream), found, 20)

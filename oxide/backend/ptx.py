@@ -21,6 +21,7 @@ from oxide.diagnostics import OxideError, SourceLoc
 from oxide.ir.diagnostics import from_mlir_error, source_loc
 from oxide.ir.isolation import computed
 from oxide.ir.spelling import types_remembered
+from oxide.passes.conversion.tile_to_simt.attention_producer import block_threads
 from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
 from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
@@ -87,7 +88,8 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
     (the consumer warps the plan chose), "threads" (per block, a producer warpgroup included), "persistent"
     (whether the grid is at most one block per SM, each walking the tile grid), and "variants": per launch-time
     variant, its entry, its own maps, ring and launch shape (variants.py); {kernel name: {"dynamic_shared":
-    bytes}} for one that takes the cp.async pipeline of the mma.sync chips (docs/tile-mma.md)."""
+    bytes}} for one that takes the cp.async pipeline of the mma.sync chips (docs/tile-mma.md); {"tma", "threads"}
+    for sm_90a's attention loop (tile_to_simt/attention_tma.py, its producer warpgroup counted in "threads")."""
     pipelines = {}
     for op in module.body.operations:
         if not is_op(op, gpu.GPUModuleOp):
@@ -102,9 +104,11 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
                 pipelines[name] = pipeline_spec(name, [plan for _, plan in found])
                 continue
             # sm_90a's attention loop with q, k and v by TMA (tile_to_simt/attention_tma.py): its maps.
-            attention = match_attention_tma(func.operation, target, budget_warps(func.operation, warps))
-            if attention is not None:
-                pipelines[name] = {"tma": [map_json(m) for m in attention.maps]}
+            budget = budget_warps(func.operation, warps)
+            attention = match_attention_tma(func.operation, target, budget, specialize=knobs.specialize != "off")
+            if attention is not None:  # with a producer warpgroup beside the warps where it is specialized
+                pipelines[name] = {"tma": [map_json(m) for m in attention.maps],
+                                   **({"threads": block_threads(budget)} if attention.specialized else {})}
                 continue
             # On the mma.sync chips (and for an f32-accurate product on sm_90a) a GEMM K loop is a cp.async
             # pipeline whose ring is dynamic shared memory.

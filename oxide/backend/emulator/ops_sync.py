@@ -38,6 +38,16 @@ def emit_named_barrier(em: KernelEmitter, op: Any) -> None:
         em.line(f"_h.not_in_lockstep(c, {em.loc(op)})")
 
 
+@rule(blocking(simt.NamedBarrierArriveOp))
+def emit_named_barrier_arrive(em: KernelEmitter, op: Any) -> None:
+    # It waits for nothing, but the warps it releases wait in scheduled mode.
+    if em.scheduled:
+        ident, threads = (int_value(op.attributes[name]) for name in ("id", "threads"))
+        em.line(f"_s.arrive_named(c, {em.mask}, {em.loc(op)}, {ident}, {threads})")
+    else:
+        em.line(f"_h.not_in_lockstep(c, {em.loc(op)})")
+
+
 @rule(simt.ThreadFenceOp)
 def emit_thread_fence(em: KernelEmitter, op: Any) -> None:
     # Lock-step execution already makes every earlier access visible; for the race checks a fence is an

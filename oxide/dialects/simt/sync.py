@@ -40,13 +40,35 @@ class NamedBarrierOp(Op):
     threads = Attr(INTEGER_ATTR, "how many threads arrive: a multiple of 32 from 32 to 1024")
 
     def verify_(self) -> None:
-        ident, threads = self.id, self.threads
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in (ident, threads)):
-            raise VerifyError(f"named barrier id and threads must be integers, got {ident} and {threads}")
-        if not 1 <= ident <= 15:
-            raise VerifyError(f"named barrier id must be 1 to 15 (0 is sync_threads'), got {ident}")
-        if not (32 <= threads <= 1024 and threads % 32 == 0):
-            raise VerifyError(f"a named barrier joins whole warps: 32 to 1024 threads, a multiple of 32; got {threads}")
+        _check_named(self.id, self.threads)
+
+
+def _check_named(ident: object, threads: object) -> None:
+    """A named barrier's id and thread count, as bar.sync and bar.arrive take them."""
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in (ident, threads)):
+        raise VerifyError(f"named barrier id and threads must be integers, got {ident} and {threads}")
+    if not 1 <= ident <= 15:  # type: ignore[operator]
+        raise VerifyError(f"named barrier id must be 1 to 15 (0 is sync_threads'), got {ident}")
+    if not (32 <= threads <= 1024 and threads % 32 == 0):  # type: ignore[operator]
+        raise VerifyError(f"a named barrier joins whole warps: 32 to 1024 threads, a multiple of 32; got {threads}")
+
+
+@DIALECT.op
+class NamedBarrierArriveOp(Op):
+    """Arrive on named barrier `id` (joining `threads` threads) without waiting: the executing warp counts
+    towards the threads that release the warps waiting at it (`named_barrier`), and goes on. A producer
+    signals consumers this way (the ping-pong order of two warpgroups). Not part of the Rust API: the tile
+    lowering emits it.
+
+    PTX `bar.arrive id, threads`.
+    """
+
+    mnemonic = "named_barrier_arrive"
+    id = Attr(INTEGER_ATTR, "the hardware barrier: 1 to 15 (0 is sync_threads')")
+    threads = Attr(INTEGER_ATTR, "how many threads the barrier joins, waiting or arriving: a multiple of 32")
+
+    def verify_(self) -> None:
+        _check_named(self.id, self.threads)
 
 
 @DIALECT.op

@@ -103,6 +103,21 @@ class NamedSync(GroupWait):
         return f"named barrier {self.barrier} ({self.threads} threads)"
 
 
+def arrive_named(c: Threads, mask: Any, loc: int, barrier: int, threads: int) -> None:
+    """`bar.arrive barrier, threads` by one warp (the coroutine whose lanes are `mask`): it counts 32 threads
+    towards the barrier's next release (`_release_named`) and does not wait."""
+    if not np.asarray(mask).any():
+        return
+    arrived = c.named_arrivals.get(barrier, (0, threads))[0]
+    if arrived and c.named_arrivals[barrier][1] != threads:
+        c.fail(BarrierDivergence, f"named barrier {barrier} is arrived at with different thread counts "
+               f"({c.named_arrivals[barrier][1]} and {threads}: undefined behaviour on the GPU)", mask, loc)
+    if arrived + 32 >= threads:  # the GPU would complete the barrier with no warp waiting at it
+        c.fail(BarrierDivergence, f"named barrier {barrier} ({threads} threads) is completed by bar.arrive alone: "
+               "its arrivals and waits do not pair up", mask, loc)
+    c.named_arrivals[barrier] = (arrived + 32, threads)
+
+
 @dataclass
 class Warp:
     """One warp's coroutine: its block's `threads`, which cluster/grid group member block it is, its index."""
@@ -171,6 +186,9 @@ def run_group(launch: Launch, function: Callable[..., Any], values: Sequence[Any
         if live and not moved:
             _deadlock(launch, live)
     for c in threads:
+        for ident, (arrived, counted) in c.named_arrivals.items():
+            c.fail(BarrierDivergence, f"the block ended with {arrived} of named barrier {ident}'s {counted} threads "
+                   "arrived (bar.arrive) and none waiting: its arrivals and waits do not pair up", c.full, 0)
         c.flush_races()
 
 
@@ -202,22 +220,27 @@ def _release(warps: list[Warp], threads: list[Threads], clusters: list[tuple[int
 
 
 def _release_named(c: Threads, at: list[Warp]) -> bool:
-    """Release each named barrier of one block that enough warps have reached; True when one was. A warp
-    counts as 32 threads, as on the GPU, where a barrier is executed per warp; when more warps wait than the
-    barrier counts, the first of them complete it and the others start its next round."""
+    """Release each named barrier of one block that enough warps have reached, counting the warps that arrived
+    at it without waiting (`arrive_named`); True when one was. A warp counts as 32 threads, as on the GPU, where
+    a barrier is executed per warp; when more warps wait than the barrier counts, the first of them complete it
+    and the others start its next round."""
     released = False
     for ident in sorted({w.wait.barrier for w in at}):  # type: ignore[union-attr]
-        group = [w for w in at if w.wait.barrier == ident]  # type: ignore[union-attr]
+        # (A warp released at an earlier id this round no longer waits.)
+        group = [w for w in at if isinstance(w.wait, NamedSync) and w.wait.barrier == ident]
         first = group[0].wait
         assert isinstance(first, NamedSync)
-        if any(w.wait.threads != first.threads for w in group):  # type: ignore[union-attr]
+        arrived, counted = c.named_arrivals.get(ident, (0, first.threads))
+        if any(w.wait.threads != first.threads for w in group) or counted != first.threads:  # type: ignore[union-attr]
             c.fail(BarrierDivergence, f"named barrier {ident} is awaited with different thread counts "
-                   f"({sorted({w.wait.threads for w in group})}: undefined behaviour on the GPU)",  # type: ignore[union-attr]
+                   f"({sorted({w.wait.threads for w in group} | {counted})}: undefined behaviour on the GPU)",  # type: ignore[union-attr]
                    first.mask, first.loc)
-        if 32 * len(group) < first.threads:
+        if 32 * len(group) + arrived < first.threads:
             continue
         c.order_point()
-        for w in group[:first.threads // 32]:
+        waiting = min(len(group), (first.threads - arrived) // 32)
+        c.named_arrivals.pop(ident, None)
+        for w in group[:waiting]:
             w.wait = None
         released = True
     return released

@@ -91,6 +91,9 @@ class Threads:
         warps_per_block = (per_block + 31) // 32
         self.warp_id = self.slot * warps_per_block + linear // 32
         self.warp_starts = (np.arange(count)[:, None] * per_block + np.arange(0, per_block, 32)[None, :]).reshape(-1)
+        # Named barrier id -> (threads arrived by bar.arrive, the barrier's count), until a release consumes them
+        # (scheduled mode, schedule.arrive_named).
+        self.named_arrivals: dict[int, tuple[int, int]] = {}
         self.full = np.ones(self.lanes, np.bool_)
         self.shared: dict[Any, Buffer] = {}
         self.shared_trackers: list[RaceTracker] = []

@@ -1,4 +1,5 @@
-"""Lowering of simt synchronisation: `bar.sync 0`, `bar.warp.sync` and `membar.{cta,gl,sys}`."""
+"""Lowering of simt synchronisation: `bar.sync 0`, named `bar.sync` and `bar.arrive`, `bar.warp.sync` and
+`membar.{cta,gl,sys}`."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ def lower_sync_threads(ctx: LoweringContext, op: ops.SyncThreadsOp) -> None:
 @lowering(ops.NamedBarrierOp)
 def lower_named_barrier(ctx: LoweringContext, op: ops.NamedBarrierOp) -> None:
     nvvm.BarrierOp(None, barrierId=ctx.const("i32", op.id), numberOfThreads=ctx.const("i32", op.threads))
+
+
+@lowering(ops.NamedBarrierArriveOp)
+def lower_named_barrier_arrive(ctx: LoweringContext, op: ops.NamedBarrierArriveOp) -> None:
+    nvvm.BarrierArriveOp(ctx.const("i32", op.threads), barrierId=ctx.const("i32", op.id))
 
 
 @lowering(ops.WarpSyncOp)

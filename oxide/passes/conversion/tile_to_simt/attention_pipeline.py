@@ -43,6 +43,7 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.ir.rules import is_op
 from oxide.passes.conversion.tile_to_simt.attention_pattern import AttentionPlan
+from oxide.passes.conversion.tile_to_simt.attention_pingpong import pass_turn, take_turn
 from oxide.passes.conversion.tile_to_simt.attention_tma import AttentionRing, AttentionTma, open_ring, refill, release
 from oxide.passes.conversion.tile_to_simt.attention_wgmma import issue, packed_a, register_a
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
@@ -111,6 +112,8 @@ def pipelined_scores(ctx: TileLowering, op: Any, plan: AttentionPlan) -> TileVal
     ring = carry.ring = open_ring(ctx, plan, ir.Type.parse(plan.elem))
     slot, phase = ring.slot(ring.step)
     simt.MbarrierWaitParityOp.build(ring.full(0, slot), phase)
+    if ring.spec.pingpong:  # the other warpgroup has issued its MMAs (attention_pingpong.py)
+        take_turn(ctx)
     scores = issue(ctx, plan, ring.q.result, ring.in_stage(ring.k, slot), _pinned(ctx, ctx.tile(op.acc), plan),
                    wait=False)
     # Step -1's P is zeros: step 0 adds 0 x (its own v) to the zero output.
@@ -118,6 +121,8 @@ def pipelined_scores(ctx: TileLowering, op: Any, plan: AttentionPlan) -> TileVal
     arg = _acc_arg(carry)
     out = _issue_values(ctx, carry, list(carry.inner), previous, _pinned(ctx, ctx.tile(arg), carry.plan))
     ctx.bind(arg, TileValue(carry.plan.layout, out))
+    if ring.spec.pingpong:
+        pass_turn(ctx, ring.step, ring.steps)
     lag = ctx.i32(REFILL_LAG)
     refill(ring, arith.subi(ring.step, lag), arith.cmpi(arith.CmpIPredicate.sge, ring.step, lag))
     simt.WgmmaWaitGroupOp(pending=1)

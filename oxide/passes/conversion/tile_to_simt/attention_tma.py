@@ -13,13 +13,13 @@ mask handles the keys, the output's masked store the queries.
 The ring: S stages (up to `MAX_STAGES`, or `PIPELINED_STAGES` for the software-pipelined loop of
 attention_pipeline.py, which the plan picks where its registers fit and at least three stages do; as many as
 fit beside q and the softmax's scratch), each a `k` and a `v` buffer, with mbarriers `full_k[s]` and
-`full_v[s]` (one arrival: thread 0's expect_tx, the copies complete it) and `empty[s]` (one arrival per warp,
-after the step's values MMAs are complete). In the plain loop (the pipelined one: attention_pipeline.py) thread 0 fills
-the first S steps before the loop and, in step j after the scores MMAs, waits for `empty[(j - 1) % S]` and fills
-step j - 1 + S into it: the other warpgroup has most likely released step j - 1 by then, so warpgroup 0 does not
-wait for it at the end of every step. The copies of the next steps overlap this step's MMAs and softmax. With
-one stage (S = 1) the refill stays at the end of step j (the next step's copies need this step's stage). Step j
-uses stage j % S in phase (j / S) & 1. `q` lands once, before the loop, on its own barrier. `p` is the values
+`full_v[s]` (one arrival: the copying thread's expect_tx, the copies complete it) and `empty[s]` (one arrival
+per consumer warp, after the step's values MMAs are complete). Step j uses stage j % S in phase (j / S) & 1. A
+producer warpgroup issues every copy where the kernel allows it (attention_producer.py); otherwise consumer
+thread 0 does: it fills the first S steps before the loop and, in the plain loop's step j after the scores MMAs
+(the pipelined one: attention_pipeline.py), waits for `empty[(j - 1) % S]` and fills step j - 1 + S into it, so
+that warpgroup 0 does not wait for the other at the end of every step. With one stage (S = 1) the refill stays
+at the end of step j (the next step's copies need this step's stage). `q` lands once, before the loop, on its own barrier. `p` is the values
 MMAs' A in registers (attention_wgmma.py), so a step has no block barrier of its own: only the mbarrier waits
 and the warpgroup's wgmma fence and waits (the softmax's layout conversions may add their own).
 """
@@ -55,6 +55,12 @@ MIN_PIPELINED_STAGES = 3
 PIPELINE_REGISTERS = 160
 ELEM_BYTES = 2  # bf16 and f16, the only inputs the attention path takes
 MAX_MAP_RANK = 5
+# The producer warpgroup of a specialized loop (attention_producer.py): one thread issues the copies, but
+# setmaxnreg acts per warpgroup, so all four warps join the block and give their registers up.
+PRODUCER_THREADS = 128
+MAX_BLOCK_THREADS = 1024
+# Ping-pong alternates two consumer warpgroups (attention_pingpong.py).
+PINGPONG_GROUPS = 2
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,13 @@ class AttentionTma:
     # loop's body (its rescale) and the accumulator's position among the loop's carried values; else None.
     rescale: Any = None
     acc_index: int = -1
+    # Warp-specialized (attention_producer.py): a producer warpgroup beside the kernel's warps issues every
+    # copy; the consumers only wait on `full` and release `empty`. Else thread 0 refills the ring in the loop.
+    specialized: bool = False
+    plan: AttentionPlan | None = None
+    # The two consumer warpgroups of a specialized, pipelined loop take turns issuing their MMAs
+    # (attention_pingpong.py).
+    pingpong: bool = False
 
     @property
     def pipelined(self) -> bool:
@@ -165,12 +178,14 @@ def _indices_fit(x: TmaOperand, body: ir.Block, counter: ir.Value | None) -> boo
     return True
 
 
-def match_attention_tma(func: ir.Operation, target: Target, warps: int,
-                        max_stages: int | None = None) -> AttentionTma | None:
+def match_attention_tma(func: ir.Operation, target: Target, warps: int, max_stages: int | None = None,
+                        specialize: bool = True, pingpong: bool = True) -> AttentionTma | None:
     """The kernel's attention loop with q, k and v by TMA (module docstring), or None: the loop then stages its
     operands through registers (attention_wgmma.py). Pure: changes nothing. The ring gets as many stages (up to
     `max_stages`, else MAX_STAGES) as fit beside q; the lowering retries with fewer when the softmax's
-    scratch does not fit beside them (driver.py)."""
+    scratch does not fit beside them (driver.py). With `specialize` a producer warpgroup fills the ring where
+    the kernel allows it (`specializable`); with `pingpong` too, a pipelined loop's two consumer warpgroups
+    take turns issuing their MMAs."""
     entry = func.regions[0].blocks[0]
     for op in entry.operations:
         loop = op.operation
@@ -195,10 +210,25 @@ def match_attention_tma(func: ir.Operation, target: Target, warps: int,
         fixed = plan.bm * plan.d * ELEM_BYTES
         stages = min(max_stages or (PIPELINED_STAGES if rescale else MAX_STAGES),
                      (target.shared_memory_per_block - fixed) // (2 * plan.bn * plan.d * ELEM_BYTES))
-        if rescale is None or stages < MIN_PIPELINED_STAGES:
-            return AttentionTma(loop, q, k, v, plan.elem, stages) if stages >= 1 else None
-        return AttentionTma(loop, q, k, v, plan.elem, stages, *rescale)
+        if stages < 1:
+            return None
+        pipelined = rescale is not None and stages >= MIN_PIPELINED_STAGES
+        split = specialize and specializable(loop, entry, warps)
+        turns = pingpong and split and pipelined and plan.warpgroups == PINGPONG_GROUPS
+        return AttentionTma(loop, q, k, v, plan.elem, stages, *(rescale if pipelined else (None, -1)), split, plan,
+                            turns)
     return None
+
+
+def specializable(loop: ir.Operation, entry: ir.Block, warps: int) -> bool:
+    """Whether a producer warpgroup can join the kernel: the block stays within 1024 threads, and the ops
+    before the loop, which every warp runs before the roles split (attention_producer.py), write no memory and
+    hold no regions (the producer's threads would run them in a layout made for the consumers)."""
+    if WARP_THREADS * warps + PRODUCER_THREADS > MAX_BLOCK_THREADS:
+        return False
+    ops = [op.operation for op in entry.operations]
+    return all(not len(op.regions) and not is_op(op, T.StoreOp, T.StoreOwnOp, T.AtomicRmwOp)
+               and op.name.split(".")[0] in (T.DIALECT.name, "arith", "math") for op in ops[:ops.index(loop)])
 
 
 def pipeline_fits(plan: AttentionPlan) -> bool:
@@ -238,16 +268,15 @@ class AttentionRing:
     """The lowered ring of one kernel (module docstring): buffers and barriers at the kernel's entry."""
 
     def __init__(self, ctx: TileLowering, plan: AttentionPlan, spec: AttentionTma, elem: ir.Type,
-                 maps: list[ir.Value]):
+                 maps: list[ir.Value], step: ir.Value | None, steps: ir.Value):
         self.ctx, self.plan, self.spec = ctx, plan, spec
         self.q_map, self.k_map, self.v_map = maps
         self.q = buffer(ctx, "q", elem, plan.bm * plan.d)
         self.k = buffer(ctx, "k", elem, spec.stages * plan.bn * plan.d).result
         self.v = buffer(ctx, "v", elem, spec.stages * plan.bn * plan.d).result
         self.barriers = buffer(ctx, "barriers", ir.IntegerType.get_signless(64), 3 * spec.stages + 1).result
-        old_iv = spec.loop.regions[0].blocks[0].arguments[0]
-        self.step = ctx.scalar(old_iv)
-        self.steps = ir.BlockArgument(self.step).owner.owner.operands[1]
+        # The lowered loop's counter (None outside the loop: the producer's own loop) and its trip count.
+        self.step, self.steps = step, steps
 
     def barrier(self, index: Any) -> ir.Value:
         offset = index if isinstance(index, ir.Value) else self.ctx.i32(index)
@@ -295,20 +324,30 @@ class AttentionRing:
 
 
 def open_ring(ctx: TileLowering, plan: AttentionPlan, elem: ir.Type) -> AttentionRing:
-    ring = AttentionRing(ctx, plan, ctx.attention, elem, ctx.attention_maps)
+    """The ring seen from the loop's body (its counter bound); the first time, thread 0's prologue before the
+    loop, unless a producer warpgroup fills the ring (attention_producer.py emits the barriers' set-up)."""
+    old_iv = ctx.attention.loop.regions[0].blocks[0].arguments[0]
+    step = ctx.scalar(old_iv)
+    loop = ir.BlockArgument(step).owner.owner
+    ring = AttentionRing(ctx, plan, ctx.attention, elem, ctx.attention_maps, step, loop.operands[1])
     if STAGED_MARK not in ring.q.attributes:
-        with ir.InsertionPoint(ir.BlockArgument(ring.step).owner.owner):
-            _prologue(ring)
-        ring.q.attributes[STAGED_MARK] = ir.UnitAttr.get()
+        with ir.InsertionPoint(loop):
+            init_barriers(ring)
+            first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0))
+            with only_if(first):
+                ring.copy(ring.spec.q, ring.q_map, ring.q.result, ring.q_barrier, None)
+                for s in range(ring.spec.stages):
+                    with only_if(arith.cmpi(arith.CmpIPredicate.slt, ctx.i32(s), ring.steps)):
+                        ring.fill(ctx.i32(s), ctx.i32(s))
+            simt.MbarrierWaitParityOp.build(ring.q_barrier, ctx.i32(0))
     return ring
 
 
-def _prologue(ring: AttentionRing) -> None:
-    """Before the loop: thread 0 initialises the barriers (every thread waits for it), copies q and fills the
-    first stages; every thread waits for q."""
+def init_barriers(ring: AttentionRing) -> None:
+    """Thread 0 initialises the ring's barriers and q's, and every thread of the block waits for it: `empty`
+    counts one arrival per consumer warp (the kernel's warps). Marks the ring as set up."""
     ctx, spec = ring.ctx, ring.spec
-    first = arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0))
-    with only_if(first):
+    with only_if(arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0))):
         for s in range(spec.stages):
             simt.MbarrierInitOp.build(ring.full(0, ctx.i32(s)), ctx.i32(1))
             simt.MbarrierInitOp.build(ring.full(1, ctx.i32(s)), ctx.i32(1))
@@ -316,12 +355,7 @@ def _prologue(ring: AttentionRing) -> None:
         simt.MbarrierInitOp.build(ring.q_barrier, ctx.i32(1))
         simt.FenceProxyAsyncOp.build(space="shared_cta")  # the async proxy completes what plain stores set up
     ctx.barrier()
-    with only_if(first):
-        ring.copy(spec.q, ring.q_map, ring.q.result, ring.q_barrier, None)
-        for s in range(spec.stages):
-            with only_if(arith.cmpi(arith.CmpIPredicate.slt, ctx.i32(s), ring.steps)):
-                ring.fill(ctx.i32(s), ctx.i32(s))
-    simt.MbarrierWaitParityOp.build(ring.q_barrier, ctx.i32(0))
+    ring.q.attributes[STAGED_MARK] = ir.UnitAttr.get()
 
 
 def release(ring: AttentionRing, stage: ir.Value) -> None:
@@ -333,8 +367,10 @@ def release(ring: AttentionRing, stage: ir.Value) -> None:
 
 def refill(ring: AttentionRing, step: ir.Value, valid: ir.Value | None = None) -> None:
     """Thread 0 waits until every warp has released step `step`'s stage and fills the step S on into it, if
-    there is one (and `valid`)."""
+    there is one (and `valid`). Nothing where a producer warpgroup fills the ring."""
     ctx = ring.ctx
+    if ring.spec.specialized:
+        return
     stage, phase = ring.slot(step)
     later = arith.addi(step, ctx.i32(ring.spec.stages))
     when = arith.andi(arith.cmpi(arith.CmpIPredicate.eq, ctx.tid, ctx.i32(0)),

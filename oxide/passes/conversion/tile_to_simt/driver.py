@@ -31,7 +31,8 @@ from oxide.passes.conversion.tile_to_simt.block_order import head_major
 from oxide.passes.conversion.tile_to_simt.register_budget import plan_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
 from oxide.passes.conversion.tile_to_simt.attention_pipeline import before_rescale, pipeline_carry
-from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
+from oxide.passes.conversion.tile_to_simt.attention_producer import block_threads, emit_specialized_attention
+from oxide.passes.conversion.tile_to_simt.attention_tma import AttentionTma, match_attention_tma
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import GemmPlan, MapSpec, kernel_gemms
 from oxide.target import Target
 
@@ -201,14 +202,14 @@ def _lower_variants(func: ir.Operation, target: Target, knobs: GemmKnobs, wgmma:
 
 
 def _entry_attributes(new_func: ir.Operation, old_args: list[ir.Value], warps: int, threads: int,
-                      plan: GemmPlan | None, maps: list[MapSpec]) -> None:
+                      plan: GemmPlan | AttentionTma | None, maps: list[MapSpec]) -> None:
     """The lowered entry's warps, contract (domain, block), launch bounds, parameter facts and tensor maps."""
     new_func.attributes["tile.warps"] = ir.IntegerAttr.get(i_type(32), warps)
     outputs = [len(T.shape_of(a.type)) for a in old_args if T.ViewMutType.isinstance(a.type)]
     domain = max([1, *outputs])
     new_func.attributes["simt.contract"] = ir.Attribute.parse(
         f"{{domain = {domain} : i32, block = array<i32: {threads}, 1, 1>}}")
-    if plan is not None and plan.consumer_registers:
+    if isinstance(plan, AttentionTma) and plan.specialized or isinstance(plan, GemmPlan) and plan.consumer_registers:
         # One block per SM (.minnctapersm 1): without it ptxas does not know the registers at entry, ignores
         # setmaxnreg (C7508) and holds the consumers to the even split, spilling a promoted 128 x 256 loop.
         new_func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get([threads, 1])
@@ -238,9 +239,13 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup; other
     # kernels get more warps when their tiles would not fit in registers (register_budget.py).
     warps, warps_outer = (gemm[1].warps, False) if gemm else plan_warps(func, kernel_warps(func))
-    threads = gemm[1].threads if gemm else 32 * warps
-    # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py).
-    attention = match_attention_tma(func, target, warps, attention_stages) if wgmma and not gemm else None
+    # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py), the
+    # copies issued by a producer warpgroup unless the `specialize` knob is off (attention_producer.py), and its
+    # consumer warpgroups take turns unless `pingpong` is (attention_pingpong.py).
+    attention = match_attention_tma(func, target, warps, attention_stages, knobs.specialize != "off",
+                                    knobs.pingpong != "off") if wgmma and not gemm else None
+    threads = gemm[1].threads if gemm else block_threads(warps) if attention and attention.specialized \
+        else 32 * warps
     maps = gemm[1].maps if gemm else attention.maps if attention else []
     # The tensor maps of an sm_90a GEMM (or attention) loop follow the contract's parameters (docs/tile-hopper.md).
     new_types += [ir.Type.parse("!simt.tensor_map")] * len(maps)
@@ -249,7 +254,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         new = gpu.GPUFuncOp(ir.FunctionType.get(new_types, []), name, kernel=True)
         entry = new.body.blocks.append(*new_types, arg_locs=[func.location] * len(new_types))
     new_func = new.operation
-    _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else None, maps)
+    _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else attention, maps)
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
     ctx.warps_outer = warps_outer
     if attention:
@@ -273,6 +278,8 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
                 raise exc.at(func) from None
             if gemm:
                 emit_gemm_kernel(ctx, old_entry, *gemm, list(entry.arguments)[-len(maps):], emit_op)
+            elif attention and attention.specialized:
+                emit_specialized_attention(ctx, old_entry, emit_op)
             else:
                 emit_block(ctx, old_entry)
         ctx.finish_scratch()

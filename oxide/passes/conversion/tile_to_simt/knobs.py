@@ -35,7 +35,9 @@ class GemmKnobs:
     stores, where the kernel's epilogue is a plain store of the accumulator) or "registers" (each thread stores
     its own elements); `cluster`: `MxN`, a thread-block cluster of M blocks along the output's rows and N along
     its columns in the persistent kernel: blocks of the same tile column share the B tile and blocks of the same
-    tile row the A tile, each loading a slice of it by TMA multicast to all of them."""
+    tile row the A tile, each loading a slice of it by TMA multicast to all of them. The flash-attention loop
+    (docs/tile-attention.md) reads `specialize` (its producer warpgroup) and `pingpong`: its two consumer
+    warpgroups take turns issuing their MMAs, so that one's softmax overlaps the other's MMAs."""
 
     warps: int = 0
     stages: int = 0
@@ -44,13 +46,14 @@ class GemmKnobs:
     group_m: int = 8
     epilogue: str = "auto"
     cluster: str = "1x1"
+    pingpong: str = "auto"
 
     def __post_init__(self) -> None:
         if self.warps and (self.warps % 4 or not 4 <= self.warps <= 16):
             raise OxideError(f"knob warps must be 4, 8, 12 or 16 (whole warpgroups), got {self.warps}")
         if not 0 <= self.stages <= MAX_STAGES or self.stages == 1:
             raise OxideError(f"knob stages must be 2 to {MAX_STAGES} (or 0: chosen by the compiler), got {self.stages}")
-        for name in ("specialize", "persistent"):
+        for name in ("specialize", "persistent", "pingpong"):
             if getattr(self, name) not in SWITCHES:
                 raise OxideError(f"knob {name} must be one of {', '.join(SWITCHES)}, got '{getattr(self, name)}'")
         if self.epilogue not in EPILOGUES:

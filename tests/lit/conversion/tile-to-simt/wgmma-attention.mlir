@@ -1,15 +1,20 @@
 // The flash-attention loop of examples/tile/attention.rs (BM = 128, BN = 64, D = 64, 8 warps) on sm_90a
-// (docs/tile-attention.md, "K and V by TMA", "The pipelined step"): q, k and v are loaded by TMA, so the kernel
-// gains three tensor-map parameters after the contract's ABI (`tile.tma`: 4-D boxes of one swizzle row of BM or
-// BN rows of one (batch, head)). Before the loop thread 0 initialises full_k, full_v (one arrival) and empty (one
-// per warp) for each of the four stages and q's barrier, then, after a block barrier, copies q and fills the
-// first four steps (each under a check that the step exists); every thread waits for q. The loop is software-
-// pipelined: each iteration waits for its k and issues the four scores MMAs, waits for the previous step's v
-// and issues the four values MMAs of the previous step (p from registers, carried by the loop: no p buffer, no
-// fence, no block barrier before them), commits each; thread 0 then waits until every warp has released the
-// stage of two steps before and refills it; the scores are waited for with one group (the values) in flight;
-// after the softmax the values are waited for and every warp releases the previous step's stage. After the
-// loop the last step's values MMAs run and are waited for. On sm_90 the loop keeps mma.sync and the plain ABI.
+// (docs/tile-attention.md, "K and V by TMA", "The producer warpgroup", "The pipelined step"): q, k and v are
+// loaded by TMA, so the kernel gains three tensor-map parameters after the contract's ABI (`tile.tma`: 4-D boxes
+// of one swizzle row of BM or BN rows of one (batch, head)), and a producer warpgroup beside its 8 warps (a
+// block of 384 threads, one block per SM for setmaxnreg). Thread 0 initialises full_k, full_v (one arrival) and
+// empty (one per consumer warp) for each of the four stages and q's barrier; after the one block barrier the
+// block splits. The consumers take 240 registers, wait for q and run the software-pipelined loop: each iteration
+// waits for its k and issues the four scores MMAs, waits for the previous step's v and issues the four values
+// MMAs of the previous step (p from registers, carried by the loop: no p buffer, no fence, no block barrier
+// before them), commits each, and issues no copy; the scores are waited for with one group (the values) in
+// flight; after the softmax the values are waited for and every warp releases the previous step's stage. After
+// the loop the last step's values MMAs run and are waited for. The two consumer warpgroups take turns issuing
+// their MMAs (ping-pong): warpgroup 1 arrives on warpgroup 0's named barrier (2) before the loop; in each step
+// a warpgroup waits at its own (2 or 3) before its MMAs and arrives on the other's after committing them
+// (warpgroup 1 not in the last step). The producer warpgroup keeps 24 registers; its
+// first thread copies q, then per step waits (from the fifth step on) for the stage's `empty` and copies the
+// step's k and v. On sm_90 the loop keeps mma.sync and the plain ABI.
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
 // The key mask is built in the scores' accumulator layout (tile_to_simt/rematerialise.py) and p stays in
 // registers, so the loop has no block barrier:
@@ -18,28 +23,31 @@
 
 // CHECK-LABEL: gpu.func @attention_128_64_64
 // CHECK-SAME: %arg35: !simt.tensor_map, %arg36: !simt.tensor_map, %arg37: !simt.tensor_map) kernel
+// CHECK-SAME: simt.contract = {block = array<i32: 384, 1, 1>
+// CHECK-SAME: simt.launch_bounds = array<i32: 384, 1>
 // CHECK-SAME: tile.tma = [{box = array<i64: 1, 1, 128, 64>, param = 1 : i64, swizzle = "128B"}, {box = array<i64: 1, 1, 64, 64>, param = 2 : i64, swizzle = "128B"}, {box = array<i64: 1, 1, 64, 64>, param = 3 : i64, swizzle = "128B"}]
 // CHECK-COUNT-13: "simt.mbarrier_init"
 // CHECK: "simt.sync_threads"
-// CHECK: "simt.mbarrier_arrive_expect_tx"(%{{.*}}, %c16384_i32)
-// CHECK: "simt.tma_load"(%{{.*}}, %arg35,
-// CHECK-COUNT-4: "simt.tma_load"(%{{.*}}, %arg36,
-// CHECK: "simt.mbarrier_wait_parity"
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, {{.*}}, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
 // CHECK-NOT: "simt.sync_threads"
+// CHECK: "simt.setmaxnreg"() {action = "inc", regs = 240 : i64}
+// CHECK-NOT: "simt.tma_load"
 // CHECK: "simt.mbarrier_wait_parity"
+// CHECK: "simt.named_barrier_arrive"() {id = 2 : i64, threads = 256 : i64}
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, {{.*}}, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+// CHECK: "simt.mbarrier_wait_parity"
+// CHECK: "simt.named_barrier"() {id = 2 : i64, threads = 256 : i64}
+// CHECK: "simt.named_barrier"() {id = 3 : i64, threads = 256 : i64}
 // CHECK: "simt.wgmma_fence"
 // CHECK-COUNT-4: "simt.wgmma_mma_async"(
 // CHECK: "simt.wgmma_commit_group"
 // CHECK: "simt.mbarrier_wait_parity"
-// CHECK-NOT: "simt.sync_threads"
 // CHECK-NOT: "simt.fence_proxy_async"
 // CHECK: "simt.wgmma_fence"
 // CHECK-COUNT-4: "simt.wgmma_mma_async_reg_a"
 // CHECK: "simt.wgmma_commit_group"
-// CHECK: "simt.mbarrier_wait_parity"
-// CHECK: "simt.tma_load"(%{{.*}}, %arg36,
-// CHECK: "simt.tma_load"(%{{.*}}, %arg37,
+// CHECK-NOT: "simt.mbarrier_wait_parity"
+// CHECK: "simt.named_barrier_arrive"() {id = 3 : i64, threads = 256 : i64}
+// CHECK: "simt.named_barrier_arrive"() {id = 2 : i64, threads = 256 : i64}
 // CHECK: "simt.wgmma_wait_group"() {pending = 1 : i64}
 // CHECK-NOT: "simt.mbarrier_wait_parity"
 // CHECK: "simt.wgmma_wait_group"() {pending = 0 : i64}
@@ -52,6 +60,18 @@
 // CHECK-COUNT-4: "simt.wgmma_mma_async_reg_a"
 // CHECK: "simt.wgmma_commit_group"
 // CHECK: "simt.wgmma_wait_group"() {pending = 0 : i64}
+// CHECK-NOT: "simt.tma_load"
+// CHECK: } else {
+// CHECK: "simt.setmaxnreg"() {action = "dec", regs = 24 : i64}
+// CHECK: "simt.mbarrier_arrive_expect_tx"(%{{.*}}, %c16384_i32)
+// CHECK: "simt.tma_load"(%{{.*}}, %arg35,
+// CHECK: scf.for
+// CHECK: "simt.mbarrier_wait_parity"
+// CHECK: "simt.mbarrier_arrive_expect_tx"(%{{.*}}, %c8192_i32)
+// CHECK: "simt.tma_load"(%{{.*}}, %arg36,
+// CHECK: "simt.mbarrier_arrive_expect_tx"(%{{.*}}, %c8192_i32)
+// CHECK: "simt.tma_load"(%{{.*}}, %arg37,
+// CHECK: gpu.return
 // CHECK-NOT: "tile.
 
 // LOOP: scf.for

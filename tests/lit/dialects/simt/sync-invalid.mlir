@@ -61,3 +61,19 @@ func.func @named_barrier_ids_are_integers() {
   "simt.named_barrier"() {id = "one", threads = 128 : i32} : () -> ()
   return
 }
+
+// -----
+
+func.func @named_barrier_arrive_zero_is_sync_threads() {
+  // expected-error@+1 {{named barrier id must be 1 to 15 (0 is sync_threads'), got 0}}
+  "simt.named_barrier_arrive"() {id = 0 : i32, threads = 256 : i32} : () -> ()
+  return
+}
+
+// -----
+
+func.func @named_barrier_arrive_joins_whole_warps() {
+  // expected-error@+1 {{a named barrier joins whole warps: 32 to 1024 threads, a multiple of 32; got 48}}
+  "simt.named_barrier_arrive"() {id = 2 : i32, threads = 48 : i32} : () -> ()
+  return
+}

@@ -9,6 +9,8 @@ func.func @barriers(%mask: i32) {
   "simt.warp_sync"(%mask) : (i32) -> ()
   // CHECK: "simt.named_barrier"() {id = 1 : i32, threads = 256 : i32} : () -> ()
   "simt.named_barrier"() {id = 1 : i32, threads = 256 : i32} : () -> ()
+  // CHECK: "simt.named_barrier_arrive"() {id = 2 : i32, threads = 256 : i32} : () -> ()
+  "simt.named_barrier_arrive"() {id = 2 : i32, threads = 256 : i32} : () -> ()
   return
 }
 

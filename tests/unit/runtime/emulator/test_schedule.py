@@ -18,6 +18,7 @@ from oxide.runtime.emulator.schedule import (
     GridSync,
     NamedSync,
     Until,
+    arrive_named,
     cluster_rank,
     residency_groups,
     run_group,
@@ -96,6 +97,34 @@ def test_more_warps_than_a_named_barrier_counts_start_its_next_round():
 
     run_group(_launch(block=128), kernel, [], _blocks(1))
     assert sorted(rounds) == [0, 1, 2, 3]
+
+
+def test_arrivals_count_towards_a_named_barrier_without_waiting():
+    # Warps 2-3 arrive (bar.arrive) and go on; warps 0-1 wait at barrier 3 (128 threads) until they have.
+    log: list[str] = []
+
+    def kernel(c, m0):
+        warp = int(np.flatnonzero(m0)[0]) // 32
+        if warp < 2:
+            yield NamedSync(m0, 0, 3, 128)
+            log.append(f"released {warp}")
+        else:
+            yield Until(m0, 1, lambda: True, lambda: "a turn")  # the waiters get there first
+            arrive_named(c, m0, 1, 3, 128)
+            log.append(f"arrived {warp}")
+
+    run_group(_launch(block=128), kernel, [], _blocks(1))
+    assert sorted(log[:2]) == ["arrived 2", "arrived 3"] and sorted(log[2:]) == ["released 0", "released 1"]
+
+
+def test_an_arrival_no_wait_consumes_is_an_error():
+    def kernel(c, m0):
+        if int(np.flatnonzero(m0)[0]) // 32 == 1:
+            arrive_named(c, m0, 1, 2, 64)
+        yield from ()
+
+    with pytest.raises(BarrierDivergence, match=r"ended with 32 of named barrier 2's 64 threads arrived"):
+        run_group(_launch(block=64), kernel, [], _blocks(1))
 
 
 def test_a_named_barrier_short_of_its_count_is_a_deadlock():

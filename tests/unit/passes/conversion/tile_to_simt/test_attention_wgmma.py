@@ -26,6 +26,7 @@ from oxide.frontends.tile.compile import compile_tile
 from oxide.ir.declare import int_value
 from oxide.passes.conversion.tile_to_simt.attention_wgmma import swizzled_offset
 from oxide.passes.conversion.tile_to_simt.driver import lower_kernel
+from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime import TensorMap
 from oxide.runtime.emulator import launch
@@ -60,13 +61,17 @@ def _tile_module(kernel: str, bm: int, bn: int, d: int, elem: str = "bf16", stag
 
 
 def _lowered(kernel: str, bm: int, bn: int, d: int, chip: str, elem: str = "bf16",
-             staged: bool = False, stages: int | None = None, early: bool = False) -> ir.Module:
-    """The kernel lowered to simt; `stages` bounds its TMA ring (two keep the loop unpipelined)."""
+             staged: bool = False, stages: int | None = None, early: bool = False,
+             specialize: bool = True, pingpong: bool = True) -> ir.Module:
+    """The kernel lowered to simt; `stages` bounds its TMA ring (two keep the loop unpipelined); without
+    `specialize`, consumer thread 0 fills the ring (no producer warpgroup); without `pingpong` the consumer
+    warpgroups issue their MMAs independently."""
     module = _tile_module(kernel, bm, bn, d, elem, staged, early)
-    if stages is None:
+    knobs = GemmKnobs(specialize="on" if specialize else "off", pingpong="on" if pingpong else "off")
+    if stages is None and specialize and pingpong:
         build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
     else:
-        lower_kernel(_kernel(module), Target(chip), attention_stages=stages)
+        lower_kernel(_kernel(module), Target(chip), knobs, attention_stages=stages)
     return module
 
 
@@ -83,15 +88,25 @@ def _kernel(module: ir.Module) -> ir.Operation:
     return found[0]
 
 
+def _block(entry: ir.Operation) -> int:
+    """The lowered entry's block size (its contract): the consumer warps, and a producer warpgroup when
+    specialized."""
+    return list(ir.DenseI32ArrayAttr(ir.DictAttr(entry.attributes["simt.contract"])["block"]))[0]
+
+
 # How the loop's operands arrive: by TMA into a ring of 3 or 4 stages, the loop software-pipelined (the default
 # for every bf16 instance), by TMA through two stages (the unpipelined loop: a bound on the stages, or the
-# output read before the scores), or staged by the threads.
-PIPELINED, RING, EARLY, STAGED = "pipelined", "ring", "early", "staged"
+# output read before the scores), or staged by the threads. The TMA copies are a producer warpgroup's, or with
+# the `specialize` knob off consumer thread 0's (THREAD0 pipelined, THREAD0_RING through two stages). The
+# pipelined loop's consumer warpgroups take turns issuing their MMAs, or with the `pingpong` knob off not (SOLO).
+PIPELINED, RING, EARLY, STAGED, THREAD0, THREAD0_RING = "pipelined", "ring", "early", "staged", "thread0", "thread0-ring"
+SOLO = "solo"
 
 
 @pytest.mark.parametrize("kernel,bm,bn,d,s,mode", [
     ("attention", 128, 64, 64, 150, PIPELINED),          # a partial query block, a partial key block, 3 steps
     ("attention", 128, 64, 64, 300, PIPELINED),          # 5 steps through a ring of 4 stages: refills, phases flip
+    ("attention_causal", 128, 64, 64, 600, PIPELINED),   # up to 10 steps: the producer waits on empty's both parities
     ("attention", 128, 64, 64, 64, PIPELINED),           # one key block: the first step's values are the last's
     ("attention", 128, 64, 128, 128, PIPELINED),         # two key blocks, D = 128 (two swizzle boxes per row)
     ("attention_causal", 128, 64, 128, 150, PIPELINED),  # the causal mask
@@ -105,11 +120,16 @@ PIPELINED, RING, EARLY, STAGED = "pipelined", "ring", "early", "staged"
     ("attention", 128, 64, 64, 300, EARLY),
     ("attention", 128, 64, 64, 150, STAGED),             # k staged by the threads (its load does not qualify)
     ("attention_causal", 128, 128, 128, 300, STAGED),
+    ("attention", 128, 64, 64, 300, THREAD0),            # no producer warpgroup: thread 0 refills the ring
+    ("attention_causal", 128, 128, 64, 190, THREAD0),
+    ("attention", 128, 64, 64, 300, THREAD0_RING),
+    ("attention_causal", 128, 64, 64, 200, SOLO),
 ])
 def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, mode):
-    staged, pipelined = mode == STAGED, mode == PIPELINED
+    staged, pipelined, producer = mode == STAGED, mode in (PIPELINED, THREAD0, SOLO), not mode.startswith(THREAD0)
     with context(), ir.Location.unknown():
-        module = _lowered(kernel, bm, bn, d, "sm_90a", "f16", staged, 2 if mode == RING else None, mode == EARLY)
+        module = _lowered(kernel, bm, bn, d, "sm_90a", "f16", staged, 2 if mode.endswith(RING) else None,
+                          mode == EARLY, producer, mode != SOLO)
         text = str(module)
         entry = _kernel(module)
         name = ir.StringAttr(entry.attributes["sym_name"]).value
@@ -122,8 +142,15 @@ def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, mo
     assert text.count("simt.wgmma_mma_async_reg_a") == (1 + pipelined) * bn // 16
     assert text.count("simt.wgmma_mma_async") == (d + (1 + pipelined) * bn) // 16 and "mma.sync" not in text
     assert ("simt.tma_load" in text) != staged
-    if not staged:  # q's boxes, the first stages' k and v, the refill's: one box per 64 columns of D
-        assert text.count("simt.tma_load") == d // 64 * (1 + 2 * (_stages(bn, d) if pipelined else 2) + 2)
+    if not staged:  # q's boxes, the first stages' k and v, the refill's (or the producer's q, k, v): per 64 columns
+        thread0 = 1 + 2 * (_stages(bn, d) if pipelined else 2) + 2
+        assert text.count("simt.tma_load") == d // 64 * (3 if producer else thread0)
+    # The producer warpgroup: 128 more threads, which give their registers to the consumers.
+    assert _block(entry) == 256 + 128 * (producer and not staged)
+    assert ("simt.setmaxnreg" in text) == (producer and not staged)
+    # Ping-pong: warpgroup 1's first arrival, then per step each warpgroup's wait and arrival.
+    turns = mode == PIPELINED
+    assert text.count("simt.named_barrier_arrive") == 3 * turns and text.count("simt.named_barrier\"") == 2 * turns
     # Pipelined: the scores are waited for with the previous step's values MMAs still in flight.
     assert ("pending = 1" in text) == pipelined
     rng = np.random.default_rng(bn + d)
@@ -131,7 +158,7 @@ def test_emulated_wgmma_attention_matches_the_reference(kernel, bm, bn, d, s, mo
     q, k, v = (rng.standard_normal((1, heads, s, d)).astype(np.float16) for _ in range(3))
     out = np.full((heads, s, d), np.nan, np.float16)  # every row is written
     maps = [] if staged else [TensorMap(x, (1, 1, rows, 64), swizzle="128B") for x, rows in ((q, bm), (k, bn), (v, bn))]
-    launch(program, name, (heads, -(-s // bm), 1), (256, 1, 1),
+    launch(program, name, (heads, -(-s // bm), 1), (_block(entry), 1, 1),
            [*view(out), *view(q), *view(k), *view(v), np.float32(np.log2(np.e) / np.sqrt(d)), *maps], shared)
     want = reference(*(x.astype(np.float32) for x in (q, k, v)), kernel.endswith("causal"))
     # f16 rounds p and the output with 2^-11 relative error; the f32 softmax and accumulators do the rest.
@@ -192,4 +219,4 @@ def test_the_artifact_records_the_attention_maps():
     assert pipelines == {"attention_128_64_128": {"tma": [
         {"param": 1, "box": [1, 1, 128, 64], "swizzle": "128B"},
         {"param": 2, "box": [1, 1, 64, 64], "swizzle": "128B"},
-        {"param": 3, "box": [1, 1, 64, 64], "swizzle": "128B"}]}}
+        {"param": 3, "box": [1, 1, 64, 64], "swizzle": "128B"}], "threads": 384}}
