@@ -20,6 +20,7 @@ from oxide.ir.declare import DIALECTS
 from oxide.ir.registry import DuplicateRegistration
 from oxide.ir.rules import FollowsFailure, LoweringError, OpMap, OpSet, RuleSet, is_op, ops_of
 from oxide.passes.conversion.tile_to_simt.elementwise import lower_constant, lower_elementwise
+from oxide.passes.conversion.tile_to_simt.mask_elision import lower_select
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -102,8 +103,10 @@ def test_op_classes_answer_by_op():
 
 
 def test_every_arith_and_math_op_has_the_tile_elementwise_rule():
+    """Every op but the constant and the select (whose rule may skip its mask, and otherwise is this one)."""
+    special = {arith.ConstantOp.OPERATION_NAME: lower_constant, arith.SelectOp.OPERATION_NAME: lower_select}
     for cls in ops_of(arith, math):
-        expected = lower_constant if cls.OPERATION_NAME == arith.ConstantOp.OPERATION_NAME else lower_elementwise
+        expected = special.get(cls.OPERATION_NAME, lower_elementwise)
         assert TILE_TO_SIMT.rule_for(_Named(cls.OPERATION_NAME)) is expected, cls.OPERATION_NAME
 
 

@@ -2,10 +2,9 @@
 kernel with the contract's ABI; see driver.py for the method and layouts.py for who holds what.
 
 One module per concern registers its rules (rules.TILE_TO_SIMT): memory (global loads/stores), elementwise
-(arith/math on tiles), shape (splat, iota, broadcast, reshape, permute, cat, extract, to_scalar), reduce
-(reductions and scans), atomics (pointer-tile atomics), debug
-(`tile.print`), control (scf and gpu.return), mma (Tensor Core
-mma.sync, with mma_layouts).
+(arith/math on tiles), mask_elision (selects, their mask skipped where it is all-true), shape (splat, iota,
+broadcast, reshape, permute, cat, extract, to_scalar), reduce (reductions and scans), atomics (pointer-tile
+atomics), debug (`tile.print`), control (scf and gpu.return), mma (Tensor Core mma.sync, with mma_layouts).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.base import OxidePass, PassError
 # The rule modules register their rules on import.
 from oxide.passes.conversion.tile_to_simt import (  # noqa: F401
-    atomics, control, debug, elementwise, memory, mma, pointer, reduce, shape,
+    atomics, control, debug, elementwise, mask_elision, memory, mma, pointer, reduce, shape,
 )
 from oxide.passes.conversion.tile_to_simt.driver import is_tile_kernel, leftover_tile_uses, lower_kernel
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs

@@ -39,7 +39,8 @@ def lower_constant(ctx: TileLowering, op: ir.Operation) -> Any:
     return ctx.splat(scalar, ctx.default_layout(list(result_type.shape)))
 
 
-@lowering(*ELEMENTWISE_OPS)
+# A select on tiles has its own rule, which may skip its mask (mask_elision.py) and otherwise comes here.
+@lowering(*(cls for cls in ELEMENTWISE_OPS if cls is not arith.SelectOp))
 def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
     """The op on each element (tiles), or the op itself (scalars); conversions from and to fp8 by fp8.py."""
     if isinstance(op.opview, (arith.ExtFOp, arith.TruncFOp)) and (is_fp8(op.operands[0].type)
@@ -50,13 +51,7 @@ def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
     if len(op.regions):
         raise LoweringError(f"'{op.name}' on tiles has no lowering (it has regions)")
     operands = [ctx.lowered(v) for v in op.operands]
-    tiles = [t for t in operands if isinstance(t, TileValue)]
-    # A wgmma accumulator's layout leads where one takes part (attention's softmax on the scores): converting
-    # a broadcast to it is cheaper than moving the accumulator out of it and back. Otherwise a tile that cannot
-    # be rebuilt leads: an index or mask chain is rebuilt in its layout instead of converted.
-    leader = next((t for t in tiles if not t.is_splat and t.layout.kind == WGMMA_KIND), None) \
-        or _leader(ctx, op, operands) or tiles[0]
-    layout = leader.layout
+    layout = elementwise_layout(ctx, op, operands)
     aligned = [_aligned(ctx, old, t, layout) for old, t in zip(op.operands, operands)]
     result_types = [r.type.element_type for r in op.results]
     attributes = attributes_of(op)
@@ -72,6 +67,17 @@ def lower_elementwise(ctx: TileLowering, op: ir.Operation) -> Any:
         columns = [column * layout.per_thread for column in columns]
     results = [TileValue(layout, column, splat=splat) for column in columns]
     return results[0] if len(results) == 1 else results
+
+
+def elementwise_layout(ctx: TileLowering, op: ir.Operation, operands: list[Any]) -> Layout:
+    """The layout an elementwise op on tiles computes in, given its lowered operands."""
+    tiles = [t for t in operands if isinstance(t, TileValue)]
+    # A wgmma accumulator's layout leads where one takes part (attention's softmax on the scores): converting
+    # a broadcast to it is cheaper than moving the accumulator out of it and back. Otherwise a tile that cannot
+    # be rebuilt leads: an index or mask chain is rebuilt in its layout instead of converted.
+    leader = next((t for t in tiles if not t.is_splat and t.layout.kind == WGMMA_KIND), None) \
+        or _leader(ctx, op, operands) or tiles[0]
+    return leader.layout
 
 
 def _leader(ctx: TileLowering, op: ir.Operation, operands: list[Any]) -> TileValue | None:

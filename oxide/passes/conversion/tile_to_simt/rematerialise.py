@@ -59,6 +59,13 @@ def rematerialised(ctx: TileLowering, old: ir.Value, tile: TileValue, layout: La
     not register-local and its defining ops qualify (module docstring); else None."""
     if tile.is_splat or tile.layout == layout or local_sources(tile.layout, layout, identity) is not None:
         return None
+    return rebuilt(ctx, old, layout)
+
+
+def rebuilt(ctx: TileLowering, old: ir.Value, layout: Layout) -> TileValue | None:
+    """`old` rebuilt in `layout` at the current point whatever its lowered form, when its defining ops qualify
+    (module docstring); else None. A mask skipped in some steps (mask_elision.py) is rebuilt under the branch
+    that needs it, so that the steps that skip it do not compute it either."""
     rebuilder = _Rebuilder(ctx)
     try:
         rebuilder.check(old)
