@@ -105,7 +105,7 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
                 continue
             # sm_90a's attention loop with q, k and v by TMA (tile_to_simt/attention_tma.py): its maps.
             budget = budget_warps(func.operation, warps)
-            attention = match_attention_tma(func.operation, target, budget, specialize=knobs.specialize != "off")
+            attention = match_attention_tma(func.operation, target, budget, specialize=knobs.specialize)
             if attention is not None:  # with a producer warpgroup beside the warps where it is specialized
                 pipelines[name] = {"tma": [map_json(m) for m in attention.maps],
                                    **({"threads": block_threads(budget)} if attention.specialized else {})}

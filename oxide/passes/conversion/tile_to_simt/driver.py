@@ -242,7 +242,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py), the
     # copies issued by a producer warpgroup unless the `specialize` knob is off (attention_producer.py), and its
     # consumer warpgroups take turns unless `pingpong` is (attention_pingpong.py).
-    attention = match_attention_tma(func, target, warps, attention_stages, knobs.specialize != "off",
+    attention = match_attention_tma(func, target, warps, attention_stages, knobs.specialize,
                                     knobs.pingpong != "off") if wgmma and not gemm else None
     threads = gemm[1].threads if gemm else block_threads(warps) if attention and attention.specialized \
         else 32 * warps

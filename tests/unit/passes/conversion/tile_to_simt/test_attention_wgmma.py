@@ -69,10 +69,22 @@ def _lowered(kernel: str, bm: int, bn: int, d: int, chip: str, elem: str = "bf16
     module = _tile_module(kernel, bm, bn, d, elem, staged, early)
     knobs = GemmKnobs(specialize="on" if specialize else "off", pingpong="on" if pingpong else "off")
     if stages is None and specialize and pingpong:
-        build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip}}})").run(module.operation)
+        # Specialization forced on: by default (auto) D = BN = 64 keeps two blocks per SM instead.
+        build_pass_manager(f"builtin.module(convert-tile-to-simt{{chip={chip} specialize=on}})").run(module.operation)
     else:
         lower_kernel(_kernel(module), Target(chip), knobs, attention_stages=stages)
     return module
+
+
+@pytest.mark.parametrize("bn,d,specialized", [(64, 64, False), (128, 64, True), (64, 128, True), (128, 128, True)])
+def test_the_default_specializes_where_one_block_fills_the_sm(bn, d, specialized):
+    """`specialize=auto`: a producer warpgroup (and its setmaxnreg, which leaves one block per SM) except where two
+    unspecialized blocks fit an SM (BN + D <= 128), which measured faster on an H200."""
+    with context(), ir.Location.unknown():
+        module = _tile_module("attention", 128, bn, d, "bf16", False, False)
+        build_pass_manager("builtin.module(convert-tile-to-simt{chip=sm_90a})").run(module.operation)
+        assert _block(_kernel(module)) == 256 + 128 * specialized
+        assert ("simt.setmaxnreg" in str(module)) == specialized
 
 
 def _stages(bn: int, d: int) -> int:
