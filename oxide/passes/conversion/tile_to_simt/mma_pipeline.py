@@ -295,10 +295,14 @@ def lower_pipelined_loop(ctx: TileLowering, found: GemmLoop, plan: PipelinePlan)
     copier = _Copier(ctx, plan, ring, _operands(ctx, found, mma))
     k_tiles = ctx.to_i32(ctx.scalar(list(found.loop.operands)[1]))
     stages = plan.stages
-    for s in range(stages - 1):
-        with only_if(_lt(ctx.i32(s), k_tiles)):
-            copier.fill(ctx.i32(s), ctx.i32(s))
+    # The prologue is a loop, not S - 1 copies of the fill: a third of the IR every later stage and LLVM see.
+    prologue = scf.ForOp(ctx.i32(0), ctx.i32(stages - 1), ctx.i32(1))
+    with ir.InsertionPoint(prologue.body):
+        s = prologue.induction_variable
+        with only_if(_lt(s, k_tiles)):
+            copier.fill(s, s)
         simt.CpAsyncCommitGroupOp()
+        scf.YieldOp([])
     loop = scf.ForOp(ctx.i32(0), k_tiles, ctx.i32(1), list(acc.values))
     with ir.InsertionPoint(loop.body):
         kt = loop.induction_variable
