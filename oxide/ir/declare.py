@@ -224,6 +224,8 @@ def _group_slice(fields: Sequence[_Field], count: int, sizes: Sequence[int] | No
     if sizes is not None:
         start = sum(sizes[:index])
         return slice(start, start + sizes[index])
+    if count == len(fields):  # one value per group (the common case; a variadic or optional group holds one)
+        return slice(index, index + 1)
     # At most one group is variadic or optional: it takes what the single groups leave.
     dynamic = count - (len(fields) - 1)
     variable = next((i for i, f in enumerate(fields) if f.kind != "single"), len(fields))

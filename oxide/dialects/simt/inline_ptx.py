@@ -10,12 +10,14 @@ templates here read and write memory and synchronise.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from oxide.dialects.simt.dialect import DIALECT
 from oxide.dialects.simt.types import PtrType
 from oxide.ir.constraints import STRING_ATTR, AnyType
 from oxide.ir.declare import Attr, Op, OptOperand, OptResult, VerifyError
+from oxide.ir.spelling import spelling
 
 # IRDL binds one type to a constraint across a whole variadic group, so a variadic group could only hold
 # values of one type; the inputs and outputs are instead up to MAX_OPERANDS optional operands and results,
@@ -63,43 +65,60 @@ class InlinePtxOp(Op):
         return list(self.operation.results)
 
     def verify_(self) -> None:
-        outputs, inputs, _ = split_constraints(self.constraints)
+        constraints, asm = self.constraints, self.asm
+        outputs, inputs, _ = _split_once(constraints)
         args, results = self.args, self.results_
         if len(outputs) != len(results):
             raise VerifyError(f"{len(outputs)} output constraint(s) for {len(results)} result(s)")
         if len(inputs) != len(args):
             raise VerifyError(f"{len(inputs)} input constraint(s) for {len(args)} operand(s)")
         for value in args:
-            if str(value.type) not in _REGISTER_TYPES and not PtrType.isinstance(value.type):
+            if spelling(value.type) not in _REGISTER_TYPES and not PtrType.isinstance(value.type):
                 raise VerifyError(f"an inline PTX operand is a scalar register or a simt pointer, not {value.type}")
         for value in results:
-            if str(value.type) not in _RESULT_TYPES:
+            if spelling(value.type) not in _RESULT_TYPES:
                 raise VerifyError(f"an inline PTX result is i16, i32, i64, f32 or f64, not {value.type}")
-        if not self.asm.strip():
-            raise VerifyError("empty PTX template")
-        _check_constraint_syntax(self.constraints)
-        _check_template(self.asm, len(outputs) + len(inputs))
+        problem = _text_problem(asm, constraints, len(outputs) + len(inputs))
+        if problem is not None:
+            raise VerifyError(problem)
 
 
-def _check_constraint_syntax(text: str) -> None:
+# A kernel holds hundreds of inline PTX ops with a handful of distinct templates (ldmatrix at a few offsets):
+# the checks of the text are made once per text.
+@functools.lru_cache(maxsize=1024)
+def _split_once(constraints: str) -> tuple[list[str], list[str], list[str]]:
+    return split_constraints(constraints)
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_problem(asm: str, constraints: str, operands: int) -> str | None:
+    """Why the template or the constraints are invalid, or None."""
+    if not asm.strip():
+        return "empty PTX template"
+    return _constraint_syntax_problem(constraints) or _template_problem(asm, operands)
+
+
+def _constraint_syntax_problem(text: str) -> str | None:
     for part in (p for p in text.split(",") if p):
         pattern = _OUTPUT_CONSTRAINT if part.startswith("=") else _CLOBBER if part.startswith("~") else _INPUT_CONSTRAINT
         if not pattern.fullmatch(part):
-            raise VerifyError(f"invalid inline PTX constraint '{part}': outputs are '=r', '=l', '=h', '=f', '=d' "
-                              "(or '=b', '=c', '=q'), inputs the same letters without '=' or 'n', clobbers '~{...}'")
+            return (f"invalid inline PTX constraint '{part}': outputs are '=r', '=l', '=h', '=f', '=d' "
+                    "(or '=b', '=c', '=q'), inputs the same letters without '=' or 'n', clobbers '~{...}'")
+    return None
 
 
-def _check_template(asm: str, operands: int) -> None:
+def _template_problem(asm: str, operands: int) -> str | None:
     """ptxas accepts only ASCII, and every `$i` must name an operand."""
     for column, char in enumerate(asm, 1):
         if not char.isascii():
-            raise VerifyError(f"the PTX template has the non-ASCII character {char!r} (U+{ord(char):04X}) at "
-                              f"character {column}; PTX source is ASCII only")
+            return (f"the PTX template has the non-ASCII character {char!r} (U+{ord(char):04X}) at "
+                    f"character {column}; PTX source is ASCII only")
     for match in _PLACEHOLDER.finditer(asm):
         if int(match.group(1)) >= operands:
-            raise VerifyError(f"the PTX template uses ${match.group(1)} but the op has {operands} operand(s) "
-                              f"(outputs then inputs, $0..${operands - 1})" if operands else
-                              f"the PTX template uses ${match.group(1)} but the op has no operands")
+            return (f"the PTX template uses ${match.group(1)} but the op has {operands} operand(s) "
+                    f"(outputs then inputs, $0..${operands - 1})" if operands else
+                    f"the PTX template uses ${match.group(1)} but the op has no operands")
+    return None
 
 
 def build_inline_ptx(operands: list, asm: str, constraints: str, results: list) -> tuple:

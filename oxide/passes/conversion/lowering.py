@@ -50,7 +50,7 @@ class LoweringContext:
         self.conversion = conversion
         self.container = symbol_table_op
         self.options = options
-        self.function: ir.Operation | None = None
+        self.current: ir.Operation | None = None  # the op being lowered
         self._names: set[str] = set()
         # Facts rules derive from types (parsed from their text, so slow) and ask again for every op: kept per
         # conversion run, so no type outlives its context here.
@@ -168,9 +168,11 @@ class LoweringContext:
 
     def function_attr(self, name: str) -> ir.Attribute | None:
         """An attribute of the function being lowered (kernel contract facts live there)."""
-        if self.function is None or name not in self.function.attributes:
+        # Looked up here, not for every op lowered: few rules ask (a walk up the parents each).
+        function = _enclosing_function(self.current) if self.current is not None else None
+        if function is None or name not in function.attributes:
             return None
-        return self.function.attributes[name]
+        return function.attributes[name]
 
 
 def natural_alignment(t: ir.Type) -> int:
@@ -272,7 +274,7 @@ def lower_ops(ctx: LoweringContext, root: ir.Operation) -> list[tuple[ir.Locatio
             except LoweringError as exc:
                 fail(op, exc.at(op))
             continue
-        ctx.function = _enclosing_function(op)
+        ctx.current = op
         try:
             with ir.InsertionPoint(op), op.location:
                 new = ctx.conversion.rules.apply(op, ctx, op.opview)

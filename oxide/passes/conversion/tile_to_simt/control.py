@@ -16,6 +16,7 @@ from typing import Any
 from mlir import ir
 from mlir.dialects import builtin, gpu, scf
 
+from oxide.dialects import tile as T
 from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.driver import emit_block
@@ -23,6 +24,7 @@ from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
 from oxide.passes.conversion.tile_to_simt.loop_carry import LoopCarry
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
+from oxide.passes.conversion.tile_to_simt.mma import mma_result_layout
 from oxide.passes.conversion.tile_to_simt.mma_pipeline import lower_pipelined_loop
 
 # The op standing for a loop's initial values until their layouts settle.
@@ -119,8 +121,8 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
         return lower_pipelined_loop(ctx, *ctx.pipeline)
     lower, upper, step = (ctx.scalar(v) for v in list(op.operands)[:3])
     inits = [ctx.lowered(v) for v in list(op.operands)[3:]]
-    layouts = [_layout_of(v) for v in inits]
     old_body = op.regions[0].blocks[0]
+    layouts = _first_guess(ctx, old_body, [_layout_of(v) for v in inits])
     carry = ctx.loop_carry if ctx.loop_carry is not None and ctx.loop_carry.loop == op else None
     extra = carry.types if carry else []
     for round_ in range(MAX_LAYOUT_ROUNDS):
@@ -144,6 +146,20 @@ def lower_for(ctx: TileLowering, op: ir.Operation) -> list[Any] | Any:
         layouts = better
         _discard(ctx, loop, stand_ins, before)
     return _finish(ctx, loop, stand_ins, inits, layouts, layouts, carry)
+
+
+def _first_guess(ctx: TileLowering, body: ir.Block, layouts: list[Layout | None]) -> list[Layout | None]:
+    """The carried tiles' layouts for a loop's first round: a tile the body yields straight from an mma.sync
+    product takes that product's layout, which the body yields whatever it carries. Starting from the initial
+    values' layouts instead, the first round converts the tile into that layout and back through shared memory
+    and is thrown away (a third of an sm_90a GEMM sibling's tile lowering)."""
+    terminator = list(body.operations)[-1]
+    guessed = list(layouts)
+    for i, value in enumerate(list(terminator.operands)[:len(layouts)]):
+        owner = value.owner  # an op (or its view), or the block of a block argument
+        if layouts[i] is not None and not isinstance(owner, ir.Block) and is_op(owner, T.MmaOp):
+            guessed[i] = mma_result_layout(ctx, owner.operation.opview) or layouts[i]
+    return guessed
 
 
 @lowering(scf.IfOp)

@@ -44,7 +44,7 @@ from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8, to_f16
 from oxide.passes.conversion.tile_to_simt.layouts import (
     VECTOR_BYTES as ROW_VECTOR_BYTES,
 )
-from oxide.passes.conversion.tile_to_simt.layouts import TileValue, vector_width
+from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue, vector_width
 from oxide.passes.conversion.tile_to_simt.mma_fma import lower_mma_fma
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
 from oxide.passes.conversion.tile_to_simt.rules import lowering
@@ -406,6 +406,21 @@ def _round_bits(bits: ir.Value) -> ir.Value:
     return rounded
 
 
+def _on_tensor_cores(ctx: TileLowering, op: Any) -> bool:
+    """Whether the chip has Tensor Cores for the product of tile.mma `op` and it is whole fragments."""
+    (m, k), n = tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type)[1]
+    return ml.tensor_core_shape(ctx.target.sm, m, n, k, str(tile.elem_of(op.lhs.type)), str(tile.elem_of(op.acc.type)))
+
+
+def mma_result_layout(ctx: TileLowering, op: Any) -> Layout | None:
+    """The layout lower_mma gives the result of tile.mma `op` whatever its accumulator's layout: the mma plan's
+    when the product runs on mma.sync (not inside an attention loop), else None (the FMA path keeps the
+    accumulator's layout)."""
+    if match_attention(op, ctx.target, ctx.warps) is not None or not _on_tensor_cores(ctx, op):
+        return None
+    return _plan(ctx, op).layout
+
+
 @lowering(tile.MmaOp)
 def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
     """acc + a @ b: on the Tensor Cores (the result in the mma accumulator layout) where the chip has them and
@@ -418,9 +433,7 @@ def lower_mma(ctx: TileLowering, op: Any) -> TileValue:
         if ctx.attention is not None and ctx.attention.pipelined:  # the softmax beside the MMAs
             lower = lower_pipelined_mma
         return lower(ctx, op, attention)
-    (m, k), n = tile.shape_of(op.lhs.type), tile.shape_of(op.rhs.type)[1]
-    if not ml.tensor_core_shape(ctx.target.sm, m, n, k, str(tile.elem_of(op.lhs.type)),
-                                str(tile.elem_of(op.acc.type))):
+    if not _on_tensor_cores(ctx, op):
         return lower_mma_fma(ctx, op)
     plan = _plan(ctx, op)
     a, b = ctx.tile(op.lhs), ctx.tile(op.rhs)

@@ -134,6 +134,11 @@ def _lt(a: ir.Value, b: ir.Value) -> ir.Value:
     return arith.cmpi(arith.CmpIPredicate.ult, a, b)
 
 
+def _plus(ctx: TileLowering, value: ir.Value, constant: int) -> ir.Value:
+    """value + constant (i32), no op for 0."""
+    return value if constant == 0 else arith.addi(value, ctx.i32(constant))
+
+
 @dataclass
 class _Operand:
     """One operand's copy: its view, the tile's rows x cols, where the tile sits in a stage (element offset,
@@ -146,6 +151,8 @@ class _Operand:
     stride: int
     origin: Any
     fast: ir.Value | None = None
+    # This thread's first chunk (row, chunk in the row) and its element offset in a stage, set by _Copier.
+    thread: tuple[ir.Value, ir.Value, ir.Value] | None = None
 
 
 class _Copier:
@@ -157,6 +164,17 @@ class _Copier:
         self.elem_bytes = plan.mma.instr.in_bytes
         for operand in operands:
             operand.fast = self._aligned(operand.view)
+            operand.thread = self._thread(operand)
+
+    def _thread(self, operand: _Operand) -> tuple[ir.Value, ir.Value, ir.Value]:
+        """This thread's first chunk of `operand`: its row and its chunk in the row in the tile, and the stage
+        offset (elements) it is copied to. Computed once, before the prologue: every fill starts from it."""
+        ctx = self.ctx
+        per_chunk = CHUNK_BYTES // self.elem_bytes
+        per_row = operand.cols // per_chunk
+        row, chunk = arith.divui(ctx.tid, ctx.i32(per_row)), arith.remui(ctx.tid, ctx.i32(per_row))
+        at = arith.addi(arith.muli(row, ctx.i32(operand.stride)), arith.muli(chunk, ctx.i32(per_chunk)))
+        return row, chunk, arith.addi(at, ctx.i32(operand.offset))
 
     def _aligned(self, view: ViewValue) -> ir.Value:
         """Whether the view's rows can be copied in 16-byte chunks: innermost stride 1, base and row pitch
@@ -188,28 +206,42 @@ class _Copier:
                 scf.YieldOp([])
 
     def _chunks(self, operand: _Operand, base: ir.Value, row0: ir.Value, col0: ir.Value) -> None:
-        """cp.async of this thread's 16-byte chunks, each reading only its elements inside the tensor."""
+        """cp.async of this thread's 16-byte chunks, each reading only its elements inside the tensor.
+
+        Threads and chunks per row are powers of two (tile dimensions and warps are), so one divides the other:
+        the thread's chunk in the round starting at chunk `first` sits divmod(first, per_row) (rows, chunks)
+        from its chunk in the first round. The thread's row, column checks and shared offset are computed once
+        per fill and each chunk adds constants: a third of the ops per chunk, for every later stage and LLVM."""
         ctx = self.ctx
         per_chunk = CHUNK_BYTES // self.elem_bytes
         per_row = operand.cols // per_chunk
         chunks = operand.rows * per_row
-        view = operand.view
-        for first in range(0, chunks, self.threads):
-            q = arith.addi(ctx.tid, ctx.i32(first))
-            with only_if(None if first + self.threads <= chunks else _lt(q, ctx.i32(chunks))):
-                r = arith.divui(q, ctx.i32(per_row))
-                c = arith.muli(arith.remui(q, ctx.i32(per_row)), ctx.i32(per_chunk))
-                row = arith.addi(row0, arith.extui(i_type(64), r))
-                col = arith.addi(col0, arith.extui(i_type(64), c))
-                left = arith.subi(view.shape[1], col)
-                inside = arith.andi(_lt(row, view.shape[0]), arith.cmpi(arith.CmpIPredicate.sgt, left, ctx.i64(0)))
-                count = arith.minsi(left, ctx.i64(per_chunk))
-                size = arith.select(inside, arith.trunci(i_type(32), count), ctx.i32(0))
-                at = arith.addi(arith.muli(row, view.strides[0]), col)
-                src = ptr_offset(view.ptr, ctx.index(arith.select(inside, at, ctx.i64(0))))
-                dst_at = arith.addi(arith.muli(r, ctx.i32(operand.stride)), c)
-                dst = ptr_offset(base, ctx.index(arith.addi(dst_at, ctx.i32(operand.offset))))
-                simt.CpAsyncOp(dst, src, arith.muli(size, ctx.i32(self.elem_bytes)), bytes=CHUNK_BYTES)
+        thread_row, thread_chunk, thread_at = operand.thread
+        row_t = arith.addi(row0, arith.extui(i_type(64), thread_row))
+        rounds = range(0, chunks, self.threads)
+        columns = {dc: self._column(operand, col0, _plus(ctx, thread_chunk, dc), per_chunk)
+                   for dc in sorted({first % per_row for first in rounds})}
+        for first in rounds:
+            with only_if(None if first + self.threads <= chunks else _lt(ctx.tid, ctx.i32(chunks - first))):
+                dr, dc = divmod(first, per_row)
+                row = row_t if dr == 0 else arith.addi(row_t, ctx.i64(dr))
+                col, col_inside, size = columns[dc]
+                inside = arith.andi(_lt(row, operand.view.shape[0]), col_inside)
+                at = arith.addi(arith.muli(row, operand.view.strides[0]), col)
+                src = ptr_offset(operand.view.ptr, ctx.index(arith.select(inside, at, ctx.i64(0))))
+                dst = ptr_offset(base, ctx.index(_plus(ctx, thread_at, dr * operand.stride + dc * per_chunk)))
+                simt.CpAsyncOp(dst, src, arith.select(inside, size, ctx.i32(0)), bytes=CHUNK_BYTES)
+
+    def _column(self, operand: _Operand, col0: ir.Value, chunk: ir.Value,
+                per_chunk: int) -> tuple[ir.Value, ir.Value, ir.Value]:
+        """For the chunk `chunk` (i32) of a tile row: its first column in the tensor (i64), whether that is inside
+        the tensor, and the bytes of the chunk inside it."""
+        ctx = self.ctx
+        col = arith.addi(col0, arith.extui(i_type(64), arith.muli(chunk, ctx.i32(per_chunk))))
+        left = arith.subi(operand.view.shape[1], col)
+        count = arith.trunci(i_type(32), arith.minsi(left, ctx.i64(per_chunk)))
+        return (col, arith.cmpi(arith.CmpIPredicate.sgt, left, ctx.i64(0)),
+                arith.muli(count, ctx.i32(self.elem_bytes)))
 
     def _elements(self, operand: _Operand, base: ir.Value, row0: ir.Value, col0: ir.Value) -> None:
         """Ordinary loads and stores of this thread's elements (0 past the tensor's edges), in a loop."""
@@ -263,10 +295,14 @@ def lower_pipelined_loop(ctx: TileLowering, found: GemmLoop, plan: PipelinePlan)
     copier = _Copier(ctx, plan, ring, _operands(ctx, found, mma))
     k_tiles = ctx.to_i32(ctx.scalar(list(found.loop.operands)[1]))
     stages = plan.stages
-    for s in range(stages - 1):
-        with only_if(_lt(ctx.i32(s), k_tiles)):
-            copier.fill(ctx.i32(s), ctx.i32(s))
+    # The prologue is a loop, not S - 1 copies of the fill: a third of the IR every later stage and LLVM see.
+    prologue = scf.ForOp(ctx.i32(0), ctx.i32(stages - 1), ctx.i32(1))
+    with ir.InsertionPoint(prologue.body):
+        s = prologue.induction_variable
+        with only_if(_lt(s, k_tiles)):
+            copier.fill(s, s)
         simt.CpAsyncCommitGroupOp()
+        scf.YieldOp([])
     loop = scf.ForOp(ctx.i32(0), k_tiles, ctx.i32(1), list(acc.values))
     with ir.InsertionPoint(loop.body):
         kt = loop.induction_variable

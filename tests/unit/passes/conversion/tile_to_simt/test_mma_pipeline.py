@@ -70,6 +70,7 @@ def _check(c, expected, eacc, k, ein="f16"):
     (70, 64, 40, (64, 64, 16), 4, "f32", "f32"),       # f32: split into hi and lo in registers (3xTF32)
     (96, 72, 96, (64, 64, 32), 4, "f32", "f32"),       # f32, edges, 16-byte-aligned rows
     (128, 128, 96, (128, 128, 32), 8, "f16", "f32"),   # the example's shape, 8 warps
+    (30, 244, 20, (32, 256, 8), 1, "tf32", "f32"),     # one warp, B rows of 64 chunks: two rounds per row
 ])
 def test_pipelined_gemm_matches_numpy(m, n, k, tile, warps, ein, eacc):
     a = RNG.standard_normal((m, k)).astype(DTYPES[ein])
