@@ -101,7 +101,7 @@ def doctor() -> None:
 @click.option("-O", "opt_level", type=click.IntRange(0, 3), default=3, show_default=True, help="LLVM optimisation level.")
 @_instantiate
 @click.option("--knob", "knob", multiple=True, metavar="NAME=VALUE",
-              help="A tile GEMM lowering knob (warps, stages, specialize, persistent, group_m, epilogue, cluster); "
+              help="A tile lowering knob (warps, stages, specialize, persistent, group_m, epilogue, cluster, guarded); "
                    "repeatable.")
 def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level: int,
           instantiate: tuple[str, ...], knob: tuple[str, ...]) -> None:
