@@ -91,25 +91,42 @@ def guarded_attribute(entry: str) -> ir.Attribute:
 
 
 class _Inside:
-    """Per register of one tile access, whether its element is inside the tensor (see the module docstring)."""
+    """Per register of one tile access, whether its element is inside the tensor (see the module docstring).
+
+    What is the same for all of this thread's registers (the origin's sign, the owner flag of a store, the
+    dimensions no register bit reaches, such as the row of a warp-per-row tile) is tested once and folded into
+    one varying dimension's room (0 when it fails), so that each run costs one compare per varying dimension."""
 
     def __init__(self, ctx: TileLowering, access: TileAccess, origin: list[ir.Value], store: bool) -> None:
         self.ctx, self.access = ctx, access
-        self.rooms = [arith.subi(extent, first) for extent, first in zip(access.view.shape, access.first)]
+        rooms = [arith.subi(extent, first) for extent, first in zip(access.view.shape, access.first)]
+        layout = access.layout
+        self.varying = sorted({d for j in range(layout.per_thread)
+                               for d, c in enumerate(layout.register_coords(j)) if c})
         ok = ctx.const(i_type(1), 1)
         for start in origin:
             ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sge, start, ctx.i64(0)))
+        for d, room in enumerate(rooms):
+            if d not in self.varying:
+                ok = arith.andi(ok, arith.cmpi(arith.CmpIPredicate.sgt, room, ctx.i64(0)))
         # Every holder of a replicated element loads it; only its owner stores it.
-        self.origin_ok = arith.andi(ok, access.owner) if store and access.owner is not None else ok
+        if store and access.owner is not None:
+            ok = arith.andi(ok, access.owner)
+        if self.varying:
+            last = self.varying[-1]
+            rooms[last] = arith.select(ok, rooms[last], ctx.i64(0))
+        self.rooms, self.fixed_ok = rooms, ok
         self._cache: dict[tuple[int, int], ir.Value] = {}
 
     def __call__(self, j: int) -> ir.Value:
         """Register j's element is inside (and, for a store, this thread owns it)."""
-        inside = self.origin_ok
-        for d, c in enumerate(self.access.layout.register_coords(j)):
-            if (d, c) not in self._cache:
-                self._cache[(d, c)] = arith.cmpi(arith.CmpIPredicate.sgt, self.rooms[d], self.ctx.i64(c))
-            inside = arith.andi(inside, self._cache[(d, c)])
+        coords = self.access.layout.register_coords(j)
+        inside = None if self.varying else self.fixed_ok
+        for d in self.varying:
+            key = (d, coords[d])
+            if key not in self._cache:
+                self._cache[key] = arith.cmpi(arith.CmpIPredicate.sgt, self.rooms[d], self.ctx.i64(coords[d]))
+            inside = self._cache[key] if inside is None else arith.andi(inside, self._cache[key])
         return inside
 
 
