@@ -25,6 +25,7 @@ from oxide.passes.conversion.tile_to_simt.attention_producer import block_thread
 from oxide.passes.conversion.tile_to_simt.attention_tma import match_attention_tma
 from oxide.passes.conversion.tile_to_simt.register_budget import budget_warps
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+from oxide.passes.conversion.tile_to_simt.guarded import guarded_kernel, guarded_variants
 from oxide.passes.conversion.tile_to_simt.variants import map_json, pipeline_spec
 from oxide.passes.conversion.tile_to_simt.mma_pipeline import kernel_pipeline
 from oxide.passes.conversion.tile_to_simt.wgmma_plan import kernel_gemms
@@ -89,7 +90,8 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
     (whether the grid is at most one block per SM, each walking the tile grid), and "variants": per launch-time
     variant, its entry, its own maps, ring and launch shape (variants.py); {kernel name: {"dynamic_shared":
     bytes}} for one that takes the cp.async pipeline of the mma.sync chips (docs/tile-mma.md); {"tma", "threads"}
-    for sm_90a's attention loop (tile_to_simt/attention_tma.py, its producer warpgroup counted in "threads")."""
+    for sm_90a's attention loop (tile_to_simt/attention_tma.py, its producer warpgroup counted in "threads");
+    {kernel name: {"variants": ...}} for a straight-line kernel and its default lowering (tile_to_simt/guarded.py)."""
     pipelines = {}
     for op in module.body.operations:
         if not is_op(op, gpu.GPUModuleOp):
@@ -115,6 +117,10 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
             ring = kernel_pipeline(func.operation, target, warps, knobs.stages or None)
             if ring is not None:
                 pipelines[name] = {"dynamic_shared": ring[1].ring_bytes}
+                continue
+            # A straight-line kernel runs on vector-ready tensors, its default lowering on any others (guarded.py).
+            if guarded_kernel(func.operation, knobs.guarded):
+                pipelines[name] = guarded_variants(name, func.operation)
     return pipelines
 
 

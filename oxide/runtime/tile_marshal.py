@@ -17,7 +17,8 @@ takes, after those, one TMA tensor map per `tile["tma"]` entry, which the binder
 device memory of the tensor the entry names. Such a kernel lists its launch-time variants (`tile["variants"]`, in
 the order they are tried): the binder picks the first whose tensor maps all encode for the bound tensors, the
 last (the mma.sync sibling) needing none (`TileBound.variant`); an artifact without variants refuses a tensor TMA
-cannot describe with a KernelArgumentError. Numpy arrays on the GPU are copied to the device (made contiguous) and
+cannot describe with a KernelArgumentError. A straight-line kernel (tile_to_simt/guarded.py) lists two variants:
+itself, for tensors that are all `vector_ready`, then its default lowering. Numpy arrays on the GPU are copied to the device (made contiguous) and
 outputs copied back after a synchronous launch, as the SIMT runtime does.
 """
 
@@ -41,6 +42,9 @@ from oxide.runtime.scalars import SCALARS, convert, device_address
 from oxide.runtime.signature import KernelSpec, ParamSpec
 from oxide.runtime.tensor_map import TensorMap, TensorMapError
 from oxide.runtime.tile import MappedPartition, Partition
+
+# A straight-line tile kernel's widest access (tile_to_simt/guarded.py): ld.global.v4.b32.
+_VECTOR_BYTES = 16
 
 _FLOATS = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
 # Tensor elements whose numpy stand-in does not tell TMA their type (bf16 arrives as 16-bit patterns).
@@ -87,6 +91,16 @@ def byte_range(ptr: int, shape: Sequence[int], strides: Sequence[int], itemsize:
     low = ptr + sum(s * (n - 1) for n, s in zip(shape, strides) if s < 0)
     high = ptr + sum(s * (n - 1) for n, s in zip(shape, strides) if s > 0) + itemsize
     return low, high - low
+
+
+def vector_ready(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], dtype: np.dtype) -> bool:
+    """Whether a straight-line tile kernel may move this device tensor in 16-byte runs (strides in elements): a
+    16-byte aligned base, innermost stride 1, the other strides and the innermost extent multiples of the run."""
+    run = _VECTOR_BYTES // dtype.itemsize
+    if not shape:
+        return ptr % _VECTOR_BYTES == 0
+    return (ptr % _VECTOR_BYTES == 0 and strides[-1] == 1 and shape[-1] % run == 0
+            and all(s % run == 0 for s in strides[:-1]))
 
 
 def own_variant(kernel: Any) -> dict[str, Any]:
@@ -154,10 +168,13 @@ class TileBinder(ArgumentChecker):
         return bound
 
     def _choose_variant(self, bound: TileBound) -> None:
-        """Pick the first variant whose tensor maps encode for the bound tensors; append its maps to the ABI."""
+        """Pick the first variant whose tensor maps encode for the bound tensors (and whose "vector" tensors are
+        vector-ready); append its maps to the ABI."""
         tile = self.kernel.tile or {}
         variants = tile.get("variants") or [own_variant(self.kernel)]
         for variant in variants:
+            if not all(vector_ready(*bound.device_tensors[i]) for i in variant.get("vector", [])):
+                continue  # a straight-line kernel; its default lowering follows
             maps: list[bytes] = []
             for entry in variant.get("tma", []):
                 encoded = self._tensor_map(entry, bound)

@@ -121,6 +121,9 @@ class TileLowering:
     attention_maps: list[ir.Value] = field(default_factory=list)
     # Values carried through one loop beside its own (loop_carry.LoopCarry), or None.
     loop_carry: Any = None
+    # Whether tile loads and stores are predicated vector accesses of a straight-line kernel (guarded.py) rather
+    # than the default per-tile fast path and edge branches (memory.py).
+    guarded: bool = False
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:

@@ -8,6 +8,8 @@ arith/math ops have the elementwise rule (elementwise.py); anything else without
 
 from __future__ import annotations
 
+import dataclasses
+
 from mlir import ir
 from mlir.dialects import arith, gpu
 
@@ -25,6 +27,7 @@ from oxide.passes.conversion.tile_to_simt.context import TileLowering, ViewValue
 from oxide.passes.conversion.tile_to_simt.rules import TILE_TO_SIMT
 from oxide.passes.conversion.tile_to_simt.scalar_ops import scalar_op
 from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
+from oxide.passes.conversion.tile_to_simt.guarded import GENERAL_SUFFIX, guarded_attribute, guarded_kernel
 from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.block_order import head_major
@@ -268,6 +271,12 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         # pipeline whose ring is dynamic shared memory.
         ctx.pipeline = kernel_pipeline(func, target, warps, knobs.stages or None)
     try:
+        if guarded_kernel(func, knobs.guarded):  # no mma, so no GEMM, attention or cp.async pipeline
+            # Straight-line, for the tensors the runtime finds vector-ready; the default lowering beside it for
+            # any others (guarded.py).
+            ctx.guarded = True
+            new_func.attributes["tile.variants"] = guarded_attribute(name)
+            lower_kernel(fallback_twin(func, warps, GENERAL_SUFFIX), target, dataclasses.replace(knobs, guarded="off"))
         with ir.InsertionPoint(entry), func.location:
             ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
             if attention:  # the query blocks of one head run together and share its K and V in L2

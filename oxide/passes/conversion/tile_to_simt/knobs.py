@@ -1,5 +1,5 @@
-"""The knobs of the tile GEMM lowering: compile options that change how a GEMM K loop runs, never what it
-computes. Each knob's default (0 or "auto") lets the lowering's model of the machine choose (wgmma_plan.py);
+"""The knobs of the tile GEMM lowering (and `guarded`, of the other tile kernels): compile options that change
+how a GEMM K loop (or a kernel's memory access) runs, never what it computes. Each knob's default (0 or "auto") lets the lowering's model of the machine choose (wgmma_plan.py);
 a tuner searches them by compiling the same source with other values (`oxide build --knob stages=3`,
 `oxide.compile(..., knobs={"stages": 3})`, `convert-tile-to-simt{chip=sm_90a stages=3}`).
 
@@ -37,7 +37,9 @@ class GemmKnobs:
     its columns in the persistent kernel: blocks of the same tile column share the B tile and blocks of the same
     tile row the A tile, each loading a slice of it by TMA multicast to all of them. The flash-attention loop
     (docs/tile-attention.md) reads `specialize` (its producer warpgroup) and `pingpong`: its two consumer
-    warpgroups take turns issuing their MMAs, so that one's softmax overlaps the other's MMAs."""
+    warpgroups take turns issuing their MMAs, so that one's softmax overlaps the other's MMAs. One knob is for
+    the kernels without a GEMM: `guarded`, their loads and stores as predicated instructions in a straight-line
+    kernel ("auto": those that reduce or scan; guarded.py) instead of per-tile fast paths and edge branches."""
 
     warps: int = 0
     stages: int = 0
@@ -47,13 +49,14 @@ class GemmKnobs:
     epilogue: str = "auto"
     cluster: str = "1x1"
     pingpong: str = "auto"
+    guarded: str = "auto"
 
     def __post_init__(self) -> None:
         if self.warps and (self.warps % 4 or not 4 <= self.warps <= 16):
             raise OxideError(f"knob warps must be 4, 8, 12 or 16 (whole warpgroups), got {self.warps}")
         if not 0 <= self.stages <= MAX_STAGES or self.stages == 1:
             raise OxideError(f"knob stages must be 2 to {MAX_STAGES} (or 0: chosen by the compiler), got {self.stages}")
-        for name in ("specialize", "persistent", "pingpong"):
+        for name in ("specialize", "persistent", "pingpong", "guarded"):
             if getattr(self, name) not in SWITCHES:
                 raise OxideError(f"knob {name} must be one of {', '.join(SWITCHES)}, got '{getattr(self, name)}'")
         if self.epilogue not in EPILOGUES:

@@ -6,7 +6,8 @@ sum(index_d * stride_d) elements from the view's pointer (i64). Loads read 0 whe
 extent; stores drop such elements, and replicated layouts store from the owner thread only. When the
 layout gives a thread V contiguous elements along the innermost dimension and that dimension's stride is 1,
 the V elements move as one vector access if the whole group is inside the tensor and the address is
-V-element aligned (checked at run time; scalar accesses otherwise).
+V-element aligned (checked at run time; scalar accesses otherwise). A straight-line kernel (guarded.py) makes
+each run one predicated access instead.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from oxide.dialects import tile as T
 from oxide.ir.rules import LoweringError, is_op
 from oxide.passes.conversion.tile_to_simt.access import TileAccess
 from oxide.passes.conversion.tile_to_simt.fp8 import is_fp8
+from oxide.passes.conversion.tile_to_simt.guarded import load_guarded, store_guarded
 from oxide.passes.conversion.tile_to_simt.context import (
     PartitionValue,
     TileLowering,
@@ -198,6 +200,8 @@ def _load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape
     if not shape:
         return TileValue(layout, [simt.PtrLoadOp.build(view.ptr, results=[elem])])
     vector = vector_elements(layout, elem)
+    if ctx.guarded:
+        return load_guarded(ctx, view, origin, layout, elem, vector)
     aligned = _aligned(ctx, view, vector) if vector > 1 else None
     access = TileAccess(ctx, view, origin, layout)
     inside = access.tile_inside(origin, shape)
@@ -269,6 +273,9 @@ def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile:
             simt.PtrStoreOp(view.ptr, tile.values[0])
         return
     vector = vector_elements(layout, elem)
+    if ctx.guarded:
+        store_guarded(ctx, view, origin, tile, vector)
+        return
     aligned = _aligned(ctx, view, vector) if vector > 1 else None
     access = TileAccess(ctx, view, origin, layout)
     inside = access.tile_inside(origin, list(layout.shape))

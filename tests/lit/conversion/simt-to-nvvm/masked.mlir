@@ -20,5 +20,19 @@ module attributes {gpu.container_module} {
       // PTX-NOT: ld.global
       gpu.return
     }
+    // A guarded access is one predicated PTX access, after zeroing moves for a load; no branch.
+    // PTX-LABEL: .entry guarded(
+    gpu.func @guarded(%p: !simt.ptr<f32, 1>, %q: !simt.ptr<f32, 1>, %c: i1) kernel {
+      // PTX: mov.b32 %r{{[0-9]+}}, 0; mov.b32 %r{{[0-9]+}}, 0; mov.b32 %r{{[0-9]+}}, 0; mov.b32 %r{{[0-9]+}}, 0; @%p{{[0-9]+}} ld.global.nc.v4.b32
+      %v = "simt.guarded_load"(%p, %c) {readonly = true} : (!simt.ptr<f32, 1>, i1) -> vector<4xf32>
+      // PTX: @%p{{[0-9]+}} st.global.v4.b32 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+      "simt.guarded_store"(%q, %c, %v) : (!simt.ptr<f32, 1>, i1, vector<4xf32>) -> ()
+      // PTX: mov.b32 %r{{[0-9]+}}, 0; @%p{{[0-9]+}} ld.global.b32 %r{{[0-9]+}}, [%rd{{[0-9]+}}];
+      %s = "simt.guarded_load"(%q, %c) {readonly = false} : (!simt.ptr<f32, 1>, i1) -> vector<1xf32>
+      // PTX: @%p{{[0-9]+}} st.global.b32 [%rd{{[0-9]+}}], %r{{[0-9]+}};
+      "simt.guarded_store"(%p, %c, %s) : (!simt.ptr<f32, 1>, i1, vector<1xf32>) -> ()
+      // PTX-NOT: bra
+      gpu.return
+    }
   }
 }

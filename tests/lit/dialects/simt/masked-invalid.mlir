@@ -29,3 +29,19 @@ func.func @count_is_i64(%p: !simt.ptr<f32, 1>, %s: i64, %n: i32, %v: vector<4xf3
   "simt.masked_store"(%p, %s, %n, %v) : (!simt.ptr<f32, 1>, i64, i32, vector<4xf32>) -> ()
   return
 }
+
+// -----
+
+func.func @guarded_runs_are_words(%p: !simt.ptr<f16, 1>, %c: i1) {
+  // expected-error@+1 {{the result of a guarded access is a vector of 1, 2 or 4 32-bit elements, not vector<8xf16>}}
+  %a = "simt.guarded_load"(%p, %c) {readonly = true} : (!simt.ptr<f16, 1>, i1) -> vector<8xf16>
+  return
+}
+
+// -----
+
+func.func @guarded_runs_are_global(%p: !simt.ptr<f32, 3>, %c: i1, %v: vector<4xf32>) {
+  // expected-error@+1 {{a guarded access reads or writes global memory (address space 1), not !simt.ptr<f32, 3 : i64>}}
+  "simt.guarded_store"(%p, %c, %v) : (!simt.ptr<f32, 3>, i1, vector<4xf32>) -> ()
+  return
+}

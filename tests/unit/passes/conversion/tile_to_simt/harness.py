@@ -14,10 +14,13 @@ import numpy as np
 from mlir import ir
 
 from oxide.backend.emulator import emit_program
+from oxide.dialects import tile as T
 from oxide.dialects.context import make_context
 from oxide.ir.declare import int_value
 from oxide.passes.pipeline import build_pass_manager
+from oxide.passes.conversion.tile_to_simt.guarded import GENERAL_SUFFIX
 from oxide.runtime.emulator import launch
+from oxide.runtime.tile_marshal import vector_ready
 
 KERNEL_HEADER = "module attributes {gpu.container_module} {\n  gpu.module @kernels {\n"
 KERNEL_FOOTER = "\n  }\n}\n"
@@ -42,21 +45,52 @@ def lower(text: str, pipeline: str = "convert-tile-to-simt") -> str:
 
 
 @lru_cache(maxsize=64)
-def _compiled(text: str) -> tuple[str, dict[str, int]]:
-    """The emulator program of the lowered tile module, and the dynamic shared memory (`tile.dynamic_shared`:
-    a pipelined GEMM loop's ring) each lowered kernel launches with."""
+def _compiled(text: str) -> tuple[str, dict[str, int], dict[str, list[int | None]]]:
+    """The emulator program of the lowered tile module, the dynamic shared memory (`tile.dynamic_shared`: a
+    pipelined GEMM loop's ring) each lowered kernel launches with, and per straight-line kernel (guarded.py)
+    the rank of each of its parameters (None: not a view), to choose its variant as the runtime does."""
     with context(), ir.Location.unknown():
         module = ir.Module.parse(text)
-        build_pass_manager("builtin.module(convert-tile-to-simt)").run(module.operation)
+        ranks: dict[str, list[int | None]] = {}
         rings: dict[str, int] = {}
+        straight: set[str] = set()
+
+        def params(op: ir.Operation) -> ir.WalkResult:
+            if op.name == "gpu.func":
+                ranks[ir.StringAttr(op.attributes["sym_name"]).value] = [
+                    len(T.shape_of(a.type)) if T.ViewType.isinstance(a.type) or T.ViewMutType.isinstance(a.type)
+                    else None for a in op.regions[0].blocks[0].arguments]
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(params, ir.WalkOrder.PRE_ORDER)
+        build_pass_manager("builtin.module(convert-tile-to-simt)").run(module.operation)
 
         def visit(op: ir.Operation) -> ir.WalkResult:
+            name = ir.StringAttr(op.attributes["sym_name"]).value if "sym_name" in op.attributes else ""
             if "tile.dynamic_shared" in op.attributes:
-                rings[ir.StringAttr(op.attributes["sym_name"]).value] = int_value(op.attributes["tile.dynamic_shared"])
+                rings[name] = int_value(op.attributes["tile.dynamic_shared"])
+            if "tile.variants" in op.attributes and "vector = true" in str(op.attributes["tile.variants"]):
+                straight.add(name)
             return ir.WalkResult.ADVANCE
 
         module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-        return emit_program(module), rings
+        return emit_program(module), rings, {name: ranks[name] for name in straight}
+
+
+def _entry_for(slots: list[int | None], args: Sequence[Any]) -> bool:
+    """Whether every view in the flat ABI `args` (per parameter: a view's array, extents, strides) is
+    vector-ready (the runtime's test), so that a straight-line kernel's own entry runs."""
+    position = 0
+    for rank in slots:
+        if rank is None:
+            position += 1
+            continue
+        array, shape = args[position], [int(d) for d in args[position + 1:position + 1 + rank]]
+        strides = [int(s) for s in args[position + 1 + rank:position + 1 + 2 * rank]]
+        position += 1 + 2 * rank
+        if not vector_ready(array.__array_interface__["data"][0], tuple(shape), tuple(strides), array.dtype):
+            return False
+    return True
 
 
 def program(text: str) -> str:
@@ -77,8 +111,11 @@ def strided_view(base: np.ndarray, shape: Sequence[int], strides: Sequence[int],
 
 
 def run_tile(text: str, entry: str, grid: Sequence[int], args: Sequence[Any], warps: int = 4) -> None:
-    """Lower `text` and run kernel `entry` over `grid` tile blocks (args already in the ABI, flattened)."""
-    compiled, rings = _compiled(text)
+    """Lower `text` and run kernel `entry` over `grid` tile blocks (args already in the ABI, flattened); a
+    straight-line kernel on views that are not all vector-ready runs its default lowering, as on the GPU."""
+    compiled, rings, straight = _compiled(text)
+    if entry in straight and not _entry_for(straight[entry], args):
+        entry += GENERAL_SUFFIX
     launch(compiled, entry, tuple(grid) + (1,) * (3 - len(grid)), (32 * warps, 1, 1), list(args), rings.get(entry, 0))
 
 
