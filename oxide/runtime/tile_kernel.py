@@ -179,7 +179,9 @@ class TileKernel:
     def _enqueue(self, bound: Any, handle: Any) -> None:
         variant = bound.variant
         grid = bound.grid
-        block, shared = (_threads(variant), 1, 1), int(variant.get("dynamic_shared", 0))
+        # A variant that names no warps (a straight-line kernel's two entries) runs the kernel's own.
+        block = (_threads({"warps": self.spec.tile["warps"], **variant}), 1, 1)  # type: ignore[index]
+        shared = int(variant.get("dynamic_shared", 0))
         function = self._variant_function(variant)
         if variant.get("persistent"):
             resident = None

@@ -9,6 +9,7 @@ arith/math ops have the elementwise rule (elementwise.py); anything else without
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith, gpu
@@ -277,20 +278,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
             ctx.guarded = True
             new_func.attributes["tile.variants"] = guarded_attribute(name)
             lower_kernel(fallback_twin(func, warps, GENERAL_SUFFIX), target, dataclasses.replace(knobs, guarded="off"))
-        with ir.InsertionPoint(entry), func.location:
-            ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
-            if attention:  # the query blocks of one head run together and share its K and V in L2
-                ctx.block_ids = head_major(ctx)
-            try:
-                _bind_params(ctx, old_args, list(entry.arguments))
-            except LoweringError as exc:
-                raise exc.at(func) from None
-            if gemm:
-                emit_gemm_kernel(ctx, old_entry, *gemm, list(entry.arguments)[-len(maps):], emit_op)
-            elif attention and attention.specialized:
-                emit_specialized_attention(ctx, old_entry, emit_op)
-            else:
-                emit_block(ctx, old_entry)
+        _emit_body(ctx, func, entry, gemm, attention, len(maps))
         ctx.finish_scratch()
         # The ring (dynamic shared memory) and the static arrays, planned together against the chip's limit.
         ring = gemm[1] if gemm else ctx.pipeline[1] if ctx.pipeline else None
@@ -305,6 +293,26 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         new_func.erase()
         raise
     func.erase()
+
+
+def _emit_body(ctx: TileLowering, func: ir.Operation, entry: ir.Block, gemm: Any, attention: Any, maps: int) -> None:
+    """The new entry's body: the thread id, the parameters bound, then the kernel's ops (the GEMM kernel's roles,
+    the specialized attention kernel's, or every op in order)."""
+    old_entry = func.regions[0].blocks[0]
+    with ir.InsertionPoint(entry), func.location:
+        ctx.tid = simt.ThreadIdOp.build(dim=simt.DimAttr.get("x"))
+        if attention:  # the query blocks of one head run together and share its K and V in L2
+            ctx.block_ids = head_major(ctx)
+        try:
+            _bind_params(ctx, list(old_entry.arguments), list(entry.arguments))
+        except LoweringError as exc:
+            raise exc.at(func) from None
+        if gemm:
+            emit_gemm_kernel(ctx, old_entry, *gemm, list(entry.arguments)[-maps:], emit_op)
+        elif attention and attention.specialized:
+            emit_specialized_attention(ctx, old_entry, emit_op)
+        else:
+            emit_block(ctx, old_entry)
 
 
 # The ops that may make fp8 tiles.
