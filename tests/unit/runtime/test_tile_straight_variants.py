@@ -1,7 +1,8 @@
 """How the tile runtime chooses between a straight-line row kernel and its default lowering
 (tile_to_simt/guarded.py): the straight-line entry only when every tensor is vector-ready (16-byte aligned base,
 innermost stride 1, other strides and innermost extent multiples of 16 bytes), else `$general`. Checked on the
-RMSNorm artifact fixture (no GPU: the device tensors are given as the binder records them)."""
+RMSNorm artifact fixture, given the two variants a build with knob guarded records (the fixture is built with the
+default, guarded=off); no GPU: the device tensors are given as the binder records them."""
 
 from __future__ import annotations
 
@@ -14,6 +15,11 @@ from oxide.runtime.artifact import Artifact
 from oxide.runtime.tile_marshal import TileBinder, TileBound, vector_ready
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "tile" / "rmsnorm.oxide.json"
+
+
+def straight_variants(entry: str, views: int) -> list[dict]:
+    """What guarded.guarded_variants records for a straight-line kernel whose first `views` parameters are views."""
+    return [{"entry": entry, "vector": list(range(views))}, {"entry": entry + "$general"}]
 F32 = np.dtype(np.float32)
 
 
@@ -32,6 +38,7 @@ def test_vector_ready(ptr, shape, strides, ready):
 
 def _chosen(tensors: dict[int, tuple]) -> str:
     spec = next(k for k in Artifact.load(FIXTURE).kernels if k.entry == "rmsnorm_4_1024")
+    spec.tile["variants"] = straight_variants(spec.entry, 3)  # type: ignore[index]
     bound = TileBound()
     bound.device_tensors = tensors
     TileBinder(spec, gpu=True)._choose_variant(bound)

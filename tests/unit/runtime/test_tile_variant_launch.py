@@ -1,6 +1,7 @@
 """How the tile runtime launches a straight-line row kernel's variants (docs/tile-lowering.md, "Straight-line
 kernels"): both entries carry no warps of their own and launch with the kernel's block. Checked on the softmax
-artifact fixture with a recording executor (no GPU), through the same path a GPU launch takes."""
+artifact fixture, given the variants a build with knob guarded records, with a recording executor (no GPU),
+through the same path a GPU launch takes."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from oxide.runtime.artifact import Artifact
 from oxide.runtime.tile_kernel import TileKernel
+from tests.unit.runtime.test_tile_straight_variants import straight_variants
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "tile" / "softmax.oxide.json"
 
@@ -35,6 +37,7 @@ class _Executor:
 @pytest.mark.parametrize("entry,threads", [("softmax_4_1024", 128), ("softmax_1_4096", 256)])
 def test_both_entries_launch_with_the_kernels_block(entry, threads):
     spec = next(k for k in Artifact.load(FIXTURE).kernels if k.entry == entry)
+    spec.tile["variants"] = straight_variants(entry, 2)  # type: ignore[index]
     assert spec.tile["warps"] * 32 == threads
     executor = _Executor()
     kernel = TileKernel(spec, executor)

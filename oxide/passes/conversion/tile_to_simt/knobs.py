@@ -49,7 +49,7 @@ class GemmKnobs:
     epilogue: str = "auto"
     cluster: str = "1x1"
     pingpong: str = "auto"
-    guarded: str = "auto"
+    guarded: str = "off"
 
     def __post_init__(self) -> None:
         if self.warps and (self.warps % 4 or not 4 <= self.warps <= 16):

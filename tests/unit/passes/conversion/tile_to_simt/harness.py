@@ -45,7 +45,7 @@ def lower(text: str, pipeline: str = "convert-tile-to-simt") -> str:
 
 
 @lru_cache(maxsize=64)
-def _compiled(text: str) -> tuple[str, dict[str, int], dict[str, list[int | None]]]:
+def _compiled(text: str, pipeline: str = "convert-tile-to-simt") -> tuple[str, dict[str, int], dict[str, list[int | None]]]:
     """The emulator program of the lowered tile module, the dynamic shared memory (`tile.dynamic_shared`: a
     pipelined GEMM loop's ring) each lowered kernel launches with, and per straight-line kernel (guarded.py)
     the rank of each of its parameters (None: not a view), to choose its variant as the runtime does."""
@@ -63,7 +63,7 @@ def _compiled(text: str) -> tuple[str, dict[str, int], dict[str, list[int | None
             return ir.WalkResult.ADVANCE
 
         module.operation.walk(params, ir.WalkOrder.PRE_ORDER)
-        build_pass_manager("builtin.module(convert-tile-to-simt)").run(module.operation)
+        build_pass_manager(f"builtin.module({pipeline})").run(module.operation)
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             name = ir.StringAttr(op.attributes["sym_name"]).value if "sym_name" in op.attributes else ""
@@ -110,10 +110,12 @@ def strided_view(base: np.ndarray, shape: Sequence[int], strides: Sequence[int],
     return [base[offset:], *[np.int64(d) for d in shape], *[np.int64(s) for s in strides]]
 
 
-def run_tile(text: str, entry: str, grid: Sequence[int], args: Sequence[Any], warps: int = 4) -> None:
-    """Lower `text` and run kernel `entry` over `grid` tile blocks (args already in the ABI, flattened); a
-    straight-line kernel on views that are not all vector-ready runs its default lowering, as on the GPU."""
-    compiled, rings, straight = _compiled(text)
+def run_tile(text: str, entry: str, grid: Sequence[int], args: Sequence[Any], warps: int = 4,
+             pipeline: str = "convert-tile-to-simt") -> None:
+    """Lower `text` (by `pipeline`) and run kernel `entry` over `grid` tile blocks (args already in the ABI,
+    flattened); a straight-line kernel on views that are not all vector-ready runs its default lowering, as on
+    the GPU."""
+    compiled, rings, straight = _compiled(text, pipeline)
     if entry in straight and not _entry_for(straight[entry], args):
         entry += GENERAL_SUFFIX
     launch(compiled, entry, tuple(grid) + (1,) * (3 - len(grid)), (32 * warps, 1, 1), list(args), rings.get(entry, 0))
