@@ -3,7 +3,8 @@
 // keys and values BN rows at a time: S = Q K^T on Tensor Cores, a running row maximum m and row sum l, the
 // accumulator rescaled by exp2(m_old - m_new) when the maximum grows, then O += P V with P in bf16. The scale
 // is folded into the exponent: exp(x / sqrt(D)) = exp2(x * scale_log2) with scale_log2 = log2(e) / sqrt(D),
-// so one multiply per score serves both. Keys past the sequence (a partial last block) are masked to -inf;
+// so one multiply per score serves both; `ftz::Enabled` makes each exp2 one `ex2.approx.ftz` instruction (a
+// probability below 2^-126 becomes 0 beside a row sum of at least 1). Keys past the sequence (a partial last block) are masked to -inf;
 // the causal kernel also masks keys after the query and stops at the diagonal block.
 #[cutile::module]
 pub mod attention {
@@ -34,8 +35,8 @@ pub mod attention {
             let s = mma(tq, tk.transpose(), constant(0.0f32, const_shape![BM, BN])) * scale;
             let s = select(keys_inside::<BM, BN>(j * BN, n), s, minus_inf);
             let m_new = max_tile(m_i, reduce_max(s, 1).reshape(const_shape![BM, 1]));
-            let p = exp2(s - m_new.broadcast(const_shape![BM, BN]), ftz::Disabled);
-            let alpha = exp2(m_i - m_new, ftz::Disabled);
+            let p = exp2(s - m_new.broadcast(const_shape![BM, BN]), ftz::Enabled);
+            let alpha = exp2(m_i - m_new, ftz::Enabled);
             l_i = l_i * alpha + reduce_sum(p, 1).reshape(const_shape![BM, 1]);
             let tv = pv.load([b, h, j, 0i32]).reshape(const_shape![BN, D]);
             acc = mma(convert_tile::<bf16>(p), tv, acc * alpha.broadcast(const_shape![BM, D]));
@@ -72,8 +73,8 @@ pub mod attention {
             let s = mma(tq, tk.transpose(), constant(0.0f32, const_shape![BM, BN])) * scale;
             let s = select(keys_causal::<BM, BN>(qm * BM, j * BN, n), s, minus_inf);
             let m_new = max_tile(m_i, reduce_max(s, 1).reshape(const_shape![BM, 1]));
-            let p = exp2(s - m_new.broadcast(const_shape![BM, BN]), ftz::Disabled);
-            let alpha = exp2(m_i - m_new, ftz::Disabled);
+            let p = exp2(s - m_new.broadcast(const_shape![BM, BN]), ftz::Enabled);
+            let alpha = exp2(m_i - m_new, ftz::Enabled);
             l_i = l_i * alpha + reduce_sum(p, 1).reshape(const_shape![BM, 1]);
             let tv = pv.load([b, h, j, 0i32]).reshape(const_shape![BN, D]);
             acc = mma(convert_tile::<bf16>(p), tv, acc * alpha.broadcast(const_shape![BM, D]));

@@ -1,6 +1,6 @@
 """The emulator's rule for `simt.inline_ptx`: the templates it knows (runtime sides in
 oxide.runtime.emulator.tensor_core and packed): the tile lowering's `ldmatrix` and `cvt.rna.tf32.f32`, the packed
-half conversions `cvt.*x2.f32`, the fp8 ones
+half conversions `cvt.*x2.f32`, `ex2.approx.ftz.f32`, the fp8 ones
 `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32`, `cvta.to.shared` and `nanosleep`. Any other template makes the kernel one the
 emulator refuses, located at the `ptx_asm!`/call that wrote it."""
 
@@ -28,6 +28,8 @@ _CVTA_SHARED = "cvta.to.shared.u64 $0, $1;"
 _FENCE = "// wgmma accumulator fence"
 # Its counterpart before a wgmma fence (tile_to_simt/attention_wgmma.py): a packed register of wgmma's A pinned.
 _A_FENCE = "// wgmma A register"
+# A tile kernel's `exp2(x, ftz::Enabled)` on f32 (tile_to_simt/scalar_ops.py).
+_EX2_FTZ = "ex2.approx.ftz.f32 $0, $1;"
 # convert::cvt_*x2_f32 (calls/ptx_fns.py): `cvt.<rounding>[.relu].<kind>.f32 $0, $2, $1;`, the first argument low.
 _CVT_PACK = re.compile(r"cvt\.(rn|rz)(\.relu)?\.(f16x2|bf16x2)\.f32 \$0, \$2, \$1;")
 # The tile lowering's fp8 conversions (tile_to_simt/fp8.py): two f32 into one 16-bit register, the first low.
@@ -54,6 +56,10 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
     if (asm, constraints) in ((_FENCE, "=f,0"), (_A_FENCE, "=r,0")):
         em.line(f"{em.result(op)} = {args[0]}")  # an operand fence (the tile lowering's, around wgmma)
         return
+    if asm == _EX2_FTZ:  # subnormal results flush to zero (the smallest normal f32 is 2^-126)
+        em.line("from oxide.runtime.emulator import approx as _ap")
+        em.line(f"{em.result(op)} = _ap.exp2_ftz(c.broadcast({args[0]}))")
+        return
     if asm == "nanosleep.u32 $0;":
         return  # a hint to the scheduler: threads that spin on a flag progress anyway on the emulator
     if asm == _CVTA_SHARED:
@@ -73,6 +79,6 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
                 f"{match.group(1)!r})")
         return
     raise LoweringError("the emulator runs inline PTX only for ldmatrix, cvt.rna.tf32.f32 (the tile lowering's mma "
-                        "code), the packed half and fp8 conversions cvt.*x2.f32, cvta.to.shared, nanosleep and the "
+                        "code), the packed half and fp8 conversions cvt.*x2.f32, ex2.approx.ftz.f32, cvta.to.shared, nanosleep and the "
                         "wgmma operand fences, not "
                         f"`{asm}`; run this kernel on a GPU", op)

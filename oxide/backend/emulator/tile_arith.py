@@ -10,6 +10,7 @@ from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith
+from mlir.dialects import math as math_d
 
 from oxide.backend.emulator.ops_arith import BINARY, BOOL_BINARY, CAST_KINDS, NUMPY_BINARY, VALUES_BINARY
 from oxide.backend.emulator.ops_math import MATH_TEMPLATES
@@ -20,6 +21,7 @@ from oxide.backend.emulator.tile_emitter import (
     elem_name,
     shape_of,
 )
+from oxide.dialects.tile.dialect import FTZ_ATTR
 from oxide.ir.rules import LoweringError
 from oxide.ir.declare import int_value
 
@@ -55,6 +57,11 @@ def emit_negf(em: TileEmitter, op: Any) -> None:
 @tile_rule(*MATH_TEMPLATES.classes)
 def emit_math(em: TileEmitter, op: Any) -> None:
     t = compute_type(op.results[0].type, op)
+    if FTZ_ATTR in op.attributes and isinstance(op.opview, math_d.Exp2Op) and "f32" in str(op.results[0].type):
+        # exp2(x, ftz::Enabled): what the GPU's ex2.approx.ftz.f32 gives (tile_to_simt/scalar_ops.py).
+        em.line("from oxide.runtime.emulator import approx as _ap")
+        em.assign(op, f"_ap.exp2_ftz({em.args(op)[0]})")
+        return
     em.assign(op, MATH_TEMPLATES[op].format(*em.args(op), t=t))
 
 

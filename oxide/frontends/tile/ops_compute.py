@@ -10,6 +10,7 @@ from mlir import ir
 from mlir.dialects import arith, math
 
 from oxide.dialects import tile
+from oxide.dialects.tile.dialect import FTZ_ATTR
 from oxide.frontends.syntax import ast
 from oxide.frontends.syntax.errors import err
 from oxide.frontends.tile import values as vals
@@ -123,6 +124,7 @@ _UNARY_MATH = {"exp": math.exp, "exp2": math.exp2, "log": math.log, "log2": math
 def _unary(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     _no_fp8(e, args, name)
     approximate = name == "sqrt" and _approximate(args)
+    flush = name == "exp2" and any(isinstance(a.ty, MarkerT) and a.const == "ftz::Enabled" for a in args)
     args = without_markers(args)
     check_arity(e, args, 1, name, f"{name}(x)")
     ty, (x,) = _same(e, args, name)
@@ -142,6 +144,8 @@ def _unary(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> 
     out = V(ty, _UNARY_MATH[name](x.value))
     if approximate:
         _allow_approximation(out.value)
+    if flush:
+        out.value.owner.attributes[FTZ_ATTR] = ir.UnitAttr.get()
     return out
 
 

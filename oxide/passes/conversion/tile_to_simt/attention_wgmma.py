@@ -188,12 +188,34 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue | list
 PIN_A = ("// wgmma A register", "=r,0")
 
 
+# Two f32 rounded to nearest into one register of 16-bit halves, the first argument low: one instruction
+# (F2FP.PACK_AB) where two conversions and the packing would take four.
+CVT_PAIR = "cvt.rn.{kind}x2.f32 $0, $2, $1;"
+
+
+def _rounded_from_f32(value: ir.Value) -> ir.Value | None:
+    """The f32 that `value` (bf16 or f16) was rounded to nearest from by an `arith.truncf`, or None."""
+    owner = value.owner
+    if not isinstance(owner, ir.Operation) and hasattr(owner, "operation"):
+        owner = owner.operation
+    if not isinstance(owner, ir.Operation) or owner.name != "arith.truncf" or "roundingmode" in owner.attributes:
+        return None
+    source = owner.operands[0]
+    return source if str(source.type) == "f32" else None
+
+
 def packed_a(ctx: TileLowering, p: TileValue) -> list[ir.Value]:
     """`p`'s values as the 32-bit registers of wgmma's register A: registers 2i (low half) and 2i + 1 (high
-    half) in one, pinned before the fence."""
+    half) in one, pinned before the fence. A pair rounded from f32 (the softmax's `P`) is converted and packed
+    by one `cvt.rn.{bf16,f16}x2.f32`, which pins the register as well (inline PTX with side effects)."""
     i16, i32 = ir.IntegerType.get_signless(16), ir.IntegerType.get_signless(32)
     out = []
     for lo, hi in zip(p.values[0::2], p.values[1::2]):
+        sources = (_rounded_from_f32(lo), _rounded_from_f32(hi))
+        if all(s is not None for s in sources):
+            kind = str(lo.type)
+            out.append(build_inline_ptx(list(sources), CVT_PAIR.format(kind=kind), "=r,f,f", [i32])[0])
+            continue
         low = arith.extui(i32, arith.bitcast(i16, lo))
         high = arith.shli(arith.extui(i32, arith.bitcast(i16, hi)), ctx.i32(16))
         out.append(build_inline_ptx([arith.ori(low, high)], *PIN_A, [i32])[0])
