@@ -37,6 +37,7 @@ from mlir.dialects import arith
 from oxide.dialects import simt
 from oxide.dialects.simt.inline_ptx import build_inline_ptx
 from oxide.dialects.simt.wgmma import REGISTER_A_REGISTERS
+from oxide.ir.rules import is_op
 from oxide.passes.conversion.tile_to_simt.attention_pattern import (
     SWIZZLE_ELEMS,
     WGMMA_M,
@@ -198,7 +199,8 @@ def _rounded_from_f32(value: ir.Value) -> ir.Value | None:
     owner = value.owner
     if not isinstance(owner, ir.Operation) and hasattr(owner, "operation"):
         owner = owner.operation
-    if not isinstance(owner, ir.Operation) or owner.name != "arith.truncf" or "roundingmode" in owner.attributes:
+    if not isinstance(owner, ir.Operation) or not is_op(owner, arith.TruncFOp) or \
+            "roundingmode" in owner.attributes:
         return None
     source = owner.operands[0]
     return source if str(source.type) == "f32" else None
