@@ -32,8 +32,7 @@ module attributes {gpu.container_module} {
 
     // 1024 elements along the reduced dimension over 4 warps: 7 in-thread steps, 5 shuffles, then one round
     // through shared memory for both warp bits: each thread writes its one total, a barrier, and every thread
-    // reads the 4 warps' totals and adds them in warp order: 128 words of scratch. (A reducing kernel is
-    // straight-line: its result leaves by a guarded store, docs/tile-lowering.md.)
+    // reads the 4 warps' totals and adds them in warp order: 128 words of scratch.
     // CHECK-LABEL: gpu.func @sum1024
     // CHECK: simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<f32, 128 : i64>
     // CHECK-COUNT-5: "simt.shuffle"
@@ -41,7 +40,7 @@ module attributes {gpu.container_module} {
     // CHECK: "simt.sync_threads"
     // CHECK-COUNT-4: "simt.ptr_load"
     // CHECK-NOT: "simt.sync_threads"
-    // CHECK: "simt.guarded_store"({{.*}}) : (!simt.ptr<f32, 1 : i64>, i1, vector<1xf32>) -> ()
+    // CHECK: "simt.ptr_store"({{.*}}) : (!simt.ptr<f32, 1 : i64>, f32) -> ()
     gpu.func @sum1024(%z: !tile.view_mut<f32, array<i64: 1>>, %x: !tile.view<f32, array<i64: -1>>) kernel attributes {tile.warps = 4 : i32} {
       %c0 = arith.constant 0 : i32
       %p = "tile.make_partition"(%x) : (!tile.view<f32, array<i64: -1>>) -> !tile.partition<f32, array<i64: 1024>>

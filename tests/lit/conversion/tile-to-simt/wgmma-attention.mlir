@@ -14,8 +14,12 @@
 // a warpgroup waits at its own (2 or 3) before its MMAs and arrives on the other's after committing them
 // (warpgroup 1 not in the last step). The producer warpgroup keeps 24 registers; its
 // first thread copies q, then per step waits (from the fifth step on) for the stage's `empty` and copies the
-// step's k and v. On sm_90 the loop keeps mma.sync and the plain ABI.
-// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s
+// step's k and v. On sm_90 the loop keeps mma.sync and the plain ABI. (At D = BN = 64 the default, specialize=auto,
+// keeps two unspecialized blocks per SM instead, with thread 0 refilling the ring: the AUTO run.)
+// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a specialize=on})' | FileCheck %s
+// RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s --check-prefix=AUTO
+// AUTO: simt.contract = {block = array<i32: 256, 1, 1>
+// AUTO-NOT: "simt.setmaxnreg"
 // The key mask is built in the scores' accumulator layout (tile_to_simt/rematerialise.py) and p stays in
 // registers, so the loop has no block barrier:
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{chip=sm_90a})' | FileCheck %s --check-prefix=LOOP
