@@ -86,12 +86,17 @@ class TileKernel:
         """The executor's function of the kernel's own entry (loaded on first use)."""
         return self._variant_function(own_variant(self.spec))
 
+    def _warps(self, variant: dict[str, Any]) -> int:
+        """A variant's warps: its own, or the kernel's where it names none (a straight-line kernel's two
+        entries)."""
+        return int(variant.get("warps", self.spec.tile["warps"]))  # type: ignore[index]
+
     def _variant_function(self, variant: dict[str, Any]) -> Any:
         """The function of one launch-time variant (tile_marshal.py), loaded on first use with its ABI (its tensor
         maps) and its dynamic shared memory (the stage ring of sm_90a's GEMM path, docs/tile-hopper.md)."""
         function = self._functions.get(variant["entry"])
         if function is None:
-            tile = {"warps": variant.get("warps", self.spec.tile["warps"]), "tma": variant.get("tma", [])}  # type: ignore[index]
+            tile = {"warps": self._warps(variant), "tma": variant.get("tma", [])}
             # A clustered entry launches through cuLaunchKernelEx with its cluster dimensions.
             spec = dataclasses.replace(self.spec, entry=variant["entry"], tile=tile,
                                        cluster=list(variant.get("cluster") or []))
@@ -179,8 +184,7 @@ class TileKernel:
     def _enqueue(self, bound: Any, handle: Any) -> None:
         variant = bound.variant
         grid = bound.grid
-        # A variant that names no warps (a straight-line kernel's two entries) runs the kernel's own.
-        block = (_threads({"warps": self.spec.tile["warps"], **variant}), 1, 1)  # type: ignore[index]
+        block = (_threads({**variant, "warps": self._warps(variant)}), 1, 1)
         shared = int(variant.get("dynamic_shared", 0))
         function = self._variant_function(variant)
         if variant.get("persistent"):

@@ -79,6 +79,5 @@ def emit_inline_ptx(em: KernelEmitter, op: Any) -> None:
                 f"{match.group(1)!r})")
         return
     raise LoweringError("the emulator runs inline PTX only for ldmatrix, cvt.rna.tf32.f32 (the tile lowering's mma "
-                        "code), the packed half and fp8 conversions cvt.*x2.f32, ex2.approx.ftz.f32, cvta.to.shared, nanosleep and the "
-                        "wgmma operand fences, not "
-                        f"`{asm}`; run this kernel on a GPU", op)
+                        "code), the packed half and fp8 conversions cvt.*x2.f32, ex2.approx.ftz.f32, cvta.to.shared, "
+                        f"nanosleep and the wgmma operand fences, not `{asm}`; run this kernel on a GPU", op)

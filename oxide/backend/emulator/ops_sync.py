@@ -31,19 +31,21 @@ def emit_sync_threads(em: KernelEmitter, op: Any) -> None:
 @rule(blocking(simt.NamedBarrierOp))
 def emit_named_barrier(em: KernelEmitter, op: Any) -> None:
     # Only part of the block joins it, so it needs warps that progress independently (scheduled mode).
-    if em.scheduled:
-        ident, threads = (int_value(op.attributes[name]) for name in ("id", "threads"))
-        em.line(f"yield _s.NamedSync({em.mask}, {em.loc(op)}, {ident}, {threads})")
-    else:
-        em.line(f"_h.not_in_lockstep(c, {em.loc(op)})")
+    _named(em, op, "yield _s.NamedSync({mask}, {loc}, {id}, {threads})")
 
 
 @rule(blocking(simt.NamedBarrierArriveOp))
 def emit_named_barrier_arrive(em: KernelEmitter, op: Any) -> None:
     # It waits for nothing, but the warps it releases wait in scheduled mode.
+    _named(em, op, "_s.arrive_named(c, {mask}, {loc}, {id}, {threads})")
+
+
+def _named(em: KernelEmitter, op: Any, scheduled: str) -> None:
+    """A named-barrier op: the `scheduled` line with its mask, location, id and threads filled in; outside the
+    scheduled mode (warps in lockstep) a located error."""
     if em.scheduled:
-        ident, threads = (int_value(op.attributes[name]) for name in ("id", "threads"))
-        em.line(f"_s.arrive_named(c, {em.mask}, {em.loc(op)}, {ident}, {threads})")
+        em.line(scheduled.format(mask=em.mask, loc=em.loc(op), id=int_value(op.attributes["id"]),
+                                 threads=int_value(op.attributes["threads"])))
     else:
         em.line(f"_h.not_in_lockstep(c, {em.loc(op)})")
 

@@ -33,7 +33,7 @@ _BINARY_FORMS = {"addf": "+", "addi": "+", "subf": "-", "subi": "-", "mulf": "*"
 @function(*_BINARY_FORMS)
 def _binary_form(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     _no_fp8(e, args, name)
-    approximate = name in ("divf", "true_div") and _approximate(args)
+    approximate = name in ("divf", "true_div") and _has_marker(args, "rounding::Approx")
     args = without_markers(args)
     check_arity(e, args, 2, name, f"{name}(a, b)")
     a, b = args
@@ -46,10 +46,10 @@ def _binary_form(em: TileEmitter, e: Any, args: list[V], expected: Any, name: st
     return out
 
 
-def _approximate(args: list[V]) -> bool:
-    """Whether the markers ask for `rounding::Approx`. The other rounding markers are dropped: oxide rounds to
-    nearest, which is also within `rounding::Full`'s bound."""
-    return any(isinstance(a.ty, MarkerT) and a.const == "rounding::Approx" for a in args)
+def _has_marker(args: list[V], marker: str) -> bool:
+    """Whether the call passes marker `marker` (`rounding::Approx`, `ftz::Enabled`: the two that change the code).
+    The other markers are dropped: oxide rounds to nearest, which is also within `rounding::Full`'s bound."""
+    return any(isinstance(a.ty, MarkerT) and a.const == marker for a in args)
 
 
 def _allow_approximation(value: ir.Value) -> None:
@@ -123,8 +123,8 @@ _UNARY_MATH = {"exp": math.exp, "exp2": math.exp2, "log": math.log, "log2": math
 @function(*_UNARY_MATH, "absi", "abs", "negf", "negi", "noti")
 def _unary(em: TileEmitter, e: Any, args: list[V], expected: Any, name: str) -> V:
     _no_fp8(e, args, name)
-    approximate = name == "sqrt" and _approximate(args)
-    flush = name == "exp2" and any(isinstance(a.ty, MarkerT) and a.const == "ftz::Enabled" for a in args)
+    approximate = name == "sqrt" and _has_marker(args, "rounding::Approx")
+    flush = name == "exp2" and _has_marker(args, "ftz::Enabled")
     args = without_markers(args)
     check_arity(e, args, 1, name, f"{name}(x)")
     ty, (x,) = _same(e, args, name)

@@ -40,4 +40,3 @@ def pack_halves(lo: Any, hi: Any, kind: str, rounding: str, relu: bool) -> np.nd
             x = np.where(np.isnan(x), x, np.maximum(x, np.float32(0)))
         halves.append(_bf16_bits(x, rounding) if kind == "bf16x2" else _f16_bits(x, rounding))
     return ((halves[1] << np.uint32(16)) | halves[0]).astype(np.uint32).view(np.int32)
-

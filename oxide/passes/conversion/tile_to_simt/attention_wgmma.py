@@ -196,13 +196,10 @@ CVT_PAIR = "cvt.rn.{kind}x2.f32 $0, $2, $1;"
 
 def _rounded_from_f32(value: ir.Value) -> ir.Value | None:
     """The f32 that `value` (bf16 or f16) was rounded to nearest from by an `arith.truncf`, or None."""
-    owner = value.owner
-    if not isinstance(owner, ir.Operation) and hasattr(owner, "operation"):
-        owner = owner.operation
-    if not isinstance(owner, ir.Operation) or not is_op(owner, arith.TruncFOp) or \
-            "roundingmode" in owner.attributes:
+    owner = value.owner  # a Block for a block argument, which is_op rejects
+    if not is_op(owner, arith.TruncFOp) or "roundingmode" in owner.operation.attributes:
         return None
-    source = owner.operands[0]
+    source = owner.operation.operands[0]
     return source if str(source.type) == "f32" else None
 
 

@@ -1,6 +1,6 @@
 """Re-creating a tile's elementwise arith/math op on the scalars a thread holds.
 
-The op is re-created as it is, with one exception: `math.sqrt` on f32 or f64. Upstream lowers it to libdevice's
+The op is re-created as it is, with two exceptions. `math.sqrt` on f32 or f64: Upstream lowers it to libdevice's
 `__nv_sqrtf`, which without the precise-sqrt reflect flag is `sqrt.approx.f32`, while a tile kernel's `sqrt`
 is correctly rounded unless its source writes `rounding::Approx` (the frontend marks that `fastmath<afn>`). So a
 `math.sqrt` without `afn` becomes `simt.libdevice {fn = "sqrt"}` (`__nv_fsqrt_rn`, `__nv_dsqrt_rn`). And an f32
@@ -23,7 +23,7 @@ EX2_FTZ = "ex2.approx.ftz.f32 $0, $1;"
 
 def scalar_op(name: str, results: list[ir.Type], operands: list[ir.Value],
               attributes: dict[str, ir.Attribute]) -> list[ir.Value]:
-    """The results of op `name` on scalar `operands` (see the module docstring for math.sqrt)."""
+    """The results of op `name` on scalar `operands` (see the module docstring for math.sqrt and math.exp2)."""
     if name == math.SqrtOp.OPERATION_NAME and str(results[0]) in ("f32", "f64") and not _approximate(attributes):
         return [simt.LibdeviceOp.build(operands, fn="sqrt", results=results)]
     if name == math.Exp2Op.OPERATION_NAME and str(results[0]) == "f32" and FTZ_ATTR in attributes:

@@ -10,9 +10,9 @@ Every slice is a whole number of 8-row swizzle atoms, so the 128-byte swizzle of
 
 A stage of block X is written by X and by its peers (the blocks of its tile row and column), so a peer may
 refill it only after X's consumers released it: each consumer warp arrives on the `empty` barrier of every block
-that writes into it, itself included (a remote arrive through the cluster's shared-memory window, released at CTA scope:
-see `release`), and `empty` expects warps x (CM + CN - 1) arrivals. `full` is unchanged: its own producer's expect_tx of the whole stage's
-bytes, which the copies of all the peers complete. A cluster barrier after the barriers' initialisation keeps a
+that writes into it, itself included (a remote arrive through the cluster's shared-memory window, released at
+CTA scope: see `release`), and `empty` expects warps x (CM + CN - 1) arrivals. `full` is unchanged: its own
+producer's expect_tx of the whole stage's bytes, which the copies of all the peers complete. A cluster barrier after the barriers' initialisation keeps a
 peer from arriving on, or copying into, a block whose barriers are not initialised yet, and one at the end keeps
 a block alive while a peer may still arrive on its barriers.
 """

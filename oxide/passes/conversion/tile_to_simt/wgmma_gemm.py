@@ -124,7 +124,7 @@ def _plus(ctx: TileLowering, value: ir.Value, offset: int) -> ir.Value:
 # A descriptor's start address field is the shared address / 16 in its low 14 bits, and every shared address of a
 # block is below 256 KiB, so the field never carries into the bits above it: the descriptor of base + d bytes is
 # the descriptor of base plus d / 16. Each MMA's descriptors are then one constant add to a per-stage descriptor,
-# not the address arithmetic, shift and mask of a fresh one (five to six instructions less per wgmma in the SASS).
+# not the address arithmetic, shift and mask of a fresh one (docs/tile-hopper.md: what it did to fp8).
 
 
 def _plus_bytes(ring: Ring, desc: ir.Value, elements: int) -> ir.Value:

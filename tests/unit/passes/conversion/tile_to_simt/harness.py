@@ -45,7 +45,8 @@ def lower(text: str, pipeline: str = "convert-tile-to-simt") -> str:
 
 
 @lru_cache(maxsize=64)
-def _compiled(text: str, pipeline: str = "convert-tile-to-simt") -> tuple[str, dict[str, int], dict[str, list[int | None]]]:
+def _compiled(text: str,
+              pipeline: str = "convert-tile-to-simt") -> tuple[str, dict[str, int], dict[str, list[int | None]]]:
     """The emulator program of the lowered tile module, the dynamic shared memory (`tile.dynamic_shared`: a
     pipelined GEMM loop's ring) each lowered kernel launches with, and per straight-line kernel (guarded.py)
     the rank of each of its parameters (None: not a view), to choose its variant as the runtime does."""
