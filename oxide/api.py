@@ -91,7 +91,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     timings.update(result.timings)
     _check_passable(result, name, source)
     frontend_ir = str(result.module)
-    tile = {entry: {"warps": warps} for entry, warps in tile_kernel_warps(result.module).items()}  # before lowering
+    tile = {entry: {"warps": warps} for entry, warps in tile_kernel_warps(result.module, gemm_knobs).items()}  # before lowering
     if opt_level is None:
         target = replace(target, opt_level=default_opt_level(bool(tile)))
     with context:

@@ -2,10 +2,13 @@
 // the softmax computed online in f32. Each tile block owns BM query rows of one (batch, head) and walks the
 // keys and values BN rows at a time: S = Q K^T on Tensor Cores, a running row maximum m and row sum l, the
 // accumulator rescaled by exp2(m_old - m_new) when the maximum grows, then O += P V with P in bf16. The scale
-// is folded into the exponent: exp(x / sqrt(D)) = exp2(x * scale_log2) with scale_log2 = log2(e) / sqrt(D),
-// so one multiply per score serves both; `ftz::Enabled` makes each exp2 one `ex2.approx.ftz` instruction (a
-// probability below 2^-126 becomes 0 beside a row sum of at least 1). Keys past the sequence (a partial last block) are masked to -inf;
-// the causal kernel also masks keys after the query and stops at the diagonal block.
+// is folded into the exponent: exp(x / sqrt(D)) = exp2(x * scale_log2) with scale_log2 = log2(e) / sqrt(D).
+// m is kept in scaled units, and since scale_log2 > 0 the maximum of the scaled scores is the scaled maximum of
+// the raw ones, so each score costs one fma, s * scale_log2 - m, before its exp2; `ftz::Enabled` makes each
+// exp2 one `ex2.approx.ftz` instruction (a probability below 2^-126 becomes 0 beside a row sum of at least 1).
+// The output divides by l once per row (a reciprocal, then one multiply per element). Keys past the sequence
+// (a partial last block) are masked to -inf; the causal kernel also masks keys after the query and stops at
+// the diagonal block.
 #[cutile::module]
 pub mod attention {
     use cutile::core::*;
@@ -26,23 +29,24 @@ pub mod attention {
         let pk = k.partition(const_shape![1, 1, BN, D]);
         let pv = v.partition(const_shape![1, 1, BN, D]);
         let scale: Tile<f32, {[BM, BN]}> = scale_log2.broadcast(const_shape![BM, BN]);
+        let row_scale: Tile<f32, {[BM, 1]}> = scale_log2.broadcast(const_shape![BM, 1]);
         let minus_inf: Tile<f32, {[BM, BN]}> = constant(f32::NEG_INFINITY, const_shape![BM, BN]);
         let mut m_i: Tile<f32, {[BM, 1]}> = constant(f32::NEG_INFINITY, const_shape![BM, 1]);
         let mut l_i: Tile<f32, {[BM, 1]}> = constant(0.0f32, const_shape![BM, 1]);
         let mut acc: Tile<f32, {[BM, D]}> = constant(0.0f32, const_shape![BM, D]);
         for j in 0i32..ceil_div(n, BN) {
             let tk = pk.load([b, h, j, 0i32]).reshape(const_shape![BN, D]);
-            let s = mma(tq, tk.transpose(), constant(0.0f32, const_shape![BM, BN])) * scale;
+            let s = mma(tq, tk.transpose(), constant(0.0f32, const_shape![BM, BN]));
             let s = select(keys_inside::<BM, BN>(j * BN, n), s, minus_inf);
-            let m_new = max_tile(m_i, reduce_max(s, 1).reshape(const_shape![BM, 1]));
-            let p = exp2(s - m_new.broadcast(const_shape![BM, BN]), ftz::Enabled);
+            let m_new = max_tile(m_i, reduce_max(s, 1).reshape(const_shape![BM, 1]) * row_scale);
+            let p = exp2(fma(s, scale, -m_new.broadcast(const_shape![BM, BN])), ftz::Enabled);
             let alpha = exp2(m_i - m_new, ftz::Enabled);
             l_i = l_i * alpha + reduce_sum(p, 1).reshape(const_shape![BM, 1]);
             let tv = pv.load([b, h, j, 0i32]).reshape(const_shape![BN, D]);
             acc = mma(convert_tile::<bf16>(p), tv, acc * alpha.broadcast(const_shape![BM, D]));
             m_i = m_new;
         }
-        let o = true_div(acc, l_i.broadcast(const_shape![BM, D]));
+        let o = acc * true_div(constant(1.0f32, const_shape![BM, 1]), l_i).broadcast(const_shape![BM, D]);
         out.store(convert_tile::<bf16>(o).reshape(const_shape![1, BM, D]));
     }
 
@@ -62,6 +66,7 @@ pub mod attention {
         let pk = k.partition(const_shape![1, 1, BN, D]);
         let pv = v.partition(const_shape![1, 1, BN, D]);
         let scale: Tile<f32, {[BM, BN]}> = scale_log2.broadcast(const_shape![BM, BN]);
+        let row_scale: Tile<f32, {[BM, 1]}> = scale_log2.broadcast(const_shape![BM, 1]);
         let minus_inf: Tile<f32, {[BM, BN]}> = constant(f32::NEG_INFINITY, const_shape![BM, BN]);
         let mut m_i: Tile<f32, {[BM, 1]}> = constant(f32::NEG_INFINITY, const_shape![BM, 1]);
         let mut l_i: Tile<f32, {[BM, 1]}> = constant(0.0f32, const_shape![BM, 1]);
@@ -70,17 +75,17 @@ pub mod attention {
         let last = min(ceil_div((qm + 1i32) * BM, BN), ceil_div(n, BN));
         for j in 0i32..last {
             let tk = pk.load([b, h, j, 0i32]).reshape(const_shape![BN, D]);
-            let s = mma(tq, tk.transpose(), constant(0.0f32, const_shape![BM, BN])) * scale;
+            let s = mma(tq, tk.transpose(), constant(0.0f32, const_shape![BM, BN]));
             let s = select(keys_causal::<BM, BN>(qm * BM, j * BN, n), s, minus_inf);
-            let m_new = max_tile(m_i, reduce_max(s, 1).reshape(const_shape![BM, 1]));
-            let p = exp2(s - m_new.broadcast(const_shape![BM, BN]), ftz::Enabled);
+            let m_new = max_tile(m_i, reduce_max(s, 1).reshape(const_shape![BM, 1]) * row_scale);
+            let p = exp2(fma(s, scale, -m_new.broadcast(const_shape![BM, BN])), ftz::Enabled);
             let alpha = exp2(m_i - m_new, ftz::Enabled);
             l_i = l_i * alpha + reduce_sum(p, 1).reshape(const_shape![BM, 1]);
             let tv = pv.load([b, h, j, 0i32]).reshape(const_shape![BN, D]);
             acc = mma(convert_tile::<bf16>(p), tv, acc * alpha.broadcast(const_shape![BM, D]));
             m_i = m_new;
         }
-        let o = true_div(acc, l_i.broadcast(const_shape![BM, D]));
+        let o = acc * true_div(constant(1.0f32, const_shape![BM, 1]), l_i).broadcast(const_shape![BM, D]);
         out.store(convert_tile::<bf16>(o).reshape(const_shape![1, BM, D]));
     }
 

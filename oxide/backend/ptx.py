@@ -73,11 +73,11 @@ def serialize_pipeline(module: Any, target: Target, fmt: str = "isa", knobs: Gem
     return [*lower, AttachTarget(target), f"gpu-module-to-binary{{format={fmt}}}"]
 
 
-def tile_kernel_warps(module: Any) -> dict[str, int]:
+def tile_kernel_warps(module: Any, knobs: GemmKnobs = GemmKnobs()) -> dict[str, int]:
     """{kernel name: warps} for each tile kernel of the module (a gpu.func marked `tile.warps`): its hint, raised
-    where its tiles would not fit in registers (the lowering's rule, register_budget.py)."""
+    where its tiles would not fit in registers, or the `warps` knob (the lowering's rule, register_budget.py)."""
     return {ir.StringAttr(func.operation.attributes["sym_name"]).value:
-            budget_warps(func.operation, int_value(func.operation.attributes["tile.warps"]))
+            budget_warps(func.operation, int_value(func.operation.attributes["tile.warps"]), knobs.warps)
             for op in module.body.operations if is_op(op, gpu.GPUModuleOp)
             for func in op.regions[0].blocks[0].operations
             if is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes}

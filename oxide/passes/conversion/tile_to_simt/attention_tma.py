@@ -36,7 +36,7 @@ from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.ir.rules import is_op
 from oxide.passes.conversion.tile_to_simt.attention_pattern import SWIZZLE_ELEMS, AttentionPlan, match_attention
-from oxide.passes.conversion.tile_to_simt.attention_wgmma import STAGED_MARK, buffer, issue, register_a
+from oxide.passes.conversion.tile_to_simt.attention_wgmma import ELEM_BYTES, STAGED_MARK, buffer, issue, register_a
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset
 from oxide.passes.conversion.tile_to_simt.layouts import TileValue
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
@@ -53,7 +53,6 @@ MIN_PIPELINED_STAGES = 3
 # step's P (BN / 4, packed) and the output (D / 2). Every instance up to this fits without spills (BN = D = 128:
 # 160, 239 registers in all; docs/tile-attention.md, the register table); past it the loop stays unpipelined.
 PIPELINE_REGISTERS = 160
-ELEM_BYTES = 2  # bf16 and f16, the only inputs the attention path takes
 MAX_MAP_RANK = 5
 # The producer warpgroup of a specialized loop (attention_producer.py): one thread issues the copies, but
 # setmaxnreg acts per warpgroup, so all four warps join the block and give their registers up.

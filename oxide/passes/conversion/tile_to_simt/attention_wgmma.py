@@ -47,7 +47,7 @@ from oxide.passes.conversion.tile_to_simt.attention_pattern import (
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, ptr_offset, store_shared
 from oxide.passes.conversion.tile_to_simt.layouts import Bit, Layout, TileValue, vector_width
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
-from oxide.passes.conversion.tile_to_simt.wgmma_gemm import WARPGROUP_THREADS, fence_accumulator
+from oxide.passes.conversion.tile_to_simt.wgmma_gemm import WARPGROUP_THREADS, descriptor_plus, fence_accumulator
 
 STAGE_MARK = "tile.attention_stage"
 # Set on the q buffer once its staging (before the loop) is emitted: a loop body lowered again (control.py
@@ -55,6 +55,8 @@ STAGE_MARK = "tile.attention_stage"
 STAGED_MARK = "tile.attention_staged"
 SWIZZLE_ATOM_BYTES = 1024
 WGMMA_K = 16
+# bf16 and f16, the inputs the attention path takes (attention_pattern.py).
+ELEM_BYTES = 2
 # A run of registers stored at once: at most one 16-byte chunk of the swizzle (8 16-bit elements).
 CHUNK_ELEMS = 8
 
@@ -151,16 +153,18 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue | list
     out = list(acc)
     packed = a if isinstance(a, list) else packed_a(ctx, a) if isinstance(a, TileValue) else None
     simt.WgmmaFenceOp()
+    # One descriptor per operand, every K step's a constant add to it (wgmma_gemm.descriptor_plus): building
+    # each step's from its address cost about ten uniform instructions per wgmma on the softmax's critical path.
+    b_lead = 16 if plan.scores else plan.bn * SWIZZLE_ELEMS * ELEM_BYTES
+    b_desc = _descriptor(ctx, b_base, 0, b_lead)
     for block in range(plan.blocks_per_group):
         rows = arith.addi(group_rows, ctx.i32(block * WGMMA_M))
-        row_start = arith.muli(rows, ctx.i32(SWIZZLE_ELEMS))
+        a_desc = None if packed is not None else _descriptor(ctx, a, arith.muli(rows, ctx.i32(SWIZZLE_ELEMS)), 16)
         regs = out[block * per_block:(block + 1) * per_block]
         for kk in range(plan.k // WGMMA_K):
             box, within = divmod(kk * WGMMA_K, SWIZZLE_ELEMS)
-            if plan.scores:
-                desc_b = _descriptor(ctx, b_base, box * plan.bn * SWIZZLE_ELEMS + within, 16)
-            else:
-                desc_b = _descriptor(ctx, b_base, kk * WGMMA_K * SWIZZLE_ELEMS, plan.bn * SWIZZLE_ELEMS * 2)
+            b_step = box * plan.bn * SWIZZLE_ELEMS + within if plan.scores else kk * WGMMA_K * SWIZZLE_ELEMS
+            desc_b = descriptor_plus(b_desc, b_step * ELEM_BYTES)
             if packed is not None:
                 first = block * plan.bn // 4 + kk * REGISTER_A_REGISTERS
                 op = simt.WgmmaMmaAsyncRegAOp(
@@ -168,8 +172,7 @@ def issue(ctx: TileLowering, plan: AttentionPlan, a: ir.Value | TileValue | list
                     m=WGMMA_M, n=plan.n, k=WGMMA_K, input=plan.elem, accumulator="f32", scale_d="accumulate",
                     negate_a=False, negate_b=False, transpose_b=not plan.scores)
             else:
-                desc_a = _descriptor(ctx, a, arith.addi(row_start, ctx.i32(box * plan.bm * SWIZZLE_ELEMS + within)),
-                                     16)
+                desc_a = descriptor_plus(a_desc, (box * plan.bm * SWIZZLE_ELEMS + within) * ELEM_BYTES)
                 op = simt.WgmmaMmaAsyncOp(
                     regs, desc_a, desc_b, results=[v.type for v in regs], m=WGMMA_M, n=plan.n, k=WGMMA_K,
                     input=plan.elem, accumulator="f32", scale_d="accumulate", negate_a=False, negate_b=False,

@@ -27,7 +27,8 @@ MAX_CLUSTER_BLOCKS = 8
 
 @dataclass(frozen=True)
 class GemmKnobs:
-    """`warps`: consumer warps (0: the kernel's hint, raised when the accumulator would not fit in registers);
+    """`warps`: consumer warps (0: the kernel's hint, raised when the accumulator would not fit in registers),
+    and for a kernel without `mma` the warps its tiles spread over (0: the hint raised by register_budget.py);
     `stages`: the K pipeline's depth (0: as many as shared memory holds, at most 4); `specialize`: a producer
     warpgroup that issues the copies while the consumer warpgroups multiply; `persistent`: one block per
     SM that walks the output tiles; `group_m`: how many tile rows the persistent order walks before the next

@@ -39,17 +39,18 @@ ROW_BUDGET = 16
 MAX_WARPS = 16
 
 
-def budget_warps(func: ir.Operation, hint: int) -> int:
+def budget_warps(func: ir.Operation, hint: int, fixed: int = 0) -> int:
     """The warps `func` (a tile kernel) runs with: at least `hint`, more while its largest tile exceeds BUDGET
-    values per thread, or its largest row vector ROW_BUDGET (never past MAX_WARPS, never fewer than the hint)."""
-    return _budget(_walk(func), hint)
+    values per thread, or its largest row vector ROW_BUDGET (never past MAX_WARPS, never fewer than the hint);
+    `fixed` (the `warps` knob, a tuner's choice) instead, for a kernel without `mma`."""
+    return plan_warps(func, hint, fixed)[0]
 
 
-def plan_warps(func: ir.Operation, hint: int) -> tuple[int, bool]:
+def plan_warps(func: ir.Operation, hint: int, fixed: int = 0) -> tuple[int, bool]:
     """`budget_warps`, and whether the blocked layouts may then give each warp whole rows (layouts.blocked's
     `warps_outer`), from one walk of the kernel."""
     facts = _walk(func)
-    warps = _budget(facts, hint)
+    warps = fixed if fixed and not facts[1] else _budget(facts, hint)
     return warps, _rows_fill_warps(facts, warps)
 
 

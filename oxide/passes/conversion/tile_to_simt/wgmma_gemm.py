@@ -127,13 +127,17 @@ def _plus(ctx: TileLowering, value: ir.Value, offset: int) -> ir.Value:
 # not the address arithmetic, shift and mask of a fresh one (docs/tile-hopper.md: what it did to fp8).
 
 
-def _plus_bytes(ring: Ring, desc: ir.Value, elements: int) -> ir.Value:
-    """The descriptor `elements` past the one `desc` describes (a multiple of 16 bytes)."""
-    offset = elements * ring.plan.elem_bytes
+def descriptor_plus(desc: ir.Value, offset: int) -> ir.Value:
+    """The descriptor of the matrix `offset` bytes (a multiple of 16) past the one `desc` describes."""
     assert offset % 16 == 0, offset
     if offset == 0:
         return desc
     return arith.addi(desc, arith.constant(ir.IntegerType.get_signless(64), offset // 16))
+
+
+def _plus_bytes(ring: Ring, desc: ir.Value, elements: int) -> ir.Value:
+    """The descriptor `elements` past the one `desc` describes (a multiple of 16 bytes)."""
+    return descriptor_plus(desc, elements * ring.plan.elem_bytes)
 
 
 class _StageDescriptors:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 import oxide
+import oxide.tile
 from oxide.diagnostics import OxideError
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.pipeline import build_pass_manager
@@ -78,3 +80,17 @@ def test_knobs_are_recorded_normalised_so_equal_values_share_a_build(tmp_path, m
     again = oxide.build(source, chips=["sm_80"], instances=instances, knobs={"stages": 2})
     assert again == first  # group_m 8 is the default; "2" is 2
     assert oxide.build(source, chips=["sm_80"], instances=instances, knobs={"stages": 3}) != first
+
+
+def test_the_warps_knob_sets_a_row_kernels_warps_and_its_launch(tmp_path):
+    source = (Path(__file__).parents[5] / "examples" / "tile" / "softmax.rs").read_text()
+    instances = {"softmax": [["4", "1024"]]}
+    default = oxide.compile(source, "softmax.rs", "sm_90", instances)
+    tuned = oxide.compile(source, "softmax.rs", "sm_90", instances, knobs={"warps": 8})
+    assert default.tile["softmax_4_1024"]["warps"] == 4 and ".reqntid 128, 1, 1" in default.ptx["sm_90"]
+    assert tuned.tile["softmax_4_1024"]["warps"] == 8 and ".reqntid 256, 1, 1" in tuned.ptx["sm_90"]
+    x = np.random.default_rng(0).standard_normal((8, 1000), dtype=np.float32)
+    y = np.zeros((8, 1024), np.float32)
+    oxide.load(tuned.artifact(source).write(tmp_path)).softmax(oxide.tile.partition(y, (4, 1024)), x)
+    e = np.exp(x - x.max(1, keepdims=True))
+    np.testing.assert_allclose(y[:, :1000], e / e.sum(1, keepdims=True), rtol=1e-5, atol=1e-6)
