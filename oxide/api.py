@@ -208,8 +208,15 @@ def compiler_version() -> str:
     return f"{__version__}+{digest.hexdigest()[:12]}"
 
 
+# Compute capabilities whose arch-specific chip is the default where such a GPU is present: its PTX runs only on
+# that capability, which the device has, and it adds what the fast paths need (on 9.0: wgmma, setmaxnreg, TMA
+# multicast), so that `oxide.load` on an H100/H200 gets the Hopper GEMM and attention and not mma.sync.
+ARCH_SPECIFIC = {(9, 0)}
+
+
 def default_chip() -> str:
-    """The chip to compile for: $OXIDE_TARGET, else device 0's compute capability, else DEFAULT_CHIP."""
+    """The chip to compile for: $OXIDE_TARGET, else device 0's compute capability (its arch-specific chip, sm_90a,
+    on a 9.0 device), else DEFAULT_CHIP."""
     chosen = os.environ.get("OXIDE_TARGET")
     if chosen:
         return chosen
@@ -221,7 +228,7 @@ def default_chip() -> str:
         attr = drv.CUdevice_attribute
         major = check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device), "cc")
         minor = check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device), "cc")
-        return f"sm_{major}{minor}"
+        return f"sm_{major}{minor}{'a' * ((major, minor) in ARCH_SPECIFIC)}"
     return DEFAULT_CHIP
 
 

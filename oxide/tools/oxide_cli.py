@@ -38,8 +38,8 @@ SANITIZER_EXIT = 86
 T = TypeVar("T")
 
 _arch = click.option("--arch", "--chip", "arch", multiple=True, metavar="SM",
-                     help="GPU architecture (sm_90, ...); repeat for several. Default: $OXIDE_TARGET, else GPU 0's, "
-                          "else sm_90.")
+                     help="GPU architecture (sm_90, ...); repeat for several. Default: $OXIDE_TARGET, else GPU 0's "
+                          "(sm_90a on a 9.0 GPU), else sm_90.")
 _instantiate = click.option("--instantiate", multiple=True, metavar="KERNEL=T1,T2",
                             help="Instantiate a generic kernel with these type (or const) arguments; repeatable.")
 

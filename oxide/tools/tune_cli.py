@@ -59,7 +59,7 @@ def tune() -> None:
 @click.option("--fix", "fixed", multiple=True, metavar="NAME=VALUE",
               help="A parameter every candidate shares (a generic parameter or a knob); repeatable.")
 @click.option("--arch", "--chip", "arch", multiple=True, metavar="SM",
-              help="GPU architecture; repeat for several. Default: $OXIDE_TARGET, else GPU 0's, else sm_90.")
+              help="GPU architecture; repeat for several. Default: $OXIDE_TARGET, else GPU 0's (sm_90a on a 9.0 GPU), else sm_90.")
 @click.option("-O", "opt_level", type=click.IntRange(0, 3), default=None,
               help="LLVM optimisation level (default: 1 for tile kernels, 3 for SIMT kernels).")
 def build_space(path: str, kernel: str, space: tuple[str, ...], fixed: tuple[str, ...], arch: tuple[str, ...],
