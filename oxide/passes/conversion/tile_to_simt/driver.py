@@ -31,6 +31,7 @@ from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
 from oxide.passes.conversion.tile_to_simt.guarded import GENERAL_SUFFIX, guarded_attribute, guarded_kernel
 from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+from oxide.passes.conversion.tile_to_simt.load_sinking import sink_loads
 from oxide.passes.conversion.tile_to_simt.block_order import head_major
 from oxide.passes.conversion.tile_to_simt.register_budget import plan_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
@@ -248,6 +249,8 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     # consumer warpgroups take turns unless `pingpong` is (attention_pingpong.py).
     attention = match_attention_tma(func, target, warps, attention_stages, knobs.specialize,
                                     knobs.pingpong != "off") if wgmma and not gemm else None
+    if not gemm and not attention:
+        sink_loads(func)  # a late use's load keeps no registers before it (load_sinking.py)
     threads = gemm[1].threads if gemm else block_threads(warps) if attention and attention.specialized \
         else 32 * warps
     maps = gemm[1].maps if gemm else attention.maps if attention else []

@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mlir import ir
-from mlir.dialects import arith
+from mlir.dialects import arith, scf
 
 from oxide.dialects import simt
 from oxide.dialects import tile as T
 from oxide.passes.conversion.tile_to_simt.context import TileLowering, bit_width, i_type
 from oxide.passes.conversion.tile_to_simt.layouts import (
     LANE_BITS,
+    WARP_SIZE,
     Bit,
     Layout,
     TileValue,
@@ -49,14 +50,19 @@ def combiner(kind: str, unsigned: bool, elem: ir.Type) -> Combine:
 
 def shuffle_xor(ctx: TileLowering, value: ir.Value, lane_mask: int) -> ir.Value:
     """The value of the lane `lane ^ lane_mask` (any scalar type up to 64 bits)."""
+    return _shuffle(ctx, value, ctx.i32(lane_mask), "xor")
+
+
+def _shuffle(ctx: TileLowering, value: ir.Value, offset: ir.Value, kind: str) -> ir.Value:
+    """simt.shuffle of any scalar type up to 64 bits (narrower ones travel widened to i32)."""
     t = value.type
     text = str(t)
     if text in ("i32", "f32", "i64", "f64"):
-        return simt.ShuffleOp.build(ctx.i32(FULL_MASK), value, ctx.i32(lane_mask), kind="xor")
+        return simt.ShuffleOp.build(ctx.i32(FULL_MASK), value, offset, kind=kind)
     width = bit_width(t)
     bits = arith.bitcast(i_type(width), value) if text in _FLOAT else value
     wide = arith.extui(i_type(32), bits)
-    moved = simt.ShuffleOp.build(ctx.i32(FULL_MASK), wide, ctx.i32(lane_mask), kind="xor")
+    moved = simt.ShuffleOp.build(ctx.i32(FULL_MASK), wide, offset, kind=kind)
     narrow = arith.trunci(i_type(width), moved)
     return arith.bitcast(t, narrow) if text in _FLOAT else narrow
 
@@ -83,12 +89,16 @@ def _partner_through_shared(ctx: TileLowering, values: dict[int, ir.Value], thre
             for r, j in enumerate(values)}
 
 
-def _total_across_warps(ctx: TileLowering, values: dict[int, ir.Value], thread_bits: list[int],
+def _total_across_warps(ctx: TileLowering, values: dict[int, ir.Value], thread_bits: list[int], alike: int,
                         combine: Combine) -> dict[int, ir.Value]:
     """For the given registers, the combination over every warp that differs only in `thread_bits` (warp bits
     of the thread id, lowest coordinate bit first), in one shared-memory round: each thread writes its values at
     slot r * threads + tid, then reads all the warps' and combines them in coordinate order, so that every
-    thread computes the same total."""
+    thread computes the same total. `alike` masks the other thread-id bits along which the values are already
+    equal (lane bits of the reduced dimension, replicated bits)."""
+    threads = 32 * ctx.warps
+    if (threads - 1) & ~alike == sum(1 << b for b in thread_bits) and len(values) << len(thread_bits) <= WARP_SIZE:
+        return _total_by_lanes(ctx, values, thread_bits, combine)
     elem, threads, base = _publish(ctx, values)
     others = arith.andi(ctx.tid, ctx.i32(~sum(1 << b for b in thread_bits)))
     sources = []
@@ -103,6 +113,43 @@ def _total_across_warps(ctx: TileLowering, values: dict[int, ir.Value], thread_b
             total = value if total is None else combine(total, value)
         totals[j] = total
     return totals
+
+
+def _total_by_lanes(ctx: TileLowering, values: dict[int, ir.Value], thread_bits: list[int],
+                    combine: Combine) -> dict[int, ir.Value]:
+    """`_total_across_warps` when a warp's threads all hold the same values, which differ only across
+    `thread_bits`, and the slots (registers times W = 2^len(thread_bits) warp combinations) fit in a warp: each
+    warp writes register r of its combination a at slot r * W + a, lane r * W + a reads it back, a butterfly
+    over the low lane bits totals each register, and each total is shuffled from its register's first lane.
+
+    Why: read slot by slot, every thread loads all the slots; a [4, 4096] LayerNorm at 8 warps loaded 32 per
+    reduction and kept their 32 lane-dependent 64-bit addresses live from the mean's reduction to the
+    variance's, beside its row: 154 registers, one block of 256 threads per SM. Here a thread loads one slot
+    (128 registers, two blocks per SM). Reading all the slots at the first lane's copies instead (constant
+    addresses) also gave 128, but let ptxas issue the 32 loads at once and took RMSNorm from 112 to 118."""
+    elem = next(iter(values.values())).type
+    spread_bits = len(thread_bits)
+    slots = len(values) << spread_bits
+    base = ctx.scratch(elem, slots)
+    ctx.scratch_begin()
+    combination = None
+    for i, b in enumerate(thread_bits):
+        bit = arith.andi(arith.shrui(ctx.tid, ctx.i32(b - i)), ctx.i32(1 << i))
+        combination = bit if combination is None else arith.ori(combination, bit)
+    # The warp's lanes hold the same values: its first lane writes them.
+    first = arith.cmpi(arith.CmpIPredicate.eq, arith.andi(ctx.tid, ctx.i32(WARP_SIZE - 1)), ctx.i32(0))
+    branch = scf.IfOp(first, [])
+    with ir.InsertionPoint(branch.then_block):
+        for r, value in enumerate(values.values()):
+            ctx.scratch_store(base, arith.addi(combination, ctx.i32(r << spread_bits)) if r else combination, value)
+        scf.YieldOp([])
+    ctx.barrier()
+    total = ctx.scratch_load(base, arith.andi(ctx.tid, ctx.i32(slots - 1)), elem)
+    for i in range(spread_bits):
+        total = combine(total, shuffle_xor(ctx, total, 1 << i))
+    if len(values) == 1:
+        return {j: total for j in values}  # every lane read a slot of the one register
+    return {j: _shuffle(ctx, total, ctx.i32(r << spread_bits), "idx") for r, j in enumerate(values)}
 
 
 def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, scan: bool,
@@ -140,7 +187,9 @@ def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, sc
             # Register bits are done: keep one representative per distinct total.
             totals = {j: v for j, v in totals.items() if not any((j >> k) & 1 for k in in_registers)}
             if target in layout.warps:
-                totals = _total_across_warps(ctx, totals, warp_bits, combine)
+                alike = sum(1 << k for k, bit in enumerate(layout.thread_bits) if bit is None or bit.dim == dim)
+                totals = _total_across_warps(ctx, totals, warp_bits, alike & ~sum(1 << b for b in warp_bits),
+                                             combine)
                 break
         thread_bit = layout.thread_bits.index(target)
         if thread_bit < LANE_BITS:

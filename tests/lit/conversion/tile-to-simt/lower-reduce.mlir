@@ -31,14 +31,21 @@ module attributes {gpu.container_module} {
     }
 
     // 1024 elements along the reduced dimension over 4 warps: 7 in-thread steps, 5 shuffles, then one round
-    // through shared memory for both warp bits: each thread writes its one total, a barrier, and every thread
-    // reads the 4 warps' totals and adds them in warp order: 128 words of scratch.
+    // through shared memory for both warp bits: each warp's first lane writes its total (all its lanes hold
+    // it), a barrier, then each lane reads one of the 4 warps' totals and 2 shuffles add them up: 32 words of
+    // scratch, one load per thread.
     // CHECK-LABEL: gpu.func @sum1024
-    // CHECK: simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<f32, 128 : i64>
+    // CHECK: simt.shared_array"() {align = 16 : i64} : () -> !simt.shared<f32, 32 : i64>
     // CHECK-COUNT-5: "simt.shuffle"
-    // CHECK: "simt.ptr_store"
-    // CHECK: "simt.sync_threads"
-    // CHECK-COUNT-4: "simt.ptr_load"
+    // CHECK: scf.if
+    // CHECK: "simt.ptr_store"({{.*}}) : (!simt.ptr<f32, 3 : i64>, f32) -> ()
+    // CHECK-NEXT: }
+    // CHECK-NEXT: "simt.sync_threads"
+    // CHECK: "simt.ptr_load"({{.*}}) : (!simt.ptr<f32, 3 : i64>) -> f32
+    // CHECK-NEXT: "simt.shuffle"({{.*}}) {kind = "xor"
+    // CHECK-NOT: "simt.ptr_load"({{.*}}) : (!simt.ptr<f32, 3 : i64>)
+    // CHECK: "simt.shuffle"({{.*}}) {kind = "xor"
+    // CHECK-NOT: "simt.shuffle"
     // CHECK-NOT: "simt.sync_threads"
     // CHECK: "simt.ptr_store"({{.*}}) : (!simt.ptr<f32, 1 : i64>, f32) -> ()
     gpu.func @sum1024(%z: !tile.view_mut<f32, array<i64: 1>>, %x: !tile.view<f32, array<i64: -1>>) kernel attributes {tile.warps = 4 : i32} {

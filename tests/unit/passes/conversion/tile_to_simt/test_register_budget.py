@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -75,3 +77,18 @@ def test_row_kernels_with_a_warp_per_row_match_numpy_on_the_emulator(stem):
         mod.rmsnorm(part, x, w, 1e-5)
         expected = x / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-5) * w
     np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
+@pytest.mark.parametrize("stem", ["softmax", "layernorm", "rmsnorm"])
+def test_four_row_tiles_at_eight_warps_fit_two_blocks_per_sm(stem, tmp_path):
+    """4 x 4096 at 8 warps: two blocks of 256 threads per SM need at most 128 registers per thread (65536 per SM),
+    without spills. The cross-warp reductions read one slot per lane (reduce._total_by_lanes); reading every
+    slot in every thread kept LayerNorm at 154."""
+    result = subprocess.run(["ptxas", "-arch=sm_90", "-v", str(FIXTURES / "tile" / f"{stem}.sm_90.ptx"),
+                             "-o", str(tmp_path / "out.cubin")], capture_output=True, text=True, check=True)
+    facts = dict(re.findall(r"Compiling entry function '(\S+)'.*?(\d+ bytes spill stores.*?Used \d+ registers)",
+                            result.stdout + result.stderr, re.S))
+    fact = facts[f"{stem}_4_4096"]
+    assert fact.startswith("0 bytes spill stores"), fact
+    assert int(re.search(r"Used (\d+) registers", fact).group(1)) <= 128, fact
