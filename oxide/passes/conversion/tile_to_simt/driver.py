@@ -264,6 +264,8 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else attention, maps)
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
     ctx.warps_outer = warps_outer
+    if not gemm and not attention:
+        ctx.run_loads = []  # run_sinking.py
     if attention:
         ctx.attention, ctx.attention_maps = attention, list(entry.arguments)[-len(maps):]
         ctx.loop_carry = pipeline_carry(attention, warps) if attention.pipelined else None
