@@ -145,3 +145,4 @@ def _in_program_order(ops: list[ir.Operation]) -> list[ir.Operation]:
     for op in ops:
         place(op)
     return ordered
+
