@@ -48,7 +48,8 @@ def loads_per_run(ctx: TileLowering, op: T.LoadOp) -> bool:
                     return False
                 stores += 1
             elif is_op(user, T.ReshapeOp, T.BroadcastOp) or _pure(user):
-                meets = meets or sum(isinstance(v.type, ir.RankedTensorType) for v in user.operands) > 1
+                tiles = [v for v in user.operands if isinstance(v.type, ir.RankedTensorType)]
+                meets = meets or any(v != tiles[0] for v in tiles)
                 stack.extend(user.results)
             else:
                 return False
