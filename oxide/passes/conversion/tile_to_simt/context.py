@@ -124,6 +124,9 @@ class TileLowering:
     # Whether tile loads and stores are predicated vector accesses of a straight-line kernel (guarded.py) rather
     # than the default per-tile fast path and edge branches (memory.py).
     guarded: bool = False
+    # The per-run branches of read-only loads that a store's runs may pull down to them (run_sinking.py); None
+    # where loads keep their places (a GEMM or attention plan matches them).
+    run_loads: list[Any] | None = None
 
     # Values -------------------------------------------------------------------------------------------
     def bind(self, old: ir.Value, new: Any) -> None:

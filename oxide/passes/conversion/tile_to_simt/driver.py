@@ -31,6 +31,7 @@ from oxide.passes.conversion.tile_to_simt.gemm_kernel import emit_gemm_kernel
 from oxide.passes.conversion.tile_to_simt.guarded import GENERAL_SUFFIX, guarded_attribute, guarded_kernel
 from oxide.passes.conversion.tile_to_simt.shared_plan import place_shared
 from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+from oxide.passes.conversion.tile_to_simt.coordinate_sinking import sink_coordinates
 from oxide.passes.conversion.tile_to_simt.load_sinking import sink_loads
 from oxide.passes.conversion.tile_to_simt.block_order import head_major
 from oxide.passes.conversion.tile_to_simt.register_budget import plan_warps
@@ -264,6 +265,8 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else attention, maps)
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
     ctx.warps_outer = warps_outer
+    if not gemm and not attention and not _multiplies(func):
+        ctx.run_loads = []  # run_sinking.py; a kernel with an mma keeps its GEMM's access order
     if attention:
         ctx.attention, ctx.attention_maps = attention, list(entry.arguments)[-len(maps):]
         ctx.loop_carry = pipeline_carry(attention, warps) if attention.pipelined else None
@@ -282,6 +285,8 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
             new_func.attributes["tile.variants"] = guarded_attribute(name)
             lower_kernel(fallback_twin(func, warps, GENERAL_SUFFIX), target, dataclasses.replace(knobs, guarded="off"))
         _emit_body(ctx, func, entry, gemm, attention, len(maps))
+        if ctx.run_loads is not None:
+            sink_coordinates(entry)  # coordinate_sinking.py
         ctx.finish_scratch()
         # The ring (dynamic shared memory) and the static arrays, planned together against the chip's limit.
         ring = gemm[1] if gemm else ctx.pipeline[1] if ctx.pipeline else None
@@ -296,6 +301,20 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         new_func.erase()
         raise
     func.erase()
+
+
+def _multiplies(func: ir.Operation) -> bool:
+    """Whether tile kernel `func` has a `tile.mma`."""
+    found = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if is_op(op, T.MmaOp):
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit)
+    return bool(found)
 
 
 def _emit_body(ctx: TileLowering, func: ir.Operation, entry: ir.Block, gemm: Any, attention: Any, maps: int) -> None:

@@ -30,7 +30,7 @@ def sink_loads(func: ir.Operation) -> None:
     for load in [op.operation for op in block.operations if _movable(op.operation)]:
         ops = [op.operation for op in block.operations]
         start = ops.index(load)
-        users = [_in_block(use.owner.operation, block) for use in load.result.uses]
+        users = [in_block(use.owner.operation, block) for use in load.result.uses]
         if not users or any(u is None for u in users):
             continue
         first = min(ops.index(u) for u in users)
@@ -68,7 +68,7 @@ def _from_memory(ops: list[ir.Operation]) -> list[ir.Value]:
     return loaded
 
 
-def _in_block(op: ir.Operation, block: ir.Block) -> ir.Operation | None:
+def in_block(op: ir.Operation, block: ir.Block) -> ir.Operation | None:
     """The op of `block` that is or contains `op` (None if none is)."""
     while op is not None:
         if op.block == block:

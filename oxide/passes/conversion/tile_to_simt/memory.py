@@ -40,6 +40,7 @@ from oxide.passes.conversion.tile_to_simt.layouts import (
 )
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout, only_if
 from oxide.passes.conversion.tile_to_simt.rules import lowering
+from oxide.passes.conversion.tile_to_simt.run_sinking import fed_by_run_loads, loads_per_run, sink_into_run
 from oxide.ir.declare import int_value
 
 _AXES = "xyz"
@@ -182,16 +183,18 @@ def _bytes_view(view: ViewValue) -> ViewValue:
     return dataclasses.replace(view, elem=i8, ptr=simt.PtrCastOp.build(view.ptr, results=[simt.PtrType.get(i8, 1)]))
 
 
-def load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type) -> TileValue:
+def load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type,
+              per_run: bool = False) -> TileValue:
     """The tile of `shape` at `origin` of `view`, in the default layout; 0 past the tensor's edge.
-    An fp8 tile loads as bytes, each bitcast to fp8."""
+    An fp8 tile loads as bytes, each bitcast to fp8. `per_run`: one branch per run (run_sinking.py)."""
     if is_fp8(elem):
         loaded = load_tile(ctx, _bytes_view(view), origin, shape, ir.IntegerType.get_signless(8))
         return TileValue(loaded.layout, [arith.bitcast(elem, v) for v in loaded.values])
-    return _load_tile(ctx, view, origin, shape, elem)
+    return _load_tile(ctx, view, origin, shape, elem, per_run)
 
 
-def _load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type) -> TileValue:
+def _load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape: list[int], elem: ir.Type,
+               per_run: bool) -> TileValue:
     """load_tile of a type LLVM has.
 
     Three paths: the whole tile inside and aligned (unmasked vector loads); at an edge, each run that is
@@ -205,8 +208,22 @@ def _load_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], shape
     aligned = _aligned(ctx, view, vector) if vector > 1 else None
     access = TileAccess(ctx, view, origin, layout)
     inside = access.tile_inside(origin, shape)
-    fast = scf.IfOp(inside if aligned is None else arith.andi(inside, aligned), [elem] * layout.per_thread,
-                    has_else=True)
+    whole = inside if aligned is None else arith.andi(inside, aligned)
+    if per_run:
+        values = []
+        for j in range(0, layout.per_thread, vector):
+            run = scf.IfOp(whole, [elem] * vector, has_else=True)
+            with ir.InsertionPoint(run.then_block):
+                access.in_branch()
+                loaded = _load_run(access.pointer(j, unit_inner=aligned is not None), vector, elem)
+                scf.YieldOp([loaded] if vector == 1 else _split(loaded, vector))
+            with ir.InsertionPoint(run.else_block):
+                access.in_branch()
+                scf.YieldOp(_edge_load(ctx, access, j, vector, elem, aligned))
+            ctx.run_loads.append(run.operation)
+            values.extend(run.results)
+        return TileValue(layout, values)
+    fast = scf.IfOp(whole, [elem] * layout.per_thread, has_else=True)
     with ir.InsertionPoint(fast.then_block):
         access.in_branch()
         values: list[ir.Value] = []
@@ -279,8 +296,23 @@ def store_tile(ctx: TileLowering, view: ViewValue, origin: list[ir.Value], tile:
     aligned = _aligned(ctx, view, vector) if vector > 1 else None
     access = TileAccess(ctx, view, origin, layout)
     inside = access.tile_inside(origin, list(layout.shape))
+    whole = inside if aligned is None else arith.andi(inside, aligned)
+    if access.owner is None and fed_by_run_loads(ctx.run_loads, tile.values):
+        for j in range(0, layout.per_thread, vector):
+            values = tile.values[j:j + vector]
+            run = scf.IfOp(whole, has_else=True)
+            with ir.InsertionPoint(run.then_block):
+                access.in_branch()
+                _store_run(access.element_pointer(j), values, _pack(values) if vector > 1 else None)
+                scf.YieldOp([])
+            with ir.InsertionPoint(run.else_block):
+                access.in_branch()
+                _edge_store(ctx, access, j, values, aligned)
+                scf.YieldOp([])
+            sink_into_run(ctx.run_loads, values, run.operation)
+        return
     with only_if(access.owner):
-        fast = scf.IfOp(inside if aligned is None else arith.andi(inside, aligned), has_else=True)
+        fast = scf.IfOp(whole, has_else=True)
         with ir.InsertionPoint(fast.then_block):
             access.in_branch()
             for j in range(0, layout.per_thread, vector):
@@ -299,8 +331,9 @@ def lower_load(ctx: TileLowering, op: T.LoadOp) -> TileValue:
     """p.load([i..]): the tile at index * tile shape."""
     part: PartitionValue = ctx.lowered(op.partition)
     indices = [ctx.scalar(i) for i in op.indices]
+    per_run = ctx.run_loads is not None and loads_per_run(ctx, op)
     return load_tile(ctx, part.view, _origin(ctx, part.view.origin, indices, part.tile), part.tile,
-                     T.elem_of(op.result.type))
+                     T.elem_of(op.result.type), per_run)
 
 
 @lowering(T.LoadOwnOp)

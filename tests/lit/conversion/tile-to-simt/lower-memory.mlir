@@ -1,7 +1,7 @@
 // convert-tile-to-simt on a vector add: the contract's ABI (pointer, extents, strides per view), the launch
 // block in the kernel's contract, one uniform fast-path test per access (whole tile inside, innermost stride 1,
-// 16-byte aligned) choosing vector loads/stores; at the edge one masked access per run of 4 (no per-element
-// branch).
+// 16-byte aligned) choosing vector loads/stores, here branched on per run; at the edge one masked access per run
+// of 4 (no per-element branch).
 // RUN: %oxide-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
 
 module attributes {gpu.container_module} {
@@ -13,10 +13,13 @@ module attributes {gpu.container_module} {
       %bid = "tile.block_id"() {axis = "x"} : () -> i32
       %px = "tile.make_partition"(%x) : (!tile.view<f32, array<i64: -1>>) -> !tile.partition<f32, array<i64: 1024>>
       %py = "tile.make_partition"(%y) : (!tile.view<f32, array<i64: -1>>) -> !tile.partition<f32, array<i64: 1024>>
-      // 1024 elements over 128 threads: 8 per thread, as two 4-element vectors.
+      // 1024 elements over 128 threads: 8 per thread, as two runs of 4. x and y meet in the sum that is stored, so
+      // each run loads in its own branch on the tile's one test (run_sinking.py), and the second runs' loads and
+      // sum move down below the first run's store.
       // CHECK: "simt.ptr_to_int"(%[[X]])
-      // CHECK: scf.if %{{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
-      // CHECK-COUNT-2: "simt.ptr_load"(%{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>) -> vector<4xf32>
+      // CHECK: "simt.ptr_to_int"(%[[Z]])
+      // CHECK: %[[XPART:.*]]:4 = scf.if %[[XWHOLE:.*]] -> (f32, f32, f32, f32) {
+      // CHECK: "simt.ptr_load"(%{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>) -> vector<4xf32>
       // At an edge, each run of 4 wholly inside the tensor still loads as a vector; the others as a masked load of
       // their first `count` elements, count = extent - index (0 when the run starts outside).
       // CHECK: } else {
@@ -27,15 +30,19 @@ module attributes {gpu.container_module} {
       // CHECK: } else {
       // CHECK: "simt.masked_load"(%{{.*}}, %arg5, %[[COUNT]]) : (!simt.ptr<f32, 1 : i64>, i64, i64) -> vector<4xf32>
       // CHECK-NOT: scf.if %{{.*}} -> (f32) {
-      %a = "tile.load"(%px, %bid) : (!tile.partition<f32, array<i64: 1024>>, i32) -> tensor<1024xf32>
-      %b = "tile.load"(%py, %bid) : (!tile.partition<f32, array<i64: 1024>>, i32) -> tensor<1024xf32>
-      // CHECK-COUNT-8: arith.addf %{{.*}}, %{{.*}} : f32
-      %c = arith.addf %a, %b : tensor<1024xf32>
-      // CHECK: "simt.ptr_to_int"(%[[Z]])
+      // CHECK: %[[YPART:.*]]:4 = scf.if %{{.*}} -> (f32, f32, f32, f32) {
+      // CHECK-COUNT-4: arith.addf %[[XPART]]#{{[0-3]}}, %[[YPART]]#{{[0-3]}} : f32
       // CHECK: scf.if
-      // CHECK-COUNT-2: "simt.ptr_store"(%{{.*}}, %{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>, vector<4xf32>) -> ()
+      // CHECK: "simt.ptr_store"(%{{.*}}, %{{.*}}) : (!simt.ptr<vector<4xf32>, 1 : i64>, vector<4xf32>) -> ()
       // CHECK: } else {
       // CHECK: "simt.masked_store"(%{{.*}}, %arg2, %{{.*}}, %{{.*}}) : (!simt.ptr<f32, 1 : i64>, i64, i64, vector<4xf32>) -> ()
+      // CHECK: scf.if %[[XWHOLE]] -> (f32, f32, f32, f32) {
+      // CHECK: "simt.ptr_load"
+      // CHECK-COUNT-4: arith.addf
+      // CHECK: "simt.ptr_store"
+      %a = "tile.load"(%px, %bid) : (!tile.partition<f32, array<i64: 1024>>, i32) -> tensor<1024xf32>
+      %b = "tile.load"(%py, %bid) : (!tile.partition<f32, array<i64: 1024>>, i32) -> tensor<1024xf32>
+      %c = arith.addf %a, %b : tensor<1024xf32>
       "tile.store_own"(%z, %c) : (!tile.view_mut<f32, array<i64: 1024>>, tensor<1024xf32>) -> ()
       gpu.return
     }
