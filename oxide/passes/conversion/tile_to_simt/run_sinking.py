@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mlir import ir
+from mlir.dialects import gpu
 
 from oxide.dialects import tile as T
 from oxide.ir.rules import is_op
@@ -105,7 +106,7 @@ def _enclosing_blocks(op: ir.Operation) -> list[ir.Block]:
     blocks = []
     while op is not None:
         blocks.append(op.block)
-        op = op.parent.operation if op.parent is not None and op.parent.name != "gpu.func" else None
+        op = op.parent.operation if op.parent is not None and not is_op(op.parent, gpu.GPUFuncOp) else None
     return blocks
 
 
