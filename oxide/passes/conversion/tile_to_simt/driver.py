@@ -34,7 +34,7 @@ from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.coordinate_sinking import sink_coordinates
 from oxide.passes.conversion.tile_to_simt.load_sinking import sink_loads
 from oxide.passes.conversion.tile_to_simt.block_order import head_major
-from oxide.passes.conversion.tile_to_simt.register_budget import plan_warps
+from oxide.passes.conversion.tile_to_simt.register_budget import has_mma, plan_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
 from oxide.passes.conversion.tile_to_simt.attention_pipeline import before_rescale, pipeline_carry
 from oxide.passes.conversion.tile_to_simt.attention_producer import block_threads, emit_specialized_attention
@@ -265,7 +265,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else attention, maps)
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
     ctx.warps_outer = warps_outer
-    if not gemm and not attention and not _multiplies(func):
+    if not gemm and not attention and not has_mma(func):
         ctx.run_loads = []  # run_sinking.py; a kernel with an mma keeps its GEMM's access order
     if attention:
         ctx.attention, ctx.attention_maps = attention, list(entry.arguments)[-len(maps):]
@@ -301,20 +301,6 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         new_func.erase()
         raise
     func.erase()
-
-
-def _multiplies(func: ir.Operation) -> bool:
-    """Whether tile kernel `func` has a `tile.mma`."""
-    found = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if is_op(op, T.MmaOp):
-            found.append(op)
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    func.walk(visit)
-    return bool(found)
 
 
 def _emit_body(ctx: TileLowering, func: ir.Operation, entry: ir.Block, gemm: Any, attention: Any, maps: int) -> None:

@@ -46,6 +46,11 @@ def budget_warps(func: ir.Operation, hint: int, fixed: int = 0) -> int:
     return plan_warps(func, hint, fixed)[0]
 
 
+def has_mma(func: ir.Operation) -> bool:
+    """Whether tile kernel `func` has a `tile.mma` (the walk stops at the first)."""
+    return _walk(func)[1]
+
+
 def plan_warps(func: ir.Operation, hint: int, fixed: int = 0) -> tuple[int, bool]:
     """`budget_warps`, and whether the blocked layouts may then give each warp whole rows (layouts.blocked's
     `warps_outer`), from one walk of the kernel."""

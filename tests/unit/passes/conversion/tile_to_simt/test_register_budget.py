@@ -79,17 +79,22 @@ def test_row_kernels_with_a_warp_per_row_match_numpy_on_the_emulator(stem):
     np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-5)
 
 
+def _ptxas_facts(stem: str, tmp_path: Path) -> dict[str, str]:
+    """{entry: "N bytes spill stores ... Used R registers"} from `ptxas -v` on the fixture of tile example `stem`."""
+    result = subprocess.run(["ptxas", "-arch=sm_90", "-v", str(FIXTURES / "tile" / f"{stem}.sm_90.ptx"),
+                             "-o", str(tmp_path / "out.cubin")], capture_output=True, text=True, check=True)
+    facts = dict(re.findall(r"Compiling entry function '(\S+)'.*?(\d+ bytes spill stores.*?Used \d+ registers)",
+                            result.stdout + result.stderr, re.S))
+    return facts
+
+
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
 @pytest.mark.parametrize("stem", ["softmax", "layernorm", "rmsnorm"])
 def test_four_row_tiles_at_eight_warps_fit_two_blocks_per_sm(stem, tmp_path):
     """4 x 4096 at 8 warps: two blocks of 256 threads per SM need at most 128 registers per thread (65536 per SM),
     without spills. The cross-warp reductions read one slot per lane (reduce._total_by_lanes); reading every
     slot in every thread kept LayerNorm at 154."""
-    result = subprocess.run(["ptxas", "-arch=sm_90", "-v", str(FIXTURES / "tile" / f"{stem}.sm_90.ptx"),
-                             "-o", str(tmp_path / "out.cubin")], capture_output=True, text=True, check=True)
-    facts = dict(re.findall(r"Compiling entry function '(\S+)'.*?(\d+ bytes spill stores.*?Used \d+ registers)",
-                            result.stdout + result.stderr, re.S))
-    fact = facts[f"{stem}_4_4096"]
+    fact = _ptxas_facts(stem, tmp_path)[f"{stem}_4_4096"]
     assert fact.startswith("0 bytes spill stores"), fact
     assert int(re.search(r"Used (\d+) registers", fact).group(1)) <= 128, fact
 
@@ -100,10 +105,6 @@ def test_four_row_tiles_at_four_warps_fit_eight_blocks_per_sm(stem, tmp_path):
     """4 x 1024 at 4 warps: eight blocks of 128 threads per SM need at most 64 registers per thread, without
     spills. w and b load and store one run at a time (run_sinking.py: RMSNorm 78 -> 56, LayerNorm 96 -> 80) and
     LayerNorm's column mask is computed next to its selects (coordinate_sinking.py: 80 -> 64)."""
-    result = subprocess.run(["ptxas", "-arch=sm_90", "-v", str(FIXTURES / "tile" / f"{stem}.sm_90.ptx"),
-                             "-o", str(tmp_path / "out.cubin")], capture_output=True, text=True, check=True)
-    facts = dict(re.findall(r"Compiling entry function '(\S+)'.*?(\d+ bytes spill stores.*?Used \d+ registers)",
-                            result.stdout + result.stderr, re.S))
-    fact = facts[f"{stem}_4_1024"]
+    fact = _ptxas_facts(stem, tmp_path)[f"{stem}_4_1024"]
     assert fact.startswith("0 bytes spill stores"), fact
     assert int(re.search(r"Used (\d+) registers", fact).group(1)) <= 64, fact
