@@ -14,14 +14,13 @@ against `torch._scaled_mm` with unit scales. Run it alone: `python benchmarks/ti
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable
 
 import torch
 
 import oxide.tile
 import triton_peers as peers
-from benchmarks.torch_events import time_interleaved_ms, time_ms
+from benchmarks.torch_events import host_launch_us, time_interleaved_ms, time_ms
 from oxide.runtime.errors import KernelArgumentError
 
 # name: (M, N, K, input, output)
@@ -65,18 +64,6 @@ def _oxide(module: Any, stream: Any, ein: str, eout: str, a: Any, b: Any, c: Any
             continue  # TMA cannot read a tensor and this tile has no mma.sync sibling
         return launch, f"{bm}x{bn}"
     raise RuntimeError(f"no gemm_{ein}_{eout} instance takes these tensors")
-
-
-def host_launch_us(launch: Callable[[], None], count: int = 200) -> float:
-    """Host microseconds per launch (argument checks, tensor maps, the driver call), launches queued back to
-    back: when it nears the kernel's own time the GPU waits for the host."""
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(count):
-        launch()
-    spent = time.perf_counter() - start
-    torch.cuda.synchronize()
-    return spent / count * 1e6
 
 
 def run(module: Any, stream: Any, results: dict[str, Any], runs: int) -> dict[str, str]:

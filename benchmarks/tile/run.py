@@ -38,7 +38,7 @@ import bmm_suite  # noqa: E402
 import gemm_suite  # noqa: E402
 import pgemm_suite  # noqa: E402
 import triton_peers as peers  # noqa: E402
-from benchmarks.torch_events import time_ms  # noqa: E402
+from benchmarks.torch_events import host_launch_us, time_ms  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "tile"
 
@@ -110,6 +110,8 @@ def main() -> None:
             if flops:
                 r[f"{label}_tflops"] = flops / ms / 1e9
         r["ratio"] = r["triton_ms"] / r["oxide_ms"]
+        for label, fn in (("oxide", ours), ("triton", triton)):
+            r[f"{label}_launch_us"] = host_launch_us(fn)
         results[name] = r
         print(name, {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}, flush=True)
 
@@ -225,9 +227,11 @@ def report(doc: dict[str, Any]) -> str:
              f"{facts.get('clocks.max.sm')}), memory clock {facts.get('clocks.mem')}; torch {facts.get('torch')}, "
              f"Triton {facts.get('triton')}. Ceilings measured in the same run: copy {ceil['copy_gbs']:.0f} GB/s "
              f"(read + write), torch bf16 matmul {ceil['bf16_tflops']:.0f} TFLOP/s at 8192^3.", "",
+             "GPU times exclude the host's launch cost (benchmarks/torch_events.py); the last column gives it, in "
+             "microseconds per launch.", "",
              "| kernel | size | oxide | Triton | torch (cuBLAS for GEMMs, same output type) | oxide / Triton | "
-             "oxide % of ceiling |",
-             "|---|---|---|---|---|---|---|"]
+             "oxide % of ceiling | host us per launch, oxide / Triton |",
+             "|---|---|---|---|---|---|---|---|"]
     for name, r in doc["results"].items():
         unit, key, ceiling = ("TFLOP/s", "tflops", ceil["bf16_tflops"]) if "oxide_tflops" in r else \
             ("GB/s", "gbs", ceil["copy_gbs"])
@@ -238,8 +242,16 @@ def report(doc: dict[str, Any]) -> str:
             f"{r[f'flash_{key}']:.0f} (FA2)" if f"flash_{key}" in r else "-"
         lines.append(f"| {name} | {SIZES.get(name, '')} | {r[f'oxide_{key}']:.0f} {unit}{ok} | "
                      f"{triton} | {reference:.0f} | {r['ratio']:.2f}x | "
-                     f"{100 * r[f'oxide_{key}'] / ceiling:.0f}% |")
+                     f"{100 * r[f'oxide_{key}'] / ceiling:.0f}% | {_launch_us(r)} |")
     return "\n".join(lines) + "\n"
+
+
+def _launch_us(r: dict[str, Any]) -> str:
+    """The host launch cost column: oxide's, and Triton's where the case times Triton."""
+    if "oxide_launch_us" not in r:
+        return "-"
+    triton = f" / {r['triton_launch_us']:.0f}" if "triton_launch_us" in r else ""
+    return f"{r['oxide_launch_us']:.0f}{triton}"
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ class ParameterBlock:
         types = [_ctype(a) for a in abis]
         names = [f"p{i}" for i in range(len(types))]
         layout = type(f"{kernel.entry}_params", (ctypes.Structure,), {"_fields_": list(zip(names, types))})
+        self.layout = layout
         self.block = layout()
         # Native ("@") alignment is the C layout ctypes uses.
         self.formats = [_format(a) for a in abis]
@@ -71,6 +72,17 @@ class ParameterBlock:
             self.packer.pack_into(self.block, 0, *abi)
         except struct.error as exc:
             raise self._argument_error(abi, exc) from None
+
+    def packed(self, abi: list[Any]) -> tuple[Any, Any]:
+        """A block of its own holding `abi`, and the array of pointers into it that cuLaunchKernel takes."""
+        block = self.layout()
+        try:
+            self.packer.pack_into(block, 0, *abi)
+        except struct.error as exc:
+            raise self._argument_error(abi, exc) from None
+        base = ctypes.addressof(block)
+        pointers = (ctypes.c_void_p * max(len(self.offsets), 1))(*(base + offset for offset in self.offsets))
+        return block, pointers
 
     def _argument_error(self, abi: list[Any], exc: struct.error) -> KernelArgumentError:
         for i, (fmt, value) in enumerate(zip(self.formats, abi)):
@@ -185,9 +197,36 @@ class GpuExecutor:
         if err != 0:
             raise_for(err, "the launch", fn.kernel.name)
 
+    def packed(self, fn: GpuFunction, config: LaunchConfig, abi: list[Any]) -> "PackedLaunch | None":
+        """`fn`'s launch with `config` and `abi`, packed once to be enqueued again and again (None for the
+        cluster and cooperative launches, which take `launch`)."""
+        if fn.kernel.cluster or fn.kernel.cooperative:
+            return None
+        return PackedLaunch(self, fn, config, abi)
+
     def synchronize(self, kernel: str | None) -> None:
         """Wait for the device; raise a kernel's failure naming `kernel`."""
         (err,) = cuda().cuCtxSynchronize()
         if err != 0:
             raise_for(err, "the kernel", kernel)
         release_device(self.device)  # every stream's queued work has completed
+
+
+class PackedLaunch:
+    """One launch whose arguments repeat (a stream-ordered tile launch on the same tensors, tile_kernel.py):
+    its parameters packed once into a block of their own, so enqueueing it again is the driver call alone. The
+    driver copies the parameters at each launch, so the block is only read."""
+
+    __slots__ = ("_block", "_pointers", "address", "args", "handle", "launch_kernel", "name")
+
+    def __init__(self, executor: GpuExecutor, fn: GpuFunction, config: LaunchConfig, abi: list[Any]):
+        self._block, self._pointers = fn.parameters.packed(abi)
+        self.address = ctypes.addressof(self._pointers)
+        self.handle, self.name, self.launch_kernel = fn.handle, fn.kernel.name, executor._launch_kernel
+        self.args = (*config.grid, *config.block, config.shared_mem_bytes)
+
+    def __call__(self, stream: Any) -> None:
+        """Enqueue the kernel on raw stream handle `stream`."""
+        (err,) = self.launch_kernel(self.handle, *self.args, stream, self.address, 0)
+        if err != 0:
+            raise_for(err, "the launch", self.name)

@@ -14,8 +14,9 @@ variant the binder chose) or on the emulator (one tile block at a time, at the t
 from __future__ import annotations
 
 import dataclasses
+import functools
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,15 @@ def _grid3(grid: Any) -> tuple[int, int, int]:
     if not 1 <= len(dims) <= 3:
         raise TypeError(f"a grid is 1 to 3 ints, got {grid!r}")
     return dims + (1,) * (3 - len(dims))  # type: ignore[return-value]
+
+
+def _grid_and_stream(key: Any) -> tuple[tuple[int, int, int], Any]:
+    """The grid and the stream (None) of `kernel[key]`."""
+    # A second item that is not an integer is a stream (oxide's Stream, a CUstream, a raw handle object);
+    # CUstream defines __index__, so "has __index__" cannot tell it from a grid extent.
+    with_stream = isinstance(key, tuple) and len(key) == 2 and not isinstance(key[1], (int, np.integer))
+    grid, stream = key if with_stream else (key, None)
+    return _grid3(grid), stream
 
 
 def _threads(launch: dict[str, Any]) -> int:
@@ -79,7 +89,8 @@ class TileKernel:
         self.binder = TileBinder(spec, gpu=executor.target == "gpu")
         self.device = getattr(executor, "device", None)  # None on the emulator
         self._functions: dict[str, Any] = {}
-        self._bindings: dict[tuple, Any] = {}
+        # Per (launch key, grid): the packed launch and the checked binding it was packed from (_relaunch).
+        self._bindings: dict[tuple, tuple[Any, Any]] = {}
 
     @property
     def function(self) -> Any:
@@ -111,11 +122,7 @@ class TileKernel:
 
     def __getitem__(self, key: Any) -> _TileConfigured:
         """`kernel[grid]` or `kernel[grid, stream]`: `grid` must be the output partitions' grid."""
-        # A second item that is not an integer is a stream (oxide's Stream, a CUstream, a raw handle object);
-        # CUstream defines __index__, so "has __index__" cannot tell it from a grid extent.
-        with_stream = isinstance(key, tuple) and len(key) == 2 and not isinstance(key[1], (int, np.integer))
-        grid, stream = key if with_stream else (key, None)
-        return _TileConfigured(self, _grid3(grid), stream)
+        return _TileConfigured(self, *_grid_and_stream(key))
 
     def prepare(self, *args: Any, grid: Any = None, stream: Any = None) -> "PreparedTileLaunch":
         """Check a launch once (arguments, partitions, grid, overlaps) and return a callable that repeats it on
@@ -124,17 +131,18 @@ class TileKernel:
         bound = self._checked(args, None if grid is None else _grid3(grid), allow_host=False)
         return PreparedTileLaunch(self, bound, args, stream)
 
-    def _launch(self, args: Sequence[Any], grid: tuple[int, int, int] | None, stream: Any) -> None:
-        # A stream-ordered launch on device arrays reuses the binding of the last launch with the same key.
-        key = launch_key(args) if stream is not None and self.executor.target == "gpu" else None
-        if key is not None:
-            bound = self._remembered((key, grid), args, grid)
-        else:
-            bound = self._checked(args, grid, allow_host=stream is None)
+    def _launch(self, args: Sequence[Any], grid: tuple[int, int, int] | None, stream: Any,
+                key: tuple | None = None) -> None:
+        if stream is not None and self.executor.target == "gpu":
+            key = launch_key(args) if key is None else key
+            if key is not None:
+                self._relaunch((key, grid), args, grid, stream)
+                return
+        bound = self._checked(args, grid, allow_host=stream is None)
         if self.executor.target != "gpu":
             self.executor.launch_tile(self.spec, bound.grid, bound.abi)
             return
-        if stream is not None:
+        if stream is not None:  # an argument launch_key does not cover (a host array is refused in _checked)
             handle, ledger = resolve(stream, self.device, self.spec.name)
             self._enqueue(bound, handle)
             ledger.hold(args)  # the arguments outlive the queued kernel (inflight.py)
@@ -148,16 +156,19 @@ class TileKernel:
         for host, device in bound.copy_back:
             host[...] = device.get()
 
-    def _remembered(self, key: tuple, args: Sequence[Any], grid: tuple[int, int, int] | None) -> Any:
-        """The checked binding of a stream-ordered launch on device arrays, reused while the arguments' key
-        (launch_key.py) repeats: the same checks would give the same binding."""
-        bound = self._bindings.get(key)
-        if bound is None:
+    def _relaunch(self, key: tuple, args: Sequence[Any], grid: tuple[int, int, int] | None, stream: Any) -> None:
+        """A stream-ordered launch on device arrays. While the arguments' key (launch_key.py) repeats, the same
+        checks would give the same binding, so the first launch's checked binding, packed once
+        (gpu.PackedLaunch), is enqueued again: a relaunch costs the key, the stream and the driver call."""
+        entry = self._bindings.get(key)
+        if entry is None:
             bound = self._checked(args, grid, allow_host=False)
             if len(self._bindings) >= _BINDINGS:
                 self._bindings.pop(next(iter(self._bindings)))
-            self._bindings[key] = bound
-        return bound
+            entry = self._bindings[key] = (self._ready(bound), bound)
+        handle, ledger = resolve(stream, self.device, self.spec.name)
+        entry[0](handle)
+        ledger.hold(args)  # the arguments outlive the queued kernel (inflight.py)
 
     def _checked(self, args: Sequence[Any], grid: tuple[int, int, int] | None, allow_host: bool) -> Any:
         """The bound arguments of a launch after every launch check."""
@@ -181,7 +192,9 @@ class TileKernel:
             check_overlaps(name, bound.buffers)
         return bound
 
-    def _enqueue(self, bound: Any, handle: Any) -> None:
+    def _configure(self, bound: Any) -> tuple[Any, LaunchConfig]:
+        """The function and launch configuration of a binding: its variant's entry, block and dynamic shared
+        memory, and the grid (a persistent variant's own, which walks the tile grid)."""
         variant = bound.variant
         grid = bound.grid
         block = (_threads({**variant, "warps": self._warps(variant)}), 1, 1)
@@ -192,7 +205,18 @@ class TileKernel:
             if variant.get("cluster"):
                 resident = self.executor.active_clusters(function, block, shared)
             grid = persistent_grid(grid, variant, self.executor.limits.multiprocessors, resident)
-        self.executor.launch(function, LaunchConfig(grid, block, shared, 3), bound.abi, handle)
+        return function, LaunchConfig(grid, block, shared, 3)
+
+    def _ready(self, bound: Any) -> Callable[[Any], None]:
+        """Enqueueing a binding on a raw stream handle, again and again: its launch packed once
+        (gpu.PackedLaunch), or for a cluster or cooperative launch (launch_ex.py) packed per launch."""
+        function, config = self._configure(bound)
+        packed = self.executor.packed(function, config, bound.abi)
+        return packed or functools.partial(self.executor.launch, function, config, bound.abi)
+
+    def _enqueue(self, bound: Any, handle: Any) -> None:
+        function, config = self._configure(bound)
+        self.executor.launch(function, config, bound.abi, handle)
 
     def __repr__(self) -> str:
         return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"
@@ -205,10 +229,11 @@ class PreparedTileLaunch:
 
     def __init__(self, kernel: TileKernel, bound: Any, args: Sequence[Any], stream: Any):
         self.kernel, self.bound, self.args, self.stream = kernel, bound, tuple(args), stream
-        self.handle, self.ledger = None, None
+        self.handle, self.ledger, self.ready = None, None, None
         if kernel.executor.target == "gpu":
             # Without a stream, the launches queue on the legacy default stream (raw handle 0).
             self.handle, self.ledger = resolve(0 if stream is None else stream, kernel.device, kernel.spec.name)
+            self.ready = kernel._ready(bound)
 
     def __call__(self) -> None:
         if self.kernel.executor.target != "gpu":
@@ -220,7 +245,7 @@ class PreparedTileLaunch:
                              "the capturing stream")
         if type(self.stream) is Stream:
             self.stream.last_kernel = self.kernel.spec.name
-        self.kernel._enqueue(self.bound, self.handle)
+        self.ready(self.handle)
         self.ledger.hold(self)
 
     def __repr__(self) -> str:
@@ -242,10 +267,24 @@ class TileKernelGroup:
 
     def __init__(self, name: str, instances: list[TileKernel]):
         self.name, self.instances = name, instances
+        self._chosen: dict[tuple, TileKernel] = {}  # the instance chosen per launch key (launch_key.py)
 
     def select(self, args: Sequence[Any]) -> TileKernel:
         """The first instance whose signature accepts `args`."""
         return select_instance(self.name, self.instances, args)
+
+    def _select_keyed(self, args: Sequence[Any]) -> tuple[TileKernel, tuple | None]:
+        """`select(args)` and the arguments' launch key; arguments whose key repeats fit the same instance (the
+        key fixes every check a signature makes), so the choice is remembered per key."""
+        key = launch_key(args)
+        kernel = None if key is None else self._chosen.get(key)
+        if kernel is None:
+            kernel = self.select(args)
+            if key is not None:
+                if len(self._chosen) >= _BINDINGS:
+                    self._chosen.pop(next(iter(self._chosen)))
+                self._chosen[key] = kernel
+        return kernel, key
 
     def __call__(self, *args: Any, stream: Any = None) -> None:
         self.select(args)(*args, stream=stream)
@@ -255,17 +294,18 @@ class TileKernelGroup:
         return self.select(args).prepare(*args, grid=grid, stream=stream)
 
     def __getitem__(self, key: Any) -> _GroupConfigured:
-        return _GroupConfigured(self, key)
+        return _GroupConfigured(self, *_grid_and_stream(key))
 
     def __repr__(self) -> str:
         return f"<generic tile kernel {self.name}: {', '.join(k.spec.entry for k in self.instances)}>"
 
 
 class _GroupConfigured:
-    """`group[grid]`: the instance is chosen when the arguments arrive."""
+    """`group[grid]` or `group[grid, stream]`: the instance is chosen when the arguments arrive."""
 
-    def __init__(self, group: TileKernelGroup, key: Any):
-        self.group, self.key = group, key
+    def __init__(self, group: TileKernelGroup, grid: tuple[int, int, int], stream: Any):
+        self.group, self.grid, self.stream = group, grid, stream
 
     def __call__(self, *args: Any) -> None:
-        self.group.select(args)[self.key](*args)
+        kernel, key = self.group._select_keyed(args)
+        kernel._launch(args, self.grid, self.stream, key)

@@ -102,8 +102,8 @@ def doctor() -> None:
               help="LLVM optimisation level (default: 1 for tile kernels, 3 for SIMT kernels and .mlir input).")
 @_instantiate
 @click.option("--knob", "knob", multiple=True, metavar="NAME=VALUE",
-              help="A tile lowering knob (warps, stages, specialize, persistent, group_m, epilogue, cluster, guarded); "
-                   "repeatable.")
+              help="A tile lowering knob (warps, stages, specialize, persistent, group_m, epilogue, cluster, pingpong, "
+                   "guarded, warp_rows); repeatable.")
 def build(path: str | None, output: str | None, arch: tuple[str, ...], opt_level: int | None,
           instantiate: tuple[str, ...], knob: tuple[str, ...]) -> None:
     """Compile kernels: .rs sources to artifacts, or a .mlir file (gpu.module kernels) to PTX."""

@@ -51,13 +51,14 @@ class GemmKnobs:
     cluster: str = "1x1"
     pingpong: str = "auto"
     guarded: str = "off"
+    warp_rows: str = "auto"
 
     def __post_init__(self) -> None:
         if self.warps and (self.warps % 4 or not 4 <= self.warps <= 16):
             raise OxideError(f"knob warps must be 4, 8, 12 or 16 (whole warpgroups), got {self.warps}")
         if not 0 <= self.stages <= MAX_STAGES or self.stages == 1:
             raise OxideError(f"knob stages must be 2 to {MAX_STAGES} (or 0: chosen by the compiler), got {self.stages}")
-        for name in ("specialize", "persistent", "pingpong", "guarded"):
+        for name in ("specialize", "persistent", "pingpong", "guarded", "warp_rows"):
             if getattr(self, name) not in SWITCHES:
                 raise OxideError(f"knob {name} must be one of {', '.join(SWITCHES)}, got '{getattr(self, name)}'")
         if self.epilogue not in EPILOGUES:

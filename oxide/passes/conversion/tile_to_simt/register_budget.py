@@ -23,6 +23,7 @@ block, against Triton: softmax 0.98x -> 1.02x, LayerNorm 1.00x and RMSNorm 0.99x
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 from mlir import ir
 
@@ -48,55 +49,76 @@ def budget_warps(func: ir.Operation, hint: int, fixed: int = 0) -> int:
 
 def has_mma(func: ir.Operation) -> bool:
     """Whether tile kernel `func` has a `tile.mma` (the walk stops at the first)."""
-    return _walk(func)[1]
+    return _walk(func).has_mma
 
 
-def plan_warps(func: ir.Operation, hint: int, fixed: int = 0) -> tuple[int, bool]:
+def plan_warps(func: ir.Operation, hint: int, fixed: int = 0, warp_rows: bool = True) -> tuple[int, bool]:
     """`budget_warps`, and whether the blocked layouts may then give each warp whole rows (layouts.blocked's
-    `warps_outer`), from one walk of the kernel."""
+    `warps_outer`; never when `warp_rows`, the knob, is off), from one walk of the kernel."""
     facts = _walk(func)
-    warps = fixed if fixed and not facts[1] else _budget(facts, hint)
-    return warps, _rows_fill_warps(facts, warps)
+    warps = fixed if fixed and not facts.has_mma else _budget(facts, hint)
+    return warps, warp_rows and _rows_fill_warps(facts, warps)
 
 
-def _budget(facts: tuple[int, bool, set[tuple[int, ...]]], hint: int) -> int:
-    largest, has_mma, shapes = facts
-    vector = max([math.prod(s) for s in shapes if math.prod(s[:-1]) == 1], default=0)
+@dataclass
+class _Facts:
+    """What one walk of a tile kernel finds: the 32-bit values of its largest static tile, whether it has an
+    `mma` (the walk stops there), the shapes of its static tiles, and whether it loads a row vector."""
+
+    largest: int = 0
+    has_mma: bool = False
+    shapes: set[tuple[int, ...]] = field(default_factory=set)
+    loads_vector: bool = False
+
+
+def _budget(facts: _Facts, hint: int) -> int:
+    vector = max([math.prod(s) for s in facts.shapes if _is_vector(s)], default=0)
     warps = hint
-    while not has_mma and warps < MAX_WARPS and (largest > BUDGET * 32 * warps or vector > ROW_BUDGET * 32 * warps):
+    while not facts.has_mma and warps < MAX_WARPS and (facts.largest > BUDGET * 32 * warps
+                                                       or vector > ROW_BUDGET * 32 * warps):
         warps *= 2
     return warps
 
 
-def _rows_fill_warps(facts: tuple[int, bool, set[tuple[int, ...]]], warps: int) -> bool:
-    """No `mma`, some tile with rows, every such tile with at least one row per warp, and no row vector ([N] or
-    [1, N]) longer than the longest row (every warp holds the row vectors whole). Row reductions then stay
-    inside a warp; a [4, 1024] row softmax drops its shared memory and block barriers."""
-    _, has_mma, shapes = facts
-    rows = [s for s in shapes if len(s) >= 2 and math.prod(s[:-1]) > 1]
-    if has_mma or not rows or any(math.prod(s[:-1]) < warps for s in rows):
+def _is_vector(shape: tuple[int, ...]) -> bool:
+    """A row vector: [N] or [1, N] (one row)."""
+    return math.prod(shape[:-1]) == 1
+
+
+def _rows_fill_warps(facts: _Facts, warps: int) -> bool:
+    """No `mma`, some tile with rows, every such tile with at least one row per warp, no row vector ([N] or
+    [1, N]) longer than the longest row (every warp holds the row vectors whole), and none loaded from memory.
+    Row reductions then stay inside a warp; a [4, 1024] row softmax drops its shared memory and block barriers.
+
+    Why not with a loaded row vector: every warp then loads the whole vector (LayerNorm's w and b: at 4 warps,
+    twice the bytes of the rows themselves through L1 per block), where warps that split the rows load a
+    quarter each. Measured on the H200 at 32768 x 1024, 4 rows per block, against Triton (docs/tile-lowering.md):
+    LayerNorm 0.98x with a warp per row, 1.01x with split rows; RMSNorm 0.99x and 1.00x; softmax, which loads
+    no row vector, 1.02x and 0.99x."""
+    rows = [s for s in facts.shapes if len(s) >= 2 and not _is_vector(s)]
+    if facts.has_mma or facts.loads_vector or not rows or any(math.prod(s[:-1]) < warps for s in rows):
         return False
-    vectors = [s for s in shapes if s not in rows]
+    vectors = [s for s in facts.shapes if s not in rows]
     return all(math.prod(s) <= max(r[-1] for r in rows) for s in vectors)
 
 
-def _walk(func: ir.Operation) -> tuple[int, bool, set[tuple[int, ...]]]:
-    """The 32-bit values of the kernel's largest static tile, whether it has an `mma` (the walk stops there), and
-    the shapes of its static tiles."""
-    largest, has_mma = 0, False
-    shapes: set[tuple[int, ...]] = set()
+def _walk(func: ir.Operation) -> _Facts:
+    """The facts of `func` (_Facts)."""
+    facts = _Facts()
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        nonlocal largest, has_mma
         if is_op(op, T.MmaOp):
-            has_mma = True
+            facts.has_mma = True
             return ir.WalkResult.INTERRUPT
         for result in op.results:
             if isinstance(result.type, ir.RankedTensorType) and result.type.has_static_shape:
-                shapes.add(tuple(result.type.shape))
+                shape = tuple(result.type.shape)
+                facts.shapes.add(shape)
                 words = max(1, bit_width(result.type.element_type) // 32)
-                largest = max(largest, math.prod(result.type.shape) * words)
+                facts.largest = max(facts.largest, math.prod(shape) * words)
+                if is_op(op, T.LoadOp) and _is_vector(shape):
+                    facts.loads_vector = True
         return ir.WalkResult.ADVANCE
 
     walk(func, visit, ir.WalkOrder.PRE_ORDER)
-    return largest, has_mma, shapes
+    return facts

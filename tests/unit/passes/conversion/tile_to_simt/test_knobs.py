@@ -27,7 +27,7 @@ GEMM = Path(__file__).parents[5] / "examples" / "tile" / "gemm.rs"
     ({"specialize": "maybe"}, "knob specialize must be one of auto, on, off"),
     ({"group_m": 0}, "knob group_m must be 1 to 64"),
     ({"stages": "three"}, "knob stages takes an integer, got 'three'"),
-    ({"tile": 128}, "unknown knob 'tile' (knobs: warps, stages, specialize, persistent, group_m, epilogue, cluster, pingpong, guarded)"),
+    ({"tile": 128}, "unknown knob 'tile' (knobs: warps, stages, specialize, persistent, group_m, epilogue, cluster, pingpong, guarded, warp_rows)"),
 ])
 def test_a_knob_no_path_can_take_is_an_error(values, message):
     with pytest.raises(OxideError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -12,10 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import oxide
 import oxide.tile
 from oxide.runtime.module import load
 
-FIXTURES = Path(__file__).resolve().parents[5] / "tests" / "fixtures"
+ROOT = Path(__file__).resolve().parents[5]
+FIXTURES = ROOT / "tests" / "fixtures"
 
 
 @pytest.mark.parametrize("stem", ["softmax", "layernorm", "rmsnorm"])
@@ -46,19 +48,29 @@ def test_the_widened_softmax_matches_numpy_on_the_emulator():
     np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
 
 
-@pytest.mark.parametrize("stem", ["softmax", "layernorm", "rmsnorm"])
-def test_four_row_tiles_reduce_inside_warps(stem):
-    """At 4 x 1024 every warp owns a row (layouts.blocked's warps_outer): the row reductions are lane shuffles,
-    with no shared memory and no block barrier. One row of 4096 spreads over the warps and reduces across
-    them; 4 x 4096 at 8 warps has fewer rows than warps and keeps the common layout."""
-    ptx = (FIXTURES / "tile" / f"{stem}.sm_90.ptx").read_text()
-    bodies = dict(re.findall(r"\.entry (\S+)\((.*?)\n}\n", ptx, re.S))
-    assert "bar.sync" not in bodies[f"{stem}_4_1024"] and "st.shared" not in bodies[f"{stem}_4_1024"]
-    assert "bar.sync" in bodies[f"{stem}_1_4096"] and "bar.sync" in bodies[f"{stem}_4_4096"]
+def test_four_row_tiles_reduce_inside_warps_unless_a_row_vector_is_loaded():
+    """At 4 x 1024 softmax gives every warp a row (layouts.blocked's warps_outer): its row reductions are lane
+    shuffles, with no shared memory and no block barrier. LayerNorm and RMSNorm load row vectors (w, b), which
+    every warp would load whole, so their warps split the rows and reduce through shared memory. One row of
+    4096 spreads over the warps and reduces across them; 4 x 4096 at 8 warps has fewer rows than warps and
+    keeps the common layout."""
+    for stem in ("softmax", "layernorm", "rmsnorm"):
+        ptx = (FIXTURES / "tile" / f"{stem}.sm_90.ptx").read_text()
+        bodies = dict(re.findall(r"\.entry (\S+)\((.*?)\n}\n", ptx, re.S))
+        split = "bar.sync" in bodies[f"{stem}_4_1024"] and "st.shared" in bodies[f"{stem}_4_1024"]
+        assert split == (stem != "softmax"), stem
+        assert "bar.sync" in bodies[f"{stem}_1_4096"] and "bar.sync" in bodies[f"{stem}_4_4096"]
+
+
+def test_knob_warp_rows_off_splits_the_rows_of_a_kernel_that_loads_none():
+    source = (ROOT / "examples" / "tile" / "softmax.rs").read_text()
+    for knobs, split in (({}, False), ({"warp_rows": "off"}, True), ({"warp_rows": "on"}, False)):
+        ptx = oxide.compile(source, "softmax.rs", "sm_90", {"softmax": [["4", "1024"]]}, knobs=knobs).ptx["sm_90"]
+        assert ("bar.sync" in ptx) == split, knobs
 
 
 @pytest.mark.parametrize("stem", ["softmax", "layernorm", "rmsnorm"])
-def test_row_kernels_with_a_warp_per_row_match_numpy_on_the_emulator(stem):
+def test_row_kernels_at_four_rows_per_block_match_numpy_on_the_emulator(stem):
     rng = np.random.default_rng(7)
     x = (rng.standard_normal((7, 1000)) * 3).astype(np.float32)
     w, b = rng.standard_normal(1000).astype(np.float32), rng.standard_normal(1000).astype(np.float32)
@@ -100,11 +112,13 @@ def test_four_row_tiles_at_eight_warps_fit_two_blocks_per_sm(stem, tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
-@pytest.mark.parametrize("stem", ["softmax", "layernorm", "rmsnorm"])
-def test_four_row_tiles_at_four_warps_fit_eight_blocks_per_sm(stem, tmp_path):
-    """4 x 1024 at 4 warps: eight blocks of 128 threads per SM need at most 64 registers per thread, without
-    spills. w and b load and store one run at a time (run_sinking.py: RMSNorm 78 -> 56, LayerNorm 96 -> 80) and
-    LayerNorm's column mask is computed next to its selects (coordinate_sinking.py: 80 -> 64)."""
+@pytest.mark.parametrize("stem, registers", [("softmax", 64), ("layernorm", 72), ("rmsnorm", 64)])
+def test_four_row_tiles_at_four_warps_fit_seven_or_eight_blocks_per_sm(stem, registers, tmp_path):
+    """4 x 1024 at 4 warps: eight blocks of 128 threads per SM need at most 64 registers per thread, seven at
+    most 72, without spills. w and b load and store one run at a time (run_sinking.py: RMSNorm 78 -> 56,
+    LayerNorm 96 -> 80 with a warp per row) and LayerNorm's column mask is computed next to its selects
+    (coordinate_sinking.py: 80 -> 64). With its rows split over the warps (register_budget._rows_fill_warps),
+    LayerNorm takes 72 and RMSNorm 64."""
     fact = _ptxas_facts(stem, tmp_path)[f"{stem}_4_1024"]
     assert fact.startswith("0 bytes spill stores"), fact
-    assert int(re.search(r"Used (\d+) registers", fact).group(1)) <= 64, fact
+    assert int(re.search(r"Used (\d+) registers", fact).group(1)) <= registers, fact
