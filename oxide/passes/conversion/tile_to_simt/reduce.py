@@ -97,7 +97,8 @@ def _total_across_warps(ctx: TileLowering, values: dict[int, ir.Value], thread_b
     thread computes the same total. `alike` masks the other thread-id bits along which the values are already
     equal (lane bits of the reduced dimension, replicated bits)."""
     threads = 32 * ctx.warps
-    if (threads - 1) & ~alike == sum(1 << b for b in thread_bits) and len(values) << len(thread_bits) <= WARP_SIZE:
+    slots = len(values) << len(thread_bits)
+    if (threads - 1) & ~alike == sum(1 << b for b in thread_bits) and (slots <= WARP_SIZE or slots % WARP_SIZE == 0):
         return _total_by_lanes(ctx, values, thread_bits, combine)
     elem, threads, base = _publish(ctx, values)
     others = arith.andi(ctx.tid, ctx.i32(~sum(1 << b for b in thread_bits)))
@@ -118,9 +119,10 @@ def _total_across_warps(ctx: TileLowering, values: dict[int, ir.Value], thread_b
 def _total_by_lanes(ctx: TileLowering, values: dict[int, ir.Value], thread_bits: list[int],
                     combine: Combine) -> dict[int, ir.Value]:
     """`_total_across_warps` when a warp's threads all hold the same values, which differ only across
-    `thread_bits`, and the slots (registers times W = 2^len(thread_bits) warp combinations) fit in a warp: each
-    warp writes register r of its combination a at slot r * W + a, lane r * W + a reads it back, a butterfly
-    over the low lane bits totals each register, and each total is shuffled from its register's first lane.
+    `thread_bits`: each warp writes register r of its combination a at slot r * W + a (W = 2^len(thread_bits)
+    warp combinations), lane r * W + a reads it back (slots past a warp's 32 lanes in further chunks of 32), a
+    butterfly over the low lane bits totals each register, and each total is shuffled from its register's
+    first lane.
 
     Why: read slot by slot, every thread loads all the slots; a [4, 4096] LayerNorm at 8 warps loaded 32 per
     reduction and kept their 32 lane-dependent 64-bit addresses live from the mean's reduction to the
@@ -144,12 +146,21 @@ def _total_by_lanes(ctx: TileLowering, values: dict[int, ir.Value], thread_bits:
             ctx.scratch_store(base, arith.addi(combination, ctx.i32(r << spread_bits)) if r else combination, value)
         scf.YieldOp([])
     ctx.barrier()
-    total = ctx.scratch_load(base, arith.andi(ctx.tid, ctx.i32(slots - 1)), elem)
-    for i in range(spread_bits):
-        total = combine(total, shuffle_xor(ctx, total, 1 << i))
+    # More slots than lanes (a [4, 4096] row at 16 warps: 4 rows x 16 warps): lane l reads slot l + 32 c of
+    # each chunk c, and a chunk holds 32 / W registers' slots.
+    lanes = min(slots, WARP_SIZE)
+    lane = arith.andi(ctx.tid, ctx.i32(lanes - 1))
+    chunks = []
+    for c in range(slots // lanes):
+        total = ctx.scratch_load(base, arith.addi(lane, ctx.i32(c * WARP_SIZE)) if c else lane, elem)
+        for i in range(spread_bits):
+            total = combine(total, shuffle_xor(ctx, total, 1 << i))
+        chunks.append(total)
     if len(values) == 1:
-        return {j: total for j in values}  # every lane read a slot of the one register
-    return {j: _shuffle(ctx, total, ctx.i32(r << spread_bits), "idx") for r, j in enumerate(values)}
+        return {j: chunks[0] for j in values}  # every lane read a slot of the one register
+    per_chunk = lanes >> spread_bits
+    return {j: _shuffle(ctx, chunks[r // per_chunk], ctx.i32((r % per_chunk) << spread_bits), "idx")
+            for r, j in enumerate(values)}
 
 
 def butterfly(ctx: TileLowering, tile: TileValue, dim: int, combine: Combine, scan: bool,
