@@ -51,7 +51,7 @@ STATIC_RESERVE = 8 * 1024
 CHUNK_BYTES = 16
 # Loads of a misaligned operand's elements in flight at once (_Copier._elements): enough to cover a memory
 # latency, few enough that they fit in registers beside the accumulator.
-ELEMENT_BATCH = 8
+ELEMENT_BATCH = 32
 # Stages start on a 128-byte boundary (16-byte cp.async destinations and ldmatrix rows need 16).
 STAGE_ALIGN = 128
 
@@ -293,6 +293,7 @@ class _Copier:
         cp.async's is, so every load is unconditional) and the value is replaced by 0. Thread and element
         counts are powers of two, so the thread's k-th element is a constant (row, column) step from its first."""
         ctx = self.ctx
+        view = operand.view
         total = operand.rows * operand.cols
         cols = ctx.i32(operand.cols)
         first_row, first_col = arith.divui(ctx.tid, cols), arith.remui(ctx.tid, cols)
@@ -300,45 +301,24 @@ class _Copier:
         col_t = arith.addi(col0, arith.extui(i_type(64), first_col))
         at_t = arith.addi(arith.muli(first_row, ctx.i32(operand.stride)), first_col)
         starts = list(range(0, total, self.threads))
-        span = ELEMENT_BATCH * self.threads  # the elements one batch of the block's threads covers
-        if len(starts) % ELEMENT_BATCH == 0 and len(starts) > ELEMENT_BATCH and span % operand.cols == 0:
-            # The batches as a loop, each span // cols rows below the last: the IR of one batch, not of all
-            # (the sibling's compile time).
-            loop = scf.ForOp(ctx.i32(0), ctx.i32(len(starts) // ELEMENT_BATCH), ctx.i32(1))
-            with ir.InsertionPoint(loop.body):
-                down = arith.muli(loop.induction_variable, ctx.i32(span // operand.cols))
-                self._element_batch(operand, base, arith.addi(row_t, arith.extui(i_type(64), down)), col_t,
-                                    arith.addi(at_t, arith.muli(down, ctx.i32(operand.stride))),
-                                    starts[:ELEMENT_BATCH])
-                scf.YieldOp([])
-            return
         for batch in range(0, len(starts), ELEMENT_BATCH):
-            self._element_batch(operand, base, row_t, col_t, at_t, starts[batch:batch + ELEMENT_BATCH])
-
-    def _element_batch(self, operand: _Operand, base: ir.Value, row_t: ir.Value, col_t: ir.Value, at_t: ir.Value,
-                       starts: list[int]) -> None:
-        """One batch of `_element_batches`: the loads of the thread's elements `starts` (offsets from its first,
-        at tensor row `row_t`, column `col_t` and stage offset `at_t`), then their stores."""
-        ctx = self.ctx
-        view = operand.view
-        total = operand.rows * operand.cols
-        loaded = []
-        for start in starts:
-            dr, dc = divmod(start, operand.cols)
-            row = row_t if dr == 0 else arith.addi(row_t, ctx.i64(dr))
-            col = col_t if dc == 0 else arith.addi(col_t, ctx.i64(dc))
-            inside = arith.andi(_lt(row, view.shape[0]), _lt(col, view.shape[1]))
-            if start + self.threads > total:  # the last round: only the first threads have an element
-                inside = arith.andi(inside, _lt(ctx.tid, ctx.i32(total - start)))
-            at = arith.addi(arith.muli(row, view.strides[0]), arith.muli(col, view.strides[1]))
-            src = ptr_offset(view.ptr, ctx.index(arith.select(inside, at, ctx.i64(0))))
-            value = simt.PtrLoadOp.build(src, results=[view.elem])
-            loaded.append((start, arith.select(inside, value, ctx.zero(view.elem))))
-        for start, value in loaded:
-            dr, dc = divmod(start, operand.cols)
-            with only_if(None if start + self.threads <= total else _lt(ctx.tid, ctx.i32(total - start))):
-                dst_at = _plus(ctx, at_t, dr * operand.stride + dc + operand.offset)
-                simt.PtrStoreOp(ptr_offset(base, ctx.index(dst_at)), value)
+            loaded = []
+            for start in starts[batch:batch + ELEMENT_BATCH]:
+                dr, dc = divmod(start, operand.cols)
+                row = row_t if dr == 0 else arith.addi(row_t, ctx.i64(dr))
+                col = col_t if dc == 0 else arith.addi(col_t, ctx.i64(dc))
+                inside = arith.andi(_lt(row, view.shape[0]), _lt(col, view.shape[1]))
+                if start + self.threads > total:  # the last round: only the first threads have an element
+                    inside = arith.andi(inside, _lt(ctx.tid, ctx.i32(total - start)))
+                at = arith.addi(arith.muli(row, view.strides[0]), arith.muli(col, view.strides[1]))
+                src = ptr_offset(view.ptr, ctx.index(arith.select(inside, at, ctx.i64(0))))
+                value = simt.PtrLoadOp.build(src, results=[view.elem])
+                loaded.append((start, arith.select(inside, value, ctx.zero(view.elem))))
+            for start, value in loaded:
+                dr, dc = divmod(start, operand.cols)
+                with only_if(None if start + self.threads <= total else _lt(ctx.tid, ctx.i32(total - start))):
+                    dst_at = _plus(ctx, at_t, dr * operand.stride + dc + operand.offset)
+                    simt.PtrStoreOp(ptr_offset(base, ctx.index(dst_at)), value)
 
 
 def _operands(ctx: TileLowering, found: GemmLoop, plan: ml.MmaPlan) -> list[_Operand]:

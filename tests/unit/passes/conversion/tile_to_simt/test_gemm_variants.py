@@ -14,8 +14,6 @@ from mlir import ir
 
 import oxide
 from oxide.backend.emulator import emit_program
-from oxide.passes.conversion.tile_to_simt.mma_layouts import plan_mma
-from oxide.passes.conversion.tile_to_simt.mma_pipeline import PipelinePlan, choose_stages
 from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime import tensor_map
 from oxide.runtime.emulator import launch
@@ -23,7 +21,6 @@ from oxide.runtime.module import Module
 from oxide.runtime.tensor_map import TensorMap
 from oxide.runtime.tile import partition
 from oxide.runtime.tile_marshal import TileBinder
-from oxide.target import Target
 from tests.unit.passes.conversion.tile_to_simt.harness import context, module_text, strided_view, view
 from tests.unit.passes.conversion.tile_to_simt.test_mma_lowering import gemm
 from tests.unit.passes.conversion.tile_to_simt.test_wgmma_gemm import _GpuArray
@@ -31,10 +28,6 @@ from tests.unit.passes.conversion.tile_to_simt.test_wgmma_gemm import _GpuArray
 RNG = np.random.default_rng(1818)
 EXAMPLES = Path(__file__).parents[5] / "examples" / "tile"
 FALLBACK = "gemm$mma_sync"
-# The sibling's K loop is the cp.async pipeline of the mma.sync chips: its ring is dynamic shared memory.
-_STAGE = PipelinePlan(plan_mma([64, 64], [64, 64], "f16", "f32", 4), 1).stage_bytes
-SIBLING_RING = PipelinePlan(plan_mma([64, 64], [64, 64], "f16", "f32", 4),
-                            choose_stages(_STAGE, Target("sm_90a"))).ring_bytes
 KMAJOR = "gemm$kmajor_b"
 
 
@@ -90,8 +83,7 @@ def _check(c: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
 def test_the_mma_sync_sibling_runs_tensors_tma_cannot_read(sm90a_program, m, n, k):
     # K = 70 or N = 33 f16 elements are rows of 140 or 66 bytes: TMA cannot describe them, mma.sync reads them.
     a, b, c = _operands(m, n, k)
-    launch(sm90a_program, FALLBACK, (-(-m // 64), -(-n // 64), 1), (128, 1, 1), [*view(c), *view(a), *view(b)],
-           SIBLING_RING)
+    launch(sm90a_program, FALLBACK, (-(-m // 64), -(-n // 64), 1), (128, 1, 1), [*view(c), *view(a), *view(b)])
     _check(c, a, b)
 
 
@@ -147,8 +139,8 @@ def test_aligned_tensors_take_the_wgmma_variant(sm90a_gemm, monkeypatch):
 def test_tensors_tma_cannot_describe_take_the_mma_sync_variant(sm90a_gemm, monkeypatch, a_shape, b_shape, a_address):
     monkeypatch.setattr(tensor_map, "_encode", lambda m: bytes(128))
     bound = _bind(sm90a_gemm, a_shape, b_shape, a_address)
-    assert bound.variant == {"entry": "gemm_64_64_64$mma_sync", "tma": [], "dynamic_shared": SIBLING_RING,
-                             "warps": 4, "threads": 128, "persistent": False}
+    assert bound.variant == {"entry": "gemm_64_64_64$mma_sync", "tma": [], "dynamic_shared": 0, "warps": 4,
+                             "threads": 128, "persistent": False}
     assert len(bound.abi) == 3 * 5  # no tensor maps: the sibling has the contract's ABI only
 
 
