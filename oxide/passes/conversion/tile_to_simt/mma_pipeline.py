@@ -287,9 +287,8 @@ class _Copier:
         the loop of `_elements` waits a full memory latency per element: the sibling at 4095 x 4097 x 4096 bf16
         ran at 19 TFLOP/s that way and at 80 batched (62 with no pipeline; the H200). Not on the mma.sync chips:
         there the unrolled copies took the aligned 4096^3 GEMM from 234 registers to 255 with spills and from
-        280 to 260 TFLOP/s, for tensors that are aligned as a rule.
-
-        A load outside the tensor reads the tensor's first element instead (its address is selected, as
+        280 to 260 TFLOP/s, for tensors that are aligned as a rule. A
+        load outside the tensor reads the tensor's first element instead (its address is selected, as
         cp.async's is, so every load is unconditional) and the value is replaced by 0. Thread and element
         counts are powers of two, so the thread's k-th element is a constant (row, column) step from its first."""
         ctx = self.ctx
@@ -313,8 +312,8 @@ class _Copier:
                 at = arith.addi(arith.muli(row, view.strides[0]), arith.muli(col, view.strides[1]))
                 src = ptr_offset(view.ptr, ctx.index(arith.select(inside, at, ctx.i64(0))))
                 value = simt.PtrLoadOp.build(src, results=[view.elem])
-                loaded.append((start, arith.select(inside, value, ctx.zero(view.elem))))
-            for start, value in loaded:
+                loaded.append((start, inside, arith.select(inside, value, ctx.zero(view.elem))))
+            for start, inside, value in loaded:
                 dr, dc = divmod(start, operand.cols)
                 with only_if(None if start + self.threads <= total else _lt(ctx.tid, ctx.i32(total - start))):
                     dst_at = _plus(ctx, at_t, dr * operand.stride + dc + operand.offset)
