@@ -275,11 +275,9 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         if b_kmajor is None:
             new_func.attributes["tile.variants"] = variants_attribute(name, [plan for _, plan in gemms])
     else:
-        # On the mma.sync chips (and on sm_90a for an f32-accurate product and in the mma.sync sibling, which
-        # keeps its own stage count: the knob sizes the wgmma ring) a GEMM K loop becomes a cp.async pipeline
-        # whose ring is dynamic shared memory.
-        sibling = target.tensor_cores == "wgmma" and not wgmma
-        ctx.pipeline = kernel_pipeline(func, target, warps, None if sibling else knobs.stages or None, sibling)
+        # On the mma.sync chips (and for an f32-accurate product on sm_90a) a GEMM K loop becomes a cp.async
+        # pipeline whose ring is dynamic shared memory.
+        ctx.pipeline = kernel_pipeline(func, target, warps, knobs.stages or None)
     try:
         if guarded_kernel(func, knobs.guarded):  # no mma, so no GEMM, attention or cp.async pipeline
             # Straight-line, for the tensors the runtime finds vector-ready; the default lowering beside it for

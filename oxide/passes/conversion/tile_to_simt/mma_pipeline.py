@@ -49,9 +49,6 @@ MIN_STAGES = 2
 # Static shared memory the rest of the kernel may declare next to the ring (layout conversions, reductions).
 STATIC_RESERVE = 8 * 1024
 CHUNK_BYTES = 16
-# Loads of a misaligned operand's elements in flight at once (_Copier._elements): enough to cover a memory
-# latency, few enough that they fit in registers beside the accumulator.
-ELEMENT_BATCH = 32
 # Stages start on a 128-byte boundary (16-byte cp.async destinations and ldmatrix rows need 16).
 STAGE_ALIGN = 128
 
@@ -62,8 +59,6 @@ class PipelinePlan:
 
     mma: ml.MmaPlan
     stages: int
-    # The mma.sync sibling on sm_90a (variants.py): its misaligned operands are copied in batches.
-    sibling: bool = False
 
     @property
     def stage_bytes(self) -> int:
@@ -88,17 +83,16 @@ def choose_stages(stage_bytes: int, target: Target, stages: int | None = None) -
 
 
 def match_pipeline(loop: ir.Operation, entry: ir.Block, target: Target, warps: int,
-                   stages: int | None = None, sibling: bool = False) -> tuple[GemmLoop, PipelinePlan] | None:
+                   stages: int | None = None) -> tuple[GemmLoop, PipelinePlan] | None:
     """The pipeline of `loop` when it is a GEMM K loop the mma.sync path runs and S >= 2 stages fit; else None
     (the loop keeps the synchronous lowering, which reports what it cannot run). On sm_90a that is an
-    f32-accurate f32 product, which the wgmma path does not take (wgmma_plan.INPUTS), and any product of the
-    mma.sync sibling (`sibling`: variants.py), the entry for the tensors TMA cannot read."""
+    f32-accurate f32 product only: the wgmma path does not take it (wgmma_plan.INPUTS)."""
     if target.tensor_cores is None:
         return None
     found = match_gemm_loop(loop, entry)
     if found is None:
         return None
-    if target.tensor_cores == "wgmma" and not sibling and not _f32_accurate(found.mma):
+    if target.tensor_cores == "wgmma" and not _f32_accurate(found.mma):
         return None
     lhs, rhs, acc = found.lhs.results[0].type, found.rhs.results[0].type, found.mma.results[0].type
     try:
@@ -113,20 +107,20 @@ def match_pipeline(loop: ir.Operation, entry: ir.Block, target: Target, warps: i
     count = choose_stages(stage, target, stages)
     if count < MIN_STAGES or count * stage > target.shared_memory_per_block - STATIC_RESERVE:
         return None
-    return found, PipelinePlan(plan, count, sibling)
+    return found, PipelinePlan(plan, count)
 
 
 def _f32_accurate(mma: ir.Operation) -> bool:
     return str(T.elem_of(mma.operands[0].type)) == "f32" and not T.multiplies_as_tf32(mma)
 
 
-def kernel_pipeline(func: ir.Operation, target: Target, warps: int, stages: int | None = None,
-                    sibling: bool = False) -> tuple[GemmLoop, PipelinePlan] | None:
+def kernel_pipeline(func: ir.Operation, target: Target, warps: int,
+                    stages: int | None = None) -> tuple[GemmLoop, PipelinePlan] | None:
     """The kernel's first top-level GEMM loop the pipeline takes. One loop per kernel: the ring is the launch's
     dynamic shared memory."""
     entry = func.regions[0].blocks[0]
     for op in entry.operations:
-        matched = match_pipeline(op.operation, entry, target, warps, stages, sibling)
+        matched = match_pipeline(op.operation, entry, target, warps, stages)
         if matched is not None:
             return matched
     return None
@@ -250,11 +244,7 @@ class _Copier:
                 arith.muli(count, ctx.i32(self.elem_bytes)))
 
     def _elements(self, operand: _Operand, base: ir.Value, row0: ir.Value, col0: ir.Value) -> None:
-        """Ordinary loads and stores of this thread's elements (0 past the tensor's edges), in a loop; the
-        sibling's are batched (`_element_batches`)."""
-        if self.plan.sibling:
-            self._element_batches(operand, base, row0, col0)
-            return
+        """Ordinary loads and stores of this thread's elements (0 past the tensor's edges), in a loop."""
         ctx = self.ctx
         view = operand.view
         total = operand.rows * operand.cols
@@ -277,47 +267,6 @@ class _Copier:
                 dst_at = arith.addi(arith.addi(arith.muli(r, ctx.i32(operand.stride)), c), ctx.i32(operand.offset))
                 simt.PtrStoreOp(ptr_offset(base, ctx.index(dst_at)), load.results[0])
             scf.YieldOp([])
-
-    def _element_batches(self, operand: _Operand, base: ir.Value, row0: ir.Value, col0: ir.Value) -> None:
-        """`_elements` for the mma.sync sibling on sm_90a, whose tensors are mostly ones TMA cannot read: the
-        loads unrolled, ELEMENT_BATCH of them issued before the first of their stores, so that a batch's loads
-        are in flight together.
-
-        Why: a tensor whose rows are not 16-byte aligned (a row of 4097 bf16) cannot be copied by cp.async, and
-        the loop of `_elements` waits a full memory latency per element: the sibling at 4095 x 4097 x 4096 bf16
-        ran at 19 TFLOP/s that way and at 80 batched (62 with no pipeline; the H200). Not on the mma.sync chips:
-        there the unrolled copies took the aligned 4096^3 GEMM from 234 registers to 255 with spills and from
-        280 to 260 TFLOP/s, for tensors that are aligned as a rule. A
-        load outside the tensor reads the tensor's first element instead (its address is selected, as
-        cp.async's is, so every load is unconditional) and the value is replaced by 0. Thread and element
-        counts are powers of two, so the thread's k-th element is a constant (row, column) step from its first."""
-        ctx = self.ctx
-        view = operand.view
-        total = operand.rows * operand.cols
-        cols = ctx.i32(operand.cols)
-        first_row, first_col = arith.divui(ctx.tid, cols), arith.remui(ctx.tid, cols)
-        row_t = arith.addi(row0, arith.extui(i_type(64), first_row))
-        col_t = arith.addi(col0, arith.extui(i_type(64), first_col))
-        at_t = arith.addi(arith.muli(first_row, ctx.i32(operand.stride)), first_col)
-        starts = list(range(0, total, self.threads))
-        for batch in range(0, len(starts), ELEMENT_BATCH):
-            loaded = []
-            for start in starts[batch:batch + ELEMENT_BATCH]:
-                dr, dc = divmod(start, operand.cols)
-                row = row_t if dr == 0 else arith.addi(row_t, ctx.i64(dr))
-                col = col_t if dc == 0 else arith.addi(col_t, ctx.i64(dc))
-                inside = arith.andi(_lt(row, view.shape[0]), _lt(col, view.shape[1]))
-                if start + self.threads > total:  # the last round: only the first threads have an element
-                    inside = arith.andi(inside, _lt(ctx.tid, ctx.i32(total - start)))
-                at = arith.addi(arith.muli(row, view.strides[0]), arith.muli(col, view.strides[1]))
-                src = ptr_offset(view.ptr, ctx.index(arith.select(inside, at, ctx.i64(0))))
-                value = simt.PtrLoadOp.build(src, results=[view.elem])
-                loaded.append((start, inside, arith.select(inside, value, ctx.zero(view.elem))))
-            for start, inside, value in loaded:
-                dr, dc = divmod(start, operand.cols)
-                with only_if(None if start + self.threads <= total else _lt(ctx.tid, ctx.i32(total - start))):
-                    dst_at = _plus(ctx, at_t, dr * operand.stride + dc + operand.offset)
-                    simt.PtrStoreOp(ptr_offset(base, ctx.index(dst_at)), value)
 
 
 def _operands(ctx: TileLowering, found: GemmLoop, plan: ml.MmaPlan) -> list[_Operand]:

@@ -18,13 +18,10 @@ from mlir import ir
 
 import oxide
 from oxide.backend.emulator import emit_program
-from oxide.passes.conversion.tile_to_simt.mma_layouts import plan_mma
-from oxide.passes.conversion.tile_to_simt.mma_pipeline import PipelinePlan, choose_stages
 from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime.emulator import launch
 from oxide.runtime.module import Module
 from oxide.runtime.tile import partition
-from oxide.target import Target
 from oxide.runtime.tensor_map import TensorMap
 from tests.unit.passes.conversion.tile_to_simt.harness import context, strided_view, view
 
@@ -89,23 +86,8 @@ def test_sm90a_entries_convert_the_accumulator_to_the_output_type(ein, eout, ent
         # Warp-specialized (a producer warpgroup: 256 threads) and persistent (any grid walks the tiles).
         launch(program, name, (2, 1, 1), (256, 1, 1), args, 4 * 16384)
     else:
-        # The sibling's K loop is the cp.async pipeline of the mma.sync chips: its ring is dynamic shared memory.
-        stage = PipelinePlan(plan_mma([64, 64], [64, 64], ein, "f32", 4), 1).stage_bytes
-        ring = PipelinePlan(plan_mma([64, 64], [64, 64], ein, "f32", 4), choose_stages(stage, Target("sm_90a")))
-        launch(program, f"{name}$mma_sync", (2, 2, 1), (128, 1, 1), args, ring.ring_bytes)
+        launch(program, f"{name}$mma_sync", (2, 2, 1), (128, 1, 1), args)
     _check(z, a, b, ein, eout)
-
-
-def test_the_sm90a_sibling_copies_rows_cp_async_cannot_read_in_batches():
-    """B [136, 73] f16: rows of 146 bytes, which neither TMA nor cp.async can read; the sibling copies them
-    element by element in unrolled batches (mma_pipeline._Copier._element_batches), a beside them by cp.async."""
-    program, name = _program("f16", "f32", 64, "sm_90a")
-    n = 73
-    a, b, z = _input((M, K), "f16"), _input((K, n), "f16"), _output((M, n), "f32")
-    stage = PipelinePlan(plan_mma([64, 64], [64, 64], "f16", "f32", 4), 1).stage_bytes
-    ring = PipelinePlan(plan_mma([64, 64], [64, 64], "f16", "f32", 4), choose_stages(stage, Target("sm_90a")))
-    launch(program, f"{name}$mma_sync", (2, 2, 1), (128, 1, 1), [*view(z), *view(a), *view(b)], ring.ring_bytes)
-    _check(z, a, b, "f16", "f32")
 
 
 @pytest.mark.parametrize("ein,eout", [("f16", "f16"), ("tf32", "f32")])
