@@ -245,7 +245,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup; other
     # kernels get more warps when their tiles would not fit in registers (register_budget.py).
     warps, warps_outer = (gemm[1].warps, False) if gemm else plan_warps(func, kernel_warps(func), knobs.warps,
-                                                                          knobs.warp_rows != "off")
+                                                                          knobs.warp_rows)
     # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py), the
     # copies issued by a producer warpgroup unless the `specialize` knob is off (attention_producer.py), and its
     # consumer warpgroups take turns unless `pingpong` is (attention_pingpong.py).

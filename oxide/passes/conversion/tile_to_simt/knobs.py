@@ -38,9 +38,12 @@ class GemmKnobs:
     its columns in the persistent kernel: blocks of the same tile column share the B tile and blocks of the same
     tile row the A tile, each loading a slice of it by TMA multicast to all of them. The flash-attention loop
     (docs/tile-attention.md) reads `specialize` (its producer warpgroup) and `pingpong`: its two consumer
-    warpgroups take turns issuing their MMAs, so that one's softmax overlaps the other's MMAs. One knob is for
-    the kernels without a GEMM: `guarded`, their loads and stores as predicated instructions in a straight-line
-    kernel ("auto": those that reduce or scan; guarded.py) instead of per-tile fast paths and edge branches."""
+    warpgroups take turns issuing their MMAs, so that one's softmax overlaps the other's MMAs. Two knobs are
+    for the kernels without a GEMM: `guarded`, their loads and stores as predicated instructions in a
+    straight-line kernel ("auto": those that reduce or scan; guarded.py) instead of per-tile fast paths and edge
+    branches; `warp_rows`, whether a warp may own whole rows of the row tiles (layouts.blocked's `warps_outer`;
+    "auto": where every row tile has a row per warp and no row vector is loaded, register_budget.py; "on": the
+    first condition only; "off": the warps split each row, reduced through shared memory)."""
 
     warps: int = 0
     stages: int = 0

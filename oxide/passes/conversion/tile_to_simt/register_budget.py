@@ -52,12 +52,15 @@ def has_mma(func: ir.Operation) -> bool:
     return _walk(func).has_mma
 
 
-def plan_warps(func: ir.Operation, hint: int, fixed: int = 0, warp_rows: bool = True) -> tuple[int, bool]:
+def plan_warps(func: ir.Operation, hint: int, fixed: int = 0, warp_rows: str = "auto") -> tuple[int, bool]:
     """`budget_warps`, and whether the blocked layouts may then give each warp whole rows (layouts.blocked's
-    `warps_outer`; never when `warp_rows`, the knob, is off), from one walk of the kernel."""
+    `warps_outer`), from one walk of the kernel. `warp_rows` is the knob: "auto" (_rows_fill_warps), "on" (where
+    the tiles allow it, a loaded row vector or not) or "off" (never)."""
     facts = _walk(func)
     warps = fixed if fixed and not facts.has_mma else _budget(facts, hint)
-    return warps, warp_rows and _rows_fill_warps(facts, warps)
+    if warp_rows == "off":
+        return warps, False
+    return warps, _rows_fill_warps(facts, warps, loaded_vectors_too=warp_rows == "on")
 
 
 @dataclass
@@ -85,7 +88,7 @@ def _is_vector(shape: tuple[int, ...]) -> bool:
     return math.prod(shape[:-1]) == 1
 
 
-def _rows_fill_warps(facts: _Facts, warps: int) -> bool:
+def _rows_fill_warps(facts: _Facts, warps: int, loaded_vectors_too: bool = False) -> bool:
     """No `mma`, some tile with rows, every such tile with at least one row per warp, no row vector ([N] or
     [1, N]) longer than the longest row (every warp holds the row vectors whole), and none loaded from memory.
     Row reductions then stay inside a warp; a [4, 1024] row softmax drops its shared memory and block barriers.
@@ -94,9 +97,11 @@ def _rows_fill_warps(facts: _Facts, warps: int) -> bool:
     twice the bytes of the rows themselves through L1 per block), where warps that split the rows load a
     quarter each. Measured on the H200 at 32768 x 1024, 4 rows per block, against Triton (docs/tile-lowering.md):
     LayerNorm 0.98x with a warp per row, 1.01x with split rows; RMSNorm 0.99x and 1.00x; softmax, which loads
-    no row vector, 1.02x and 0.99x."""
+    no row vector, 1.02x and 0.99x. `loaded_vectors_too` (knob warp_rows=on) lifts that condition."""
     rows = [s for s in facts.shapes if len(s) >= 2 and not _is_vector(s)]
-    if facts.has_mma or facts.loads_vector or not rows or any(math.prod(s[:-1]) < warps for s in rows):
+    if facts.loads_vector and not loaded_vectors_too:
+        return False
+    if facts.has_mma or not rows or any(math.prod(s[:-1]) < warps for s in rows):
         return False
     vectors = [s for s in facts.shapes if s not in rows]
     return all(math.prod(s) <= max(r[-1] for r in rows) for s in vectors)

@@ -62,10 +62,13 @@ def test_four_row_tiles_reduce_inside_warps_unless_a_row_vector_is_loaded():
         assert "bar.sync" in bodies[f"{stem}_1_4096"] and "bar.sync" in bodies[f"{stem}_4_4096"]
 
 
-def test_knob_warp_rows_off_splits_the_rows_of_a_kernel_that_loads_none():
-    source = (ROOT / "examples" / "tile" / "softmax.rs").read_text()
-    for knobs, split in (({}, False), ({"warp_rows": "off"}, True), ({"warp_rows": "on"}, False)):
-        ptx = oxide.compile(source, "softmax.rs", "sm_90", {"softmax": [["4", "1024"]]}, knobs=knobs).ptx["sm_90"]
+@pytest.mark.parametrize("stem, auto_split", [("softmax", False), ("layernorm", True)])
+def test_knob_warp_rows(stem, auto_split):
+    """"off" splits the rows of any kernel; "on" gives warps whole rows even where a row vector is loaded
+    (LayerNorm: the layout of the previous rule)."""
+    source = (ROOT / "examples" / "tile" / f"{stem}.rs").read_text()
+    for knobs, split in (({}, auto_split), ({"warp_rows": "off"}, True), ({"warp_rows": "on"}, False)):
+        ptx = oxide.compile(source, f"{stem}.rs", "sm_90", {stem: [["4", "1024"]]}, knobs=knobs).ptx["sm_90"]
         assert ("bar.sync" in ptx) == split, knobs
 
 
