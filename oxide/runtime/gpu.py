@@ -66,23 +66,23 @@ class ParameterBlock:
         assert self.packer.size <= ctypes.sizeof(layout)
         self.offsets = [getattr(layout, n).offset for n in names]
 
-    def pack(self, abi: list[Any]) -> None:
-        """Store `abi` (one value per PTX parameter) into the block."""
+    def pack(self, abi: list[Any], block: Any = None) -> None:
+        """Store `abi` (one value per PTX parameter) into the block (or into `block`, one of this layout)."""
         try:
-            self.packer.pack_into(self.block, 0, *abi)
+            self.packer.pack_into(self.block if block is None else block, 0, *abi)
         except struct.error as exc:
             raise self._argument_error(abi, exc) from None
 
-    def packed(self, abi: list[Any]) -> tuple[Any, Any]:
-        """A block of its own holding `abi`, and the array of pointers into it that cuLaunchKernel takes."""
-        block = self.layout()
-        try:
-            self.packer.pack_into(block, 0, *abi)
-        except struct.error as exc:
-            raise self._argument_error(abi, exc) from None
+    def pointers(self, block: Any) -> Any:
+        """The array of pointers to `block`'s parameters that cuLaunchKernel takes."""
         base = ctypes.addressof(block)
-        pointers = (ctypes.c_void_p * max(len(self.offsets), 1))(*(base + offset for offset in self.offsets))
-        return block, pointers
+        return (ctypes.c_void_p * max(len(self.offsets), 1))(*(base + offset for offset in self.offsets))
+
+    def packed(self, abi: list[Any]) -> tuple[Any, Any]:
+        """A block of its own holding `abi`, and its pointer array."""
+        block = self.layout()
+        self.pack(abi, block)
+        return block, self.pointers(block)
 
     def _argument_error(self, abi: list[Any], exc: struct.error) -> KernelArgumentError:
         for i, (fmt, value) in enumerate(zip(self.formats, abi)):
@@ -112,8 +112,7 @@ class GpuFunction:
                             f"loading entry `{kernel.entry}`", kernel.name)
         self.parameters = ParameterBlock(kernel)
         self.block, self.packer = self.parameters.block, self.parameters.packer
-        pointers = [ctypes.addressof(self.block) + offset for offset in self.parameters.offsets]
-        self.pointers = (ctypes.c_void_p * max(len(pointers), 1))(*pointers)
+        self.pointers = self.parameters.pointers(self.block)
         self.params_address = ctypes.addressof(self.pointers)
         attr = drv.CUfunction_attribute
         self.limits = FunctionLimits(
