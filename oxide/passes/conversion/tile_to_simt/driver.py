@@ -34,7 +34,7 @@ from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
 from oxide.passes.conversion.tile_to_simt.coordinate_sinking import sink_coordinates
 from oxide.passes.conversion.tile_to_simt.load_sinking import sink_loads
 from oxide.passes.conversion.tile_to_simt.block_order import head_major
-from oxide.passes.conversion.tile_to_simt.register_budget import has_mma, plan_warps
+from oxide.passes.conversion.tile_to_simt.register_budget import WarpPlan, has_mma, plan_warps
 from oxide.passes.conversion.tile_to_simt.variants import KMAJOR_SUFFIX, fallback_twin, has_fallback, variants_attribute
 from oxide.passes.conversion.tile_to_simt.attention_pipeline import before_rescale, pipeline_carry
 from oxide.passes.conversion.tile_to_simt.attention_producer import block_threads, emit_specialized_attention
@@ -244,8 +244,9 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
     _check_fp8(func)
     # The GEMM's plan may give the kernel more warps (its accumulator must fit) and a producer warpgroup; other
     # kernels get more warps when their tiles would not fit in registers (register_budget.py).
-    warps, warps_outer = (gemm[1].warps, False) if gemm else plan_warps(func, kernel_warps(func), knobs.warps,
-                                                                          knobs.warp_rows)
+    plan = WarpPlan(gemm[1].warps, False, 0) if gemm else plan_warps(func, kernel_warps(func), knobs.warps,
+                                                                     knobs.warp_rows)
+    warps, warps_outer = plan.warps, plan.warps_outer
     # An attention loop on sm_90a reads q, k and v by TMA where its loads allow it (attention_tma.py), the
     # copies issued by a producer warpgroup unless the `specialize` knob is off (attention_producer.py), and its
     # consumer warpgroups take turns unless `pingpong` is (attention_pingpong.py).
@@ -264,6 +265,8 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         entry = new.body.blocks.append(*new_types, arg_locs=[func.location] * len(new_types))
     new_func = new.operation
     _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else attention, maps)
+    if plan.min_blocks and not attention:
+        new_func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get([threads, plan.min_blocks])
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
     ctx.warps_outer = warps_outer
     if not gemm and not attention and not has_mma(func):

@@ -1,4 +1,5 @@
-"""The warps of a tile kernel without tensor-core products, raised when its tiles would crowd the registers.
+"""The warps of a tile kernel without tensor-core products, raised when its tiles would crowd the registers, and
+the blocks per SM it asks ptxas to leave room for.
 
 A tile value lives in registers, spread over the block's threads (layouts.py). The kernel's warp hint
 (`num_worker_warps_per_cta`, default 4) suits small tiles; with large ones every thread holds so many values
@@ -7,23 +8,30 @@ per thread per tile and took 254 registers. The lowering therefore takes the hin
 warps (up to MAX_WARPS) until the largest tile the kernel computes is at most BUDGET 32-bit values per thread.
 Kernels with `mma` keep their warps: their layouts and the GEMM plans choose warps themselves.
 
-More warps are not free: a row spread over more warps is reduced through shared memory and a block barrier.
-Measured on the H200 against Triton (16384 x 4096 f32, 4 rows per block; docs/tile-lowering.md):
-  - softmax at 4, 8 and 16 warps: 0.78x, 0.93x and 0.66x;
-  - LayerNorm: 1.00x, 0.85x and 0.75x.
-So BUDGET is 64: 4 x 4096 tiles get 8 warps, and 4 x 1024 tiles keep 4. At 32768 x 1024, 8 warps lost 10%
-against 4.
+What a memory-bound row kernel needs is bytes in flight: each SM must hold enough rows being loaded while other
+blocks reduce and store. Measured on the H200 against Triton (f32, GPU time alone; docs/tile-lowering.md), at
+16384 x 4096 with 4 rows per block:
+  - 8 warps (64 values a thread, 107-128 registers, two blocks per SM): softmax 1.01x, LayerNorm 0.995x,
+    RMSNorm 0.99x;
+  - 16 warps (32 values a thread): softmax 1.01x and RMSNorm 1.00x at 64 registers, two blocks per SM, but
+    LayerNorm took 76 registers, one 512-thread block per SM, half the rows in flight: 0.83x;
+  - 16 warps with two blocks per SM declared (`.minnctapersm 2`: ptxas holds LayerNorm to 64 registers, no
+    spills): 1.01x, 1.00x, 1.00x.
+So BUDGET is 32, and a 16-warp kernel whose values leave room (min_blocks_per_sm) declares two blocks per SM.
+4 x 1024 tiles keep the hint's 4 warps (at 16 they lost 3-35%: every row then crosses four warps).
 
 A row vector ([N] or [1, N]) is reduced across the warps whatever their number, so for it more warps cost no
 extra barrier and only shorten each thread's share: such tiles get at most ROW_BUDGET values per thread. One
 row of 4096 f32 then runs on 8 warps (16 values per thread); measured on the H200 at 16384 x 4096, one row per
-block, against Triton: softmax 0.98x -> 1.02x, LayerNorm 1.00x and RMSNorm 0.99x unchanged.
+block, against Triton: softmax 0.98x -> 1.02x, LayerNorm 1.00x and RMSNorm 0.99x unchanged. (At 16 warps
+LayerNorm's 48 registers let only two 512-thread blocks, 2 rows, onto an SM: 0.75x.)
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from mlir import ir
 
@@ -33,18 +41,33 @@ from oxide.ir.walk import walk
 from oxide.passes.conversion.tile_to_simt.context import bit_width
 
 # 32-bit values of one tile per thread: a few such tiles live at once (input, exponentials, output).
-BUDGET = 64
+BUDGET = 32
 # 32-bit values per thread of a row vector (a tile with one row).
 ROW_BUDGET = 16
 # 512 threads: the block still leaves room for a second block per SM when the kernel needs few registers.
 MAX_WARPS = 16
+# An SM's 32-bit registers (sm_80 to sm_90), and the registers a thread of a kernel without `mma` takes beside its
+# largest tile's values (addresses, masks, row totals): LayerNorm at [4, 4096] over 16 warps holds 32 values
+# and fits 64 registers without spills.
+REGISTER_FILE = 65536
+OVERHEAD = 32
+
+
+class WarpPlan(NamedTuple):
+    """How a kernel without `mma` spreads over its block: `warps`; `warps_outer`, whether the blocked layouts give
+    each warp whole rows (layouts.blocked); `min_blocks`, the blocks per SM declared to ptxas (`.minnctapersm`,
+    0: none)."""
+
+    warps: int
+    warps_outer: bool
+    min_blocks: int
 
 
 def budget_warps(func: ir.Operation, hint: int, fixed: int = 0) -> int:
     """The warps `func` (a tile kernel) runs with: at least `hint`, more while its largest tile exceeds BUDGET
     values per thread, or its largest row vector ROW_BUDGET (never past MAX_WARPS, never fewer than the hint);
     `fixed` (the `warps` knob, a tuner's choice) instead, for a kernel without `mma`."""
-    return plan_warps(func, hint, fixed)[0]
+    return plan_warps(func, hint, fixed).warps
 
 
 def has_mma(func: ir.Operation) -> bool:
@@ -52,15 +75,26 @@ def has_mma(func: ir.Operation) -> bool:
     return _walk(func).has_mma
 
 
-def plan_warps(func: ir.Operation, hint: int, fixed: int = 0, warp_rows: str = "auto") -> tuple[int, bool]:
-    """`budget_warps`, and whether the blocked layouts may then give each warp whole rows (layouts.blocked's
-    `warps_outer`), from one walk of the kernel. `warp_rows` is the knob: "auto" (_rows_fill_warps), "on" (where
-    the tiles allow it, a loaded row vector or not) or "off" (never)."""
+def plan_warps(func: ir.Operation, hint: int, fixed: int = 0, warp_rows: str = "auto") -> WarpPlan:
+    """`budget_warps`, whether the blocked layouts may then give each warp whole rows (layouts.blocked's
+    `warps_outer`) and the blocks per SM to declare (min_blocks_per_sm), from one walk of the kernel. `warp_rows`
+    is the knob: "auto" (_rows_fill_warps), "on" (where the tiles allow it, a loaded row vector or not) or "off"
+    (never)."""
     facts = _walk(func)
     warps = fixed if fixed and not facts.has_mma else _budget(facts, hint)
-    if warp_rows == "off":
-        return warps, False
-    return warps, _rows_fill_warps(facts, warps, loaded_vectors_too=warp_rows == "on")
+    outer = warp_rows != "off" and _rows_fill_warps(facts, warps, loaded_vectors_too=warp_rows == "on")
+    return WarpPlan(warps, outer, min_blocks_per_sm(facts, warps))
+
+
+def min_blocks_per_sm(facts: "_Facts", warps: int) -> int:
+    """2 for a kernel without `mma` on MAX_WARPS warps whose largest tile leaves a thread room in half an SM's
+    registers (its values plus OVERHEAD), else 0. Without the declaration ptxas may give a 512-thread block up to
+    128 registers a thread, and one block per SM then stops loading while it reduces (module docstring). Smaller
+    blocks keep two per SM up to 128 registers or more, which BUDGET keeps them under, so they declare nothing."""
+    if facts.has_mma or warps < MAX_WARPS:
+        return 0
+    values = -(-facts.largest // (32 * warps))
+    return 2 if values + OVERHEAD <= REGISTER_FILE // (2 * 32 * warps) else 0
 
 
 @dataclass

@@ -6,6 +6,7 @@ arguments go as the contract's ABI (array, extents, strides in elements).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -46,15 +47,18 @@ def lower(text: str, pipeline: str = "convert-tile-to-simt") -> str:
 
 @lru_cache(maxsize=64)
 def _compiled(text: str,
-              pipeline: str = "convert-tile-to-simt") -> tuple[str, dict[str, int], dict[str, list[int | None]]]:
+              pipeline: str = "convert-tile-to-simt") -> tuple[str, dict[str, int], dict[str, list[int | None]],
+                                                               dict[str, int]]:
     """The emulator program of the lowered tile module, the dynamic shared memory (`tile.dynamic_shared`: a
-    pipelined GEMM loop's ring) each lowered kernel launches with, and per straight-line kernel (guarded.py)
-    the rank of each of its parameters (None: not a view), to choose its variant as the runtime does."""
+    pipelined GEMM loop's ring) each lowered kernel launches with, per straight-line kernel (guarded.py)
+    the rank of each of its parameters (None: not a view), to choose its variant as the runtime does, and
+    the threads each lowered kernel's contract requires."""
     with context(), ir.Location.unknown():
         module = ir.Module.parse(text)
         ranks: dict[str, list[int | None]] = {}
         rings: dict[str, int] = {}
         straight: set[str] = set()
+        blocks: dict[str, int] = {}
 
         def params(op: ir.Operation) -> ir.WalkResult:
             if op.name == "gpu.func":
@@ -72,10 +76,14 @@ def _compiled(text: str,
                 rings[name] = int_value(op.attributes["tile.dynamic_shared"])
             if "tile.variants" in op.attributes and "vector = true" in str(op.attributes["tile.variants"]):
                 straight.add(name)
+            if "simt.contract" in op.attributes:
+                block = re.search(r"block = array<i32: (\d+)", str(op.attributes["simt.contract"]))
+                if block:
+                    blocks[name] = int(block.group(1))
             return ir.WalkResult.ADVANCE
 
         module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-        return emit_program(module), rings, {name: ranks[name] for name in straight}
+        return emit_program(module), rings, {name: ranks[name] for name in straight}, blocks
 
 
 def _entry_for(slots: list[int | None], args: Sequence[Any]) -> bool:
@@ -116,9 +124,12 @@ def run_tile(text: str, entry: str, grid: Sequence[int], args: Sequence[Any], wa
     """Lower `text` (by `pipeline`) and run kernel `entry` over `grid` tile blocks (args already in the ABI,
     flattened); a straight-line kernel on views that are not all vector-ready runs its default lowering, as on
     the GPU."""
-    compiled, rings, straight = _compiled(text, pipeline)
+    compiled, rings, straight, blocks = _compiled(text, pipeline)
     if entry in straight and not _entry_for(straight[entry], args):
         entry += GENERAL_SUFFIX
+    # The emulator runs whatever block it is given; a kernel lowered for another block would compute garbage.
+    assert blocks.get(entry, 32 * warps) == 32 * warps, \
+        f"{entry} was lowered for {blocks[entry]} threads, the test launches {32 * warps}"
     launch(compiled, entry, tuple(grid) + (1,) * (3 - len(grid)), (32 * warps, 1, 1), list(args), rings.get(entry, 0))
 
 

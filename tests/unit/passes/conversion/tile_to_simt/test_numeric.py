@@ -523,7 +523,7 @@ def _norm_kernel(rows: int, cols: int, warps: int, rms: bool) -> str:
 
 @pytest.mark.parametrize("rms", [False, True])
 @pytest.mark.parametrize("m,n,rows,cols,warps", [(6, 1000, 2, 1024, 4), (5, 64, 4, 64, 1), (3, 300, 1, 512, 8),
-                                                  (7, 3001, 4, 4096, 8)])
+                                                  (7, 3001, 4, 4096, 16)])
 def test_layernorm_and_rmsnorm_forward(rms, m, n, rows, cols, warps):
     x = _data((m, n), np.float32)
     w, b = _data(n, np.float32), _data(n, np.float32)

@@ -24,9 +24,9 @@ FIXTURES = ROOT / "tests" / "fixtures"
 def test_large_row_tiles_get_more_warps(stem):
     kernels = {k["entry"]: k["tile"]["warps"] for k in
                json.loads((FIXTURES / "tile" / f"{stem}.oxide.json").read_text())["kernels"]}
-    # 4 x 1024 f32 tiles are 32 values per thread at 4 warps (the hint); 4 x 4096 would be 128; one row of
-    # 4096 is a row vector, held at 16 values per thread.
-    assert kernels == {f"{stem}_4_1024": 4, f"{stem}_1_4096": 8, f"{stem}_4_4096": 8}
+    # 4 x 1024 f32 tiles are 32 values per thread at 4 warps (the hint); 4 x 4096 would be 128, and 32 at 16
+    # warps; one row of 4096 is a row vector, held at 16 values per thread.
+    assert kernels == {f"{stem}_4_1024": 4, f"{stem}_1_4096": 8, f"{stem}_4_4096": 16}
 
 
 @pytest.mark.parametrize("folder", ["tile", "tile_sm90a"])
@@ -52,7 +52,7 @@ def test_four_row_tiles_reduce_inside_warps_unless_a_row_vector_is_loaded():
     """At 4 x 1024 softmax gives every warp a row (layouts.blocked's warps_outer): its row reductions are lane
     shuffles, with no shared memory and no block barrier. LayerNorm and RMSNorm load row vectors (w, b), which
     every warp would load whole, so their warps split the rows and reduce through shared memory. One row of
-    4096 spreads over the warps and reduces across them; 4 x 4096 at 8 warps has fewer rows than warps and
+    4096 spreads over the warps and reduces across them; 4 x 4096 at 16 warps has fewer rows than warps and
     keeps the common layout."""
     for stem in ("softmax", "layernorm", "rmsnorm"):
         ptx = (FIXTURES / "tile" / f"{stem}.sm_90.ptx").read_text()
@@ -105,13 +105,26 @@ def _ptxas_facts(stem: str, tmp_path: Path) -> dict[str, str]:
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
 @pytest.mark.parametrize("stem", ["softmax", "layernorm", "rmsnorm"])
-def test_four_row_tiles_at_eight_warps_fit_two_blocks_per_sm(stem, tmp_path):
-    """4 x 4096 at 8 warps: two blocks of 256 threads per SM need at most 128 registers per thread (65536 per SM),
-    without spills. The cross-warp reductions read one slot per lane (reduce._total_by_lanes); reading every
-    slot in every thread kept LayerNorm at 154."""
+def test_four_row_tiles_at_sixteen_warps_fit_two_blocks_per_sm(stem, tmp_path):
+    """4 x 4096 at 16 warps: the entry declares two blocks per SM (.minnctapersm 2), so ptxas holds each thread to
+    64 registers (65536 per SM), and it does without spills. Undeclared, LayerNorm took 76 and ran one block per
+    SM (0.83x Triton on the H200). The cross-warp reductions read one slot per lane (reduce._total_by_lanes)."""
+    ptx = (FIXTURES / "tile" / f"{stem}.sm_90.ptx").read_text()
+    assert re.search(rf"\.entry {stem}_4_4096\(.*?\.reqntid 512, 1, 1\n\.minnctapersm 2\n", ptx, re.S)
     fact = _ptxas_facts(stem, tmp_path)[f"{stem}_4_4096"]
     assert fact.startswith("0 bytes spill stores"), fact
-    assert int(re.search(r"Used (\d+) registers", fact).group(1)) <= 128, fact
+    assert int(re.search(r"Used (\d+) registers", fact).group(1)) <= 64, fact
+
+
+def test_min_blocks_are_declared_only_where_a_thread_fits_half_the_registers():
+    """Two blocks per SM only for 512-thread blocks whose largest tile leaves room in 64 registers: an 8 x 4096
+    tile at 16 warps (64 values a thread) would spill under the cap, and 8-warp blocks fit two per SM up to 128."""
+    source = (ROOT / "examples" / "tile" / "softmax.rs").read_text()
+    for shape, knobs, declared in ((["4", "4096"], {}, True), (["8", "4096"], {}, False),
+                                   (["1", "4096"], {}, False), (["4", "1024"], {"warps": 16}, True),
+                                   (["4", "4096"], {"warps": 8}, False)):
+        ptx = oxide.compile(source, "softmax.rs", "sm_90", {"softmax": [shape]}, knobs=knobs).ptx["sm_90"]
+        assert (".minnctapersm 2" in ptx) == declared, (shape, knobs)
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas is not installed")
