@@ -86,7 +86,7 @@ def plan_warps(func: ir.Operation, hint: int, fixed: int = 0, warp_rows: str = "
     return WarpPlan(warps, outer, min_blocks_per_sm(facts, warps))
 
 
-def min_blocks_per_sm(facts: "_Facts", warps: int) -> int:
+def min_blocks_per_sm(facts: _Facts, warps: int) -> int:
     """2 for a kernel without `mma` on MAX_WARPS warps whose largest tile leaves a thread room in half an SM's
     registers (its values plus OVERHEAD), else 0. Without the declaration ptxas may give a 512-thread block up to
     128 registers a thread, and one block per SM then stops loading while it reduces (module docstring). Smaller

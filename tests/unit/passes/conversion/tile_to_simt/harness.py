@@ -18,8 +18,8 @@ from oxide.backend.emulator import emit_program
 from oxide.dialects import tile as T
 from oxide.dialects.context import make_context
 from oxide.ir.declare import int_value
-from oxide.passes.pipeline import build_pass_manager
 from oxide.passes.conversion.tile_to_simt.guarded import GENERAL_SUFFIX
+from oxide.passes.pipeline import build_pass_manager
 from oxide.runtime.emulator import launch
 from oxide.runtime.tile_marshal import vector_ready
 
