@@ -166,3 +166,15 @@ def test_build_warns_about_generic_kernels_left_uninstantiated(runner):
     assert "warning" not in result.output
     assert [k["entry"] for k in json.loads(Path("out/scale_generic.oxide.json").read_text())["kernels"]] == [
         "scale_f32", "scale_f64"]
+
+
+def test_build_help_names_every_lowering_knob(runner):
+    """The `--knob` help lists the knob names by hand (deriving them would import the lowering at start-up);
+    this keeps the list equal to GemmKnobs' fields."""
+    from dataclasses import fields
+
+    from oxide.passes.conversion.tile_to_simt.knobs import GemmKnobs
+
+    option = next(p for p in cli.commands["build"].params if p.name == "knob")
+    listed = option.help[option.help.index("(") + 1:option.help.index(")")].split(", ")
+    assert listed == [f.name for f in fields(GemmKnobs)]

@@ -10,6 +10,7 @@ same way, with the condition made unsound on purpose to show that its inputs nee
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Callable
@@ -123,6 +124,7 @@ def _want(mask: Mask, x: np.ndarray, a: int, b: int, steps: int) -> np.ndarray:
     (40, 100, 4),  # every step all-true but for b's and a's edges further on
     (-5, 30, 3),   # rows before every key: no element of the causal mask is true
     (INT_MAX - 5, INT_MAX, 2),  # r + a wraps around from row 6 on: those elements are false
+    (60, 30, 5),   # the sequence ends below the diagonal: steps 3 and 4 apply the causal mask's `inside` alone
 ])
 def test_masks_are_applied_exactly_where_an_element_is_false(name, a, b, steps):
     body, mask = MASKS[name]
@@ -146,6 +148,26 @@ def test_the_select_is_skipped_under_a_uniform_branch(name):
     assert masked.count("arith.select") == BM * BN // 32  # one per element of the thread
     assert "arith.select" not in before and "arith.cmpi" in before
     assert before.count("arith.cmpi") <= 8, before
+
+
+def test_a_conjunct_all_true_in_a_step_is_dropped_there():
+    """Causal attention's mask `seen & inside`: besides the step that skips it, one branch applies `seen` alone
+    (blocks on the diagonal inside the sequence), one `inside` alone, and the last both; each select's mask is
+    then one compare per element, or their and in the last branch."""
+    text = lower(_kernel(CAUSAL), "convert-tile-to-simt,canonicalize,cse")
+    loop = text[text.index("scf.for"):]
+    loop = loop[:loop.index("\n      }\n")]  # the loop's body: its closing brace is at the kernel's indentation
+    defined: dict[str, str] = {}  # names are reused across the branches' regions: read them in order
+    masks = []
+    for line in loop.splitlines():
+        select = re.search(r"arith\.select (%\w+),", line)
+        if select:
+            masks.append(defined[select.group(1)])
+        elif (definition := re.match(r"\s*(%\w+) = (arith\.\w+(?: \w+)?)", line)):
+            defined[definition.group(1)] = definition.group(2)
+    per_thread = BM * BN // 32
+    assert sorted(masks) == sorted(["arith.cmpi sle"] * per_thread + ["arith.cmpi slt"] * per_thread
+                                   + ["arith.andi"] * per_thread), masks
 
 
 def test_an_unprovable_mask_is_applied_in_every_step(monkeypatch):
