@@ -76,6 +76,7 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     are the tile GEMM lowering's compile options (docs/tile-hopper.md, "Knobs"): {"stages": 3, ...}.
     `opt_level` is LLVM's (0-3); None takes the track's default (`default_opt_level`)."""
     from oxide.backend import compile_to_ptx
+    from oxide.backend.output_facts import tile_kernel_whole_stores
     from oxide.backend.ptx import tile_kernel_pipelines, tile_kernel_warps
     from oxide.frontends import compile_source
     from oxide.dialects.context import make_context
@@ -92,6 +93,9 @@ def compile(source: str, name: str = "<source>.rs", chip: str = DEFAULT_CHIP,
     _check_passable(result, name, source)
     frontend_ir = str(result.module)
     tile = {entry: {"warps": warps} for entry, warps in tile_kernel_warps(result.module, gemm_knobs).items()}  # before lowering
+    for entry, stored in tile_kernel_whole_stores(result.module).items():
+        if stored:
+            tile[entry]["stores_whole"] = stored  # a staged copy of these outputs needs no filling (output_facts.py)
     if opt_level is None:
         target = replace(target, opt_level=default_opt_level(bool(tile)))
     with context:

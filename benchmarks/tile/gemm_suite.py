@@ -3,9 +3,10 @@ artifacts in tests/fixtures/tile_sm90a/) against cuBLAS writing the same output 
 a few configurations, at the sizes and output types of the issue: bf16 -> bf16, f16 -> f16 and bf16 -> f32 at
 4096^3 and 8192^3, and the odd shapes 4095 x 4097 x 4096, 8192 x 8192 x 512 and 16384 x 128 x 4096.
 
-oxide runs the 128 x 256 instance (warp-specialized, persistent); where TMA cannot read a tensor (N = 4097: rows
-of 8194 bytes) that instance refuses the launch, and the 128 x 128 instance runs instead, whose mma.sync sibling
-entry takes such tensors (docs/tile-hopper.md, "Variants chosen at launch"). The case records which one ran.
+oxide runs the 128 x 256 instance (warp-specialized, persistent). Where TMA cannot address a tensor's rows (N =
+4097: rows of 8194 bytes) the runtime copies it into a padded buffer for the launch, inside the timed launch
+(docs/tile-hopper.md, "Staged operands"); where an instance refuses the tensors (staging off, and no mma.sync
+sibling at 128 x 256), the 128 x 128 instance runs instead. The case records which one ran.
 
 `run_fp8` is the fp8 case apart (it has no Triton peer here): e4m3 at 8192^3 with B column-major (the transpose
 of an [N, K] tensor), bf16 out, oxide's 128 x 256 x 128 wgmma instance (examples/tile/gemm_fp8.rs, `FP8_TILE`)

@@ -27,6 +27,7 @@ from oxide.runtime.inflight import capturing_here
 from oxide.runtime.launch_key import launch_key
 from oxide.runtime.marshal import check_overlaps, select_instance
 from oxide.runtime.signature import KernelSpec
+from oxide.runtime.staging import launch_staged
 from oxide.runtime.stream import Stream, resolve
 from oxide.runtime.tile_marshal import TileBinder, own_variant
 
@@ -209,12 +210,18 @@ class TileKernel:
 
     def _ready(self, bound: Any) -> Callable[[Any], None]:
         """Enqueueing a binding on a raw stream handle, again and again: its launch packed once
-        (gpu.PackedLaunch), or for a cluster or cooperative launch (launch_ex.py) packed per launch."""
+        (gpu.PackedLaunch), or for a cluster or cooperative launch (launch_ex.py) or one with staged operands
+        (staging.py) packed per launch."""
+        if getattr(bound, "staged", None):  # buffers, tensor maps and copies per launch (staging.py)
+            return functools.partial(launch_staged, self, bound)
         function, config = self._configure(bound)
         packed = self.executor.packed(function, config, bound.abi)
         return packed or functools.partial(self.executor.launch, function, config, bound.abi)
 
     def _enqueue(self, bound: Any, handle: Any) -> None:
+        if getattr(bound, "staged", None):
+            launch_staged(self, bound, handle)
+            return
         function, config = self._configure(bound)
         self.executor.launch(function, config, bound.abi, handle)
 

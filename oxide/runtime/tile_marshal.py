@@ -25,12 +25,12 @@ outputs copied back after a synchronous launch, as the SIMT runtime does.
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from oxide.runtime import staging
 from oxide.runtime.errors import (
     HostArrayError,
     KernelArgumentError,
@@ -40,6 +40,7 @@ from oxide.runtime.marshal import ArgumentChecker, BufferArg
 from oxide.runtime.memory import DeviceBuffer, EmulatedBuffer, device_view
 from oxide.runtime.scalars import SCALARS, convert, device_address
 from oxide.runtime.signature import KernelSpec, ParamSpec
+from oxide.runtime.staging import Staged
 from oxide.runtime.tensor_map import TensorMap, TensorMapError
 from oxide.runtime.tile import MappedPartition, Partition
 
@@ -112,7 +113,8 @@ def own_variant(kernel: Any) -> dict[str, Any]:
 class TileBound:
     """Bound arguments: ABI values, buffers for the overlap check, the launch grid, host copies to write back."""
 
-    __slots__ = ("abi", "buffers", "copy_back", "device_tensors", "grid", "temporaries", "variant")
+    __slots__ = ("abi", "abi_slots", "buffers", "copy_back", "device_tensors", "grid", "staged", "temporaries",
+                 "variant")
 
     def __init__(self) -> None:
         self.abi: list[Any] = []
@@ -124,6 +126,10 @@ class TileBound:
         self.temporaries: list[DeviceBuffer] = []
         # GPU only: the variant the launch runs ({"entry", "tma", "dynamic_shared", "threads", "persistent", ..}).
         self.variant: dict[str, Any] = {}
+        # GPU only: where each tensor parameter's pointer is in `abi`, and the tensors each launch copies into
+        # padded buffers (staging.py); with any, the variant's tensor maps are encoded per launch.
+        self.abi_slots: dict[int, int] = {}
+        self.staged: list[Staged] = []
 
 
 class TileBinder(ArgumentChecker):
@@ -172,30 +178,87 @@ class TileBinder(ArgumentChecker):
         vector-ready); append its maps to the ABI."""
         tile = self.kernel.tile or {}
         variants = tile.get("variants") or [own_variant(self.kernel)]
+        stageable: tuple[dict[str, Any], list[Staged]] | None = None
         for variant in variants:
             if not all(vector_ready(*bound.device_tensors[i]) for i in variant.get("vector", [])):
                 continue  # a straight-line kernel; its default lowering follows
+            if stageable is not None and not variant.get("tma"):
+                break  # the TMA entry on padded copies before a variant that reads without TMA (staging.py)
             maps: list[bytes] = []
             for entry in variant.get("tma", []):
                 encoded = self._tensor_map(entry, bound)
                 if isinstance(encoded, TensorMapError):
+                    if stageable is None and staging.enabled():
+                        staged = self._staging(variant, bound)
+                        stageable = None if staged is None else (variant, staged)
                     break  # a later variant may read this tensor without TMA
                 maps.append(encoded)
             else:
                 bound.variant = variant
                 bound.abi += maps
                 return
+        if stageable is not None:
+            bound.variant, bound.staged = stageable
+            return
         # Only a kernel whose last variant needs TMA gets here: its tiles are beyond the mma.sync path's staging
         # (128 x 256 x 64), it is sm_90a's attention loop (docs/tile-attention.md), or its artifact was compiled
         # before variants existed.
+        staged = "" if staging.enabled() else "; staging into padded copies is off (OXIDE_STAGE_OPERANDS=0)"
         raise self._fail(self.params[entry["param"]], f"this kernel reads the tensor through TMA (compiled for "
-                                                      f"sm_90a's GEMM or attention path), and {encoded}; pad the rows "
-                                                      f"to a multiple of 16 bytes, or compile for sm_90 (mma.sync)")
+                                                      f"sm_90a's GEMM or attention path), and {encoded}{staged}; pad "
+                                                      f"the rows to a multiple of 16 bytes, or compile for sm_90 "
+                                                      f"(mma.sync)")
+
+    def _staging(self, variant: dict[str, Any], bound: TileBound) -> list[Staged] | None:
+        """The tensors to stage so that every tensor map of `variant` encodes (staging.plan), or None where one
+        cannot be staged, or still would not encode on a padded buffer."""
+        staged: dict[int, Staged] = {}
+        for entry in variant.get("tma", []):
+            param = entry["param"]
+            ptr, shape, strides, dtype = bound.device_tensors[param]
+            swapped = bool(entry.get("transposed"))
+            if not isinstance(self._tensor_map(entry, bound), TensorMapError) and param not in staged:
+                continue
+            if swapped:
+                shape, strides = (*shape[:-2], shape[-1], shape[-2]), (*strides[:-2], strides[-1], strides[-2])
+            whole = param in (self.kernel.tile or {}).get("stores_whole", [])
+            plan = staging.plan(param, ptr, shape, strides, dtype, self.params[param].mutable, whole, swapped)
+            if plan is None or staged.get(param, plan) != plan:
+                return None
+            staged[param] = plan
+            try:  # the rules on the buffer's layout, at an address as aligned as an allocation's
+                self._map_of(entry, (staging.ALIGN * 2**20, bound.device_tensors[param][1], plan.abi_strides(),
+                                     dtype))
+            except TensorMapError:
+                return None
+        return list(staged.values()) or None
+
+    def staged_abi(self, bound: TileBound, buffers: dict[int, int]) -> list[Any]:
+        """A staged launch's ABI: each staged tensor's pointer and strides replaced by its buffer's (`buffers`:
+        by parameter), then the variant's tensor maps encoded on what the kernel reads."""
+        abi = list(bound.abi)
+        tensors = dict(bound.device_tensors)
+        for staged in bound.staged:
+            _, shape, _, dtype = tensors[staged.param]
+            strides = staged.abi_strides()
+            slot = bound.abi_slots[staged.param]
+            abi[slot] = buffers[staged.param]
+            abi[slot + 1 + len(shape):slot + 1 + 2 * len(shape)] = strides
+            tensors[staged.param] = (buffers[staged.param], shape, strides, dtype)
+        for entry in bound.variant.get("tma", []):
+            encoded = self._cached_map(entry, tensors[entry["param"]])
+            if isinstance(encoded, TensorMapError):
+                raise self._fail(self.params[entry["param"]], f"the staged copy cannot be read by TMA: {encoded}")
+            abi.append(encoded)
+        return abi
 
     def _tensor_map(self, entry: dict[str, Any], bound: TileBound) -> bytes | TensorMapError:
         """The 128-byte descriptor of a `tile["tma"]` entry (the box of the tensor parameter it names, swizzled),
         or why TMA cannot describe that tensor."""
-        tensor = bound.device_tensors[entry["param"]]
+        return self._cached_map(entry, bound.device_tensors[entry["param"]])
+
+    def _cached_map(self, entry: dict[str, Any], tensor: tuple[int, tuple[int, ...], tuple[int, ...], np.dtype]
+                    ) -> bytes | TensorMapError:
         key = (id(entry), *tensor)
         cache = self._tensor_maps
         if key not in cache:
@@ -206,16 +269,21 @@ class TileBinder(ArgumentChecker):
 
     def _encode_tensor_map(self, entry: dict[str, Any], tensor: tuple[int, tuple[int, ...], tuple[int, ...], np.dtype]
                            ) -> bytes | TensorMapError:
+        try:
+            return self._map_of(entry, tensor).descriptor()
+        except TensorMapError as exc:
+            return exc
+
+    def _map_of(self, entry: dict[str, Any], tensor: tuple[int, tuple[int, ...], tuple[int, ...], np.dtype]
+                ) -> TensorMap:
+        """The tensor map of a `tile["tma"]` entry on `tensor` (address, shape, element strides, dtype), its
+        rules checked (TensorMapError), not yet encoded."""
         p = self.params[entry["param"]]
         ptr, shape, strides, dtype = tensor
         if entry.get("transposed"):  # the map describes the memory with the last two dimensions swapped (K-major B)
             shape, strides = (*shape[:-2], shape[-1], shape[-2]), (*strides[:-2], strides[-1], strides[-2])
-        try:
-            tensor_map = TensorMap(_DeviceTensor(ptr, shape, strides, dtype), entry["box"], swizzle=entry["swizzle"],
-                                   dtype=_TMA_DTYPES.get(p.elem))
-            return tensor_map.descriptor()
-        except TensorMapError as exc:
-            return exc
+        return TensorMap(_DeviceTensor(ptr, shape, strides, dtype), entry["box"], swizzle=entry["swizzle"],
+                         dtype=_TMA_DTYPES.get(p.elem))
 
     def mismatch(self, args: Sequence[Any]) -> str | None:
         """Why `args` do not fit this signature (count, partitions' tile shapes, element types, ranks, scalar
@@ -327,6 +395,7 @@ class TileBinder(ArgumentChecker):
         else:
             ptr = address
         bound.device_tensors[index] = (ptr, shape, tuple(strides), np.dtype(dtype))
+        bound.abi_slots[index] = len(bound.abi)
         bound.abi += [ptr, *shape, *strides]
 
     def _pointer(self, p: ParamSpec, value: Any, allow_host: bool, bound: TileBound) -> None:

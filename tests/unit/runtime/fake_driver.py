@@ -80,6 +80,14 @@ class CUlaunchConfig(_Fields):
     pass
 
 
+class CUDA_MEMCPY2D(_Fields):
+    pass
+
+
+class CUmemorytype(enum.IntEnum):
+    CU_MEMORYTYPE_DEVICE = 2
+
+
 class CUlaunchAttribute(_Fields):
     pass
 
@@ -102,6 +110,7 @@ class FakeDriver:
                                                                          CUfunction_attribute, CUstream_flags)
     CUlaunchAttributeID, CUlaunchConfig, CUlaunchAttribute = CUlaunchAttributeID, CUlaunchConfig, CUlaunchAttribute
     CUevent_flags, CUstreamCaptureMode, CUpointer_attribute = CUevent_flags, CUstreamCaptureMode, CUpointer_attribute
+    CUDA_MEMCPY2D, CUmemorytype = CUDA_MEMCPY2D, CUmemorytype
     # What the occupancy queries answer (tests set them to provoke the launch checks).
     active_clusters = 16
     blocks_per_sm = 2
@@ -121,6 +130,7 @@ class FakeDriver:
         self.refuse_extended = False  # refuse to capture cuLaunchKernelEx (as for a cooperative launch)
         self.graphs: dict[int, list[dict[str, Any]]] = {}
         self.destroyed: list[int] = []
+        self.copies: list[tuple] = []  # cuMemcpy2DAsync calls
 
     def cuInit(self, flags: int) -> tuple:
         return (OK,)
@@ -261,6 +271,15 @@ class FakeDriver:
 
     def cuMemcpyDtoD(self, dst: int, src: int, n: int) -> tuple:
         ctypes.memmove(int(dst), int(src), n)
+        return (OK,)
+
+    def cuMemcpy2DAsync(self, copy: CUDA_MEMCPY2D, stream: Any) -> tuple:
+        """A pitched copy, done at once and recorded (`copies`: source, destination, their pitches, width, rows)."""
+        self.copies.append((copy.srcDevice, copy.dstDevice, copy.srcPitch, copy.dstPitch, copy.WidthInBytes,
+                            copy.Height, stream))
+        for row in range(copy.Height):
+            ctypes.memmove(int(copy.dstDevice) + row * copy.dstPitch, int(copy.srcDevice) + row * copy.srcPitch,
+                           copy.WidthInBytes)
         return (OK,)
 
     def cuMemcpyDtoDAsync(self, dst: int, src: int, n: int, stream: Any) -> tuple:

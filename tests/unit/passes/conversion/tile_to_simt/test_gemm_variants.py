@@ -131,17 +131,33 @@ def test_aligned_tensors_take_the_wgmma_variant(sm90a_gemm, monkeypatch):
     assert len(bound.abi) == 3 * 5 + 3  # A, B and the output (the TMA-store epilogue)
 
 
-@pytest.mark.parametrize("a_shape,b_shape,a_address", [
-    ((96, 70), (70, 80), 0x200000),   # K = 70: A's rows are 140 bytes, not a multiple of 16
-    ((96, 72), (72, 76), 0x200000),   # N = 76: B's rows are 152 bytes
-    ((96, 72), (72, 80), 0x200008),   # A's base is not 16-byte aligned
-])
-def test_tensors_tma_cannot_describe_take_the_mma_sync_variant(sm90a_gemm, monkeypatch, a_shape, b_shape, a_address):
+CANNOT_DESCRIBE = [
+    ((96, 70), (70, 80), 0x200000, [1]),   # K = 70: A's rows are 140 bytes, not a multiple of 16
+    ((96, 72), (72, 76), 0x200000, [2]),   # N = 76: B's rows are 152 bytes
+    ((96, 72), (72, 80), 0x200008, [1]),   # A's base is not 16-byte aligned
+]
+
+
+@pytest.mark.parametrize("a_shape,b_shape,a_address,staged", CANNOT_DESCRIBE)
+def test_tensors_tma_cannot_describe_are_staged_for_the_wgmma_variant(sm90a_gemm, monkeypatch, a_shape, b_shape,
+                                                                     a_address, staged):
+    """Each such tensor is copied per launch into a buffer with 16-byte rows (runtime/staging.py); the tensor maps
+    are encoded then, on the buffers, so the binding holds none yet."""
+    monkeypatch.setattr(tensor_map, "_encode", lambda m: bytes(128))
+    bound = _bind(sm90a_gemm, a_shape, b_shape, a_address)
+    assert bound.variant["entry"] == "gemm_64_64_64" and [s.param for s in bound.staged] == staged
+    assert len(bound.abi) == 3 * 5
+
+
+@pytest.mark.parametrize("a_shape,b_shape,a_address,staged", CANNOT_DESCRIBE)
+def test_with_staging_off_they_take_the_mma_sync_variant(sm90a_gemm, monkeypatch, a_shape, b_shape, a_address,
+                                                         staged):
+    monkeypatch.setenv("OXIDE_STAGE_OPERANDS", "0")
     monkeypatch.setattr(tensor_map, "_encode", lambda m: bytes(128))
     bound = _bind(sm90a_gemm, a_shape, b_shape, a_address)
     assert bound.variant == {"entry": "gemm_64_64_64$mma_sync", "tma": [], "dynamic_shared": 0, "warps": 4,
                              "threads": 128, "persistent": False}
-    assert len(bound.abi) == 3 * 5  # no tensor maps: the sibling has the contract's ABI only
+    assert len(bound.abi) == 3 * 5 and not bound.staged  # no tensor maps: the sibling has the contract's ABI only
 
 
 def test_the_sibling_is_not_a_kernel_of_the_module(sm90a_gemm):
@@ -175,7 +191,7 @@ def _strided(address: int, shape: tuple[int, int], strides: tuple[int, int]) -> 
 @pytest.mark.parametrize("b_strides, entry", [
     ((80, 1), "gemm_64_64_64"),                       # row-major [K, N]: N-major boxes, the transpose bit
     ((1, 72), "gemm_64_64_64$kmajor_b"),              # a transposed [N, K] tensor: K-major boxes
-    ((1, 70), "gemm_64_64_64$mma_sync"),              # transposed, rows of 140 bytes: TMA cannot read them
+    ((1, 70), "gemm_64_64_64$mma_sync"),              # transposed, rows of 144 bytes 140 apart: not even stageable
     ((160, 2), "gemm_64_64_64$mma_sync"),             # every other column: neither dimension is contiguous
 ])
 def test_b_majorness_picks_the_variant(sm90a_gemm, monkeypatch, b_strides, entry):

@@ -204,7 +204,7 @@ def _gpu_tensor(address: int, shape: tuple[int, ...], strides: tuple[int, ...] |
 @pytest.mark.parametrize("b_strides, entry", [
     ((72 * 80, 80, 1), ""),                  # row-major [B, K, N]: N-major boxes
     ((72 * 80, 1, 72), "$kmajor_b"),         # a transposed [B, N, K] tensor: K-major boxes
-    ((70 * 80, 1, 70), "$mma_sync"),         # transposed, rows of 140 bytes: TMA cannot read them
+    ((70 * 80, 1, 70), "$mma_sync"),         # transposed, rows of 144 bytes 140 apart: not even stageable
 ])
 def test_batched_b_majorness_picks_the_variant(monkeypatch, b_strides, entry):
     instance = _instance("f32", ein="bf16")
@@ -238,8 +238,9 @@ def test_batched_cluster_walks_each_batch(cluster):
 
 
 def test_batched_128_by_256_without_a_sibling_refuses_rows_tma_cannot_read(monkeypatch):
-    # 128 x 256 x 64 tiles are beyond the mma.sync path's staging: no sibling, so a launch on a tensor TMA cannot
-    # read (rows of 200 bytes) is refused with the reason, as for the 2-D GEMM.
+    # 128 x 256 x 64 tiles are beyond the mma.sync path's staging: no sibling, so with staging off a launch on a
+    # tensor TMA cannot read (rows of 200 bytes) is refused with the reason, as for the 2-D GEMM.
+    monkeypatch.setenv("OXIDE_STAGE_OPERANDS", "0")
     instance = ["bf16", "bf16", "128", "256", "64"]
     compiled = oxide.compile(SOURCE, "batch_matmul.rs", chip="sm_90a", instances={"batch_matmul": [instance]})
     assert [v["entry"] for v in compiled.tile[_name(instance)]["variants"]] == \
@@ -249,6 +250,19 @@ def test_batched_128_by_256_without_a_sibling_refuses_rows_tma_cannot_read(monke
     with pytest.raises(KernelArgumentError, match="through TMA"):
         TileBinder(compiled.artifact().kernels[0], gpu=True).bind(
             [z, _gpu_tensor(0x200000, (2, 300, 100)), _gpu_tensor(0x300000, (2, 100, 256))], False)
+
+
+def test_batched_128_by_256_stages_rows_tma_cannot_read(monkeypatch):
+    # With staging (the default), A's rank-3 rows of 200 bytes are one pitch-linear region: copied per launch into
+    # 208-byte rows, and the TMA entry runs.
+    instance = ["bf16", "bf16", "128", "256", "64"]
+    compiled = oxide.compile(SOURCE, "batch_matmul.rs", chip="sm_90a", instances={"batch_matmul": [instance]})
+    monkeypatch.setattr(tensor_map, "_encode", lambda m: bytes(128))
+    z = partition(_gpu_tensor(0x100000, (2, 300, 256)), (1, 128, 256))
+    bound = TileBinder(compiled.artifact().kernels[0], gpu=True).bind(
+        [z, _gpu_tensor(0x200000, (2, 300, 100)), _gpu_tensor(0x300000, (2, 100, 256))], False)
+    assert bound.variant["entry"] == _name(instance)
+    assert [(s.param, s.rows, s.pitch, s.padded) for s in bound.staged] == [(1, 600, 200, 208)]
 
 
 def test_a_loop_over_the_batch_keeps_mma_sync():

@@ -179,7 +179,7 @@ def test_the_gemm_example_for_sm90a_records_its_tensor_maps(sm90a_gemm):
                                                        {"param": 2, "box": [64, 64], "swizzle": "128B"},
                                                        {"param": 0, "box": [64, 32], "swizzle": "128B"}]
     assert sm90a_gemm.tile["gemm_64_64_64"]["dynamic_shared"] == 4 * 16384  # four stages of 16 KiB
-    assert sm90a_gemm.tile["gemm_64_64_32"] == {"warps": 4}
+    assert sm90a_gemm.tile["gemm_64_64_32"] == {"warps": 4, "stores_whole": [0]}
     block = ParameterBlock(_spec(sm90a_gemm, "gemm_64_64_64"))
     assert block.formats[-3:] == ["128s"] * 3 and len(block.formats) == 3 * 5 + 3
 
@@ -196,11 +196,12 @@ def test_the_gpu_binder_appends_the_tensor_maps(sm90a_gemm, monkeypatch):
                        ((96, 80), (64, 32), "128B", "float32")]
 
 
-def test_without_variants_a_tensor_tma_cannot_describe_is_refused(sm90a_gemm):
+def test_without_variants_a_tensor_tma_cannot_describe_is_refused(sm90a_gemm, monkeypatch):
     z = partition(_GpuArray(0x100000, (96, 80), "<f4"), (64, 64))
     # K = 70: rows of 140 bytes are not a multiple of 16, which TMA needs.
     spec = _spec(sm90a_gemm, "gemm_64_64_64")
-    # An artifact from before launch-time variants: no mma.sync sibling to fall back to.
+    # An artifact from before launch-time variants: no mma.sync sibling to fall back to (and staging off).
+    monkeypatch.setenv("OXIDE_STAGE_OPERANDS", "0")
     old = dataclasses.replace(spec, tile={k: v for k, v in spec.tile.items() if k != "variants"})
     binder = TileBinder(old, gpu=True)
     with pytest.raises(KernelArgumentError, match="reads the tensor through TMA"):
