@@ -105,9 +105,10 @@ def test_sm90a_attention_reads_strided_heads_through_its_maps(torch):
     torch.testing.assert_close(out.view(2, 4, 333, 64).float(), expected, rtol=TOLERANCE, atol=TOLERANCE)
 
 
-def test_sm90a_attention_refuses_a_tensor_tma_cannot_map(torch):
-    """Rows 130 bytes apart (a column slice of a 65-wide tensor) break TMA's 16-byte stride rule: the launch says
-    so, naming the parameter, instead of reading wrong data."""
+def test_sm90a_attention_stages_a_tensor_tma_cannot_map(torch, monkeypatch):
+    """Rows 130 bytes apart (a column slice of a 65-wide tensor) break TMA's 16-byte stride rule: the launch copies
+    q into a buffer of 128-byte rows for the kernel (runtime/staging.py) and matches SDPA; with staging off it
+    says so, naming the parameter, instead of reading wrong data."""
     from oxide.runtime import KernelArgumentError
 
     module = load(_folder("sm_90a") / "attention.oxide.json", target="gpu")
@@ -115,5 +116,13 @@ def test_sm90a_attention_refuses_a_tensor_tma_cannot_map(torch):
     q = wide[..., :64]
     k, v = (torch.randn(1, 2, 256, 64, device="cuda", dtype=torch.bfloat16) for _ in range(2))
     out = torch.zeros(2, 256, 64, device="cuda", dtype=torch.bfloat16)
+    module.attention_128_64_64(oxide.tile.partition(out, (1, 128, 64)), q, k, v, math.log2(math.e) / 8)
+    expected = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float())
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out.view(1, 2, 256, 64).float(), expected, rtol=TOLERANCE, atol=TOLERANCE)
+    monkeypatch.setenv("OXIDE_STAGE_OPERANDS", "0")
+    fresh = load(_folder("sm_90a") / "attention.oxide.json", target="gpu")  # a binding not made yet
     with pytest.raises(KernelArgumentError, match=r"argument `q: .*through TMA.*16"):
-        module.attention_128_64_64(oxide.tile.partition(out, (1, 128, 64)), q, k, v, 0.18)
+        fresh.attention_128_64_64(oxide.tile.partition(out, (1, 128, 64)), q, k, v, 0.18)
+
+

@@ -164,15 +164,20 @@ def test_sm90a_gemm_falls_back_for_rows_tma_cannot_read(torch, hopper, m, n, k):
     torch.testing.assert_close(c.double(), a.double() @ b.double(), rtol=1e-3, atol=1e-3 * k ** 0.5)
 
 
-def test_sm90a_gemm_without_a_sibling_refuses_rows_tma_cannot_read(torch, hopper):
-    # 128 x 256 x 64 tiles are beyond the mma.sync path's staging: no sibling entry, a typed refusal.
+def test_sm90a_gemm_without_a_sibling_stages_rows_tma_cannot_read(torch, hopper, monkeypatch):
+    # 128 x 256 x 64 tiles are beyond the mma.sync path's staging: no sibling entry. A's rows are copied into
+    # padded ones for the TMA entry (runtime/staging.py); with that off, a typed refusal.
     from oxide.runtime.errors import KernelArgumentError
 
     a = torch.randn(300, 100, device="cuda").to(torch.bfloat16)  # rows of 200 bytes: not a multiple of 16
     b = torch.randn(100, 256, device="cuda").to(torch.bfloat16)
     c = torch.zeros(300, 256, device="cuda")
+    hopper.gemm_128_256_64(oxide.tile.partition(c, (128, 256)), a, b)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c.double(), a.double() @ b.double(), rtol=1e-3, atol=1e-3 * 100 ** 0.5)
+    monkeypatch.setenv("OXIDE_STAGE_OPERANDS", "0")
     with pytest.raises(KernelArgumentError, match="through TMA"):
-        hopper.gemm_128_256_64(oxide.tile.partition(c, (128, 256)), a, b)
+        hopper.gemm_128_256_64(oxide.tile.partition(c, (128, 256)), a, b.clone())  # a new binding
 
 
 # gemm_precisions.rs instances (tests/fixtures/sources.py): input, output, torch dtypes, the relative tolerance
