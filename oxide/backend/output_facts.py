@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mlir.dialects import gpu
-
 from oxide.dialects import tile as T
+from oxide.dialects.tile.kernel import tile_kernels
 from oxide.ir.rules import is_op
 
 
@@ -18,15 +17,10 @@ def tile_kernel_whole_stores(module: Any) -> dict[str, list[int]]:
     """{kernel name: the parameter indices of the outputs its entry block stores} for each tile kernel of the
     module (a gpu.func marked `tile.warps`) before lowering."""
     found = {}
-    for op in module.body.operations:
-        if not is_op(op, gpu.GPUModuleOp):
-            continue
-        for func in op.regions[0].blocks[0].operations:
-            if not (is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes):
-                continue
-            entry = func.operation.regions[0].blocks[0]
-            params = list(entry.arguments)
-            stored = {params.index(o.operands[0]) for o in entry.operations
-                      if is_op(o, T.StoreOwnOp) and o.operands[0] in params}
-            found[func.operation.attributes["sym_name"].value] = sorted(stored)
+    for func in tile_kernels(module):
+        entry = func.regions[0].blocks[0]
+        params = list(entry.arguments)
+        stored = {params.index(o.operands[0]) for o in entry.operations
+                  if is_op(o, T.StoreOwnOp) and o.operands[0] in params}
+        found[func.attributes["sym_name"].value] = sorted(stored)
     return found

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from mlir import ir
 from mlir.dialects import gpu
 
+from oxide.dialects.tile.kernel import tile_kernels
 from oxide.ir.rules import is_op
 from oxide.backend.inline_ptx_check import check_inline_ptx, inline_ptx_sites
 from oxide.backend.launch_facts import RecordDynamicShared, with_recorder
@@ -76,11 +77,8 @@ def serialize_pipeline(module: Any, target: Target, fmt: str = "isa", knobs: Gem
 def tile_kernel_warps(module: Any, knobs: GemmKnobs = GemmKnobs()) -> dict[str, int]:
     """{kernel name: warps} for each tile kernel of the module (a gpu.func marked `tile.warps`): its hint, raised
     where its tiles would not fit in registers, or the `warps` knob (the lowering's rule, register_budget.py)."""
-    return {ir.StringAttr(func.operation.attributes["sym_name"]).value:
-            budget_warps(func.operation, int_value(func.operation.attributes["tile.warps"]), knobs.warps)
-            for op in module.body.operations if is_op(op, gpu.GPUModuleOp)
-            for func in op.regions[0].blocks[0].operations
-            if is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes}
+    return {ir.StringAttr(func.attributes["sym_name"]).value:
+            budget_warps(func, int_value(func.attributes["tile.warps"]), knobs.warps) for func in tile_kernels(module)}
 
 
 def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKnobs()) -> dict[str, dict[str, Any]]:
@@ -93,34 +91,29 @@ def tile_kernel_pipelines(module: Any, target: Target, knobs: GemmKnobs = GemmKn
     for sm_90a's attention loop (tile_to_simt/attention_tma.py, its producer warpgroup counted in "threads");
     {kernel name: {"variants": ...}} for a straight-line kernel and its default lowering (tile_to_simt/guarded.py)."""
     pipelines = {}
-    for op in module.body.operations:
-        if not is_op(op, gpu.GPUModuleOp):
+    for func in tile_kernels(module):
+        warps = int_value(func.attributes["tile.warps"])
+        name = ir.StringAttr(func.attributes["sym_name"]).value
+        found = kernel_gemms(func, target, warps, knobs)
+        if found:
+            pipelines[name] = pipeline_spec(name, [plan for _, plan in found])
             continue
-        for func in op.regions[0].blocks[0].operations:
-            if not (is_op(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes):
-                continue
-            warps = int_value(func.operation.attributes["tile.warps"])
-            name = ir.StringAttr(func.operation.attributes["sym_name"]).value
-            found = kernel_gemms(func.operation, target, warps, knobs)
-            if found:
-                pipelines[name] = pipeline_spec(name, [plan for _, plan in found])
-                continue
-            # sm_90a's attention loop with q, k and v by TMA (tile_to_simt/attention_tma.py): its maps.
-            budget = budget_warps(func.operation, warps)
-            attention = match_attention_tma(func.operation, target, budget, specialize=knobs.specialize)
-            if attention is not None:  # with a producer warpgroup beside the warps where it is specialized
-                pipelines[name] = {"tma": [map_json(m) for m in attention.maps],
-                                   **({"threads": block_threads(budget)} if attention.specialized else {})}
-                continue
-            # On the mma.sync chips (and for an f32-accurate product on sm_90a) a GEMM K loop is a cp.async
-            # pipeline whose ring is dynamic shared memory.
-            ring = kernel_pipeline(func.operation, target, warps, knobs.stages or None)
-            if ring is not None:
-                pipelines[name] = {"dynamic_shared": ring[1].ring_bytes}
-                continue
-            # A straight-line kernel runs on vector-ready tensors, its default lowering on any others (guarded.py).
-            if guarded_kernel(func.operation, knobs.guarded):
-                pipelines[name] = guarded_variants(name, func.operation)
+        # sm_90a's attention loop with q, k and v by TMA (tile_to_simt/attention_tma.py): its maps.
+        budget = budget_warps(func, warps)
+        attention = match_attention_tma(func, target, budget, specialize=knobs.specialize)
+        if attention is not None:  # with a producer warpgroup beside the warps where it is specialized
+            pipelines[name] = {"tma": [map_json(m) for m in attention.maps],
+                               **({"threads": block_threads(budget)} if attention.specialized else {})}
+            continue
+        # On the mma.sync chips (and for an f32-accurate product on sm_90a) a GEMM K loop is a cp.async
+        # pipeline whose ring is dynamic shared memory.
+        ring = kernel_pipeline(func, target, warps, knobs.stages or None)
+        if ring is not None:
+            pipelines[name] = {"dynamic_shared": ring[1].ring_bytes}
+            continue
+        # A straight-line kernel runs on vector-ready tensors, its default lowering on any others (guarded.py).
+        if guarded_kernel(func, knobs.guarded):
+            pipelines[name] = guarded_variants(name, func)
     return pipelines
 
 

@@ -203,9 +203,9 @@ class TileBinder(ArgumentChecker):
         # Only a kernel whose last variant needs TMA gets here: its tiles are beyond the mma.sync path's staging
         # (128 x 256 x 64), it is sm_90a's attention loop (docs/tile-attention.md), or its artifact was compiled
         # before variants existed.
-        staged = "" if staging.enabled() else "; staging into padded copies is off (OXIDE_STAGE_OPERANDS=0)"
+        off = "" if staging.enabled() else "; staging into padded copies is off (OXIDE_STAGE_OPERANDS=0)"
         raise self._fail(self.params[entry["param"]], f"this kernel reads the tensor through TMA (compiled for "
-                                                      f"sm_90a's GEMM or attention path), and {encoded}{staged}; pad "
+                                                      f"sm_90a's GEMM or attention path), and {encoded}{off}; pad "
                                                       f"the rows to a multiple of 16 bytes, or compile for sm_90 "
                                                       f"(mma.sync)")
 

@@ -36,3 +36,14 @@ def cuda():
     if handle is None:
         pytest.skip(f"no GPU: {reason}")
     return handle[0]
+
+
+@pytest.fixture(scope="session")
+def hopper_torch(cuda):
+    """torch with CUDA on an sm_90 GPU (H100, H200), where the sm_90a artifacts run; skips elsewhere."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch has no CUDA")
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("the sm_90a artifacts run on sm_90 GPUs (H100, H200) only")
+    return torch

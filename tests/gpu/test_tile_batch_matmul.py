@@ -18,13 +18,8 @@ SIZES = [(1, 128, 256, 64), (3, 300, 264, 104), (5, 200, 1000, 520), (16, 1024, 
 
 
 @pytest.fixture(scope="module")
-def torch(cuda):
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("torch has no CUDA")
-    if torch.cuda.get_device_capability() != (9, 0):
-        pytest.skip("the sm_90a artifact runs on sm_90 GPUs (H100, H200) only")
-    return torch
+def torch(hopper_torch):
+    return hopper_torch
 
 
 @pytest.fixture(scope="module")

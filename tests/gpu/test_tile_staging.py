@@ -19,13 +19,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tile_sm90a"
 
 
 @pytest.fixture(scope="module")
-def torch(cuda):
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("torch has no CUDA")
-    if torch.cuda.get_device_capability() != (9, 0):
-        pytest.skip("the sm_90a artifacts run on sm_90 GPUs (H100, H200) only")
-    return torch
+def torch(hopper_torch):
+    return hopper_torch
 
 
 @pytest.fixture(scope="module")
