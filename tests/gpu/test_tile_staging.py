@@ -2,7 +2,7 @@
 rows that are not a multiple of 16 bytes) run their TMA entry on padded copies, against torch; the same launches
 with staging off take the mma.sync sibling. Row-major and K-major B, bf16 and f32 outputs, batched GEMM (rank-3
 tensors whose rows are staged as one region), stream-ordered relaunches, and an output the copy back must not
-disturb outside the kernel's tiles (a column slice of a wider array)."""
+disturb outside the kernel's tiles (a column slice of a wider array), and a staged launch replayed from a CUDA graph."""
 
 from __future__ import annotations
 
@@ -109,3 +109,30 @@ def test_batched_gemm_stages_its_rank_3_rows(torch, staging):
     c = torch.full((batch, m, n), float("nan"), device="cuda").to(torch.bfloat16)
     module.batch_matmul_bf16_bf16_128_128_64(oxide.tile.partition(c, (1, 128, 128)), a, b)
     _check(torch, c, a.double() @ b.double(), k)
+
+
+def test_a_staged_launch_replays_from_a_graph(torch, gemm, staging):
+    """Captured, a staged launch's allocations, copies and frees are nodes of the graph beside the kernel, so each
+    replay stages the operands' current contents."""
+    from oxide.runtime import Graph
+
+    m, n, k = 300, 101, 256
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    stream = Stream(gemm.device)
+    part = oxide.tile.partition(c, (128, 128))
+    torch.cuda.synchronize()
+    with Graph.capture(stream) as graph:
+        gemm.gemm_bf16_f32_128_128_64[part.grid, stream](part, a, b)
+    for seed in range(3):
+        torch.manual_seed(seed)
+        a.copy_(torch.randn(m, k, device="cuda").to(torch.bfloat16))
+        b.copy_(torch.randn(k, n, device="cuda").to(torch.bfloat16))
+        c.fill_(float("nan"))
+        torch.cuda.synchronize()
+        graph.launch(stream)
+        stream.synchronize()
+        _check(torch, c, a.double() @ b.double(), k)
+    graph.close()
+    stream.close()
