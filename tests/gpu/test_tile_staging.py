@@ -1,8 +1,9 @@
 """Staged operands on the GPU (oxide/runtime/staging.py): sm_90a GEMMs whose rows TMA cannot read (B, C or A
 rows that are not a multiple of 16 bytes) run their TMA entry on padded copies, against torch; the same launches
 with staging off take the mma.sync sibling. Row-major and K-major B, bf16 and f32 outputs, batched GEMM (rank-3
-tensors whose rows are staged as one region), stream-ordered relaunches, and an output the copy back must not
-disturb outside the kernel's tiles (a column slice of a wider array), and a staged launch replayed from a CUDA graph."""
+tensors whose rows are staged as one region), stream-ordered relaunches, an output the copy back must not
+disturb outside the kernel's tiles (a column slice of a wider array), and a staged launch replayed from a CUDA
+graph."""
 
 from __future__ import annotations
 
