@@ -80,7 +80,7 @@ class Pool:
                                    encoding="utf-8", cwd=REPO, env=env, bufsize=1)
         worker = Worker(process, log)
         ready = self._read_line(worker, time.monotonic() + STARTUP_LIMIT_S)
-        if ready is None or not json.loads(ready).get("ready"):
+        if not ready or not json.loads(ready).get("ready"):  # None: no line in time; "": the worker exited
             self._stop(worker)
             raise RuntimeError(f"a fuzz worker did not start:\n{worker.stderr_since()[-DETAIL_CHARS:]}")
         return worker
