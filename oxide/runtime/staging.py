@@ -22,6 +22,7 @@ memory while the launch runs.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,10 +106,12 @@ def _copy_rows(drv: Any, src: int, src_pitch: int, dst: int, dst_pitch: int, wid
     check(drv.cuMemcpy2DAsync(copy, stream), "copying a staged operand", kernel)
 
 
-def launch_staged(kernel: Any, bound: Any, handle: Any) -> None:
-    """Enqueue `bound` (a TileBound with staged tensors) of tile kernel `kernel` on raw stream `handle` (None:
-    the legacy default stream): allocate and fill, launch, copy back, free (module docstring)."""
-    drv, name = cuda(), kernel.spec.name
+def launch_staged(binder: Any, bound: Any, launch: Callable[[list[Any], Any], None], name: str,
+                  handle: Any) -> None:
+    """Enqueue `bound` (a TileBound with staged tensors, bound by TileBinder `binder`) of kernel `name` on raw
+    stream `handle` (None: the legacy default stream): allocate and fill, `launch(abi, handle)` (the binding's
+    entry with its launch configuration), copy back, free (module docstring)."""
+    drv = cuda()
     stream = 0 if handle is None else handle
     buffers: list[tuple[Staged, int]] = []
     try:
@@ -118,9 +121,7 @@ def launch_staged(kernel: Any, bound: Any, handle: Any) -> None:
             if staged.fill:
                 _copy_rows(drv, staged.ptr, staged.pitch, buffer, staged.padded, staged.row_bytes, staged.rows,
                            stream, name)
-        abi = kernel.binder.staged_abi(bound, {staged.param: buffer for staged, buffer in buffers})
-        function, config = kernel._configure(bound)
-        kernel.executor.launch(function, config, abi, handle)
+        launch(binder.staged_abi(bound, {staged.param: buffer for staged, buffer in buffers}), handle)
         for staged, buffer in buffers:
             if staged.output:
                 _copy_rows(drv, buffer, staged.padded, staged.ptr, staged.pitch, staged.row_bytes, staged.rows,

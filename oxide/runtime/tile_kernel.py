@@ -212,18 +212,23 @@ class TileKernel:
         """Enqueueing a binding on a raw stream handle, again and again: its launch packed once
         (gpu.PackedLaunch), or for a cluster or cooperative launch (launch_ex.py) or one with staged operands
         (staging.py) packed per launch."""
-        if getattr(bound, "staged", None):  # buffers, tensor maps and copies per launch (staging.py)
-            return functools.partial(launch_staged, self, bound)
         function, config = self._configure(bound)
+        if bound.staged:  # buffers, tensor maps and copies per launch (staging.py)
+            return self._staged(function, config, bound)
         packed = self.executor.packed(function, config, bound.abi)
         return packed or functools.partial(self.executor.launch, function, config, bound.abi)
 
     def _enqueue(self, bound: Any, handle: Any) -> None:
-        if getattr(bound, "staged", None):
-            launch_staged(self, bound, handle)
-            return
         function, config = self._configure(bound)
-        self.executor.launch(function, config, bound.abi, handle)
+        if bound.staged:
+            self._staged(function, config, bound)(handle)
+        else:
+            self.executor.launch(function, config, bound.abi, handle)
+
+    def _staged(self, function: Any, config: LaunchConfig, bound: Any) -> Callable[[Any], None]:
+        """Enqueueing a binding with staged operands on a raw stream handle (staging.launch_staged)."""
+        launch = functools.partial(self.executor.launch, function, config)
+        return functools.partial(launch_staged, self.binder, bound, launch, self.spec.name)
 
     def __repr__(self) -> str:
         return f"<tile kernel {self.binder.signature} [{self.spec.entry} on {self.executor.chip}], block {self.block}>"

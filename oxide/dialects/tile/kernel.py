@@ -15,13 +15,7 @@ from mlir import ir
 from mlir.dialects import gpu
 
 from oxide.dialects.tile.dialect import DIALECT
-from oxide.dialects.tile.types import (
-    PartitionMutType,
-    PartitionType,
-    ViewMutType,
-    ViewType,
-    shape_of,
-)
+from oxide.dialects.tile.types import PartitionMutType, PartitionType, ViewMutType, ViewType, shape_of
 from oxide.ir.constraints import INTEGER_ATTR, AnyOf, BaseOf, Is, one_of
 from oxide.ir.declare import Attr, Op, Operand, Result, VerifyError, int_value
 
@@ -32,7 +26,7 @@ DEFAULT_WARPS = 4
 def tile_kernels(module: Any) -> Iterator[ir.Operation]:
     """The tile kernels of `module`: each gpu.func of its gpu.modules that carries `tile.warps`."""
     for op in module.body.operations:
-        if op.operation.name != "gpu.module":
+        if not isinstance(op, gpu.GPUModuleOp):
             continue
         for func in op.regions[0].blocks[0].operations:
             if isinstance(func, gpu.GPUFuncOp) and "tile.warps" in func.operation.attributes:

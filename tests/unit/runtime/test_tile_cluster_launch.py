@@ -49,7 +49,7 @@ def kernel() -> tuple[TileKernel, _Executor]:
 def test_a_clustered_entry_launches_whole_clusters(kernel, tiles, grid):
     tile_kernel, executor = kernel
     variant = tile_kernel.spec.tile["variants"][0]
-    tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=tiles, abi=[]), None)
+    tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=tiles, abi=[], staged=[]), None)
     spec, config = executor.launches[-1]
     assert spec.cluster == [2, 1, 1] and tuple(config.grid) == grid and tuple(config.block) == (384, 1, 1)
 
@@ -57,7 +57,7 @@ def test_a_clustered_entry_launches_whole_clusters(kernel, tiles, grid):
 def test_the_kmajor_entry_is_clustered_too(kernel):
     tile_kernel, executor = kernel
     variant = next(v for v in tile_kernel.spec.tile["variants"] if v["entry"].endswith("$kmajor_b"))
-    tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(5, 5, 1), abi=[]), None)
+    tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(5, 5, 1), abi=[], staged=[]), None)
     spec, config = executor.launches[-1]
     assert spec.cluster == [2, 1, 1] and tuple(config.grid) == (30, 1, 1)  # 3 x 5 cluster tiles
 
@@ -68,7 +68,7 @@ def test_the_mma_sync_sibling_takes_no_cluster():
     tile_kernel = TileKernel(spec, executor)
     variant = tile_kernel.spec.tile["variants"][-1]
     assert variant["entry"].endswith("$mma_sync")
-    tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(3, 2, 1), abi=[]), None)
+    tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(3, 2, 1), abi=[], staged=[]), None)
     spec, config = executor.launches[-1]
     assert spec.cluster == [] and tuple(config.grid) == (3, 2, 1)
 
@@ -82,6 +82,6 @@ def test_the_persistent_grid_asks_the_device_how_many_clusters_run_at_once(kerne
         return 60  # e.g. GPCs whose SM counts leave some SMs out of every pair
     executor.active_clusters = active_clusters
     variant = tile_kernel.spec.tile["variants"][0]
-    tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(32, 16, 1), abi=[]), None)
+    tile_kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(32, 16, 1), abi=[], staged=[]), None)
     assert tuple(executor.launches[-1][1].grid) == (120, 1, 1)
     assert asked == [([2, 1, 1], (384, 1, 1), variant["dynamic_shared"])]

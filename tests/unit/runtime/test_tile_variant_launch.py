@@ -43,6 +43,6 @@ def test_both_entries_launch_with_the_kernels_block(entry, threads):
     kernel = TileKernel(spec, executor)
     for variant in spec.tile["variants"]:
         assert "warps" not in variant
-        kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(7, 1, 1), abi=[]), None)
+        kernel._enqueue(types.SimpleNamespace(variant=variant, grid=(7, 1, 1), abi=[], staged=[]), None)
         launched, config = executor.launches[-1]
         assert launched.entry == variant["entry"] and tuple(config.block) == (threads, 1, 1)

@@ -208,8 +208,9 @@ def _lower_variants(func: ir.Operation, target: Target, knobs: GemmKnobs, wgmma:
 
 
 def _entry_attributes(new_func: ir.Operation, old_args: list[ir.Value], warps: int, threads: int,
-                      plan: GemmPlan | AttentionTma | None, maps: list[MapSpec]) -> None:
-    """The lowered entry's warps, contract (domain, block), launch bounds, parameter facts and tensor maps."""
+                      plan: GemmPlan | AttentionTma | None, maps: list[MapSpec], min_blocks: int) -> None:
+    """The lowered entry's warps, contract (domain, block), launch bounds (`min_blocks` per SM declared for a
+    kernel without `mma`: register_budget.min_blocks_per_sm), parameter facts and tensor maps."""
     new_func.attributes["tile.warps"] = ir.IntegerAttr.get(i_type(32), warps)
     outputs = [len(T.shape_of(a.type)) for a in old_args if T.ViewMutType.isinstance(a.type)]
     domain = max([1, *outputs])
@@ -219,6 +220,8 @@ def _entry_attributes(new_func: ir.Operation, old_args: list[ir.Value], warps: i
         # One block per SM (.minnctapersm 1): without it ptxas does not know the registers at entry, ignores
         # setmaxnreg (C7508) and holds the consumers to the even split, spilling a promoted 128 x 256 loop.
         new_func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get([threads, 1])
+    elif min_blocks:
+        new_func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get([threads, min_blocks])
     facts = parameter_facts(old_args)
     if any(facts):
         facts += [{}] * len(maps)
@@ -264,9 +267,7 @@ def lower_kernel(func: ir.Operation, target: Target, knobs: GemmKnobs = GemmKnob
         new = gpu.GPUFuncOp(ir.FunctionType.get(new_types, []), name, kernel=True)
         entry = new.body.blocks.append(*new_types, arg_locs=[func.location] * len(new_types))
     new_func = new.operation
-    _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else attention, maps)
-    if plan.min_blocks and not attention:
-        new_func.attributes["simt.launch_bounds"] = ir.DenseI32ArrayAttr.get([threads, plan.min_blocks])
+    _entry_attributes(new_func, old_args, warps, threads, gemm[1] if gemm else attention, maps, plan.min_blocks)
     ctx = TileLowering(warps, entry, target, blocked_vector(func))
     ctx.warps_outer = warps_outer
     if not gemm and not attention and not has_mma(func):

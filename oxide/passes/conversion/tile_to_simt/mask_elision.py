@@ -41,13 +41,13 @@ from typing import Any
 from mlir import ir
 from mlir.dialects import arith, scf
 
+from oxide.ir.rules import is_op
 from oxide.passes.conversion.tile_to_simt.context import TileLowering
 from oxide.passes.conversion.tile_to_simt.elementwise import elementwise_layout, lower_elementwise
 from oxide.passes.conversion.tile_to_simt.layouts import Layout, TileValue
-from oxide.ir.rules import is_op
 from oxide.passes.conversion.tile_to_simt.mask_bounds import Condition, MaskBounds, emit
-from oxide.passes.conversion.tile_to_simt.rematerialise import rebuilt
 from oxide.passes.conversion.tile_to_simt.remap import convert_layout
+from oxide.passes.conversion.tile_to_simt.rematerialise import rebuilt
 from oxide.passes.conversion.tile_to_simt.rules import lowering
 
 
@@ -89,15 +89,18 @@ def _branches(ctx: TileLowering, op: ir.Operation, layout: Layout, kept: list[ir
               cases: list[Case]) -> list[ir.Value]:
     """The select's values: the first case whose condition holds (a condition known true ends the chain), else
     the select with its whole mask."""
+    def applying(applied: ir.Value | None) -> list[ir.Value]:
+        """The values with `applied` as the mask (None: no mask), emitted at the current insertion point."""
+        return kept if applied is None else list(_masked(ctx, op, layout, applied).values)
+
     if not cases:
-        return list(_masked(ctx, op, layout, op.operands[0]).values)
+        return applying(op.operands[0])
     (condition, applied), rest = cases[0], cases[1:]
-    taken = kept if applied is None else None
     if condition is True:
-        return taken or list(_masked(ctx, op, layout, applied).values)
+        return applying(applied)
     branch = scf.IfOp(emit(ctx, condition), [v.type for v in kept], has_else=True)
     with ir.InsertionPoint(branch.then_block):
-        scf.YieldOp(taken or list(_masked(ctx, op, layout, applied).values))
+        scf.YieldOp(applying(applied))
     with ir.InsertionPoint(branch.else_block):
         scf.YieldOp(_branches(ctx, op, layout, kept, rest))
     return list(branch.results)
